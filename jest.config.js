@@ -1,0 +1,15 @@
+// One jest run over every workspace package. Sources are ESM TypeScript compiled by swc;
+// workspace imports resolve to sources so tests never depend on a stale build.
+const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'es6' } }];
+
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: {
+    '^@wallet-api/core/(.*)$': '<rootDir>/services/core/src/$1/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testMatch: ['<rootDir>/services/*/src/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts'],
+  testTimeout: 60_000,
+};
