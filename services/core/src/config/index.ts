@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses configuration from environment variables with a zod schema, reporting every bad
+ * variable at once so an operator fixes them in one pass instead of one restart per mistake.
+ */
+export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`);
+  throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+}
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+/** Variables every service shares; services extend this with their own. */
+export const baseEnv = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GRPC_HOST: z.string().default('127.0.0.1'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+});
+
+export const kafkaEnv = z.object({
+  KAFKA_BROKERS: z
+    .string()
+    .default('127.0.0.1:19092')
+    .transform((value) => value.split(',').map((broker) => broker.trim()).filter(Boolean)),
+  KAFKA_CLIENT_ID: z.string().optional(),
+});
+
+export const clickHouseEnv = z.object({
+  CLICKHOUSE_URL: z.url().default('http://127.0.0.1:18123'),
+  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('wallet_api'),
+  CLICKHOUSE_USER: z.string().default('default'),
+  CLICKHOUSE_PASSWORD: z.string().default(''),
+});
+
+export const databaseEnv = z.object({
+  DATABASE_URL: z.string().startsWith('postgresql://').default('postgresql://postgres@127.0.0.1:5432/wallet_api'),
+});
+
+export const redisEnv = z.object({
+  REDIS_URL: z.string().startsWith('redis://').default('redis://127.0.0.1:6379'),
+});
+
+/** Where each service listens for gRPC; the gateway dials the same addresses. */
+export const serviceAddressEnv = z.object({
+  REFERENCE_DATA_GRPC_PORT: port.default(50051),
+  INDEXER_GRPC_PORT: port.default(50052),
+  POSITIONS_GRPC_PORT: port.default(50053),
+  PNL_GRPC_PORT: port.default(50054),
+  CHART_GRPC_PORT: port.default(50055),
+  NFT_GRPC_PORT: port.default(50056),
+  SUBSCRIPTION_GRPC_PORT: port.default(50057),
+  REFERENCE_DATA_GRPC_ADDRESS: z.string().default('127.0.0.1:50051'),
+});

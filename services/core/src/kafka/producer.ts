@@ -1,0 +1,49 @@
+import { SpanKind, context, trace } from '@opentelemetry/api';
+import type { Kafka, Producer } from 'kafkajs';
+import { injectTraceContext } from '../telemetry/index.js';
+import type { TopicSpec } from './topics.js';
+
+export interface OutgoingMessage<T> {
+  key: string;
+  value: T;
+}
+
+export interface MessageProducer {
+  /** Resolves once the broker has acknowledged every message (acks from all in-sync replicas). */
+  send<T>(topic: TopicSpec<T>, messages: readonly OutgoingMessage<T>[]): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
+const tracer = trace.getTracer('@wallet-api/core/kafka');
+
+/**
+ * An idempotent producer: broker-side sequence numbers drop the duplicates a retry would create,
+ * so a retried send never writes a message twice. Every message carries the sender's trace
+ * context in its headers.
+ */
+export async function createProducer(kafka: Kafka): Promise<MessageProducer> {
+  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  return {
+    async send(topic, messages) {
+      if (messages.length === 0) return;
+      await tracer.startActiveSpan(`${topic.name} publish`, { kind: SpanKind.PRODUCER }, async (span) => {
+        try {
+          const headers = injectTraceContext({}, context.active());
+          await producer.send({
+            topic: topic.name,
+            acks: -1,
+            messages: messages.map((message) => ({
+              key: message.key,
+              value: Buffer.from(topic.codec.encode(message.value).finish()),
+              headers,
+            })),
+          });
+        } finally {
+          span.end();
+        }
+      });
+    },
+    disconnect: () => producer.disconnect(),
+  };
+}
