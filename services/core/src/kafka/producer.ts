@@ -1,5 +1,5 @@
 import { SpanKind, context, trace } from '@opentelemetry/api';
-import type { Kafka, Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import { injectTraceContext } from '../telemetry/index.js';
 import type { TopicSpec } from './topics.js';
 
@@ -22,7 +22,14 @@ const tracer = trace.getTracer('@wallet-api/core/kafka');
  * context in its headers.
  */
 export async function createProducer(kafka: Kafka): Promise<MessageProducer> {
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const producer: Producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+    // An idempotent producer keeps retrying rather than give up and leave a gap; a send resolves
+    // only once the broker has the messages.
+    retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 5_000 },
+  });
   await producer.connect();
   return {
     async send(topic, messages) {

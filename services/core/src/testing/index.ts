@@ -1,0 +1,39 @@
+// Setup helpers for tests that talk to the real infrastructure started by scripts/up.sh.
+// Tests use the `_test` databases so they never touch what the start command serves.
+import { randomUUID } from 'node:crypto';
+import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, redisEnv } from '../config/index.js';
+import { createClickHouse, type ClickHouse } from '../clickhouse/index.js';
+import { createKafka } from '../kafka/index.js';
+import { createLogger, type Logger } from '../logger/index.js';
+
+export const testLogger: Logger = createLogger('test', process.env.LOG_LEVEL ?? 'warn');
+
+const testEnv = clickHouseEnv.extend(kafkaEnv.shape).extend(redisEnv.shape).extend(databaseEnv.shape);
+
+export function testConfig() {
+  const env = parseEnv(testEnv, {
+    ...process.env,
+    CLICKHOUSE_DATABASE: process.env.TEST_CLICKHOUSE_DATABASE ?? 'wallet_api_test',
+    DATABASE_URL: process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/wallet_api_test',
+  });
+  return env;
+}
+
+export function setupClickHouse(): ClickHouse {
+  const config = testConfig();
+  return createClickHouse({
+    url: config.CLICKHOUSE_URL,
+    database: config.CLICKHOUSE_DATABASE,
+    username: config.CLICKHOUSE_USER,
+    password: config.CLICKHOUSE_PASSWORD,
+  });
+}
+
+export function setupKafka(clientId = 'test') {
+  return createKafka({ brokers: testConfig().KAFKA_BROKERS, clientId, logger: testLogger });
+}
+
+/** A name no earlier run used, for topics, consumer groups and tables. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+}

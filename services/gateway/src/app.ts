@@ -1,0 +1,48 @@
+import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
+import type { Logger } from '@wallet-api/core/logger';
+import { authenticate, type OrganizationLookup } from './auth/authenticate.js';
+import type { Backends } from './grpc/backends.js';
+import { errorHandler, notFoundHandler } from './http/error-handler.js';
+import { requestContext } from './http/request-context.js';
+import { buildOpenApiDocument, createOpenApiRegistryComponents } from './openapi/document.js';
+import { rateLimit, type RateLimitDefaults } from './rate-limit/rate-limit.js';
+import { addChainRoutes } from './routes/chains.js';
+import { createApiRoutes } from './routes/define-route.js';
+
+export interface GatewayDependencies {
+  lookupOrganization: OrganizationLookup;
+  redis: Redis;
+  backends: Backends;
+  publicUrl: string;
+  rateLimits: RateLimitDefaults;
+  logger: Logger;
+  /** Validate every response against its schema (on outside production). */
+  checkResponses: boolean;
+}
+
+export function createApp(deps: GatewayDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext);
+  app.use(express.json({ limit: '1mb' }));
+
+  const registry = new OpenAPIRegistry();
+  createOpenApiRegistryComponents(registry);
+  const routes = createApiRoutes({ registry, publicUrl: deps.publicUrl, logger: deps.logger, checkResponses: deps.checkResponses });
+  addChainRoutes(routes, deps.backends);
+  const openApiDocument = buildOpenApiDocument(registry, deps.publicUrl);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.use('/v1', authenticate(deps.lookupOrganization), rateLimit(deps.redis, deps.rateLimits), routes.router);
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,68 @@
+import type { RequestHandler } from 'express';
+import { apiError } from '../http/api-error.js';
+
+export interface Organization {
+  id: string;
+  name: string;
+  roles: string[];
+  addons: string[];
+  rateLimitPerSecond: number | null;
+  rateLimitBurst: number | null;
+}
+
+export type OrganizationLookup = (apiKey: string) => Promise<Organization | null>;
+
+const challenge = { 'WWW-Authenticate': 'Basic realm="wallet-api", charset="UTF-8"' };
+
+/**
+ * Reads the key from `Authorization: Basic base64(<key>:)`: the key is the username and the
+ * password is empty (a non-empty password is ignored rather than refused, as HTTP clients that
+ * always send one would otherwise be locked out).
+ */
+export function parseBasicApiKey(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const key = colon === -1 ? decoded : decoded.slice(0, colon);
+  return key.length > 0 ? key : undefined;
+}
+
+export function authenticate(lookup: OrganizationLookup): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.get('authorization');
+    const key = parseBasicApiKey(header);
+    if (!key) {
+      const detail = header
+        ? 'the Authorization header is not HTTP Basic with the API key as username and an empty password'
+        : 'an API key is required: send it as the username of HTTP Basic authentication with an empty password';
+      throw apiError(401, detail, challenge);
+    }
+    const organization = await lookup(key);
+    if (!organization) throw apiError(401, 'the API key is invalid', challenge);
+    res.locals.organization = organization;
+    next();
+  };
+}
+
+/**
+ * Caches key lookups briefly so the hot path does not hit PostgreSQL on every request. Unknown
+ * keys are cached too (for less time), so a flood of bad keys cannot flood the database either.
+ * A revoked key stops working within `ttlMs`.
+ */
+export function cachedLookup(
+  lookup: OrganizationLookup,
+  { ttlMs = 30_000, negativeTtlMs = 5_000, maxEntries = 10_000 } = {},
+): OrganizationLookup {
+  const cache = new Map<string, { organization: Organization | null; expiresAt: number }>();
+  return async (key) => {
+    const now = Date.now();
+    const hit = cache.get(key);
+    if (hit && hit.expiresAt > now) return hit.organization;
+    const organization = await lookup(key);
+    if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+    cache.set(key, { organization, expiresAt: now + (organization ? ttlMs : negativeTtlMs) });
+    return organization;
+  };
+}

@@ -1,0 +1,71 @@
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import { baseEnv, databaseEnv, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
+import { createPrisma } from '@wallet-api/core/db';
+import { createLogger } from '@wallet-api/core/logger';
+import { startTelemetry } from '@wallet-api/core/telemetry';
+import { createApp } from './app.js';
+import { findOrganizationByKey } from './auth/api-keys.js';
+import { cachedLookup } from './auth/authenticate.js';
+import { createBackends } from './grpc/backends.js';
+
+const env = baseEnv.extend(databaseEnv.shape).extend(redisEnv.shape).extend(serviceAddressEnv.shape).extend({
+  HTTP_HOST: z.string().default('127.0.0.1'),
+  HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_BURST: z.coerce.number().int().positive().default(20),
+});
+
+const config = parseEnv(env);
+const logger = createLogger('gateway', config.LOG_LEVEL);
+const telemetry = startTelemetry({ serviceName: 'gateway', otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT });
+const prisma = createPrisma(config.DATABASE_URL);
+const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false });
+redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+const backends = createBackends({ referenceData: config.REFERENCE_DATA_GRPC_ADDRESS });
+
+const app = createApp({
+  lookupOrganization: cachedLookup((key) => findOrganizationByKey(prisma, key)),
+  redis,
+  backends,
+  publicUrl: config.PUBLIC_URL,
+  rateLimits: { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST },
+  logger,
+  checkResponses: config.NODE_ENV !== 'production',
+});
+
+const server = app.listen(config.HTTP_PORT, config.HTTP_HOST, () => {
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port }, `gateway listening on http://${config.HTTP_HOST}:${port}`);
+});
+server.on('error', (error) => {
+  logger.fatal({ err: error }, 'gateway cannot listen');
+  process.exit(1);
+});
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'gateway shutting down');
+  const deadline = setTimeout(() => {
+    logger.error('gateway shutdown timed out; closing remaining connections');
+    server.closeAllConnections();
+  }, Math.max(0, config.SHUTDOWN_TIMEOUT_MS - 2_000));
+  // Stops accepting, lets in-flight requests finish, and closes keep-alive connections as they go idle.
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  clearTimeout(deadline);
+  backends.close();
+  redis.disconnect();
+  await prisma.$disconnect();
+  await telemetry.shutdown().catch(() => undefined);
+  logger.info('gateway stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));
