@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The README's start command: installs what is missing, brings up the infrastructure and every
+# service, and serves the API on http://127.0.0.1:8080 until Ctrl-C, which stops what it started.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/common.sh
+COMPONENT=start
+
+services=(reference-data indexer positions pnl chart nft subscription gateway)
+logs="${DATA_DIR}/logs"
+key_file="${DATA_DIR}/demo-api-key"
+gateway_url="http://127.0.0.1:${HTTP_PORT:-8080}"
+
+bash scripts/setup.sh
+infra_was_up=false
+bash scripts/status.sh >/dev/null 2>&1 && infra_was_up=true
+bash scripts/up.sh
+
+pids=()
+stop_all() {
+  trap - INT TERM EXIT
+  log "stopping services"
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [[ "${infra_was_up}" == false ]]; then
+    log "stopping the infrastructure this command started"
+    bash scripts/down.sh || true
+  fi
+}
+trap stop_all INT TERM EXIT
+
+mkdir -p "${logs}"
+for service in "${services[@]}"; do
+  NODE_ENV=production node "services/${service}/dist/main.js" >>"${logs}/${service}.log" 2>&1 &
+  pids+=($!)
+done
+
+create_demo_key() {
+  local output
+  output=$(node services/gateway/dist/cli/main.js keys create --org demo) || die "could not create the demo API key"
+  tail -n 1 <<<"${output}" >"${key_file}"
+  chmod 600 "${key_file}"
+}
+[[ -s "${key_file}" ]] || create_demo_key
+
+chains_status() {
+  curl -s -o /dev/null -w '%{http_code}' -u "$(cat "${key_file}"):" "${gateway_url}/v1/chains/" || true
+}
+deadline=$((SECONDS + 60))
+until [[ "$(chains_status)" == 200 ]]; do
+  for index in "${!pids[@]}"; do
+    kill -0 "${pids[$index]}" 2>/dev/null || fail_with_log "${services[$index]} exited" "${logs}/${services[$index]}.log"
+  done
+  if [[ "$(chains_status)" == 401 ]]; then
+    log "the saved demo key is unknown to this database; creating a new one"
+    create_demo_key
+  fi
+  ((SECONDS < deadline)) || fail_with_log "the API did not answer within 60 s" "${logs}/gateway.log|${logs}/reference-data.log"
+  sleep 0.5
+done
+
+cat <<EOT
+
+  The wallet API is serving on ${gateway_url}
+  Demo API key: ${key_file}
+
+    curl -u "\$(cat .data/demo-api-key):" ${gateway_url}/v1/chains/
+    curl -u "\$(cat .data/demo-api-key):" -H 'X-Env: testnet' ${gateway_url}/v1/chains/
+    curl ${gateway_url}/v1/openapi.json
+
+  Service logs: .data/logs/<service>.log. Press Ctrl-C to stop.
+
+EOT
+wait -n "${pids[@]}" || true
+log "a service exited; see ${logs}"

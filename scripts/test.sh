@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The README's test command: installs and builds what is missing, checks generated code and types,
+# brings up the real infrastructure, and runs every test suite against it.
+#   bash scripts/test.sh [jest arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/common.sh
+COMPONENT=test
+
+bash scripts/setup.sh
+bash scripts/codegen-proto.sh --check
+log "type-checking sources and tests"
+node_modules/.bin/tsc -p tsconfig.json --noEmit || die "type errors (see above)"
+bash scripts/up.sh
+
+results="${DATA_DIR}/test-results.json"
+rm -f "${results}"
+log "running jest"
+set +e
+NODE_OPTIONS=--experimental-vm-modules LOG_LEVEL="${LOG_LEVEL:-warn}" node_modules/.bin/jest --runInBand --json --outputFile="${results}" "$@"
+status=$?
+set -e
+# Print the counts as one plain line that CI reads, whatever jest printed before it.
+if [[ -s "${results}" ]]; then
+  node -e '
+    const r = require(process.argv[1]);
+    console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
+    if (r.numTotalTests === 0) process.exitCode = 1;
+  ' "${results}" || status=1
+fi
+exit ${status}
