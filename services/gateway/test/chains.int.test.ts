@@ -15,6 +15,9 @@ import { createApp } from '../src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
 import { createBackends, type Backends } from '../src/grpc/backends.js';
 
+// Response bodies are checked field by field below, so they are read untyped.
+const json = (response: Response): Promise<any> => response.json();
+
 const chainsFile = new URL('../../reference-data/config/chains.json', import.meta.url);
 const publicUrl = 'https://api.wallet.test';
 
@@ -84,7 +87,7 @@ describe('gateway chains endpoints end to end through gRPC', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     expect(response.headers.get('x-request-id')).toBeTruthy();
-    const body = await response.json();
+    const body = await json(response);
     const mainnets = declared.filter((chain) => chain.network === 'mainnet');
     expect(body.links.self).toBe(`${publicUrl}/v1/chains/`);
     expect(body.data.map((chain: { id: string }) => chain.id)).toEqual(mainnets.map((chain) => chain.id));
@@ -111,7 +114,7 @@ describe('gateway chains endpoints end to end through gRPC', () => {
   test('GET /v1/chains/{chain_id} returns one chain; 404 for unlisted chains, aliases and the other network', async () => {
     const ethereum = await get('/v1/chains/ethereum');
     expect(ethereum.status).toBe(200);
-    const body = await ethereum.json();
+    const body = await json(ethereum);
     expect(body.data.id).toBe('ethereum');
     expect(body.data.attributes.external_id).toBe('0x1');
     expect(body.links.self).toBe(`${publicUrl}/v1/chains/ethereum`);
@@ -119,7 +122,7 @@ describe('gateway chains endpoints end to end through gRPC', () => {
     for (const path of ['/v1/chains/unknown-chain', '/v1/chains/eth', '/v1/chains/sepolia']) {
       const response = await get(path);
       expect(response.status).toBe(404);
-      const error = await response.json();
+      const error = await json(response);
       expect(error).toEqual({ errors: [{ title: 'Not Found', detail: expect.stringContaining('is not supported') }] });
     }
     expect((await get('/v1/chains/ethereum', { ...auth(key), 'X-Env': 'testnet' })).status).toBe(404);
@@ -128,22 +131,22 @@ describe('gateway chains endpoints end to end through gRPC', () => {
   test('X-Env: testnet selects the testnet chains', async () => {
     const list = await get('/v1/chains/', { ...auth(key), 'X-Env': 'testnet' });
     expect(list.status).toBe(200);
-    const body = await list.json();
+    const body = await json(list);
     expect(body.data.map((chain: { id: string }) => chain.id)).toEqual(declared.filter((chain) => chain.network === 'testnet').map((chain) => chain.id));
     const sepolia = await get('/v1/chains/sepolia', { ...auth(key), 'X-Env': 'testnet' });
     expect(sepolia.status).toBe(200);
-    expect((await sepolia.json()).data.attributes.external_id).toBe('0xaa36a7');
+    expect((await json(sepolia)).data.attributes.external_id).toBe('0xaa36a7');
   });
 
   test('401 without a key and with a bad key, in the spec body', async () => {
     const missing = await get('/v1/chains/', {});
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toMatch(/^Basic/);
-    expect(await missing.json()).toEqual({ errors: [{ title: 'Unauthorized Error', detail: expect.stringContaining('API key is required') }] });
+    expect(await json(missing)).toEqual({ errors: [{ title: 'Unauthorized Error', detail: expect.stringContaining('API key is required') }] });
 
     const bad = await get('/v1/chains/', auth('wak_not-a-real-key'));
     expect(bad.status).toBe(401);
-    expect(await bad.json()).toEqual({ errors: [{ title: 'Unauthorized Error', detail: 'the API key is invalid' }] });
+    expect(await json(bad)).toEqual({ errors: [{ title: 'Unauthorized Error', detail: 'the API key is invalid' }] });
 
     const notBasic = await get('/v1/chains/', { Authorization: 'Bearer something' });
     expect(notBasic.status).toBe(401);
@@ -152,11 +155,11 @@ describe('gateway chains endpoints end to end through gRPC', () => {
   test('400 with a detail naming the malformed parameter', async () => {
     const header = await get('/v1/chains/', { ...auth(key), 'X-Env': 'mainnet' });
     expect(header.status).toBe(400);
-    expect(await header.json()).toEqual({ errors: [{ title: 'Parameter is malformed', detail: expect.stringContaining('X-Env') }] });
+    expect(await json(header)).toEqual({ errors: [{ title: 'Parameter is malformed', detail: expect.stringContaining('X-Env') }] });
 
     const path = await get('/v1/chains/bad$chain!');
     expect(path.status).toBe(400);
-    expect((await path.json()).errors[0].detail).toContain('chain_id');
+    expect((await json(path)).errors[0].detail).toContain('chain_id');
 
     const encoding = await get('/v1/chains/%E0%A4%A');
     expect(encoding.status).toBe(400);
@@ -167,7 +170,7 @@ describe('gateway chains endpoints end to end through gRPC', () => {
   test('unknown paths answer 404 in the same error shape', async () => {
     const response = await get('/v1/no-such-endpoint');
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ errors: [{ title: 'Not Found', detail: 'no endpoint GET /v1/no-such-endpoint' }] });
+    expect(await json(response)).toEqual({ errors: [{ title: 'Not Found', detail: 'no endpoint GET /v1/no-such-endpoint' }] });
     expect((await fetch(`${baseUrl}/elsewhere`)).status).toBe(404);
   });
 
@@ -181,7 +184,7 @@ describe('gateway chains endpoints end to end through gRPC', () => {
     expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(throttled.headers.get('ratelimit-limit')).toBe('4');
     expect(throttled.headers.get('ratelimit-remaining')).toBe('0');
-    expect(await throttled.json()).toEqual({ errors: [{ title: 'Too many requests', detail: expect.stringContaining('rate limit') }] });
+    expect(await json(throttled)).toEqual({ errors: [{ title: 'Too many requests', detail: expect.stringContaining('rate limit') }] });
     const allowed = responses.find((response) => response.status === 200)!;
     expect(allowed.headers.get('ratelimit-limit')).toBe('4');
   });
@@ -189,7 +192,7 @@ describe('gateway chains endpoints end to end through gRPC', () => {
   test('the OpenAPI 3.1 document is served without a key and lists the chains endpoints', async () => {
     const response = await fetch(`${baseUrl}/v1/openapi.json`);
     expect(response.status).toBe(200);
-    const document = await response.json();
+    const document = await json(response);
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/chains/', '/v1/chains/{chain_id}']));
     expect(document.paths['/v1/chains/{chain_id}'].get.responses['404']).toBeDefined();
@@ -215,7 +218,7 @@ describe('gateway chains endpoints end to end through gRPC', () => {
       const response = await fetch(`http://127.0.0.1:${(down.address() as AddressInfo).port}/v1/chains/`, { headers: auth(key) });
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('5');
-      expect(await response.json()).toEqual({ errors: [{ title: 'Service is temporarily unavailable', detail: expect.any(String) }] });
+      expect(await json(response)).toEqual({ errors: [{ title: 'Service is temporarily unavailable', detail: expect.any(String) }] });
     } finally {
       await new Promise((resolve) => down.close(resolve));
       unreachable.close();

@@ -8,7 +8,9 @@ export function createOpenApiRegistryComponents(registry: OpenAPIRegistry): void
   });
 }
 
-export function buildOpenApiDocument(registry: OpenAPIRegistry, publicUrl: string) {
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+export function buildOpenApiDocument(registry: OpenAPIRegistry, publicUrl: string): OpenApiDocument {
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
