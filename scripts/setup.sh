@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 source scripts/lib/common.sh
 COMPONENT=setup
 
-pnpm_version=$(node -p "require('./package.json').packageManager.split('@')[1]")
+# The pnpm that wrote pnpm-lock.yaml, so a frozen install reads it the same way everywhere.
+pnpm_version=12.21.0
 if ! command -v pnpm >/dev/null || [ "$(pnpm --version 2>/dev/null)" != "$pnpm_version" ]; then
   log "installing pnpm $pnpm_version"
   npm install -g "pnpm@$pnpm_version" >/dev/null 2>&1 || die "npm could not install pnpm $pnpm_version"

@@ -1,8 +1,7 @@
 import { credentials, makeGenericClientConstructor, status, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
-import { service as healthService } from 'grpc-health-check';
 import { startGrpcServer, type CallContext, type ServiceRegistration } from '../src/grpc/index.js';
 import { shutdownService } from '../src/service/index.js';
-import { testLogger } from '../src/testing/index.js';
+import { checkHealth, testLogger } from '../src/testing/index.js';
 
 // A test-only service with a handler that takes as long as the request says, built without a
 // .proto so the lifecycle is tested independently of the generated contracts.
@@ -51,25 +50,12 @@ function call(client: InstanceType<typeof SlowClient>, request: object): Promise
   );
 }
 
-const HealthClient = makeGenericClientConstructor(healthService as unknown as ServiceDefinition, 'Health');
-
-function healthCheck(port: number, service: string): Promise<string> {
-  const client = new HealthClient(`127.0.0.1:${port}`, credentials.createInsecure());
-  return new Promise((resolve, reject) =>
-    (client as unknown as { check: Function }).check({ service }, (error: ServiceError | null, response: { status: string }) => {
-      client.close();
-      if (error) reject(error);
-      else resolve(response.status);
-    }),
-  );
-}
-
 describe('gRPC server lifecycle', () => {
   test('serves the standard health service for the server and each registered service', async () => {
     const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [slowService()], logger: testLogger });
     try {
-      expect(await healthCheck(server.port, '')).toBe('SERVING');
-      expect(await healthCheck(server.port, 'test.Slow')).toBe('SERVING');
+      expect(await checkHealth(`127.0.0.1:${server.port}`, '')).toBe('SERVING');
+      expect(await checkHealth(`127.0.0.1:${server.port}`, 'test.Slow')).toBe('SERVING');
     } finally {
       await server.shutdown(1_000);
     }

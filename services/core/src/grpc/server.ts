@@ -110,7 +110,9 @@ export async function startGrpcServer(options: {
       if (spec.requestStream || spec.responseStream) throw new Error(`${service.name}.${method}: only unary calls are supported`);
       implementation[method] = unaryHandler(spec.path, handler, options.logger);
     }
-    server.addService(service.definition, implementation);
+    // grpc-js refuses a service without methods; one whose RPCs are still to come is only
+    // reported through the health service.
+    if (Object.keys(implementation).length > 0) server.addService(service.definition, implementation);
     health.setStatus(service.name, 'SERVING');
   }
   const port = await new Promise<number>((resolve, reject) =>

@@ -1,5 +1,8 @@
-import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import kafkajs, { type Kafka as KafkaClient, type LogEntry, type logLevel as LogLevel } from 'kafkajs';
 import type { Logger } from 'pino';
+
+// kafkajs is CommonJS whose exports Node's ESM loader cannot all name; read them from the default export.
+const { Kafka, logLevel } = kafkajs;
 
 export interface KafkaOptions {
   brokers: string[];
@@ -7,7 +10,7 @@ export interface KafkaOptions {
   logger: Logger;
 }
 
-const pinoLevel: Record<logLevel, 'error' | 'warn' | 'info' | 'debug'> = {
+const pinoLevel: Record<LogLevel, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.NOTHING]: 'debug',
   [logLevel.ERROR]: 'error',
   [logLevel.WARN]: 'warn',
@@ -15,7 +18,7 @@ const pinoLevel: Record<logLevel, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.DEBUG]: 'debug',
 };
 
-export function createKafka({ brokers, clientId, logger }: KafkaOptions): Kafka {
+export function createKafka({ brokers, clientId, logger }: KafkaOptions): KafkaClient {
   const kafkaLogger = logger.child({ component: 'kafkajs' });
   return new Kafka({
     clientId,

@@ -1,4 +1,4 @@
-import { ConfigResourceTypes, type Kafka } from 'kafkajs';
+import kafkajs, { type Kafka } from 'kafkajs';
 import type { TopicSpec } from './topics.js';
 
 export interface TopicChange {
@@ -41,7 +41,7 @@ export async function ensureTopics(kafka: Kafka, specs: readonly TopicSpec<unkno
     await admin.alterConfigs({
       validateOnly: false,
       resources: present.map((spec) => ({
-        type: ConfigResourceTypes.TOPIC,
+        type: kafkajs.ConfigResourceTypes.TOPIC,
         name: spec.name,
         configEntries: [{ name: 'retention.ms', value: String(spec.retentionMs) }],
       })),

@@ -1,5 +1,5 @@
 import { SpanKind, context, trace } from '@opentelemetry/api';
-import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import kafkajs, { type Kafka, type Producer } from 'kafkajs';
 import { injectTraceContext } from '../telemetry/index.js';
 import type { TopicSpec } from './topics.js';
 
@@ -25,7 +25,7 @@ export async function createProducer(kafka: Kafka): Promise<MessageProducer> {
   const producer: Producer = kafka.producer({
     idempotent: true,
     maxInFlightRequests: 1,
-    createPartitioner: Partitioners.DefaultPartitioner,
+    createPartitioner: kafkajs.Partitioners.DefaultPartitioner,
     // An idempotent producer keeps retrying rather than give up and leave a gap; a send resolves
     // only once the broker has the messages.
     retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 5_000 },

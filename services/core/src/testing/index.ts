@@ -6,6 +6,8 @@ import { createClickHouse, type ClickHouse } from '../clickhouse/index.js';
 import { createKafka } from '../kafka/index.js';
 import { createLogger, type Logger } from '../logger/index.js';
 
+export { checkHealth } from './health-check.js';
+
 export const testLogger: Logger = createLogger('test', process.env.LOG_LEVEL ?? 'warn');
 
 const testEnv = clickHouseEnv.extend(kafkaEnv.shape).extend(redisEnv.shape).extend(databaseEnv.shape);

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { checkHealth } from '../src/testing/index.js';
+
+// Every service as it runs in production: the built entry point in its own process. This is
+// where ESM/CommonJS interop mistakes show, which the test runner's module loader would hide.
+const root = new URL('../../../', import.meta.url).pathname;
+const grpcServices = [
+  { name: 'reference-data', health: 'walletapi.referencedata.ReferenceData', portVariable: 'REFERENCE_DATA_GRPC_PORT' },
+  { name: 'indexer', health: 'walletapi.indexer.Indexer', portVariable: 'INDEXER_GRPC_PORT' },
+  { name: 'positions', health: 'walletapi.positions.Positions', portVariable: 'POSITIONS_GRPC_PORT' },
+  { name: 'pnl', health: 'walletapi.pnl.Pnl', portVariable: 'PNL_GRPC_PORT' },
+  { name: 'chart', health: 'walletapi.chart.Chart', portVariable: 'CHART_GRPC_PORT' },
+  { name: 'nft', health: 'walletapi.nft.Nft', portVariable: 'NFT_GRPC_PORT' },
+  { name: 'subscription', health: 'walletapi.subscription.Subscription', portVariable: 'SUBSCRIPTION_GRPC_PORT' },
+];
+
+function start(name: string, env: Record<string, string>): ChildProcess {
+  const entry = `${root}services/${name}/dist/main.js`;
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run bash scripts/build.sh`);
+  return spawn('node', [entry], { env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+async function eventually<T>(probe: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await probe();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+function exitOf(child: ChildProcess): Promise<{ code: number | null; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, ms: Date.now() - started })));
+}
+
+describe('service processes', () => {
+  test.each(grpcServices.map((service, index) => [service.name, service, 51_051 + index] as const))(
+    '%s serves gRPC health and exits 0 within 10 s of SIGTERM',
+    async (_name, service, port) => {
+      const child = start(service.name, { [service.portVariable]: String(port) });
+      let stderr = '';
+      child.stderr!.on('data', (chunk) => (stderr += chunk));
+      try {
+        expect(await eventually(() => checkHealth(`127.0.0.1:${port}`, ''))).toBe('SERVING');
+        expect(await checkHealth(`127.0.0.1:${port}`, service.health)).toBe('SERVING');
+        const exited = exitOf(child);
+        child.kill('SIGTERM');
+        const { code, ms } = await exited;
+        expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+        expect(ms).toBeLessThan(10_000);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+  );
+
+  test('gateway serves HTTP and exits 0 within 10 s of SIGTERM', async () => {
+    const child = start('gateway', { HTTP_PORT: '18090', REFERENCE_DATA_GRPC_ADDRESS: '127.0.0.1:1' });
+    try {
+      const health = await eventually(async () => {
+        const response = await fetch('http://127.0.0.1:18090/healthz');
+        return response.json();
+      });
+      expect(health).toEqual({ status: 'ok' });
+      const exited = exitOf(child);
+      child.kill('SIGTERM');
+      const { code, ms } = await exited;
+      expect(code).toBe(0);
+      expect(ms).toBeLessThan(10_000);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
