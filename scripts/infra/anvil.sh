@@ -58,8 +58,8 @@ ensure_binary() {
   if ANVIL_BIN="$(anvil_binary)"; then return 0; fi
   log "anvil binary not found under node_modules; running pnpm install (root devDependency @foundry-rs/anvil)"
   command -v pnpm >/dev/null 2>&1 || die "pnpm is not installed; install it (npm i -g pnpm) and run pnpm install"
-  # manage-package-manager-versions=false: pnpm 12 otherwise tries to fetch the pinned pnpm for
-  # every platform and fails on the ones the registry does not publish.
+  # manage-package-manager-versions=false: if package.json ever pins a pnpm version again, pnpm 12
+  # tries to fetch that pnpm for every platform and fails on the ones the registry lacks.
   (cd "${REPO_ROOT}" && pnpm install --frozen-lockfile --config.manage-package-manager-versions=false >&2) ||
     die "pnpm install failed; run it by hand at ${REPO_ROOT}"
   ANVIL_BIN="$(anvil_binary)" || die "anvil binary still missing after pnpm install (is @foundry-rs/anvil in the root package.json?)"
