@@ -17,8 +17,10 @@ bash scripts/status.sh >/dev/null 2>&1 && infra_was_up=true
 bash scripts/up.sh
 
 pids=()
+stopping=false
 stop_all() {
   trap - INT TERM EXIT
+  stopping=true
   log "stopping services"
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
@@ -72,4 +74,7 @@ cat <<EOT
 
 EOT
 wait -n "${pids[@]}" || true
-log "a service exited; see ${logs}"
+if [[ "${stopping}" == false ]]; then
+  log "a service exited unexpectedly; see ${logs}"
+  exit 1
+fi
