@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { baseEnv, parseEnv } from '../config/index.js';
-import type { GrpcServer } from '../grpc/index.js';
+import { startGrpcServer, type GrpcServer, type ServiceRegistration } from '../grpc/index.js';
 import { createLogger } from '../logger/index.js';
 import { startTelemetry } from '../telemetry/index.js';
 
@@ -89,4 +89,18 @@ export async function runService(name: string, start: (context: ServiceContext) 
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+export interface GrpcServiceSetup {
+  services: ServiceRegistration[];
+  closers?: Closer[];
+}
+
+/** `runService` for the common case: build the service's gRPC handlers and serve them on `port`. */
+export function runGrpcService(name: string, port: number, setup: (context: ServiceContext) => Promise<GrpcServiceSetup>): Promise<void> {
+  return runService(name, async (context) => {
+    const { services, closers = [] } = await setup(context);
+    const grpc = await startGrpcServer({ host: context.grpcHost, port, services, logger: context.logger });
+    return { grpc, closers };
+  });
 }
