@@ -9,6 +9,7 @@ export default {
   moduleNameMapper: {
     '^@wallet-api/core/proto/(.*)$': '<rootDir>/services/core/src/proto/$1.ts',
     '^@wallet-api/core/(.*)$': '<rootDir>/services/core/src/$1/index.ts',
+    '^@wallet-api/devnet/(.*)$': '<rootDir>/services/devnet/src/$1/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: ['<rootDir>/services/*/src/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts'],
