@@ -104,9 +104,16 @@ up_chain() {
     : >"${logfile}"
     # --cache-path: anvil otherwise writes historical states under ~/.foundry/anvil/tmp and never
     # deletes them (hundreds of MB per few thousand blocks).
+    # The devnet world (services/devnet, `world` command) leaves each chain's state here; without
+    # one the chain starts empty. The high gas limit lets a block take every queued transaction.
+    local world_state="${DATA_DIR}/devnet/world/${chain}.state.json" load=()
+    if [[ -e "${world_state}" ]]; then
+      load=(--load-state "$(readlink -f "${world_state}")")
+      log "${chain}: loading the devnet world from ${world_state}"
+    fi
     start_background "${pidfile}" "${logfile}" "${ANVIL_BIN}" \
       --host "${HOST}" --port "${port}" --chain-id "${id}" \
-      --cache-path "${DIR}/${chain}"
+      --cache-path "${DIR}/${chain}" --gas-limit 1000000000 "${load[@]}"
   fi
   COMPONENT="anvil-${chain}" wait_for "eth_chainId = ${id} on ${HOST}:${port}" "${READY_TIMEOUT}" "${logfile}" "${pidfile}" \
     chain_ready "${port}" "${id}"
@@ -157,10 +164,17 @@ case "${action}" in
     lock_component "${DIR}"
     for chain in "${chains[@]}"; do down_chain "${chain}"; done
     ;;
+  restart)
+    # Picks up a newly linked devnet world: a running anvil cannot load another state in place.
+    apt_install curl curl
+    ensure_binary
+    lock_component "${DIR}"
+    for chain in "${chains[@]}"; do down_chain "${chain}" && up_chain "${chain}"; done
+    ;;
   status)
     rc=0
     for chain in "${chains[@]}"; do status_chain "${chain}" || rc=1; done
     exit "${rc}"
     ;;
-  *) echo "usage: $0 up|down|status [${ALL_CHAINS[*]}]" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|restart|status [${ALL_CHAINS[*]}]" >&2; exit 2 ;;
 esac

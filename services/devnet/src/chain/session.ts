@@ -52,6 +52,8 @@ export interface ChainSession {
   /** Timestamp of the latest mined block. */
   latestTimestamp(): Promise<number>;
   setBalance(address: Address, wei: bigint): Promise<void>;
+  /** Forgets counted nonces, after a reorg dropped transactions. */
+  resetNonces(): void;
 }
 
 export const defaultGas = 1_500_000n;
@@ -123,6 +125,9 @@ export async function createChainSession(rpcUrl: string): Promise<ChainSession> 
     },
     async setBalance(address, wei) {
       await client.setBalance({ address, value: wei });
+    },
+    resetNonces() {
+      nonces.clear();
     },
   };
   return session;

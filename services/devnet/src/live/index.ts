@@ -1,0 +1,1 @@
+export { runLiveActivity, type LiveOptions } from './live-activity.js';
