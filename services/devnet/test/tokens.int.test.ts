@@ -1,0 +1,226 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { decodeEventLog, encodeFunctionData, getAbiItem, getAddress, keccak256, maxUint256, parseEther, parseUnits, slice, stringToHex, type Address, type Hash } from 'viem';
+import { createChainSession, startAnvil, type AnvilInstance, type ChainSession, type MinedBlock } from '../src/chain/index.js';
+import { compileContracts } from '../src/compile/index.js';
+import { erc20Abi, wethAbi } from '../src/protocols/tokens/abis.js';
+import { tokenBySymbol, tokensModule, type TokensManifest } from '../src/protocols/tokens/index.js';
+import { nativeBalance, tokenBalances } from '../src/truth/tokens.js';
+import { createRng, type ActionContext, type ActionResult } from '../src/world/index.js';
+
+const dataDir = new URL('../../../.data/devnet/', import.meta.url).pathname;
+const contractsDir = new URL('../contracts/', import.meta.url).pathname;
+
+const address = (label: string): Address => getAddress(slice(keccak256(stringToHex(label)), 12));
+const deployer = address('tokens-test/deployer');
+const wallets = Array.from({ length: 5 }, (_, index) => address(`tokens-test/wallet/${index}`));
+const isWallet = (candidate: Address | null | undefined) => !!candidate && wallets.some((wallet) => wallet.toLowerCase() === candidate.toLowerCase());
+
+interface Performed {
+  wallet: Address;
+  kind: string;
+  result: ActionResult;
+  block: MinedBlock;
+}
+
+describe('tokens module', () => {
+  let anvilDir: string;
+  let anvil: AnvilInstance;
+  let session: ChainSession;
+  let manifest: TokensManifest;
+  const mined: MinedBlock[] = [];
+  const performed: Performed[] = [];
+  const initialEth = new Map<Address, bigint>();
+  let midBlock: bigint;
+  let explicitTaxTransfer: Hash;
+
+  beforeAll(async () => {
+    const started = Date.now();
+    await mkdir(join(dataDir, 'test-anvil'), { recursive: true });
+    anvilDir = await mkdtemp(join(dataDir, 'test-anvil', 'tokens-'));
+    const artifacts = await compileContracts(contractsDir, join(dataDir, 'artifacts'));
+    const genesis = 1_700_000_000;
+    anvil = await startAnvil({ chainId: 1, cachePath: anvilDir, genesisTimestamp: genesis });
+    session = await createChainSession(anvil.rpcUrl);
+    await session.setBalance(deployer, parseEther('1000000'));
+    let clock = genesis + 60;
+    const rng = createRng('tokens-test');
+    manifest = await tokensModule.deploy({ session, artifacts, deployer, rng: rng.fork('deploy'), clock: () => (clock += 12), deployed: {} });
+    const deployed = { tokens: manifest };
+
+    const fundRng = rng.fork('fund');
+    for (const [index, wallet] of wallets.entries()) {
+      const eth = parseEther(String(2 + index * 3));
+      initialEth.set(wallet, eth);
+      await session.setBalance(wallet, eth);
+    }
+    const fundContext: ActionContext = { session, rng: fundRng, timestamp: (clock += 3600), wallets, deployer, deployed };
+    for (const wallet of wallets) await tokensModule.fund!(fundContext, manifest, wallet);
+    // The fee-on-transfer token is funded by chance; give one wallet some so its fee is checked for sure.
+    const tax = tokenBySymbol(manifest, 'TAX');
+    const give = (to: Address, amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] });
+    await session.send({ from: deployer, to: tax.address, data: give(wallets[0]!, parseUnits('5000', 18)), gas: 120_000n });
+    mined.push(await session.mine(fundContext.timestamp));
+    explicitTaxTransfer = await session.send({ from: wallets[0]!, to: tax.address, data: give(wallets[1]!, parseUnits('1234.5', 18)), gas: 120_000n });
+    mined.push(await session.mine((clock += 600)));
+
+    // Every wallet walks through every action twice, one action per wallet per block, so approve
+    // precedes revoke and deposit precedes withdraw for each wallet at least once.
+    const actions = tokensModule.actions(manifest);
+    for (let round = 0; round < actions.length * 2; round++) {
+      const context: ActionContext = { session, rng: rng.fork(`round/${round}`), timestamp: (clock += 3600 * 7), wallets, deployer, deployed };
+      const sent: Omit<Performed, 'block'>[] = [];
+      for (const [index, wallet] of wallets.entries()) {
+        const action = actions[(index + round) % actions.length]!;
+        const result = await action.run(context, wallet);
+        if (result) sent.push({ wallet, kind: action.kind, result });
+      }
+      const block = await session.mine(context.timestamp);
+      mined.push(block);
+      performed.push(...sent.map((entry) => ({ ...entry, block })));
+      if (round === actions.length) midBlock = block.number;
+    }
+    console.log(`tokens setup: ${performed.length} actions in ${mined.length} blocks, ${(Date.now() - started) / 1000} s`);
+  });
+
+  afterAll(async () => {
+    await anvil?.stop();
+    await rm(anvilDir, { recursive: true, force: true });
+  });
+
+  test('the manifest lists every token kind with its on-chain decimals and symbol', async () => {
+    const kinds = new Set(manifest.tokens.map((token) => token.kind));
+    expect([...kinds].sort()).toEqual(['btc', 'fee-on-transfer', 'spam', 'stable', 'standard', 'weth']);
+    expect(manifest.tokens.filter((token) => token.kind === 'standard' && token.decimals === 18).length).toBeGreaterThanOrEqual(3);
+    expect(manifest.tokens.filter((token) => token.kind === 'spam')).toHaveLength(2);
+    expect(tokenBySymbol(manifest, 'USDC').decimals).toBe(6);
+    expect(tokenBySymbol(manifest, 'WBTC').decimals).toBe(8);
+    expect(tokenBySymbol(manifest, 'WETH').address).toBe(manifest.weth);
+    const abi = [...erc20Abi, { type: 'function', name: 'decimals', stateMutability: 'view', inputs: [], outputs: [{ type: 'uint8' }] }, { type: 'function', name: 'symbol', stateMutability: 'view', inputs: [], outputs: [{ type: 'string' }] }] as const;
+    for (const token of manifest.tokens) {
+      expect(await session.client.readContract({ address: token.address, abi, functionName: 'decimals' })).toBe(token.decimals);
+      expect(await session.client.readContract({ address: token.address, abi, functionName: 'symbol' })).toBe(token.symbol);
+    }
+    expect(JSON.parse(JSON.stringify(manifest))).toEqual(manifest);
+  });
+
+  test('every action kind ran and its transactions succeeded or failed as declared', () => {
+    const kinds = new Set(performed.map((entry) => entry.kind));
+    expect([...kinds].sort()).toEqual(tokensModule.actions(manifest).map((action) => action.kind).sort());
+    for (const entry of performed) {
+      for (const hash of entry.result.hashes) {
+        const receipt = entry.block.receipts.get(hash);
+        expect({ kind: entry.kind, status: receipt?.status }).toEqual({ kind: entry.kind, status: entry.result.expectFailure ? 'reverted' : 'success' });
+      }
+    }
+    for (const block of mined) expect([...block.receipts.values()].filter((receipt) => receipt.status !== 'success').length).toBe(
+      performed.filter((entry) => entry.block === block && entry.result.expectFailure).length,
+    );
+  });
+
+  test('token balances equal the sum of Transfer, Deposit and Withdrawal events, at a past block and at the end', async () => {
+    const client = session.client;
+    const end = mined[mined.length - 1]!.number;
+    for (const blockNumber of [midBlock, end]) {
+      const logs = await client.getLogs({
+        address: manifest.tokens.map((token) => token.address),
+        events: [getAbiItem({ abi: erc20Abi, name: 'Transfer' }), getAbiItem({ abi: wethAbi, name: 'Deposit' }), getAbiItem({ abi: wethAbi, name: 'Withdrawal' })],
+        fromBlock: 0n,
+        toBlock: blockNumber,
+      });
+      const expected = new Map<string, bigint>();
+      const add = (token: Address, holder: Address, amount: bigint) => {
+        const key = `${token.toLowerCase()}/${holder.toLowerCase()}`;
+        expected.set(key, (expected.get(key) ?? 0n) + amount);
+      };
+      for (const log of logs) {
+        if (log.eventName === 'Transfer') {
+          add(log.address, log.args.from!, -log.args.value!);
+          add(log.address, log.args.to!, log.args.value!);
+        } else if (log.eventName === 'Deposit') add(log.address, log.args.dst!, log.args.wad!);
+        else add(log.address, log.args.src!, -log.args.wad!);
+      }
+      for (const wallet of wallets) {
+        const truth = await tokenBalances(client, manifest, wallet, blockNumber);
+        const fromEvents = manifest.tokens
+          .map((token) => ({ address: token.address, symbol: token.symbol, decimals: token.decimals, balance: expected.get(`${token.address.toLowerCase()}/${wallet.toLowerCase()}`) ?? 0n }))
+          .filter((entry) => entry.balance !== 0n);
+        expect(truth).toEqual(fromEvents);
+      }
+    }
+    const everyone = await Promise.all(wallets.map((wallet) => tokenBalances(client, manifest, wallet, end)));
+    expect(everyone.flat().some((entry) => manifest.tokens.find((token) => token.address === entry.address)!.kind === 'spam')).toBe(true);
+  });
+
+  test('native balances equal the starting balance plus value received minus value sent and gas paid', async () => {
+    const client = session.client;
+    const ledger = new Map(initialEth);
+    const change = (wallet: Address, amount: bigint) => {
+      const key = wallets.find((candidate) => candidate.toLowerCase() === wallet.toLowerCase())!;
+      ledger.set(key, ledger.get(key)! + amount);
+    };
+    const snapshots = new Map<bigint, Map<Address, bigint>>();
+    for (const block of mined) {
+      const full = await client.getBlock({ blockNumber: block.number, includeTransactions: true });
+      for (const tx of full.transactions) {
+        const receipt = block.receipts.get(tx.hash)!;
+        if (isWallet(tx.from)) change(tx.from, -receipt.gasUsed * receipt.effectiveGasPrice);
+        if (receipt.status !== 'success') continue;
+        if (isWallet(tx.from)) change(tx.from, -tx.value);
+        if (isWallet(tx.to)) change(tx.to!, tx.value);
+        for (const log of receipt.logs) {
+          if (log.address.toLowerCase() !== manifest.weth.toLowerCase()) continue;
+          const event = decodeEventLog({ abi: [...wethAbi, ...erc20Abi], data: log.data, topics: log.topics });
+          // WETH pays the unwrapped ETH back with an internal call.
+          if (event.eventName === 'Withdrawal' && isWallet(event.args.src)) change(event.args.src, event.args.wad);
+        }
+      }
+      snapshots.set(block.number, new Map(ledger));
+    }
+    const end = mined[mined.length - 1]!.number;
+    for (const blockNumber of [midBlock, end]) {
+      for (const wallet of wallets) expect(await nativeBalance(client, wallet, blockNumber)).toBe(snapshots.get(blockNumber)!.get(wallet));
+    }
+  });
+
+  test('the fee-on-transfer token delivers the amount less its fee, which goes to the treasury', async () => {
+    const tax = tokenBySymbol(manifest, 'TAX');
+    const receipt = await session.client.getTransactionReceipt({ hash: explicitTaxTransfer });
+    const transfers = receipt.logs.map((log) => decodeEventLog({ abi: erc20Abi, data: log.data, topics: log.topics })).filter((event) => event.eventName === 'Transfer');
+    const sent = parseUnits('1234.5', 18);
+    const fee = (sent * BigInt(tax.feeBps!)) / 10_000n;
+    expect(transfers.map((event) => event.args)).toEqual([
+      { from: wallets[0], to: tax.feeRecipient, value: fee },
+      { from: wallets[0], to: wallets[1], value: sent - fee },
+    ]);
+  });
+
+  test('allowances end as the last approval set them; revokes leave them at zero', async () => {
+    const client = session.client;
+    const approvals = await client.getLogs({ address: manifest.tokens.map((token) => token.address), event: getAbiItem({ abi: erc20Abi, name: 'Approval' }), fromBlock: 0n });
+    const last = new Map<string, { token: Address; owner: Address; spender: Address; value: bigint }>();
+    for (const log of approvals) last.set(`${log.address}/${log.args.owner}/${log.args.spender}`, { token: log.address, owner: log.args.owner!, spender: log.args.spender!, value: log.args.value! });
+    expect(last.size).toBeGreaterThan(0);
+    for (const approval of last.values()) {
+      expect(await client.readContract({ address: approval.token, abi: erc20Abi, functionName: 'allowance', args: [approval.owner, approval.spender] })).toBe(approval.value);
+    }
+    const revokes = performed.filter((entry) => entry.kind === 'revoke');
+    expect(revokes.length).toBeGreaterThan(0);
+    expect([...last.values()].filter((approval) => approval.value === 0n).length).toBeGreaterThan(0);
+    expect(approvals.some((log) => log.args.value === maxUint256)).toBe(true);
+  });
+
+  test('spam airdrops reach several wallets in one transaction; wallets deploy contracts themselves', async () => {
+    for (const entry of performed.filter((candidate) => candidate.kind === 'spam-airdrop')) {
+      const receipt = entry.block.receipts.get(entry.result.hashes[0]!)!;
+      expect(receipt.from.toLowerCase()).toBe(deployer.toLowerCase());
+      expect(receipt.logs.length).toBeGreaterThanOrEqual(4);
+    }
+    for (const entry of performed.filter((candidate) => candidate.kind === 'deploy-contract')) {
+      const receipt = entry.block.receipts.get(entry.result.hashes[0]!)!;
+      expect(receipt.to).toBeNull();
+      expect(receipt.from.toLowerCase()).toBe(entry.wallet.toLowerCase());
+      expect((await session.client.getCode({ address: receipt.contractAddress! }))?.length).toBeGreaterThan(2);
+    }
+  });
+});
