@@ -15,6 +15,10 @@ bash scripts/setup.sh
 infra_was_up=false
 bash scripts/status.sh >/dev/null 2>&1 && infra_was_up=true
 bash scripts/up.sh
+# A world that ends today, so recent chart windows have history; built once a day, then cached.
+log "loading the devnet world (${DEVNET_WALLETS:-50} wallets)"
+node services/devnet/dist/cli/main.js world --seed demo --wallets "${DEVNET_WALLETS:-50}" --end-date "$(date -u +%F)"
+bash scripts/infra/anvil.sh restart
 
 pids=()
 stopping=false
@@ -36,6 +40,10 @@ for service in "${services[@]}"; do
   NODE_ENV=production node "services/${service}/dist/main.js" >>"${logs}/${service}.log" 2>&1 &
   pids+=($!)
 done
+
+node services/devnet/dist/cli/main.js live --interval-ms "${DEVNET_BLOCK_MS:-1000}" --actions "${DEVNET_ACTIONS:-4}" >>"${logs}/devnet-live.log" 2>&1 &
+pids+=($!)
+services+=(devnet-live)
 
 create_demo_key() {
   local output
@@ -69,6 +77,9 @@ cat <<EOT
     curl -u "\$(cat .data/demo-api-key):" ${gateway_url}/v1/chains/
     curl -u "\$(cat .data/demo-api-key):" -H 'X-Env: testnet' ${gateway_url}/v1/chains/
     curl ${gateway_url}/v1/openapi.json
+
+  Chains (anvil, with the devnet world and live activity): ethereum http://127.0.0.1:18545,
+  base http://127.0.0.1:18546, sepolia http://127.0.0.1:18547; world manifest: .data/devnet/manifest.json
 
   Service logs: .data/logs/<service>.log. Press Ctrl-C to stop.
 

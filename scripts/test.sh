@@ -12,6 +12,9 @@ bash scripts/codegen-proto.sh --check
 log "type-checking sources and tests"
 node_modules/.bin/tsc -p tsconfig.json --noEmit || die "type errors (see above)"
 bash scripts/up.sh
+log "loading the devnet test world (built once, then taken from .data/devnet/cache)"
+node services/devnet/dist/cli/main.js world --seed test --wallets 20
+bash scripts/infra/anvil.sh restart
 
 results="${DATA_DIR}/test-results.json"
 rm -f "${results}"

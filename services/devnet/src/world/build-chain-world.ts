@@ -99,7 +99,7 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
   const records = new Map<Address, WalletRecord>();
   const labelSets = new Map<Address, Set<string>>();
   const actionsByBlock = new Map<number, PlannedAction[]>();
-  const minedBlocks: { number: number; hash: Hash }[] = [];
+  const minedBlocks: { number: number; hash: Hash; timestamp: number }[] = [];
   const reorgs: ReorgRecord[] = [];
   const totals = { sent: 0, failedAsPlanned: 0, failedUnplanned: 0 };
   const actionRng = rng.fork('actions');
@@ -121,7 +121,7 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
         const choice = actionRng.weighted(actionSpecs.map((entry) => ({ weight: entry.spec.weight, value: entry })));
         const result = await choice.spec.run(context, wallet);
         if (result) {
-          planned.push({ ...result, wallet });
+          planned.push({ ...result, wallet: result.actor ?? wallet });
           break;
         }
       }
@@ -129,7 +129,7 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
     joined.push(...newcomers);
 
     const block = await session.mine(timestamp);
-    minedBlocks.push({ number: Number(block.number), hash: block.hash });
+    minedBlocks.push({ number: Number(block.number), hash: block.hash, timestamp: block.timestamp });
     actionsByBlock.set(Number(block.number), planned);
     for (const action of planned) {
       for (const [position, hash] of action.hashes.entries()) {
@@ -148,6 +148,9 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
     const depth = reorgAt.get(blockIndex);
     if (depth !== undefined) reorgs.push(await reorg(session, depth, minedBlocks, actionsByBlock));
   }
+
+  const finalContext: ActionContext = { session, rng: actionRng, timestamp: spec.endTimestamp, wallets: joined, deployer, deployed };
+  for (const module of spec.modules) await module.finalize?.(finalContext, deployed[module.name]);
 
   for (const [blockNumber, planned] of actionsByBlock) {
     for (const action of planned) {
@@ -191,25 +194,32 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
   };
 }
 
-/** Replaces the last `depth` blocks with empty ones; their transactions are dropped for good. */
+/**
+ * Replaces the last `depth` blocks with as many empty ones, their transactions dropped for good:
+ * the chain keeps its height and changes its hashes, as an indexer sees a reorg. Rolling back and
+ * mining at chosen timestamps (rather than `anvil_reorg`, which stamps the new blocks from the
+ * wall clock) keeps the world the same for the same seed.
+ */
 async function reorg(
   session: ChainSession,
   depth: number,
-  minedBlocks: { number: number; hash: Hash }[],
+  minedBlocks: { number: number; hash: Hash; timestamp: number }[],
   actionsByBlock: Map<number, PlannedAction[]>,
 ): Promise<ReorgRecord> {
   const orphaned = minedBlocks.splice(minedBlocks.length - depth, depth);
   const tip = orphaned[orphaned.length - 1]!.number;
   const ancestor = await session.client.getBlock({ blockNumber: BigInt(tip - depth) });
-  await session.client.request({ method: 'anvil_reorg' as never, params: [depth, []] as never });
+  await session.client.request({ method: 'anvil_rollback' as never, params: [depth] as never });
   await session.client.request({ method: 'anvil_dropAllTransactions' as never, params: [] as never });
   session.resetNonces();
-  const replacement: { number: number; hash: Hash }[] = [];
+  const replacement: { number: number; hash: Hash; timestamp: number }[] = [];
   for (const block of orphaned) {
     actionsByBlock.delete(block.number);
-    const replaced = await session.client.getBlock({ blockNumber: BigInt(block.number) });
-    replacement.push({ number: block.number, hash: replaced.hash! });
+    const mined = await session.mine(block.timestamp + 1);
+    if (Number(mined.number) !== block.number) throw new Error(`reorg replacement mined block ${mined.number}, expected ${block.number}`);
+    replacement.push({ number: block.number, hash: mined.hash, timestamp: mined.timestamp });
   }
   minedBlocks.push(...replacement);
-  return { tip, depth, commonAncestor: { number: Number(ancestor.number), hash: ancestor.hash! }, orphaned, replacement };
+  const strip = (blocks: typeof replacement) => blocks.map(({ number, hash }) => ({ number, hash }));
+  return { tip, depth, commonAncestor: { number: Number(ancestor.number), hash: ancestor.hash! }, orphaned: strip(orphaned), replacement: strip(replacement) };
 }

@@ -30,6 +30,8 @@ export interface ActionContext {
 export interface ActionResult {
   /** Short label recorded in the manifest for the wallet, e.g. `uniswap-v2:swap`. */
   label: string;
+  /** Who sent the transactions when it is not the wallet the action was given (e.g. the deployer). */
+  actor?: Address;
   hashes: Hash[];
   /** The action sends a transaction that must revert (failed-transaction coverage). */
   expectFailure?: boolean;
@@ -53,4 +55,6 @@ export interface ProtocolModule<M> {
   /** Gives a newly created wallet what it needs to take part (tokens, not approvals: those are actions). */
   fund?(context: ActionContext, deployed: M, wallet: Address): Promise<void>;
   actions(deployed: M): ActionSpec[];
+  /** Brings the module's manifest up to date with the chain once the last block is mined. */
+  finalize?(context: ActionContext, deployed: M): Promise<void>;
 }

@@ -27,7 +27,7 @@ async function send(sender: Sender, to: Address, data: Hex, gasLimit: bigint, va
 }
 
 function result(sender: Sender, label: string, expectFailure = false): ActionResult {
-  return { label, hashes: sender.hashes, ...(expectFailure ? { expectFailure } : {}) };
+  return { label, hashes: sender.hashes, actor: sender.from, ...(expectFailure ? { expectFailure } : {}) };
 }
 
 function balanceOf(context: ActionContext, token: Address, owner: Address): Promise<bigint> {
