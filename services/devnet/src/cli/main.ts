@@ -3,7 +3,8 @@
 //         builds the world or takes it from the cache, links its chain states into .data/devnet/world
 //         (scripts/infra/anvil.sh loads them) and writes .data/devnet/manifest.json
 //   live [--interval-ms MS] [--actions N]
-//         keeps producing activity on the chains of .data/devnet/manifest.json until stopped
+//         keeps producing activity on the chains of .data/devnet/manifest.json until stopped, and
+//         serves the hosted NFT metadata on 127.0.0.1:18600
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,6 +12,7 @@ import { createLogger } from '@wallet-api/core/logger';
 import { devnetChains, ensureWorld } from '../cache/index.js';
 import { defaultManifestPath, readManifest, type Manifest } from '../manifest/index.js';
 import { runLiveActivity } from '../live/index.js';
+import { startMetadataServer } from '../metadata-server/index.js';
 import { worldModules } from '../protocols/index.js';
 
 const logger = createLogger('devnet');
@@ -74,14 +76,21 @@ async function live(args: string[]): Promise<void> {
   const controller = new AbortController();
   process.on('SIGTERM', () => controller.abort());
   process.on('SIGINT', () => controller.abort());
-  await runLiveActivity({
-    manifest: await readManifest(),
-    modules: worldModules,
-    blockIntervalMs: positiveInteger('interval-ms', values['interval-ms'], 1000),
-    actionsPerBlock: positiveInteger('actions', values.actions, 4),
-    signal: controller.signal,
-    logger,
-  });
+  // The hosted NFT collections point their token URIs at this port (nfts module default).
+  const metadata = await startMetadataServer({ port: 18600 });
+  logger.info({ url: metadata.url }, 'NFT metadata server listening');
+  try {
+    await runLiveActivity({
+      manifest: await readManifest(),
+      modules: worldModules,
+      blockIntervalMs: positiveInteger('interval-ms', values['interval-ms'], 1000),
+      actionsPerBlock: positiveInteger('actions', values.actions, 4),
+      signal: controller.signal,
+      logger,
+    });
+  } finally {
+    await metadata.close();
+  }
 }
 
 const [command, ...rest] = process.argv.slice(2);
