@@ -121,8 +121,13 @@ up_chain() {
 }
 
 down_chain() {
-  local chain="$1"
+  local chain="$1" port
+  port="$(chain_port "${chain}")"
   if stop_pid "$(pidfile_of "${chain}")" "$(marker_of "${chain}")" 10; then
+    # The process can be gone (a zombie awaiting its reaper) a moment before its socket is closed;
+    # a restart must not find the port still taken.
+    local deadline=$((SECONDS + 10))
+    while port_open "${HOST}" "${port}" && ((SECONDS < deadline)); do sleep 0.1; done
     log "${chain}: stopped"
   else
     log "${chain}: not running (nothing started by us)"
