@@ -90,10 +90,14 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
   );
   const reorgRng = rng.fork('reorgs');
   const reorgAt = new Map<number, number>();
-  // After the joining window, so no orphaned block held a wallet's first funds.
+  // After the joining window, so no orphaned block held a wallet's first funds, and never reaching
+  // back past the previous reorg, whose replacement blocks the manifest records as canonical.
+  let previous = Math.floor(blockCount * 0.4);
   for (let index = 0; index < spec.reorgCount; index++) {
     const at = Math.floor(blockCount * (0.45 + (0.5 * (index + 1)) / (spec.reorgCount + 1)));
-    reorgAt.set(at, reorgRng.int(1, Math.min(10, Math.max(1, at - Math.floor(blockCount * 0.4)))));
+    if (at - previous < 2) continue;
+    reorgAt.set(at, reorgRng.int(1, Math.min(10, at - previous - 1)));
+    previous = at;
   }
 
   const records = new Map<Address, WalletRecord>();

@@ -275,7 +275,7 @@ export function v3Actions(manifest: UniswapManifest): ActionSpec[] {
 
   const collectFees: ActionSpec = {
     kind: 'uniswap-v3:collect',
-    weight: 1.5,
+    weight: 3,
     async run(context, wallet) {
       const rng = context.rng;
       const owed = (await walletPositions(context, manifest, wallet)).filter((position) => position.uncollected0 > 0n || position.uncollected1 > 0n);
