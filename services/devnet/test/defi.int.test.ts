@@ -1,96 +1,52 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { decodeErrorResult, encodeFunctionData, getAbiItem, getAddress, keccak256, maxUint256, parseEther, parseUnits, slice, stringToHex, type Address, type Hex } from 'viem';
-import { createChainSession, startAnvil, type AnvilInstance, type ChainSession, type MinedBlock } from '../src/chain/index.js';
-import { compileContracts } from '../src/compile/index.js';
+import { decodeErrorResult, encodeFunctionData, getAbiItem, maxUint256, parseEther, type Hex } from 'viem';
+import type { ChainSession, MinedBlock } from '../src/chain/index.js';
 import { erc20Abi, lendingAbi, stakingAbi, vaultAbi, wethAbi } from '../src/protocols/defi/abi.js';
 import { defiModule, type DefiManifest } from '../src/protocols/defi/index.js';
 import { tokenBySymbol, tokensModule, type TokensManifest } from '../src/protocols/tokens/index.js';
 import { borrowRatePerSecond, lendingAccountValue, readDefiHoldings, readLendingPositions, vaultAssetsFromTotals } from '../src/truth/defi.js';
-import { createRng, type ActionContext, type ActionResult } from '../src/world/index.js';
+import { devnetAccounts, expectDeclaredOutcomes, setupDevnet, walkActions, type Devnet, type Performed } from './setup-devnet.js';
 
-const dataDir = new URL('../../../.data/devnet/', import.meta.url).pathname;
-const contractsDir = new URL('../contracts/', import.meta.url).pathname;
-
-const address = (label: string): Address => getAddress(slice(keccak256(stringToHex(label)), 12));
-const deployer = address('defi-test/deployer');
-const wallets = Array.from({ length: 4 }, (_, index) => address(`defi-test/wallet/${index}`));
+const accounts = devnetAccounts('defi-test', 4);
+const { deployer, wallets } = accounts;
 const day = 86_400;
 
-interface Performed {
-  wallet: Address;
-  kind: string;
-  result: ActionResult;
-  block: MinedBlock;
-}
-
 describe('defi module', () => {
-  let anvilDir: string;
-  let anvil: AnvilInstance;
+  let devnet: Devnet;
   let session: ChainSession;
   let tokens: TokensManifest;
   let defi: DefiManifest;
-  let clock: number;
-  const mined: MinedBlock[] = [];
-  const performed: Performed[] = [];
+  let mined: MinedBlock[];
+  let performed: Performed[];
 
   beforeAll(async () => {
     const started = Date.now();
-    await mkdir(join(dataDir, 'test-anvil'), { recursive: true });
-    anvilDir = await mkdtemp(join(dataDir, 'test-anvil', 'defi-'));
-    const artifacts = await compileContracts(contractsDir, join(dataDir, 'artifacts'));
-    const genesis = 1_700_000_000;
-    anvil = await startAnvil({ chainId: 1, cachePath: anvilDir, genesisTimestamp: genesis });
-    session = await createChainSession(anvil.rpcUrl);
-    await session.setBalance(deployer, parseEther('10000000'));
-    clock = genesis + 60;
-    const rng = createRng('defi-test');
-    const deployContext = (name: string, deployed: Record<string, unknown>) => ({
-      session,
-      artifacts,
-      deployer,
-      rng: rng.fork(`deploy/${name}`),
-      clock: () => (clock += 12),
-      deployed,
-    });
-    tokens = await tokensModule.deploy(deployContext('tokens', {}));
-    defi = await defiModule.deploy(deployContext('defi', { tokens }));
-    const deployed = { tokens, defi };
+    devnet = await setupDevnet({ accounts, deployerEth: '10000000', modules: [tokensModule, defiModule] });
+    ({ session, mined, performed } = devnet);
+    tokens = devnet.manifest(tokensModule);
+    defi = devnet.manifest(defiModule);
 
     // Every wallet holds each token the module uses, in different amounts.
-    const fundRng = rng.fork('fund');
-    for (const wallet of wallets) {
-      await session.setBalance(wallet, parseEther(String(fundRng.int(8, 40))));
-      for (const [symbol, min, max] of [['USDC', 2_000, 60_000], ['WBTC', 1, 30], ['GOV', 500, 40_000]] as const) {
-        const token = tokenBySymbol(tokens, symbol);
-        const whole = symbol === 'WBTC' ? fundRng.int(min, max) / 10 : fundRng.int(min, max);
-        const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [wallet, parseUnits(String(whole), token.decimals)] });
-        await session.send({ from: deployer, to: token.address, data, gas: 120_000n });
-      }
-    }
-    mined.push(await session.mine((clock += 3600)));
+    await devnet.fundWallets({
+      rng: devnet.rng.fork('fund'),
+      eth: (rng) => rng.int(8, 40),
+      tokens,
+      amounts: [
+        ['USDC', (rng) => rng.int(2_000, 60_000)],
+        ['WBTC', (rng) => rng.int(1, 30) / 10],
+        ['GOV', (rng) => rng.int(500, 40_000)],
+      ],
+      seconds: 3600,
+    });
 
     // Each wallet walks the action list three times, one action per wallet per block, four days
     // apart: deposits come before withdrawals, supplies before borrows, locks before their unlock.
     const actions = defiModule.actions(defi);
-    for (let round = 0; round < actions.length * 3; round++) {
-      const context: ActionContext = { session, rng: rng.fork(`round/${round}`), timestamp: (clock += 4 * day), wallets, deployer, deployed };
-      const sent: Omit<Performed, 'block'>[] = [];
-      for (const [index, wallet] of wallets.entries()) {
-        const action = actions[(index + round) % actions.length]!;
-        const result = await action.run(context, wallet);
-        if (result) sent.push({ wallet, kind: action.kind, result });
-      }
-      const block = await session.mine(context.timestamp);
-      mined.push(block);
-      performed.push(...sent.map((entry) => ({ ...entry, block })));
-    }
+    await devnet.runActions({ rounds: actions.length * 3, seconds: 4 * day, act: walkActions(actions) });
     console.log(`defi setup: ${performed.length} actions in ${mined.length} blocks, ${(Date.now() - started) / 1000} s`);
   });
 
   afterAll(async () => {
-    await anvil?.stop();
-    await rm(anvilDir, { recursive: true, force: true });
+    await devnet?.stop();
   });
 
   test('the manifest is plain JSON and names the vaults, staking tokens and markets', () => {
@@ -111,12 +67,7 @@ describe('defi module', () => {
         'defi:vault-redeem', 'defi:vault-withdraw', 'defi:vault-yield', 'defi:withdraw-supply', 'defi:withdraw-supply-all',
       ].sort(),
     );
-    for (const entry of performed) {
-      entry.result.hashes.forEach((hash, position) => {
-        const failing = entry.result.expectFailure && position === entry.result.hashes.length - 1;
-        expect({ label: entry.result.label, status: entry.block.receipts.get(hash)?.status }).toEqual({ label: entry.result.label, status: failing ? 'reverted' : 'success' });
-      });
-    }
+    expectDeclaredOutcomes(performed, 'last');
     // Approvals and wraps share the block with the deposit that needs them.
     expect(performed.some((entry) => entry.result.label === 'defi:vault-deposit' && entry.result.hashes.length >= 2)).toBe(true);
   });
@@ -283,7 +234,7 @@ describe('defi module', () => {
         else await session.send({ from: deployer, to: market.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [wallet, 10n ** BigInt(market.decimals + 4)] }), gas: 120_000n });
       }
     }
-    const block = await session.mine((clock += 30 * day));
+    const block = await session.mine(devnet.clock.advance(30 * day));
     expect([...block.receipts.values()].every((receipt) => receipt.status === 'success')).toBe(true);
 
     let redeemed = 0;

@@ -1,28 +1,14 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { decodeEventLog, getAbiItem, getAddress, isAddressEqual, keccak256, parseAbi, parseEther, slice, stringToHex, toHex, type Address } from 'viem';
-import { createChainSession, startAnvil, type AnvilInstance, type ChainSession, type MinedBlock } from '../src/chain/index.js';
-import { compileContracts } from '../src/compile/index.js';
+import { decodeEventLog, getAbiItem, isAddressEqual, parseAbi, parseEther, toHex, type Address } from 'viem';
+import type { ChainSession, MinedBlock } from '../src/chain/index.js';
 import { startMetadataServer, type MetadataServer } from '../src/metadata-server/index.js';
 import { erc1155Abi, erc721Abi, marketAbi } from '../src/protocols/nfts/abis.js';
 import { collectionOf, nftsModule, type NftsManifest } from '../src/protocols/nfts/index.js';
 import { nftHoldings, type NftHolding } from '../src/truth/nfts.js';
-import { createRng, type ActionContext, type ActionResult } from '../src/world/index.js';
+import { devnetAccounts, setupDevnet, walkActions, type Devnet, type Performed } from './setup-devnet.js';
 
-const dataDir = new URL('../../../.data/devnet/', import.meta.url).pathname;
-const contractsDir = new URL('../contracts/', import.meta.url).pathname;
-
-const address = (label: string): Address => getAddress(slice(keccak256(stringToHex(label)), 12));
-const deployer = address('nfts-test/deployer');
-const wallets = Array.from({ length: 5 }, (_, index) => address(`nfts-test/wallet/${index}`));
+const accounts = devnetAccounts('nfts-test', 5);
+const { wallets } = accounts;
 const approvalForAll = parseAbi(['event ApprovalForAll(address indexed owner, address indexed operator, bool approved)']);
-
-interface Performed {
-  wallet: Address;
-  kind: string;
-  result: ActionResult;
-  block: MinedBlock;
-}
 
 interface CallFrame {
   to?: string;
@@ -37,55 +23,37 @@ function dataUriJson(uri: string): { name: string; description: string; image: s
 }
 
 describe('nfts module', () => {
-  let anvilDir: string;
-  let anvil: AnvilInstance;
+  let devnet: Devnet;
   let server: MetadataServer;
   let session: ChainSession;
   let manifest: NftsManifest;
-  const mined: MinedBlock[] = [];
-  const performed: Performed[] = [];
+  let mined: MinedBlock[];
+  let performed: Performed[];
   let midBlock: bigint;
 
   beforeAll(async () => {
     const started = Date.now();
-    await mkdir(join(dataDir, 'test-anvil'), { recursive: true });
-    anvilDir = await mkdtemp(join(dataDir, 'test-anvil', 'nfts-'));
-    const artifacts = await compileContracts(contractsDir, join(dataDir, 'artifacts'));
     server = await startMetadataServer({ port: 0 });
-    const genesis = 1_700_000_000;
-    anvil = await startAnvil({ chainId: 1, cachePath: anvilDir, genesisTimestamp: genesis });
-    session = await createChainSession(anvil.rpcUrl);
-    await session.setBalance(deployer, parseEther('1000000'));
-    for (const [index, wallet] of wallets.entries()) await session.setBalance(wallet, parseEther(String(3 + index * 4)));
-    let clock = genesis + 60;
-    const rng = createRng('nfts-test');
-    const deployed: Record<string, unknown> = { metadata: { baseUrl: server.url } };
-    manifest = await nftsModule.deploy({ session, artifacts, deployer, rng: rng.fork('deploy'), clock: () => (clock += 12), deployed });
-    deployed.nfts = manifest;
+    devnet = await setupDevnet({
+      accounts,
+      walletEth: (index) => parseEther(String(3 + index * 4)),
+      deployed: { metadata: { baseUrl: server.url } },
+      modules: [nftsModule],
+    });
+    ({ session, mined, performed } = devnet);
+    manifest = devnet.manifest(nftsModule);
 
     // Every wallet walks through every action three times, one action per wallet per block, so
     // each has minted before it moves, lists or batch-transfers, and others' listings await buyers.
     const actions = nftsModule.actions(manifest);
-    for (let round = 0; round < actions.length * 3; round++) {
-      const context: ActionContext = { session, rng: rng.fork(`round/${round}`), timestamp: (clock += 3600 * 5), wallets, deployer, deployed };
-      const sent: Omit<Performed, 'block'>[] = [];
-      for (const [index, wallet] of wallets.entries()) {
-        const action = actions[(index + round) % actions.length]!;
-        const result = await action.run(context, wallet);
-        if (result) sent.push({ wallet, kind: action.kind, result });
-      }
-      const block = await session.mine(context.timestamp);
-      mined.push(block);
-      performed.push(...sent.map((entry) => ({ ...entry, block })));
-      if (round === actions.length) midBlock = block.number;
-    }
+    const blocks = await devnet.runActions({ rounds: actions.length * 3, seconds: 3600 * 5, act: walkActions(actions) });
+    midBlock = blocks[actions.length]!.number;
     console.log(`nfts setup: ${performed.length} actions in ${mined.length} blocks, ${(Date.now() - started) / 1000} s`);
   });
 
   afterAll(async () => {
-    await anvil?.stop();
+    await devnet?.stop();
     await server?.close();
-    await rm(anvilDir, { recursive: true, force: true });
   });
 
   test('every action kind ran and its transactions succeeded', () => {

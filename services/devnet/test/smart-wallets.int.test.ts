@@ -1,36 +1,15 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import {
-  decodeErrorResult,
-  decodeEventLog,
-  decodeFunctionData,
-  encodeFunctionData,
-  getAbiItem,
-  getAddress,
-  keccak256,
-  parseEther,
-  parseUnits,
-  slice,
-  stringToHex,
-  type Address,
-  type Hex,
-} from 'viem';
-import { createChainSession, startAnvil, type AnvilInstance, type ChainSession, type MinedBlock } from '../src/chain/index.js';
-import { compileContracts } from '../src/compile/index.js';
+import { decodeErrorResult, decodeEventLog, decodeFunctionData, getAbiItem, getAddress, type Address, type Hex } from 'viem';
+import type { ChainSession, MinedBlock } from '../src/chain/index.js';
 import { erc20Abi } from '../src/protocols/defi/abi.js';
 import { entryPointAbi, safeAbi, safeFactoryAbi, smartAccountAbi } from '../src/protocols/smart-wallets/abi.js';
 import { safeTransactionHash, smartWalletsModule, userOperationHash, type SmartWalletsManifest } from '../src/protocols/smart-wallets/index.js';
-import { tokenBySymbol, tokensModule, type TokensManifest } from '../src/protocols/tokens/index.js';
+import { tokensModule, type TokensManifest } from '../src/protocols/tokens/index.js';
 import { readSafeState, readSmartAccountState, readSmartWallets } from '../src/truth/smart-wallets.js';
 import { nativeBalance, tokenBalances } from '../src/truth/tokens.js';
-import { createRng, type ActionContext, type ActionResult } from '../src/world/index.js';
+import { devnetAccounts, expectDeclaredOutcomes, perform, setupDevnet, type Devnet, type Performed } from './setup-devnet.js';
 
-const dataDir = new URL('../../../.data/devnet/', import.meta.url).pathname;
-const contractsDir = new URL('../contracts/', import.meta.url).pathname;
-
-const address = (label: string): Address => getAddress(slice(keccak256(stringToHex(label)), 12));
-const deployer = address('smart-wallets-test/deployer');
-const wallets = Array.from({ length: 5 }, (_, index) => address(`smart-wallets-test/wallet/${index}`));
+const accounts = devnetAccounts('smart-wallets-test', 5);
+const { wallets } = accounts;
 
 const labels = [
   'smart-wallets:safe-create',
@@ -46,13 +25,6 @@ const labels = [
   'smart-wallets:account-call-unauthorized',
 ];
 
-interface Performed {
-  wallet: Address;
-  kind: string;
-  result: ActionResult;
-  block: MinedBlock;
-}
-
 interface CallFrame {
   type: string;
   from: Address;
@@ -63,91 +35,68 @@ interface CallFrame {
 }
 
 describe('smartWallets module', () => {
-  let anvilDir: string;
-  let anvil: AnvilInstance;
+  let devnet: Devnet;
   let session: ChainSession;
   let tokens: TokensManifest;
   let manifest: SmartWalletsManifest;
-  const mined: MinedBlock[] = [];
-  const performed: Performed[] = [];
+  let mined: MinedBlock[];
+  let performed: Performed[];
   let walletsAtLastSync: SmartWalletsManifest['wallets'];
 
   beforeAll(async () => {
     const started = Date.now();
-    await mkdir(join(dataDir, 'test-anvil'), { recursive: true });
-    anvilDir = await mkdtemp(join(dataDir, 'test-anvil', 'smart-wallets-'));
-    const artifacts = await compileContracts(contractsDir, join(dataDir, 'artifacts'));
-    const genesis = 1_700_000_000;
-    anvil = await startAnvil({ chainId: 1, cachePath: anvilDir, genesisTimestamp: genesis });
-    session = await createChainSession(anvil.rpcUrl);
-    await session.setBalance(deployer, parseEther('1000000'));
-    let clock = genesis + 60;
-    const rng = createRng('smart-wallets-test');
-    const deployContext = (name: string, deployed: Record<string, unknown>) => ({
-      session,
-      artifacts,
-      deployer,
-      rng: rng.fork(`deploy/${name}`),
-      clock: () => (clock += 12),
-      deployed,
-    });
-    tokens = await tokensModule.deploy(deployContext('tokens', {}));
-    manifest = await smartWalletsModule.deploy(deployContext('smartWallets', { tokens }));
-    const deployed = { tokens, smartWallets: manifest };
+    devnet = await setupDevnet({ accounts, modules: [tokensModule, smartWalletsModule] });
+    ({ session, mined, performed } = devnet);
+    tokens = devnet.manifest(tokensModule);
+    manifest = devnet.manifest(smartWalletsModule);
 
-    const fundRng = rng.fork('fund');
-    for (const wallet of wallets) {
-      await session.setBalance(wallet, parseEther(String(fundRng.int(5, 30))));
-      for (const symbol of ['USDC', 'GOV'] as const) {
-        const token = tokenBySymbol(tokens, symbol);
-        const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [wallet, parseUnits(String(fundRng.int(100, 20_000)), token.decimals)] });
-        await session.send({ from: deployer, to: token.address, data, gas: 120_000n });
-      }
-    }
-    mined.push(await session.mine((clock += 3600)));
+    await devnet.fundWallets({
+      rng: devnet.rng.fork('fund'),
+      eth: (rng) => rng.int(5, 30),
+      tokens,
+      amounts: [
+        ['USDC', (rng) => rng.int(100, 20_000)],
+        ['GOV', (rng) => rng.int(100, 20_000)],
+      ],
+      seconds: 3600,
+    });
 
     // Wallets act as the world builder has them act (a weighted random action each, one per
     // block), until every outcome has happened: approvals and executions by different owners of
     // the same safe need many blocks.
     const actions = smartWalletsModule.actions(manifest);
-    const actionRng = rng.fork('actions');
+    const actionRng = devnet.rng.fork('actions');
     const seen = new Set<string>();
-    for (let round = 0; round < 300 && seen.size < labels.length; round++) {
-      const context: ActionContext = { session, rng: actionRng, timestamp: (clock += 3600 * 6), wallets, deployer, deployed };
-      const sent: Omit<Performed, 'block'>[] = [];
-      for (const wallet of actionRng.shuffle(wallets)) {
+    await devnet.runActions({
+      rounds: 300,
+      until: () => seen.size >= labels.length,
+      seconds: 3600 * 6,
+      rng: () => actionRng,
+      order: () => actionRng.shuffle(wallets),
+      act: async (context, wallet) => {
         for (let attempt = 0; attempt < 4; attempt++) {
-          const action = actionRng.weighted(actions.map((entry) => ({ weight: entry.weight, value: entry })));
-          const result = await action.run(context, wallet);
-          if (!result) continue;
-          sent.push({ wallet, kind: action.kind, result });
-          seen.add(result.label);
-          break;
+          const step = await perform(actionRng.weighted(actions.map((entry) => ({ weight: entry.weight, value: entry }))), context, wallet);
+          if (!step) continue;
+          seen.add(step.result.label);
+          return step;
         }
-      }
-      walletsAtLastSync = structuredClone(manifest.wallets);
-      const block = await session.mine(context.timestamp);
-      mined.push(block);
-      performed.push(...sent.map((entry) => ({ ...entry, block })));
-    }
+        return undefined;
+      },
+    });
+    // The manifest as the last round's actions left it, before its block was mined.
+    walletsAtLastSync = structuredClone(manifest.wallets);
     console.log(`smart-wallets setup: ${performed.length} actions in ${mined.length} blocks, ${(Date.now() - started) / 1000} s`);
   });
 
   afterAll(async () => {
-    await anvil?.stop();
-    await rm(anvilDir, { recursive: true, force: true });
+    await devnet?.stop();
   });
 
   const receiptsOf = (label: string) => performed.filter((entry) => entry.result.label === label).map((entry) => entry.block.receipts.get(entry.result.hashes.at(-1)!)!);
 
   test('every outcome happened, and each transaction succeeded or failed as declared', () => {
     expect([...new Set(performed.map((entry) => entry.result.label))].sort()).toEqual([...labels].sort());
-    for (const entry of performed) {
-      entry.result.hashes.forEach((hash, position) => {
-        const failing = entry.result.expectFailure && position === entry.result.hashes.length - 1;
-        expect({ label: entry.result.label, status: entry.block.receipts.get(hash)?.status }).toEqual({ label: entry.result.label, status: failing ? 'reverted' : 'success' });
-      });
-    }
+    expectDeclaredOutcomes(performed, 'last');
     // Each failed transaction was sent to a smart wallet.
     const smart = new Set(manifest.wallets.map((wallet) => wallet.address.toLowerCase()));
     for (const entry of performed.filter((candidate) => candidate.result.expectFailure)) {

@@ -1,91 +1,50 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { decodeEventLog, encodeFunctionData, getAbiItem, getAddress, keccak256, maxUint256, parseEther, parseUnits, slice, stringToHex, type Address, type Hash } from 'viem';
-import { createChainSession, startAnvil, type AnvilInstance, type ChainSession, type MinedBlock } from '../src/chain/index.js';
-import { compileContracts } from '../src/compile/index.js';
+import { decodeEventLog, getAbiItem, maxUint256, parseEther, parseUnits, type Address, type Hash } from 'viem';
+import type { ChainSession, MinedBlock } from '../src/chain/index.js';
 import { erc20Abi, wethAbi } from '../src/protocols/tokens/abis.js';
 import { tokenBySymbol, tokensModule, type TokensManifest } from '../src/protocols/tokens/index.js';
 import { nativeBalance, tokenBalances } from '../src/truth/tokens.js';
-import { createRng, type ActionContext, type ActionResult } from '../src/world/index.js';
+import { devnetAccounts, expectDeclaredOutcomes, setupDevnet, walkActions, type Devnet, type Performed } from './setup-devnet.js';
 
-const dataDir = new URL('../../../.data/devnet/', import.meta.url).pathname;
-const contractsDir = new URL('../contracts/', import.meta.url).pathname;
-
-const address = (label: string): Address => getAddress(slice(keccak256(stringToHex(label)), 12));
-const deployer = address('tokens-test/deployer');
-const wallets = Array.from({ length: 5 }, (_, index) => address(`tokens-test/wallet/${index}`));
+const accounts = devnetAccounts('tokens-test', 5);
+const { deployer, wallets } = accounts;
 const isWallet = (candidate: Address | null | undefined) => !!candidate && wallets.some((wallet) => wallet.toLowerCase() === candidate.toLowerCase());
-
-interface Performed {
-  wallet: Address;
-  kind: string;
-  result: ActionResult;
-  block: MinedBlock;
-}
+const walletEth = (index: number) => parseEther(String(2 + index * 3));
 
 describe('tokens module', () => {
-  let anvilDir: string;
-  let anvil: AnvilInstance;
+  let devnet: Devnet;
   let session: ChainSession;
   let manifest: TokensManifest;
-  const mined: MinedBlock[] = [];
-  const performed: Performed[] = [];
-  const initialEth = new Map<Address, bigint>();
+  let mined: MinedBlock[];
+  let performed: Performed[];
+  const initialEth = new Map(wallets.map((wallet, index) => [wallet, walletEth(index)]));
   let midBlock: bigint;
   let explicitTaxTransfer: Hash;
 
   beforeAll(async () => {
     const started = Date.now();
-    await mkdir(join(dataDir, 'test-anvil'), { recursive: true });
-    anvilDir = await mkdtemp(join(dataDir, 'test-anvil', 'tokens-'));
-    const artifacts = await compileContracts(contractsDir, join(dataDir, 'artifacts'));
-    const genesis = 1_700_000_000;
-    anvil = await startAnvil({ chainId: 1, cachePath: anvilDir, genesisTimestamp: genesis });
-    session = await createChainSession(anvil.rpcUrl);
-    await session.setBalance(deployer, parseEther('1000000'));
-    let clock = genesis + 60;
-    const rng = createRng('tokens-test');
-    manifest = await tokensModule.deploy({ session, artifacts, deployer, rng: rng.fork('deploy'), clock: () => (clock += 12), deployed: {} });
-    const deployed = { tokens: manifest };
+    devnet = await setupDevnet({ accounts, walletEth, modules: [tokensModule] });
+    ({ session, mined, performed } = devnet);
+    manifest = devnet.manifest(tokensModule);
 
-    const fundRng = rng.fork('fund');
-    for (const [index, wallet] of wallets.entries()) {
-      const eth = parseEther(String(2 + index * 3));
-      initialEth.set(wallet, eth);
-      await session.setBalance(wallet, eth);
-    }
-    const fundContext: ActionContext = { session, rng: fundRng, timestamp: (clock += 3600), wallets, deployer, deployed };
+    const fundContext = devnet.context(devnet.rng.fork('fund'), devnet.clock.advance(3600));
     for (const wallet of wallets) await tokensModule.fund!(fundContext, manifest, wallet);
     // The fee-on-transfer token is funded by chance; give one wallet some so its fee is checked for sure.
     const tax = tokenBySymbol(manifest, 'TAX');
-    const give = (to: Address, amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] });
-    await session.send({ from: deployer, to: tax.address, data: give(wallets[0]!, parseUnits('5000', 18)), gas: 120_000n });
-    mined.push(await session.mine(fundContext.timestamp));
-    explicitTaxTransfer = await session.send({ from: wallets[0]!, to: tax.address, data: give(wallets[1]!, parseUnits('1234.5', 18)), gas: 120_000n });
-    mined.push(await session.mine((clock += 600)));
+    await devnet.sendToken(tax.address, wallets[0]!, parseUnits('5000', 18));
+    await devnet.mine(fundContext.timestamp);
+    explicitTaxTransfer = await devnet.sendToken(tax.address, wallets[1]!, parseUnits('1234.5', 18), { from: wallets[0]! });
+    await devnet.mine(devnet.clock.advance(600));
 
     // Every wallet walks through every action twice, one action per wallet per block, so approve
     // precedes revoke and deposit precedes withdraw for each wallet at least once.
     const actions = tokensModule.actions(manifest);
-    for (let round = 0; round < actions.length * 2; round++) {
-      const context: ActionContext = { session, rng: rng.fork(`round/${round}`), timestamp: (clock += 3600 * 7), wallets, deployer, deployed };
-      const sent: Omit<Performed, 'block'>[] = [];
-      for (const [index, wallet] of wallets.entries()) {
-        const action = actions[(index + round) % actions.length]!;
-        const result = await action.run(context, wallet);
-        if (result) sent.push({ wallet, kind: action.kind, result });
-      }
-      const block = await session.mine(context.timestamp);
-      mined.push(block);
-      performed.push(...sent.map((entry) => ({ ...entry, block })));
-      if (round === actions.length) midBlock = block.number;
-    }
+    const blocks = await devnet.runActions({ rounds: actions.length * 2, seconds: 3600 * 7, act: walkActions(actions) });
+    midBlock = blocks[actions.length]!.number;
     console.log(`tokens setup: ${performed.length} actions in ${mined.length} blocks, ${(Date.now() - started) / 1000} s`);
   });
 
   afterAll(async () => {
-    await anvil?.stop();
-    await rm(anvilDir, { recursive: true, force: true });
+    await devnet?.stop();
   });
 
   test('the manifest lists every token kind with its on-chain decimals and symbol', async () => {
@@ -107,12 +66,7 @@ describe('tokens module', () => {
   test('every action kind ran and its transactions succeeded or failed as declared', () => {
     const kinds = new Set(performed.map((entry) => entry.kind));
     expect([...kinds].sort()).toEqual(tokensModule.actions(manifest).map((action) => action.kind).sort());
-    for (const entry of performed) {
-      for (const hash of entry.result.hashes) {
-        const receipt = entry.block.receipts.get(hash);
-        expect({ kind: entry.kind, status: receipt?.status }).toEqual({ kind: entry.kind, status: entry.result.expectFailure ? 'reverted' : 'success' });
-      }
-    }
+    expectDeclaredOutcomes(performed, 'every');
     for (const block of mined) expect([...block.receipts.values()].filter((receipt) => receipt.status !== 'success').length).toBe(
       performed.filter((entry) => entry.block === block && entry.result.expectFailure).length,
     );

@@ -1,33 +1,16 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  decodeFunctionResult,
-  encodeFunctionData,
-  erc20Abi,
-  getAddress,
-  keccak256,
-  maxUint256,
-  parseEther,
-  parseUnits,
-  slice,
-  stringToHex,
-  type Address,
-  type Hash,
-  type Hex,
-} from 'viem';
-import { createChainSession, startAnvil, type AnvilInstance, type ChainSession, type MinedBlock } from '../src/chain/index.js';
-import { compileContracts, npmArtifact } from '../src/compile/index.js';
+import { decodeFunctionResult, encodeFunctionData, erc20Abi, maxUint256, parseEther, parseUnits, type Address, type Hash, type Hex } from 'viem';
+import type { ChainSession } from '../src/chain/index.js';
+import { npmArtifact } from '../src/compile/index.js';
 import { positionManagerAbi, swapRouterAbi, v2FactoryAbi, v2RouterAbi, v3FactoryAbi, v3PoolAbi, wethAbi } from '../src/protocols/uniswap/abi.js';
 import { uniswapModule, type UniswapManifest } from '../src/protocols/uniswap/index.js';
 import { getSqrtRatioAtTick } from '../src/protocols/uniswap/v3-math.js';
 import { readUniswapV2Shares, readUniswapV3Positions, type UniswapV2Share, type UniswapV3Position } from '../src/truth/uniswap.js';
-import { createRng, type ActionContext, type ActionResult } from '../src/world/index.js';
+import { devnetAccounts, expectDeclaredOutcomes, setupDevnet, walkActions, type Devnet, type Performed } from './setup-devnet.js';
 
-const dataDir = new URL('../../../.data/devnet/', import.meta.url).pathname;
-
-const address = (label: string): Address => getAddress(slice(keccak256(stringToHex(label)), 12));
-const deployer = address('uniswap-test/deployer');
-const wallets = Array.from({ length: 5 }, (_, index) => address(`uniswap-test/wallet/${index}`));
+const accounts = devnetAccounts('uniswap-test', 5);
+const { deployer, wallets } = accounts;
 const preApproved = wallets.slice(0, 3);
 const maxUint128 = (1n << 128n) - 1n;
 const farDeadline = 2n ** 40n;
@@ -83,20 +66,11 @@ const script = [
   'uniswap-v2:swap',
 ];
 
-interface Performed {
-  wallet: Address;
-  kind: string;
-  result: ActionResult;
-  block: MinedBlock;
-}
-
 describe('uniswap module', () => {
-  let anvilDir: string;
-  let anvil: AnvilInstance;
+  let devnet: Devnet;
   let session: ChainSession;
   let manifest: UniswapManifest;
-  let clock: number;
-  const performed: Performed[] = [];
+  let performed: Performed[] = [];
   const timings: Record<string, number> = {};
   const roundBlocks: bigint[] = [];
 
@@ -132,45 +106,43 @@ describe('uniswap module', () => {
         calls.push(await session.send({ from: deployer, to: manifest.v3.swapRouter, data, gas: 1_500_000n }));
       }
     }
-    const block = await session.mine((clock += 1800));
+    const block = await session.mine(devnet.clock.advance(1800));
     for (const hash of calls) expect(block.receipts.get(hash)?.status).toBe('success');
   }
 
   beforeAll(async () => {
     let started = Date.now();
-    await mkdir(join(dataDir, 'test-anvil'), { recursive: true });
-    anvilDir = await mkdtemp(join(dataDir, 'test-anvil', 'uniswap-'));
-    const sourcesDir = join(anvilDir, 'token-sources');
-    await mkdir(sourcesDir);
-    await writeFile(join(sourcesDir, 'UniswapTestToken.sol'), testTokenSource);
-    const artifacts = await compileContracts(sourcesDir, join(dataDir, 'artifacts'));
-    const genesis = 1_700_000_000;
-    anvil = await startAnvil({ chainId: 1, cachePath: anvilDir, genesisTimestamp: genesis });
-    session = await createChainSession(anvil.rpcUrl);
-    await session.setBalance(deployer, parseEther('10000000'));
-    clock = genesis + 60;
-    const tick = () => (clock += 12);
+    devnet = await setupDevnet({
+      accounts,
+      deployerEth: '10000000',
+      contracts: async (anvilDir) => {
+        const sourcesDir = join(anvilDir, 'token-sources');
+        await mkdir(sourcesDir);
+        await writeFile(join(sourcesDir, 'UniswapTestToken.sol'), testTokenSource);
+        return sourcesDir;
+      },
+    });
+    ({ session, performed } = devnet);
+    const { clock } = devnet;
 
-    const weth = await session.deploy(npmArtifact('@uniswap/v2-periphery/build/WETH9.json'), [], deployer, tick());
+    const weth = await session.deploy(npmArtifact('@uniswap/v2-periphery/build/WETH9.json'), [], deployer, clock.tick());
     const tokens: { symbol: string; name: string; address: Address; decimals: number; kind: string }[] = [
       { symbol: 'WETH', name: 'Wrapped Ether', address: weth, decimals: 18, kind: 'weth' },
     ];
     for (const token of testTokens) {
       const args = [token.symbol, token.symbol, token.decimals, parseUnits(token.supply, token.decimals), deployer];
-      tokens.push({ symbol: token.symbol, name: token.symbol, address: await session.deploy(artifacts.UniswapTestToken!, args, deployer, tick()), decimals: token.decimals, kind: token.kind });
+      tokens.push({ symbol: token.symbol, name: token.symbol, address: await session.deploy(devnet.artifacts.UniswapTestToken!, args, deployer, clock.tick()), decimals: token.decimals, kind: token.kind });
     }
-    const deployed: Record<string, unknown> = { tokens: { weth, tokens } };
+    devnet.deployed.tokens = { weth, tokens };
     timings.setup = Date.now() - started;
 
     started = Date.now();
-    const rng = createRng('uniswap-test');
-    manifest = await uniswapModule.deploy({ session, artifacts, deployer, rng: rng.fork('deploy'), clock: tick, deployed });
-    deployed.uniswap = manifest;
+    manifest = await devnet.deploy(uniswapModule);
     timings.deploy = Date.now() - started;
 
     started = Date.now();
     // Wallets hold what the tokens module would give them: ETH, a random handful of tokens, some WETH.
-    const fundRng = rng.fork('fund');
+    const fundRng = devnet.rng.fork('fund');
     const funding: Hash[] = [];
     for (const wallet of wallets) {
       await session.setBalance(wallet, parseEther(String(fundRng.int(3, 30))));
@@ -179,8 +151,7 @@ describe('uniswap module', () => {
         const [min, max] = token.walletRange;
         const amount = parseUnits((min + fundRng.next() * (max - min)).toFixed(Math.min(token.decimals, 4)), token.decimals);
         const entry = tokens.find((candidate) => candidate.symbol === token.symbol)!;
-        const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [wallet, amount] });
-        funding.push(await session.send({ from: deployer, to: entry.address, data, gas: 100_000n }));
+        funding.push(await devnet.sendToken(entry.address, wallet, amount, { gas: 100_000n }));
       }
       if (fundRng.chance(0.6)) {
         funding.push(await session.send({ from: wallet, to: weth, data: encodeFunctionData({ abi: wethAbi, functionName: 'deposit' }), value: parseEther('1.5'), gas: 100_000n }));
@@ -189,47 +160,41 @@ describe('uniswap module', () => {
     // Wallets that approved the router for their LP tokens up front can have removeLiquidity
     // simulated at any block; the others leave the remove action its own approvals to send.
     for (const wallet of preApproved) funding.push(...(await approveLpTokens(wallet)));
-    const fundBlock = await session.mine((clock += 3600));
+    const fundBlock = await session.mine(clock.advance(3600));
     for (const hash of funding) expect(fundBlock.receipts.get(hash)?.status).toBe('success');
 
     const actions = new Map(uniswapModule.actions(manifest).map((action) => [action.kind, action]));
-    for (let round = 0; round < script.length; round++) {
-      if (round % 4 === 3) await churnV3Pools();
-      const context: ActionContext = { session, rng: rng.fork(`round/${round}`), timestamp: (clock += 3600 * 5), wallets, deployer, deployed };
-      const sent: Omit<Performed, 'block'>[] = [];
-      for (const [index, wallet] of wallets.entries()) {
-        const kind = script[(round + index * 3) % script.length]!;
-        const result = await actions.get(kind)!.run(context, wallet);
-        if (result) sent.push({ wallet, kind, result });
-      }
-      const block = await session.mine(context.timestamp);
-      performed.push(...sent.map((entry) => ({ ...entry, block })));
-      roundBlocks.push(block.number);
-    }
+    const blocks = await devnet.runActions({
+      rounds: script.length,
+      seconds: 3600 * 5,
+      beforeRound: async (round) => {
+        if (round % 4 === 3) await churnV3Pools();
+      },
+      act: walkActions(script.map((kind) => actions.get(kind)!), 3),
+    });
+    roundBlocks.push(...blocks.map((block) => block.number));
 
     // Planned failures are rare (3% of swaps): keep swapping with ether,
     // topped up each round, until both swap kinds have produced one.
     const failing = ['uniswap-v2:swap-eth-for-tokens', 'uniswap-v3:swap'];
     const failed = (kind: string) => performed.some((entry) => entry.kind === kind && entry.result.expectFailure);
-    for (let round = 0; round < 80 && !failing.every(failed); round++) {
-      const context: ActionContext = { session, rng: rng.fork(`failures/${round}`), timestamp: (clock += 600), wallets, deployer, deployed };
-      const sent: Omit<Performed, 'block'>[] = [];
-      for (const [index, wallet] of wallets.entries()) {
+    const swapUntilFailed = walkActions(failing.map((kind) => actions.get(kind)!));
+    await devnet.runActions({
+      rounds: 80,
+      until: () => failing.every(failed),
+      seconds: 600,
+      rng: (round) => devnet.rng.fork(`failures/${round}`),
+      act: async (context, wallet, index, round) => {
         await session.setBalance(wallet, parseEther('20'));
-        const kind = failing[(round + index) % failing.length]!;
-        const result = await actions.get(kind)!.run(context, wallet);
-        if (result) sent.push({ wallet, kind, result });
-      }
-      const block = await session.mine(context.timestamp);
-      performed.push(...sent.map((entry) => ({ ...entry, block })));
-    }
+        return swapUntilFailed(context, wallet, index, round);
+      },
+    });
     await churnV3Pools();
     timings.activity = Date.now() - started;
   }, 120_000);
 
   afterAll(async () => {
-    await anvil?.stop();
-    if (anvilDir) await rm(anvilDir, { recursive: true, force: true });
+    await devnet?.stop();
     console.log(`uniswap test timings (ms): ${JSON.stringify(timings)}; actions performed: ${performed.length}`);
   });
 
@@ -266,13 +231,8 @@ describe('uniswap module', () => {
   test('every action kind ran and each transaction succeeded or failed as declared', () => {
     const kinds = new Set(performed.map((entry) => entry.kind));
     for (const action of uniswapModule.actions(manifest)) expect(kinds).toContain(action.kind);
-    for (const { result, block, kind } of performed) {
-      expect(result.hashes.length).toBeGreaterThan(0);
-      for (const [position, hash] of result.hashes.entries()) {
-        const shouldFail = result.expectFailure === true && position === result.hashes.length - 1;
-        expect({ kind, label: result.label, status: block.receipts.get(hash)?.status }).toEqual({ kind, label: result.label, status: shouldFail ? 'reverted' : 'success' });
-      }
-    }
+    for (const { result } of performed) expect(result.hashes.length).toBeGreaterThan(0);
+    expectDeclaredOutcomes(performed, 'last');
     for (const kind of ['uniswap-v2:swap-eth-for-tokens', 'uniswap-v3:swap']) {
       expect(performed.some((entry) => entry.kind === kind && entry.result.expectFailure)).toBe(true);
     }
@@ -358,7 +318,7 @@ describe('uniswap module', () => {
       for (const wallet of preApproved) checked += (await checkV2Truth(wallet, blockNumber)).length;
     }
     const approvals = (await Promise.all(wallets.filter((wallet) => !preApproved.includes(wallet)).map(approveLpTokens))).flat();
-    const block = await session.mine((clock += 60));
+    const block = await session.mine(devnet.clock.advance(60));
     for (const hash of approvals) expect(block.receipts.get(hash)?.status).toBe('success');
     let atEnd = 0;
     for (const wallet of wallets) atEnd += (await checkV2Truth(wallet, block.number)).length;

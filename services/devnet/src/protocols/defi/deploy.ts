@@ -46,7 +46,8 @@ export async function deployDefi(context: DeployContext): Promise<DefiManifest> 
   };
 
   const rewardSupply = 10_000_000n * wad;
-  const reward = await deploy('DefiToken', [rewardToken.name, rewardToken.symbol, rewardToken.decimals, rewardSupply, deployer]);
+  // The reward token is a plain fixed-supply ERC-20 minted to the deployer: the tokens module's contract.
+  const reward = await deploy('DevnetERC20', [rewardToken.name, rewardToken.symbol, rewardToken.decimals, rewardSupply, deployer]);
   const vaults = [usd, weth].map((asset) => ({ asset, name: `Yield ${asset.symbol} Vault`, symbol: `yv${asset.symbol}` }));
   const vaultAddresses: Address[] = [];
   for (const vault of vaults) vaultAddresses.push(await deploy('DefiYieldVault', [vault.asset.address, vault.name, vault.symbol]));
