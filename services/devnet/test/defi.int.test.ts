@@ -19,7 +19,6 @@ describe('defi module', () => {
   let performed: Performed[];
 
   beforeAll(async () => {
-    const started = Date.now();
     devnet = await setupDevnet({ accounts, deployerEth: '10000000', modules: [tokensModule, defiModule] });
     ({ session, mined, performed } = devnet);
     tokens = devnet.manifest(tokensModule);
@@ -42,7 +41,6 @@ describe('defi module', () => {
     // apart: deposits come before withdrawals, supplies before borrows, locks before their unlock.
     const actions = defiModule.actions(defi);
     await devnet.runActions({ rounds: actions.length * 3, seconds: 4 * day, act: walkActions(actions) });
-    console.log(`defi setup: ${performed.length} actions in ${mined.length} blocks, ${(Date.now() - started) / 1000} s`);
   });
 
   afterAll(async () => {

@@ -32,7 +32,6 @@ describe('nfts module', () => {
   let midBlock: bigint;
 
   beforeAll(async () => {
-    const started = Date.now();
     server = await startMetadataServer({ port: 0 });
     devnet = await setupDevnet({
       accounts,
@@ -48,7 +47,6 @@ describe('nfts module', () => {
     const actions = nftsModule.actions(manifest);
     const blocks = await devnet.runActions({ rounds: actions.length * 3, seconds: 3600 * 5, act: walkActions(actions) });
     midBlock = blocks[actions.length]!.number;
-    console.log(`nfts setup: ${performed.length} actions in ${mined.length} blocks, ${(Date.now() - started) / 1000} s`);
   });
 
   afterAll(async () => {

@@ -44,7 +44,6 @@ describe('smartWallets module', () => {
   let walletsAtLastSync: SmartWalletsManifest['wallets'];
 
   beforeAll(async () => {
-    const started = Date.now();
     devnet = await setupDevnet({ accounts, modules: [tokensModule, smartWalletsModule] });
     ({ session, mined, performed } = devnet);
     tokens = devnet.manifest(tokensModule);
@@ -85,7 +84,6 @@ describe('smartWallets module', () => {
     });
     // The manifest as the last round's actions left it, before its block was mined.
     walletsAtLastSync = structuredClone(manifest.wallets);
-    console.log(`smart-wallets setup: ${performed.length} actions in ${mined.length} blocks, ${(Date.now() - started) / 1000} s`);
   });
 
   afterAll(async () => {

@@ -49,6 +49,7 @@ describe('the loaded test world', () => {
     ];
     const missing = expected.filter((label) => ![...labels].some((seen) => seen.startsWith(label)));
     expect(missing).toEqual([]);
+    expect(ethereum.transactions.failedAsPlanned).toBeGreaterThan(0);
     expect(ethereum.wallets.some((wallet) => wallet.kind === 'safe')).toBe(true);
     expect(ethereum.wallets.some((wallet) => wallet.kind === 'smart-account')).toBe(true);
   });

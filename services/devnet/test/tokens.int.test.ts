@@ -21,7 +21,6 @@ describe('tokens module', () => {
   let explicitTaxTransfer: Hash;
 
   beforeAll(async () => {
-    const started = Date.now();
     devnet = await setupDevnet({ accounts, walletEth, modules: [tokensModule] });
     ({ session, mined, performed } = devnet);
     manifest = devnet.manifest(tokensModule);
@@ -40,7 +39,6 @@ describe('tokens module', () => {
     const actions = tokensModule.actions(manifest);
     const blocks = await devnet.runActions({ rounds: actions.length * 2, seconds: 3600 * 7, act: walkActions(actions) });
     midBlock = blocks[actions.length]!.number;
-    console.log(`tokens setup: ${performed.length} actions in ${mined.length} blocks, ${(Date.now() - started) / 1000} s`);
   });
 
   afterAll(async () => {

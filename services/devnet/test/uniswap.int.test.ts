@@ -71,7 +71,6 @@ describe('uniswap module', () => {
   let session: ChainSession;
   let manifest: UniswapManifest;
   let performed: Performed[] = [];
-  const timings: Record<string, number> = {};
   const roundBlocks: bigint[] = [];
 
   async function approveLpTokens(wallet: Address): Promise<Hash[]> {
@@ -111,7 +110,6 @@ describe('uniswap module', () => {
   }
 
   beforeAll(async () => {
-    let started = Date.now();
     devnet = await setupDevnet({
       accounts,
       deployerEth: '10000000',
@@ -134,13 +132,9 @@ describe('uniswap module', () => {
       tokens.push({ symbol: token.symbol, name: token.symbol, address: await session.deploy(devnet.artifacts.UniswapTestToken!, args, deployer, clock.tick()), decimals: token.decimals, kind: token.kind });
     }
     devnet.deployed.tokens = { weth, tokens };
-    timings.setup = Date.now() - started;
 
-    started = Date.now();
     manifest = await devnet.deploy(uniswapModule);
-    timings.deploy = Date.now() - started;
 
-    started = Date.now();
     // Wallets hold what the tokens module would give them: ETH, a random handful of tokens, some WETH.
     const fundRng = devnet.rng.fork('fund');
     const funding: Hash[] = [];
@@ -190,12 +184,10 @@ describe('uniswap module', () => {
       },
     });
     await churnV3Pools();
-    timings.activity = Date.now() - started;
   }, 120_000);
 
   afterAll(async () => {
     await devnet?.stop();
-    console.log(`uniswap test timings (ms): ${JSON.stringify(timings)}; actions performed: ${performed.length}`);
   });
 
   test('the manifest is plain JSON and matches the factories', async () => {
