@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@wallet-api/core/logger';
 import { createChainSession, startAnvil } from '../chain/index.js';
@@ -126,5 +126,20 @@ export async function ensureWorld(options: WorldOptions): Promise<World> {
   await rm(dir, { recursive: true, force: true });
   // The rename makes a half-built world impossible to mistake for a cached one.
   await rename(building, dir);
+  await pruneCache(join(options.dataDir, 'cache'), key);
   return { manifest, stateFiles, fromCache: false };
+}
+
+/** Worlds kept besides the newest: each code change makes a new key, and a dump can be large. */
+const keptWorlds = 3;
+
+async function pruneCache(cacheDir: string, newest: string): Promise<void> {
+  const entries = await readdir(cacheDir, { withFileTypes: true });
+  const worlds = await Promise.all(
+    entries
+      .filter((entry) => entry.isDirectory() && entry.name !== newest && !entry.name.includes('.building-'))
+      .map(async (entry) => ({ path: join(cacheDir, entry.name), modified: (await stat(join(cacheDir, entry.name))).mtimeMs })),
+  );
+  worlds.sort((a, b) => b.modified - a.modified);
+  for (const world of worlds.slice(keptWorlds)) await rm(world.path, { recursive: true, force: true });
 }
