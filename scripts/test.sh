@@ -27,7 +27,9 @@ set -e
 if [[ -s "${results}" ]]; then
   node -e '
     const r = require(process.argv[1]);
-    console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
+    // A suite that fails to load runs no test, so it would not show in the test counts.
+    const unloaded = r.numRuntimeErrorTestSuites ? `, ${r.numRuntimeErrorTestSuites} suites failed to run` : "";
+    console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : "") + unloaded);
     if (r.numTotalTests === 0) process.exitCode = 1;
   ' "${results}" || status=1
 fi

@@ -1,5 +1,5 @@
 import type { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { ChainBlock, ChainRollback } from '../proto/events.js';
+import { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '../proto/events.js';
 
 /** How a message type is turned into Kafka bytes; ts-proto's generated MessageFns fit it. */
 export interface MessageCodec<T> {
@@ -34,6 +34,22 @@ export const topics = {
     keyedBy: 'chain id',
     codec: ChainRollback,
   } satisfies TopicSpec<ChainRollback>,
+  walletTransactions: {
+    name: 'chain.transactions.v1',
+    partitions: 3,
+    retentionMs: 7 * day,
+    // A transaction belongs to several wallets; one chain's stream in block order keeps every one
+    // of its wallets' transactions in order too.
+    keyedBy: 'chain id',
+    codec: WalletTransaction,
+  } satisfies TopicSpec<WalletTransaction>,
+  balanceChanges: {
+    name: 'chain.balance-changes.v1',
+    partitions: 6,
+    retentionMs: 7 * day,
+    keyedBy: 'chain id and wallet address (`<chain>:<address>`)',
+    codec: BalanceChange,
+  } satisfies TopicSpec<BalanceChange>,
 } as const;
 
 export const allTopics: readonly TopicSpec<unknown>[] = Object.values(topics) as TopicSpec<unknown>[];

@@ -11,14 +11,69 @@ export const protobufPackage = "walletapi.events";
 
 export const protobufFileName = "events.proto";
 
-/** A block the indexer has accepted on a chain's canonical branch. */
+export enum AssetKind {
+  ASSET_KIND_UNSPECIFIED = 0,
+  ASSET_KIND_NATIVE = 1,
+  ASSET_KIND_ERC20 = 2,
+  ASSET_KIND_ERC721 = 3,
+  ASSET_KIND_ERC1155 = 4,
+}
+
+export function assetKindFromJSON(object: any): AssetKind {
+  switch (object) {
+    case 0:
+    case "ASSET_KIND_UNSPECIFIED":
+      return AssetKind.ASSET_KIND_UNSPECIFIED;
+    case 1:
+    case "ASSET_KIND_NATIVE":
+      return AssetKind.ASSET_KIND_NATIVE;
+    case 2:
+    case "ASSET_KIND_ERC20":
+      return AssetKind.ASSET_KIND_ERC20;
+    case 3:
+    case "ASSET_KIND_ERC721":
+      return AssetKind.ASSET_KIND_ERC721;
+    case 4:
+    case "ASSET_KIND_ERC1155":
+      return AssetKind.ASSET_KIND_ERC1155;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum AssetKind");
+  }
+}
+
+export function assetKindToJSON(object: AssetKind): string {
+  switch (object) {
+    case AssetKind.ASSET_KIND_UNSPECIFIED:
+      return "ASSET_KIND_UNSPECIFIED";
+    case AssetKind.ASSET_KIND_NATIVE:
+      return "ASSET_KIND_NATIVE";
+    case AssetKind.ASSET_KIND_ERC20:
+      return "ASSET_KIND_ERC20";
+    case AssetKind.ASSET_KIND_ERC721:
+      return "ASSET_KIND_ERC721";
+    case AssetKind.ASSET_KIND_ERC1155:
+      return "ASSET_KIND_ERC1155";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum AssetKind");
+  }
+}
+
+/**
+ * A block the indexer has accepted on a chain's canonical branch. Published after the block's
+ * transactions and balance changes, so a consumer that sees it may treat the block as complete.
+ */
 export interface ChainBlock {
   chainId: string;
   number: string;
   hash: string;
   parentHash: string;
-  /** Unix seconds. */
   timestamp: string;
+  /**
+   * Strictly increasing per chain across blocks and rollbacks (also across indexer restarts), so
+   * a consumer reading the two topics can tell which of a block and a rollback came last.
+   */
+  sequence: string;
+  transactionCount: number;
 }
 
 /** Blocks that left the canonical branch; every consumer removes what it derived from them. */
@@ -28,10 +83,108 @@ export interface ChainRollback {
   commonAncestorNumber: string;
   commonAncestorHash: string;
   orphanedBlockHashes: string[];
+  sequence: string;
+  orphanedBlockNumbers: string[];
+}
+
+export interface Asset {
+  kind: AssetKind;
+  /** Token contract; empty for the native asset. */
+  address: string;
+  /** Decimal token id for ERC-721 and ERC-1155; empty otherwise. */
+  tokenId: string;
+}
+
+/**
+ * One step of a transaction as the spec's `acts[]` shows it. `type` is an operation type of
+ * decisions.md, or `transfer` for a plain movement that reads `send` or `receive` per wallet.
+ */
+export interface Act {
+  id: number;
+  type: string;
+  sentFrom: string;
+  /** The contract the act happened at; empty for a plain native transfer. */
+  contractAddress: string;
+}
+
+export interface Transfer {
+  actId: number;
+  asset: Asset | undefined;
+  amount: string;
+  sender: string;
+  recipient: string;
+}
+
+export interface Approval {
+  actId: number;
+  /** ERC-20 allowance (amount set, zero revokes) or a single ERC-721 token (`token_id` set). */
+  asset: Asset | undefined;
+  owner: string;
+  spender: string;
+  amount: string;
+}
+
+export interface CollectionApproval {
+  actId: number;
+  collection: string;
+  owner: string;
+  operator: string;
+  approved: boolean;
+}
+
+/**
+ * One transaction, decoded once, with every wallet it touches. Wallet-relative readings
+ * (direction, send versus receive, trash) are derived per wallet downstream.
+ */
+export interface WalletTransaction {
+  chainId: string;
+  blockNumber: string;
+  blockHash: string;
+  blockTimestamp: string;
+  transactionIndex: number;
+  hash: string;
+  from: string;
+  /** Empty for a contract creation. */
+  to: string;
+  nonce: string;
+  failed: boolean;
+  /** Gas used times effective gas price, paid by `from`. */
+  fee: string;
+  value: string;
+  /** First four bytes of the input (`0x` + 8 hex digits); empty for a plain transfer. */
+  methodId: string;
+  /** Signature name from the indexer's known ABIs; empty when unknown. */
+  methodName: string;
+  createdContract: string;
+  /** ERC-4337 paymaster that paid for the user operation; empty otherwise. */
+  paymaster: string;
+  acts: Act[];
+  transfers: Transfer[];
+  approvals: Approval[];
+  collectionApprovals: CollectionApproval[];
+  /** Every address the transaction touches as sender, recipient, owner or spender; sorted. */
+  wallets: string[];
+}
+
+/**
+ * The net effect of one transaction on one wallet's holding of one asset (fees included for the
+ * native asset). Summed over the canonical chain they equal the wallet's balance.
+ */
+export interface BalanceChange {
+  chainId: string;
+  wallet: string;
+  asset: Asset | undefined;
+  blockNumber: string;
+  blockHash: string;
+  blockTimestamp: string;
+  transactionHash: string;
+  transactionIndex: number;
+  /** Signed decimal. */
+  amount: string;
 }
 
 function createBaseChainBlock(): ChainBlock {
-  return { chainId: "", number: "0", hash: "", parentHash: "", timestamp: "0" };
+  return { chainId: "", number: "0", hash: "", parentHash: "", timestamp: "0", sequence: "0", transactionCount: 0 };
 }
 
 export const ChainBlock: MessageFns<ChainBlock> = {
@@ -50,6 +203,12 @@ export const ChainBlock: MessageFns<ChainBlock> = {
     }
     if (message.timestamp !== "0") {
       writer.uint32(40).uint64(message.timestamp);
+    }
+    if (message.sequence !== "0") {
+      writer.uint32(48).uint64(message.sequence);
+    }
+    if (message.transactionCount !== 0) {
+      writer.uint32(56).uint32(message.transactionCount);
     }
     return writer;
   },
@@ -107,6 +266,22 @@ export const ChainBlock: MessageFns<ChainBlock> = {
             message.timestamp = reader.uint64().toString();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.sequence = reader.uint64().toString();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.transactionCount = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -134,6 +309,12 @@ export const ChainBlock: MessageFns<ChainBlock> = {
         ? globalThis.String(object.parent_hash)
         : "",
       timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "0",
+      sequence: isSet(object.sequence) ? globalThis.String(object.sequence) : "0",
+      transactionCount: isSet(object.transactionCount)
+        ? globalThis.Number(object.transactionCount)
+        : isSet(object.transaction_count)
+        ? globalThis.Number(object.transaction_count)
+        : 0,
     };
   },
 
@@ -154,6 +335,12 @@ export const ChainBlock: MessageFns<ChainBlock> = {
     if (message.timestamp !== "0") {
       obj.timestamp = message.timestamp;
     }
+    if (message.sequence !== "0") {
+      obj.sequence = message.sequence;
+    }
+    if (message.transactionCount !== 0) {
+      obj.transactionCount = Math.round(message.transactionCount);
+    }
     return obj;
   },
 
@@ -167,12 +354,21 @@ export const ChainBlock: MessageFns<ChainBlock> = {
     message.hash = object.hash ?? "";
     message.parentHash = object.parentHash ?? "";
     message.timestamp = object.timestamp ?? "0";
+    message.sequence = object.sequence ?? "0";
+    message.transactionCount = object.transactionCount ?? 0;
     return message;
   },
 };
 
 function createBaseChainRollback(): ChainRollback {
-  return { chainId: "", commonAncestorNumber: "0", commonAncestorHash: "", orphanedBlockHashes: [] };
+  return {
+    chainId: "",
+    commonAncestorNumber: "0",
+    commonAncestorHash: "",
+    orphanedBlockHashes: [],
+    sequence: "0",
+    orphanedBlockNumbers: [],
+  };
 }
 
 export const ChainRollback: MessageFns<ChainRollback> = {
@@ -188,6 +384,16 @@ export const ChainRollback: MessageFns<ChainRollback> = {
     }
     for (const v of message.orphanedBlockHashes) {
       writer.uint32(34).string(v!);
+    }
+    if (message.sequence !== "0") {
+      writer.uint32(40).uint64(message.sequence);
+    }
+    if (message.orphanedBlockNumbers.length !== 0) {
+      writer.uint32(50).fork();
+      for (const v of message.orphanedBlockNumbers) {
+        writer.uint64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -237,6 +443,32 @@ export const ChainRollback: MessageFns<ChainRollback> = {
             message.orphanedBlockHashes.push(reader.string());
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.sequence = reader.uint64().toString();
+            continue;
+          }
+          case 6: {
+            if (tag === 48) {
+              message.orphanedBlockNumbers.push(reader.uint64().toString());
+
+              continue;
+            }
+
+            if (tag === 50) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.orphanedBlockNumbers.push(reader.uint64().toString());
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -271,6 +503,12 @@ export const ChainRollback: MessageFns<ChainRollback> = {
         : globalThis.Array.isArray(object?.orphaned_block_hashes)
         ? object.orphaned_block_hashes.map((e: any) => globalThis.String(e))
         : [],
+      sequence: isSet(object.sequence) ? globalThis.String(object.sequence) : "0",
+      orphanedBlockNumbers: globalThis.Array.isArray(object?.orphanedBlockNumbers)
+        ? object.orphanedBlockNumbers.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.orphaned_block_numbers)
+        ? object.orphaned_block_numbers.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -288,6 +526,12 @@ export const ChainRollback: MessageFns<ChainRollback> = {
     if (message.orphanedBlockHashes?.length) {
       obj.orphanedBlockHashes = message.orphanedBlockHashes;
     }
+    if (message.sequence !== "0") {
+      obj.sequence = message.sequence;
+    }
+    if (message.orphanedBlockNumbers?.length) {
+      obj.orphanedBlockNumbers = message.orphanedBlockNumbers;
+    }
     return obj;
   },
 
@@ -300,6 +544,1333 @@ export const ChainRollback: MessageFns<ChainRollback> = {
     message.commonAncestorNumber = object.commonAncestorNumber ?? "0";
     message.commonAncestorHash = object.commonAncestorHash ?? "";
     message.orphanedBlockHashes = object.orphanedBlockHashes?.map((e) => e) || [];
+    message.sequence = object.sequence ?? "0";
+    message.orphanedBlockNumbers = object.orphanedBlockNumbers?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseAsset(): Asset {
+  return { kind: 0, address: "", tokenId: "" };
+}
+
+export const Asset: MessageFns<Asset> = {
+  encode(message: Asset, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== 0) {
+      writer.uint32(8).int32(message.kind);
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    if (message.tokenId !== "") {
+      writer.uint32(26).string(message.tokenId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Asset {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAsset();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.kind = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tokenId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Asset {
+    return {
+      kind: isSet(object.kind) ? assetKindFromJSON(object.kind) : 0,
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      tokenId: isSet(object.tokenId)
+        ? globalThis.String(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.String(object.token_id)
+        : "",
+    };
+  },
+
+  toJSON(message: Asset): unknown {
+    const obj: any = {};
+    if (message.kind !== 0) {
+      obj.kind = assetKindToJSON(message.kind);
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.tokenId !== "") {
+      obj.tokenId = message.tokenId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Asset>, I>>(base?: I): Asset {
+    return Asset.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Asset>, I>>(object: I): Asset {
+    const message = createBaseAsset();
+    message.kind = object.kind ?? 0;
+    message.address = object.address ?? "";
+    message.tokenId = object.tokenId ?? "";
+    return message;
+  },
+};
+
+function createBaseAct(): Act {
+  return { id: 0, type: "", sentFrom: "", contractAddress: "" };
+}
+
+export const Act: MessageFns<Act> = {
+  encode(message: Act, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).uint32(message.id);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.sentFrom !== "") {
+      writer.uint32(26).string(message.sentFrom);
+    }
+    if (message.contractAddress !== "") {
+      writer.uint32(34).string(message.contractAddress);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Act {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAct();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.sentFrom = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.contractAddress = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Act {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      sentFrom: isSet(object.sentFrom)
+        ? globalThis.String(object.sentFrom)
+        : isSet(object.sent_from)
+        ? globalThis.String(object.sent_from)
+        : "",
+      contractAddress: isSet(object.contractAddress)
+        ? globalThis.String(object.contractAddress)
+        : isSet(object.contract_address)
+        ? globalThis.String(object.contract_address)
+        : "",
+    };
+  },
+
+  toJSON(message: Act): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.sentFrom !== "") {
+      obj.sentFrom = message.sentFrom;
+    }
+    if (message.contractAddress !== "") {
+      obj.contractAddress = message.contractAddress;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Act>, I>>(base?: I): Act {
+    return Act.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Act>, I>>(object: I): Act {
+    const message = createBaseAct();
+    message.id = object.id ?? 0;
+    message.type = object.type ?? "";
+    message.sentFrom = object.sentFrom ?? "";
+    message.contractAddress = object.contractAddress ?? "";
+    return message;
+  },
+};
+
+function createBaseTransfer(): Transfer {
+  return { actId: 0, asset: undefined, amount: "", sender: "", recipient: "" };
+}
+
+export const Transfer: MessageFns<Transfer> = {
+  encode(message: Transfer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actId !== 0) {
+      writer.uint32(8).uint32(message.actId);
+    }
+    if (message.asset !== undefined) {
+      Asset.encode(message.asset, writer.uint32(18).fork()).join();
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.sender !== "") {
+      writer.uint32(34).string(message.sender);
+    }
+    if (message.recipient !== "") {
+      writer.uint32(42).string(message.recipient);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Transfer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransfer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.actId = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.asset = Asset.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.sender = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.recipient = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Transfer {
+    return {
+      actId: isSet(object.actId)
+        ? globalThis.Number(object.actId)
+        : isSet(object.act_id)
+        ? globalThis.Number(object.act_id)
+        : 0,
+      asset: isSet(object.asset) ? Asset.fromJSON(object.asset) : undefined,
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      sender: isSet(object.sender) ? globalThis.String(object.sender) : "",
+      recipient: isSet(object.recipient) ? globalThis.String(object.recipient) : "",
+    };
+  },
+
+  toJSON(message: Transfer): unknown {
+    const obj: any = {};
+    if (message.actId !== 0) {
+      obj.actId = Math.round(message.actId);
+    }
+    if (message.asset !== undefined) {
+      obj.asset = Asset.toJSON(message.asset);
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.sender !== "") {
+      obj.sender = message.sender;
+    }
+    if (message.recipient !== "") {
+      obj.recipient = message.recipient;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Transfer>, I>>(base?: I): Transfer {
+    return Transfer.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Transfer>, I>>(object: I): Transfer {
+    const message = createBaseTransfer();
+    message.actId = object.actId ?? 0;
+    message.asset = (object.asset !== undefined && object.asset !== null) ? Asset.fromPartial(object.asset) : undefined;
+    message.amount = object.amount ?? "";
+    message.sender = object.sender ?? "";
+    message.recipient = object.recipient ?? "";
+    return message;
+  },
+};
+
+function createBaseApproval(): Approval {
+  return { actId: 0, asset: undefined, owner: "", spender: "", amount: "" };
+}
+
+export const Approval: MessageFns<Approval> = {
+  encode(message: Approval, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actId !== 0) {
+      writer.uint32(8).uint32(message.actId);
+    }
+    if (message.asset !== undefined) {
+      Asset.encode(message.asset, writer.uint32(18).fork()).join();
+    }
+    if (message.owner !== "") {
+      writer.uint32(26).string(message.owner);
+    }
+    if (message.spender !== "") {
+      writer.uint32(34).string(message.spender);
+    }
+    if (message.amount !== "") {
+      writer.uint32(42).string(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Approval {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApproval();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.actId = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.asset = Asset.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.owner = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.spender = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Approval {
+    return {
+      actId: isSet(object.actId)
+        ? globalThis.Number(object.actId)
+        : isSet(object.act_id)
+        ? globalThis.Number(object.act_id)
+        : 0,
+      asset: isSet(object.asset) ? Asset.fromJSON(object.asset) : undefined,
+      owner: isSet(object.owner) ? globalThis.String(object.owner) : "",
+      spender: isSet(object.spender) ? globalThis.String(object.spender) : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+    };
+  },
+
+  toJSON(message: Approval): unknown {
+    const obj: any = {};
+    if (message.actId !== 0) {
+      obj.actId = Math.round(message.actId);
+    }
+    if (message.asset !== undefined) {
+      obj.asset = Asset.toJSON(message.asset);
+    }
+    if (message.owner !== "") {
+      obj.owner = message.owner;
+    }
+    if (message.spender !== "") {
+      obj.spender = message.spender;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Approval>, I>>(base?: I): Approval {
+    return Approval.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Approval>, I>>(object: I): Approval {
+    const message = createBaseApproval();
+    message.actId = object.actId ?? 0;
+    message.asset = (object.asset !== undefined && object.asset !== null) ? Asset.fromPartial(object.asset) : undefined;
+    message.owner = object.owner ?? "";
+    message.spender = object.spender ?? "";
+    message.amount = object.amount ?? "";
+    return message;
+  },
+};
+
+function createBaseCollectionApproval(): CollectionApproval {
+  return { actId: 0, collection: "", owner: "", operator: "", approved: false };
+}
+
+export const CollectionApproval: MessageFns<CollectionApproval> = {
+  encode(message: CollectionApproval, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actId !== 0) {
+      writer.uint32(8).uint32(message.actId);
+    }
+    if (message.collection !== "") {
+      writer.uint32(18).string(message.collection);
+    }
+    if (message.owner !== "") {
+      writer.uint32(26).string(message.owner);
+    }
+    if (message.operator !== "") {
+      writer.uint32(34).string(message.operator);
+    }
+    if (message.approved !== false) {
+      writer.uint32(40).bool(message.approved);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CollectionApproval {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCollectionApproval();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.actId = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.collection = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.owner = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.operator = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.approved = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CollectionApproval {
+    return {
+      actId: isSet(object.actId)
+        ? globalThis.Number(object.actId)
+        : isSet(object.act_id)
+        ? globalThis.Number(object.act_id)
+        : 0,
+      collection: isSet(object.collection) ? globalThis.String(object.collection) : "",
+      owner: isSet(object.owner) ? globalThis.String(object.owner) : "",
+      operator: isSet(object.operator) ? globalThis.String(object.operator) : "",
+      approved: isSet(object.approved) ? globalThis.Boolean(object.approved) : false,
+    };
+  },
+
+  toJSON(message: CollectionApproval): unknown {
+    const obj: any = {};
+    if (message.actId !== 0) {
+      obj.actId = Math.round(message.actId);
+    }
+    if (message.collection !== "") {
+      obj.collection = message.collection;
+    }
+    if (message.owner !== "") {
+      obj.owner = message.owner;
+    }
+    if (message.operator !== "") {
+      obj.operator = message.operator;
+    }
+    if (message.approved !== false) {
+      obj.approved = message.approved;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CollectionApproval>, I>>(base?: I): CollectionApproval {
+    return CollectionApproval.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CollectionApproval>, I>>(object: I): CollectionApproval {
+    const message = createBaseCollectionApproval();
+    message.actId = object.actId ?? 0;
+    message.collection = object.collection ?? "";
+    message.owner = object.owner ?? "";
+    message.operator = object.operator ?? "";
+    message.approved = object.approved ?? false;
+    return message;
+  },
+};
+
+function createBaseWalletTransaction(): WalletTransaction {
+  return {
+    chainId: "",
+    blockNumber: "0",
+    blockHash: "",
+    blockTimestamp: "0",
+    transactionIndex: 0,
+    hash: "",
+    from: "",
+    to: "",
+    nonce: "0",
+    failed: false,
+    fee: "",
+    value: "",
+    methodId: "",
+    methodName: "",
+    createdContract: "",
+    paymaster: "",
+    acts: [],
+    transfers: [],
+    approvals: [],
+    collectionApprovals: [],
+    wallets: [],
+  };
+}
+
+export const WalletTransaction: MessageFns<WalletTransaction> = {
+  encode(message: WalletTransaction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chainId !== "") {
+      writer.uint32(10).string(message.chainId);
+    }
+    if (message.blockNumber !== "0") {
+      writer.uint32(16).uint64(message.blockNumber);
+    }
+    if (message.blockHash !== "") {
+      writer.uint32(26).string(message.blockHash);
+    }
+    if (message.blockTimestamp !== "0") {
+      writer.uint32(32).uint64(message.blockTimestamp);
+    }
+    if (message.transactionIndex !== 0) {
+      writer.uint32(40).uint32(message.transactionIndex);
+    }
+    if (message.hash !== "") {
+      writer.uint32(50).string(message.hash);
+    }
+    if (message.from !== "") {
+      writer.uint32(58).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(66).string(message.to);
+    }
+    if (message.nonce !== "0") {
+      writer.uint32(72).uint64(message.nonce);
+    }
+    if (message.failed !== false) {
+      writer.uint32(80).bool(message.failed);
+    }
+    if (message.fee !== "") {
+      writer.uint32(90).string(message.fee);
+    }
+    if (message.value !== "") {
+      writer.uint32(98).string(message.value);
+    }
+    if (message.methodId !== "") {
+      writer.uint32(106).string(message.methodId);
+    }
+    if (message.methodName !== "") {
+      writer.uint32(114).string(message.methodName);
+    }
+    if (message.createdContract !== "") {
+      writer.uint32(122).string(message.createdContract);
+    }
+    if (message.paymaster !== "") {
+      writer.uint32(130).string(message.paymaster);
+    }
+    for (const v of message.acts) {
+      Act.encode(v!, writer.uint32(138).fork()).join();
+    }
+    for (const v of message.transfers) {
+      Transfer.encode(v!, writer.uint32(146).fork()).join();
+    }
+    for (const v of message.approvals) {
+      Approval.encode(v!, writer.uint32(154).fork()).join();
+    }
+    for (const v of message.collectionApprovals) {
+      CollectionApproval.encode(v!, writer.uint32(162).fork()).join();
+    }
+    for (const v of message.wallets) {
+      writer.uint32(170).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WalletTransaction {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWalletTransaction();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.blockNumber = reader.uint64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.blockHash = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.blockTimestamp = reader.uint64().toString();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.transactionIndex = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.hash = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.nonce = reader.uint64().toString();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.failed = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.fee = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.methodId = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.methodName = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.createdContract = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.paymaster = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.acts.push(Act.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.transfers.push(Transfer.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.approvals.push(Approval.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.collectionApprovals.push(CollectionApproval.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.wallets.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WalletTransaction {
+    return {
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : "0",
+      blockHash: isSet(object.blockHash)
+        ? globalThis.String(object.blockHash)
+        : isSet(object.block_hash)
+        ? globalThis.String(object.block_hash)
+        : "",
+      blockTimestamp: isSet(object.blockTimestamp)
+        ? globalThis.String(object.blockTimestamp)
+        : isSet(object.block_timestamp)
+        ? globalThis.String(object.block_timestamp)
+        : "0",
+      transactionIndex: isSet(object.transactionIndex)
+        ? globalThis.Number(object.transactionIndex)
+        : isSet(object.transaction_index)
+        ? globalThis.Number(object.transaction_index)
+        : 0,
+      hash: isSet(object.hash) ? globalThis.String(object.hash) : "",
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+      nonce: isSet(object.nonce) ? globalThis.String(object.nonce) : "0",
+      failed: isSet(object.failed) ? globalThis.Boolean(object.failed) : false,
+      fee: isSet(object.fee) ? globalThis.String(object.fee) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+      methodId: isSet(object.methodId)
+        ? globalThis.String(object.methodId)
+        : isSet(object.method_id)
+        ? globalThis.String(object.method_id)
+        : "",
+      methodName: isSet(object.methodName)
+        ? globalThis.String(object.methodName)
+        : isSet(object.method_name)
+        ? globalThis.String(object.method_name)
+        : "",
+      createdContract: isSet(object.createdContract)
+        ? globalThis.String(object.createdContract)
+        : isSet(object.created_contract)
+        ? globalThis.String(object.created_contract)
+        : "",
+      paymaster: isSet(object.paymaster) ? globalThis.String(object.paymaster) : "",
+      acts: globalThis.Array.isArray(object?.acts)
+        ? object.acts.map((e: any) => Act.fromJSON(e))
+        : [],
+      transfers: globalThis.Array.isArray(object?.transfers)
+        ? object.transfers.map((e: any) => Transfer.fromJSON(e))
+        : [],
+      approvals: globalThis.Array.isArray(object?.approvals)
+        ? object.approvals.map((e: any) => Approval.fromJSON(e))
+        : [],
+      collectionApprovals: globalThis.Array.isArray(object?.collectionApprovals)
+        ? object.collectionApprovals.map((e: any) => CollectionApproval.fromJSON(e))
+        : globalThis.Array.isArray(object?.collection_approvals)
+        ? object.collection_approvals.map((e: any) => CollectionApproval.fromJSON(e))
+        : [],
+      wallets: globalThis.Array.isArray(object?.wallets) ? object.wallets.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: WalletTransaction): unknown {
+    const obj: any = {};
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.blockNumber !== "0") {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.blockHash !== "") {
+      obj.blockHash = message.blockHash;
+    }
+    if (message.blockTimestamp !== "0") {
+      obj.blockTimestamp = message.blockTimestamp;
+    }
+    if (message.transactionIndex !== 0) {
+      obj.transactionIndex = Math.round(message.transactionIndex);
+    }
+    if (message.hash !== "") {
+      obj.hash = message.hash;
+    }
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    if (message.nonce !== "0") {
+      obj.nonce = message.nonce;
+    }
+    if (message.failed !== false) {
+      obj.failed = message.failed;
+    }
+    if (message.fee !== "") {
+      obj.fee = message.fee;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    if (message.methodId !== "") {
+      obj.methodId = message.methodId;
+    }
+    if (message.methodName !== "") {
+      obj.methodName = message.methodName;
+    }
+    if (message.createdContract !== "") {
+      obj.createdContract = message.createdContract;
+    }
+    if (message.paymaster !== "") {
+      obj.paymaster = message.paymaster;
+    }
+    if (message.acts?.length) {
+      obj.acts = message.acts.map((e) => Act.toJSON(e));
+    }
+    if (message.transfers?.length) {
+      obj.transfers = message.transfers.map((e) => Transfer.toJSON(e));
+    }
+    if (message.approvals?.length) {
+      obj.approvals = message.approvals.map((e) => Approval.toJSON(e));
+    }
+    if (message.collectionApprovals?.length) {
+      obj.collectionApprovals = message.collectionApprovals.map((e) => CollectionApproval.toJSON(e));
+    }
+    if (message.wallets?.length) {
+      obj.wallets = message.wallets;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WalletTransaction>, I>>(base?: I): WalletTransaction {
+    return WalletTransaction.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WalletTransaction>, I>>(object: I): WalletTransaction {
+    const message = createBaseWalletTransaction();
+    message.chainId = object.chainId ?? "";
+    message.blockNumber = object.blockNumber ?? "0";
+    message.blockHash = object.blockHash ?? "";
+    message.blockTimestamp = object.blockTimestamp ?? "0";
+    message.transactionIndex = object.transactionIndex ?? 0;
+    message.hash = object.hash ?? "";
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.nonce = object.nonce ?? "0";
+    message.failed = object.failed ?? false;
+    message.fee = object.fee ?? "";
+    message.value = object.value ?? "";
+    message.methodId = object.methodId ?? "";
+    message.methodName = object.methodName ?? "";
+    message.createdContract = object.createdContract ?? "";
+    message.paymaster = object.paymaster ?? "";
+    message.acts = object.acts?.map((e) => Act.fromPartial(e)) || [];
+    message.transfers = object.transfers?.map((e) => Transfer.fromPartial(e)) || [];
+    message.approvals = object.approvals?.map((e) => Approval.fromPartial(e)) || [];
+    message.collectionApprovals = object.collectionApprovals?.map((e) => CollectionApproval.fromPartial(e)) || [];
+    message.wallets = object.wallets?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseBalanceChange(): BalanceChange {
+  return {
+    chainId: "",
+    wallet: "",
+    asset: undefined,
+    blockNumber: "0",
+    blockHash: "",
+    blockTimestamp: "0",
+    transactionHash: "",
+    transactionIndex: 0,
+    amount: "",
+  };
+}
+
+export const BalanceChange: MessageFns<BalanceChange> = {
+  encode(message: BalanceChange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chainId !== "") {
+      writer.uint32(10).string(message.chainId);
+    }
+    if (message.wallet !== "") {
+      writer.uint32(18).string(message.wallet);
+    }
+    if (message.asset !== undefined) {
+      Asset.encode(message.asset, writer.uint32(26).fork()).join();
+    }
+    if (message.blockNumber !== "0") {
+      writer.uint32(32).uint64(message.blockNumber);
+    }
+    if (message.blockHash !== "") {
+      writer.uint32(42).string(message.blockHash);
+    }
+    if (message.blockTimestamp !== "0") {
+      writer.uint32(48).uint64(message.blockTimestamp);
+    }
+    if (message.transactionHash !== "") {
+      writer.uint32(58).string(message.transactionHash);
+    }
+    if (message.transactionIndex !== 0) {
+      writer.uint32(64).uint32(message.transactionIndex);
+    }
+    if (message.amount !== "") {
+      writer.uint32(74).string(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BalanceChange {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBalanceChange();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.wallet = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.asset = Asset.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.blockNumber = reader.uint64().toString();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.blockHash = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.blockTimestamp = reader.uint64().toString();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.transactionHash = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.transactionIndex = reader.uint32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BalanceChange {
+    return {
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      wallet: isSet(object.wallet) ? globalThis.String(object.wallet) : "",
+      asset: isSet(object.asset) ? Asset.fromJSON(object.asset) : undefined,
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : "0",
+      blockHash: isSet(object.blockHash)
+        ? globalThis.String(object.blockHash)
+        : isSet(object.block_hash)
+        ? globalThis.String(object.block_hash)
+        : "",
+      blockTimestamp: isSet(object.blockTimestamp)
+        ? globalThis.String(object.blockTimestamp)
+        : isSet(object.block_timestamp)
+        ? globalThis.String(object.block_timestamp)
+        : "0",
+      transactionHash: isSet(object.transactionHash)
+        ? globalThis.String(object.transactionHash)
+        : isSet(object.transaction_hash)
+        ? globalThis.String(object.transaction_hash)
+        : "",
+      transactionIndex: isSet(object.transactionIndex)
+        ? globalThis.Number(object.transactionIndex)
+        : isSet(object.transaction_index)
+        ? globalThis.Number(object.transaction_index)
+        : 0,
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+    };
+  },
+
+  toJSON(message: BalanceChange): unknown {
+    const obj: any = {};
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.wallet !== "") {
+      obj.wallet = message.wallet;
+    }
+    if (message.asset !== undefined) {
+      obj.asset = Asset.toJSON(message.asset);
+    }
+    if (message.blockNumber !== "0") {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.blockHash !== "") {
+      obj.blockHash = message.blockHash;
+    }
+    if (message.blockTimestamp !== "0") {
+      obj.blockTimestamp = message.blockTimestamp;
+    }
+    if (message.transactionHash !== "") {
+      obj.transactionHash = message.transactionHash;
+    }
+    if (message.transactionIndex !== 0) {
+      obj.transactionIndex = Math.round(message.transactionIndex);
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BalanceChange>, I>>(base?: I): BalanceChange {
+    return BalanceChange.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BalanceChange>, I>>(object: I): BalanceChange {
+    const message = createBaseBalanceChange();
+    message.chainId = object.chainId ?? "";
+    message.wallet = object.wallet ?? "";
+    message.asset = (object.asset !== undefined && object.asset !== null) ? Asset.fromPartial(object.asset) : undefined;
+    message.blockNumber = object.blockNumber ?? "0";
+    message.blockHash = object.blockHash ?? "";
+    message.blockTimestamp = object.blockTimestamp ?? "0";
+    message.transactionHash = object.transactionHash ?? "";
+    message.transactionIndex = object.transactionIndex ?? 0;
+    message.amount = object.amount ?? "";
     return message;
   },
 };
