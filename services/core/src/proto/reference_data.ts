@@ -24,6 +24,106 @@ export const protobufPackage = "walletapi.referencedata";
 
 export const protobufFileName = "reference_data.proto";
 
+export enum TokenInterface {
+  TOKEN_INTERFACE_UNKNOWN = 0,
+  TOKEN_INTERFACE_NATIVE = 1,
+  TOKEN_INTERFACE_ERC20 = 2,
+  TOKEN_INTERFACE_ERC721 = 3,
+  TOKEN_INTERFACE_ERC1155 = 4,
+}
+
+export function tokenInterfaceFromJSON(object: any): TokenInterface {
+  switch (object) {
+    case 0:
+    case "TOKEN_INTERFACE_UNKNOWN":
+      return TokenInterface.TOKEN_INTERFACE_UNKNOWN;
+    case 1:
+    case "TOKEN_INTERFACE_NATIVE":
+      return TokenInterface.TOKEN_INTERFACE_NATIVE;
+    case 2:
+    case "TOKEN_INTERFACE_ERC20":
+      return TokenInterface.TOKEN_INTERFACE_ERC20;
+    case 3:
+    case "TOKEN_INTERFACE_ERC721":
+      return TokenInterface.TOKEN_INTERFACE_ERC721;
+    case 4:
+    case "TOKEN_INTERFACE_ERC1155":
+      return TokenInterface.TOKEN_INTERFACE_ERC1155;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum TokenInterface");
+  }
+}
+
+export function tokenInterfaceToJSON(object: TokenInterface): string {
+  switch (object) {
+    case TokenInterface.TOKEN_INTERFACE_UNKNOWN:
+      return "TOKEN_INTERFACE_UNKNOWN";
+    case TokenInterface.TOKEN_INTERFACE_NATIVE:
+      return "TOKEN_INTERFACE_NATIVE";
+    case TokenInterface.TOKEN_INTERFACE_ERC20:
+      return "TOKEN_INTERFACE_ERC20";
+    case TokenInterface.TOKEN_INTERFACE_ERC721:
+      return "TOKEN_INTERFACE_ERC721";
+    case TokenInterface.TOKEN_INTERFACE_ERC1155:
+      return "TOKEN_INTERFACE_ERC1155";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum TokenInterface");
+  }
+}
+
+export enum AddressKind {
+  ADDRESS_KIND_EOA = 0,
+  ADDRESS_KIND_SAFE = 1,
+  ADDRESS_KIND_SMART_ACCOUNT = 2,
+  ADDRESS_KIND_CONTRACT = 3,
+  ADDRESS_KIND_BURN = 4,
+  ADDRESS_KIND_HIGH_VOLUME = 5,
+}
+
+export function addressKindFromJSON(object: any): AddressKind {
+  switch (object) {
+    case 0:
+    case "ADDRESS_KIND_EOA":
+      return AddressKind.ADDRESS_KIND_EOA;
+    case 1:
+    case "ADDRESS_KIND_SAFE":
+      return AddressKind.ADDRESS_KIND_SAFE;
+    case 2:
+    case "ADDRESS_KIND_SMART_ACCOUNT":
+      return AddressKind.ADDRESS_KIND_SMART_ACCOUNT;
+    case 3:
+    case "ADDRESS_KIND_CONTRACT":
+      return AddressKind.ADDRESS_KIND_CONTRACT;
+    case 4:
+    case "ADDRESS_KIND_BURN":
+      return AddressKind.ADDRESS_KIND_BURN;
+    case 5:
+    case "ADDRESS_KIND_HIGH_VOLUME":
+      return AddressKind.ADDRESS_KIND_HIGH_VOLUME;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum AddressKind");
+  }
+}
+
+export function addressKindToJSON(object: AddressKind): string {
+  switch (object) {
+    case AddressKind.ADDRESS_KIND_EOA:
+      return "ADDRESS_KIND_EOA";
+    case AddressKind.ADDRESS_KIND_SAFE:
+      return "ADDRESS_KIND_SAFE";
+    case AddressKind.ADDRESS_KIND_SMART_ACCOUNT:
+      return "ADDRESS_KIND_SMART_ACCOUNT";
+    case AddressKind.ADDRESS_KIND_CONTRACT:
+      return "ADDRESS_KIND_CONTRACT";
+    case AddressKind.ADDRESS_KIND_BURN:
+      return "ADDRESS_KIND_BURN";
+    case AddressKind.ADDRESS_KIND_HIGH_VOLUME:
+      return "ADDRESS_KIND_HIGH_VOLUME";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum AddressKind");
+  }
+}
+
 export enum ChainFamily {
   CHAIN_FAMILY_EVM = 0,
   CHAIN_FAMILY_SOLANA = 1,
@@ -51,6 +151,79 @@ export function chainFamilyToJSON(object: ChainFamily): string {
     default:
       throw new globalThis.Error("Unrecognized enum value " + object + " for enum ChainFamily");
   }
+}
+
+export interface TokenRef {
+  chainId: string;
+  /** Lowercase 0x-hex; empty for the native asset. */
+  address: string;
+}
+
+export interface GetTokensRequest {
+  context: RequestContext | undefined;
+  tokens: TokenRef[];
+}
+
+export interface TokenInfo {
+  chainId: string;
+  address: string;
+  interface: TokenInterface;
+  name: string;
+  symbol: string;
+  decimals: number;
+  /** Opaque fungible id (spec 2.2), stable, at most 44 characters; empty for NFT contracts. */
+  fungibleId: string;
+  iconUrl: string;
+  /** On the registry's list of verified tokens. */
+  verified: boolean;
+  /** Known spam or look-alike of a verified token (same symbol, different contract). */
+  isSpam: boolean;
+}
+
+export interface GetTokensResponse {
+  tokens: TokenInfo[];
+}
+
+export interface ResolveContractsRequest {
+  context: RequestContext | undefined;
+  chainId: string;
+  addresses: string[];
+}
+
+export interface Dapp {
+  id: string;
+  name: string;
+  description: string;
+  iconUrl: string;
+  url: string;
+  managePositionsUrl: string;
+}
+
+export interface ContractDapp {
+  address: string;
+  dapp: Dapp | undefined;
+}
+
+export interface ResolveContractsResponse {
+  contracts: ContractDapp[];
+}
+
+export interface ClassifyAddressRequest {
+  context: RequestContext | undefined;
+  address: string;
+}
+
+export interface AddressClassification {
+  address: string;
+  kind: AddressKind;
+  tracked: boolean;
+  /** Why an untracked address is not served, worded for an API error detail. */
+  reason: string;
+}
+
+export interface FindTokensBySymbolRequest {
+  context: RequestContext | undefined;
+  symbol: string;
 }
 
 export interface ListChainsRequest {
@@ -103,6 +276,1204 @@ export interface ChainFlags {
   supportsPositions: boolean;
   supportsNftPositions: boolean;
 }
+
+function createBaseTokenRef(): TokenRef {
+  return { chainId: "", address: "" };
+}
+
+export const TokenRef: MessageFns<TokenRef> = {
+  encode(message: TokenRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chainId !== "") {
+      writer.uint32(10).string(message.chainId);
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenRef {
+    return {
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+    };
+  },
+
+  toJSON(message: TokenRef): unknown {
+    const obj: any = {};
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokenRef>, I>>(base?: I): TokenRef {
+    return TokenRef.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokenRef>, I>>(object: I): TokenRef {
+    const message = createBaseTokenRef();
+    message.chainId = object.chainId ?? "";
+    message.address = object.address ?? "";
+    return message;
+  },
+};
+
+function createBaseGetTokensRequest(): GetTokensRequest {
+  return { context: undefined, tokens: [] };
+}
+
+export const GetTokensRequest: MessageFns<GetTokensRequest> = {
+  encode(message: GetTokensRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.tokens) {
+      TokenRef.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTokensRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTokensRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.tokens.push(TokenRef.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTokensRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      tokens: globalThis.Array.isArray(object?.tokens) ? object.tokens.map((e: any) => TokenRef.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetTokensRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.tokens?.length) {
+      obj.tokens = message.tokens.map((e) => TokenRef.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTokensRequest>, I>>(base?: I): GetTokensRequest {
+    return GetTokensRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTokensRequest>, I>>(object: I): GetTokensRequest {
+    const message = createBaseGetTokensRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.tokens = object.tokens?.map((e) => TokenRef.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseTokenInfo(): TokenInfo {
+  return {
+    chainId: "",
+    address: "",
+    interface: 0,
+    name: "",
+    symbol: "",
+    decimals: 0,
+    fungibleId: "",
+    iconUrl: "",
+    verified: false,
+    isSpam: false,
+  };
+}
+
+export const TokenInfo: MessageFns<TokenInfo> = {
+  encode(message: TokenInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chainId !== "") {
+      writer.uint32(10).string(message.chainId);
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    if (message.interface !== 0) {
+      writer.uint32(24).int32(message.interface);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    if (message.symbol !== "") {
+      writer.uint32(42).string(message.symbol);
+    }
+    if (message.decimals !== 0) {
+      writer.uint32(48).uint32(message.decimals);
+    }
+    if (message.fungibleId !== "") {
+      writer.uint32(58).string(message.fungibleId);
+    }
+    if (message.iconUrl !== "") {
+      writer.uint32(66).string(message.iconUrl);
+    }
+    if (message.verified !== false) {
+      writer.uint32(72).bool(message.verified);
+    }
+    if (message.isSpam !== false) {
+      writer.uint32(80).bool(message.isSpam);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.interface = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.symbol = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.decimals = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.fungibleId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.iconUrl = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.verified = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.isSpam = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenInfo {
+    return {
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      interface: isSet(object.interface) ? tokenInterfaceFromJSON(object.interface) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      symbol: isSet(object.symbol) ? globalThis.String(object.symbol) : "",
+      decimals: isSet(object.decimals) ? globalThis.Number(object.decimals) : 0,
+      fungibleId: isSet(object.fungibleId)
+        ? globalThis.String(object.fungibleId)
+        : isSet(object.fungible_id)
+        ? globalThis.String(object.fungible_id)
+        : "",
+      iconUrl: isSet(object.iconUrl)
+        ? globalThis.String(object.iconUrl)
+        : isSet(object.icon_url)
+        ? globalThis.String(object.icon_url)
+        : "",
+      verified: isSet(object.verified) ? globalThis.Boolean(object.verified) : false,
+      isSpam: isSet(object.isSpam)
+        ? globalThis.Boolean(object.isSpam)
+        : isSet(object.is_spam)
+        ? globalThis.Boolean(object.is_spam)
+        : false,
+    };
+  },
+
+  toJSON(message: TokenInfo): unknown {
+    const obj: any = {};
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.interface !== 0) {
+      obj.interface = tokenInterfaceToJSON(message.interface);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.symbol !== "") {
+      obj.symbol = message.symbol;
+    }
+    if (message.decimals !== 0) {
+      obj.decimals = Math.round(message.decimals);
+    }
+    if (message.fungibleId !== "") {
+      obj.fungibleId = message.fungibleId;
+    }
+    if (message.iconUrl !== "") {
+      obj.iconUrl = message.iconUrl;
+    }
+    if (message.verified !== false) {
+      obj.verified = message.verified;
+    }
+    if (message.isSpam !== false) {
+      obj.isSpam = message.isSpam;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokenInfo>, I>>(base?: I): TokenInfo {
+    return TokenInfo.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokenInfo>, I>>(object: I): TokenInfo {
+    const message = createBaseTokenInfo();
+    message.chainId = object.chainId ?? "";
+    message.address = object.address ?? "";
+    message.interface = object.interface ?? 0;
+    message.name = object.name ?? "";
+    message.symbol = object.symbol ?? "";
+    message.decimals = object.decimals ?? 0;
+    message.fungibleId = object.fungibleId ?? "";
+    message.iconUrl = object.iconUrl ?? "";
+    message.verified = object.verified ?? false;
+    message.isSpam = object.isSpam ?? false;
+    return message;
+  },
+};
+
+function createBaseGetTokensResponse(): GetTokensResponse {
+  return { tokens: [] };
+}
+
+export const GetTokensResponse: MessageFns<GetTokensResponse> = {
+  encode(message: GetTokensResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.tokens) {
+      TokenInfo.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTokensResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTokensResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tokens.push(TokenInfo.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTokensResponse {
+    return {
+      tokens: globalThis.Array.isArray(object?.tokens) ? object.tokens.map((e: any) => TokenInfo.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetTokensResponse): unknown {
+    const obj: any = {};
+    if (message.tokens?.length) {
+      obj.tokens = message.tokens.map((e) => TokenInfo.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTokensResponse>, I>>(base?: I): GetTokensResponse {
+    return GetTokensResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTokensResponse>, I>>(object: I): GetTokensResponse {
+    const message = createBaseGetTokensResponse();
+    message.tokens = object.tokens?.map((e) => TokenInfo.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseResolveContractsRequest(): ResolveContractsRequest {
+  return { context: undefined, chainId: "", addresses: [] };
+}
+
+export const ResolveContractsRequest: MessageFns<ResolveContractsRequest> = {
+  encode(message: ResolveContractsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.chainId !== "") {
+      writer.uint32(18).string(message.chainId);
+    }
+    for (const v of message.addresses) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveContractsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveContractsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.addresses.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveContractsRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      addresses: globalThis.Array.isArray(object?.addresses)
+        ? object.addresses.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ResolveContractsRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.addresses?.length) {
+      obj.addresses = message.addresses;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveContractsRequest>, I>>(base?: I): ResolveContractsRequest {
+    return ResolveContractsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveContractsRequest>, I>>(object: I): ResolveContractsRequest {
+    const message = createBaseResolveContractsRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.chainId = object.chainId ?? "";
+    message.addresses = object.addresses?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseDapp(): Dapp {
+  return { id: "", name: "", description: "", iconUrl: "", url: "", managePositionsUrl: "" };
+}
+
+export const Dapp: MessageFns<Dapp> = {
+  encode(message: Dapp, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    if (message.iconUrl !== "") {
+      writer.uint32(34).string(message.iconUrl);
+    }
+    if (message.url !== "") {
+      writer.uint32(42).string(message.url);
+    }
+    if (message.managePositionsUrl !== "") {
+      writer.uint32(50).string(message.managePositionsUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Dapp {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDapp();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.iconUrl = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.managePositionsUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Dapp {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      iconUrl: isSet(object.iconUrl)
+        ? globalThis.String(object.iconUrl)
+        : isSet(object.icon_url)
+        ? globalThis.String(object.icon_url)
+        : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      managePositionsUrl: isSet(object.managePositionsUrl)
+        ? globalThis.String(object.managePositionsUrl)
+        : isSet(object.manage_positions_url)
+        ? globalThis.String(object.manage_positions_url)
+        : "",
+    };
+  },
+
+  toJSON(message: Dapp): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.iconUrl !== "") {
+      obj.iconUrl = message.iconUrl;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.managePositionsUrl !== "") {
+      obj.managePositionsUrl = message.managePositionsUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Dapp>, I>>(base?: I): Dapp {
+    return Dapp.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Dapp>, I>>(object: I): Dapp {
+    const message = createBaseDapp();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.description = object.description ?? "";
+    message.iconUrl = object.iconUrl ?? "";
+    message.url = object.url ?? "";
+    message.managePositionsUrl = object.managePositionsUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseContractDapp(): ContractDapp {
+  return { address: "", dapp: undefined };
+}
+
+export const ContractDapp: MessageFns<ContractDapp> = {
+  encode(message: ContractDapp, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.address !== "") {
+      writer.uint32(10).string(message.address);
+    }
+    if (message.dapp !== undefined) {
+      Dapp.encode(message.dapp, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContractDapp {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContractDapp();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dapp = Dapp.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContractDapp {
+    return {
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      dapp: isSet(object.dapp) ? Dapp.fromJSON(object.dapp) : undefined,
+    };
+  },
+
+  toJSON(message: ContractDapp): unknown {
+    const obj: any = {};
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.dapp !== undefined) {
+      obj.dapp = Dapp.toJSON(message.dapp);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContractDapp>, I>>(base?: I): ContractDapp {
+    return ContractDapp.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContractDapp>, I>>(object: I): ContractDapp {
+    const message = createBaseContractDapp();
+    message.address = object.address ?? "";
+    message.dapp = (object.dapp !== undefined && object.dapp !== null) ? Dapp.fromPartial(object.dapp) : undefined;
+    return message;
+  },
+};
+
+function createBaseResolveContractsResponse(): ResolveContractsResponse {
+  return { contracts: [] };
+}
+
+export const ResolveContractsResponse: MessageFns<ResolveContractsResponse> = {
+  encode(message: ResolveContractsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.contracts) {
+      ContractDapp.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveContractsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveContractsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contracts.push(ContractDapp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveContractsResponse {
+    return {
+      contracts: globalThis.Array.isArray(object?.contracts)
+        ? object.contracts.map((e: any) => ContractDapp.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ResolveContractsResponse): unknown {
+    const obj: any = {};
+    if (message.contracts?.length) {
+      obj.contracts = message.contracts.map((e) => ContractDapp.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveContractsResponse>, I>>(base?: I): ResolveContractsResponse {
+    return ResolveContractsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveContractsResponse>, I>>(object: I): ResolveContractsResponse {
+    const message = createBaseResolveContractsResponse();
+    message.contracts = object.contracts?.map((e) => ContractDapp.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseClassifyAddressRequest(): ClassifyAddressRequest {
+  return { context: undefined, address: "" };
+}
+
+export const ClassifyAddressRequest: MessageFns<ClassifyAddressRequest> = {
+  encode(message: ClassifyAddressRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClassifyAddressRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClassifyAddressRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClassifyAddressRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+    };
+  },
+
+  toJSON(message: ClassifyAddressRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClassifyAddressRequest>, I>>(base?: I): ClassifyAddressRequest {
+    return ClassifyAddressRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClassifyAddressRequest>, I>>(object: I): ClassifyAddressRequest {
+    const message = createBaseClassifyAddressRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.address = object.address ?? "";
+    return message;
+  },
+};
+
+function createBaseAddressClassification(): AddressClassification {
+  return { address: "", kind: 0, tracked: false, reason: "" };
+}
+
+export const AddressClassification: MessageFns<AddressClassification> = {
+  encode(message: AddressClassification, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.address !== "") {
+      writer.uint32(10).string(message.address);
+    }
+    if (message.kind !== 0) {
+      writer.uint32(16).int32(message.kind);
+    }
+    if (message.tracked !== false) {
+      writer.uint32(24).bool(message.tracked);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddressClassification {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddressClassification();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.kind = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.tracked = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddressClassification {
+    return {
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      kind: isSet(object.kind) ? addressKindFromJSON(object.kind) : 0,
+      tracked: isSet(object.tracked) ? globalThis.Boolean(object.tracked) : false,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: AddressClassification): unknown {
+    const obj: any = {};
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.kind !== 0) {
+      obj.kind = addressKindToJSON(message.kind);
+    }
+    if (message.tracked !== false) {
+      obj.tracked = message.tracked;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AddressClassification>, I>>(base?: I): AddressClassification {
+    return AddressClassification.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AddressClassification>, I>>(object: I): AddressClassification {
+    const message = createBaseAddressClassification();
+    message.address = object.address ?? "";
+    message.kind = object.kind ?? 0;
+    message.tracked = object.tracked ?? false;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseFindTokensBySymbolRequest(): FindTokensBySymbolRequest {
+  return { context: undefined, symbol: "" };
+}
+
+export const FindTokensBySymbolRequest: MessageFns<FindTokensBySymbolRequest> = {
+  encode(message: FindTokensBySymbolRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.symbol !== "") {
+      writer.uint32(18).string(message.symbol);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindTokensBySymbolRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindTokensBySymbolRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.symbol = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindTokensBySymbolRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      symbol: isSet(object.symbol) ? globalThis.String(object.symbol) : "",
+    };
+  },
+
+  toJSON(message: FindTokensBySymbolRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.symbol !== "") {
+      obj.symbol = message.symbol;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindTokensBySymbolRequest>, I>>(base?: I): FindTokensBySymbolRequest {
+    return FindTokensBySymbolRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindTokensBySymbolRequest>, I>>(object: I): FindTokensBySymbolRequest {
+    const message = createBaseFindTokensBySymbolRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.symbol = object.symbol ?? "";
+    return message;
+  },
+};
 
 function createBaseListChainsRequest(): ListChainsRequest {
   return { context: undefined };
@@ -1040,12 +2411,87 @@ export const ReferenceDataService = {
     responseSerialize: (value: Chain): Buffer => Buffer.from(Chain.encode(value).finish()),
     responseDeserialize: (value: Buffer): Chain => Chain.decode(value),
   },
+  /**
+   * Token metadata (name, symbol, decimals, interface) for fungible and NFT contracts, read from
+   * the chain the first time a token is asked for and kept in PostgreSQL afterwards. An empty
+   * address names the chain's native asset. Every requested token comes back, in request order;
+   * a contract that answers none of the token calls comes back with interface TOKEN_INTERFACE_UNKNOWN.
+   */
+  getTokens: {
+    path: "/walletapi.referencedata.ReferenceData/GetTokens" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTokensRequest): Buffer => Buffer.from(GetTokensRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTokensRequest => GetTokensRequest.decode(value),
+    responseSerialize: (value: GetTokensResponse): Buffer => Buffer.from(GetTokensResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTokensResponse => GetTokensResponse.decode(value),
+  },
+  /** Which dapp each contract belongs to, from the dapp registry. Unattributed contracts are absent. */
+  resolveContracts: {
+    path: "/walletapi.referencedata.ReferenceData/ResolveContracts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveContractsRequest): Buffer =>
+      Buffer.from(ResolveContractsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveContractsRequest => ResolveContractsRequest.decode(value),
+    responseSerialize: (value: ResolveContractsResponse): Buffer =>
+      Buffer.from(ResolveContractsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveContractsResponse => ResolveContractsResponse.decode(value),
+  },
+  /**
+   * Whether the API serves wallet data for an address: EOAs and Safe-style or ERC-4337 smart
+   * wallets are tracked; burn addresses, configured high-volume addresses and other contracts are not.
+   */
+  classifyAddress: {
+    path: "/walletapi.referencedata.ReferenceData/ClassifyAddress" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ClassifyAddressRequest): Buffer =>
+      Buffer.from(ClassifyAddressRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ClassifyAddressRequest => ClassifyAddressRequest.decode(value),
+    responseSerialize: (value: AddressClassification): Buffer =>
+      Buffer.from(AddressClassification.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AddressClassification => AddressClassification.decode(value),
+  },
+  /**
+   * Fungibles whose symbol equals the query (case-insensitive), with their implementations, for
+   * transaction search by token symbol.
+   */
+  findTokensBySymbol: {
+    path: "/walletapi.referencedata.ReferenceData/FindTokensBySymbol" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindTokensBySymbolRequest): Buffer =>
+      Buffer.from(FindTokensBySymbolRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindTokensBySymbolRequest => FindTokensBySymbolRequest.decode(value),
+    responseSerialize: (value: GetTokensResponse): Buffer => Buffer.from(GetTokensResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTokensResponse => GetTokensResponse.decode(value),
+  },
 } as const;
 
 export interface ReferenceDataServer extends UntypedServiceImplementation {
   listChains: handleUnaryCall<ListChainsRequest, ListChainsResponse>;
   /** NOT_FOUND for a chain that the list for the requested network does not contain. */
   getChain: handleUnaryCall<GetChainRequest, Chain>;
+  /**
+   * Token metadata (name, symbol, decimals, interface) for fungible and NFT contracts, read from
+   * the chain the first time a token is asked for and kept in PostgreSQL afterwards. An empty
+   * address names the chain's native asset. Every requested token comes back, in request order;
+   * a contract that answers none of the token calls comes back with interface TOKEN_INTERFACE_UNKNOWN.
+   */
+  getTokens: handleUnaryCall<GetTokensRequest, GetTokensResponse>;
+  /** Which dapp each contract belongs to, from the dapp registry. Unattributed contracts are absent. */
+  resolveContracts: handleUnaryCall<ResolveContractsRequest, ResolveContractsResponse>;
+  /**
+   * Whether the API serves wallet data for an address: EOAs and Safe-style or ERC-4337 smart
+   * wallets are tracked; burn addresses, configured high-volume addresses and other contracts are not.
+   */
+  classifyAddress: handleUnaryCall<ClassifyAddressRequest, AddressClassification>;
+  /**
+   * Fungibles whose symbol equals the query (case-insensitive), with their implementations, for
+   * transaction search by token symbol.
+   */
+  findTokensBySymbol: handleUnaryCall<FindTokensBySymbolRequest, GetTokensResponse>;
 }
 
 export interface ReferenceDataClient extends Client {
@@ -1076,6 +2522,81 @@ export interface ReferenceDataClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Chain) => void,
+  ): ClientUnaryCall;
+  /**
+   * Token metadata (name, symbol, decimals, interface) for fungible and NFT contracts, read from
+   * the chain the first time a token is asked for and kept in PostgreSQL afterwards. An empty
+   * address names the chain's native asset. Every requested token comes back, in request order;
+   * a contract that answers none of the token calls comes back with interface TOKEN_INTERFACE_UNKNOWN.
+   */
+  getTokens(
+    request: GetTokensRequest,
+    callback: (error: ServiceError | null, response: GetTokensResponse) => void,
+  ): ClientUnaryCall;
+  getTokens(
+    request: GetTokensRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTokensResponse) => void,
+  ): ClientUnaryCall;
+  getTokens(
+    request: GetTokensRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTokensResponse) => void,
+  ): ClientUnaryCall;
+  /** Which dapp each contract belongs to, from the dapp registry. Unattributed contracts are absent. */
+  resolveContracts(
+    request: ResolveContractsRequest,
+    callback: (error: ServiceError | null, response: ResolveContractsResponse) => void,
+  ): ClientUnaryCall;
+  resolveContracts(
+    request: ResolveContractsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveContractsResponse) => void,
+  ): ClientUnaryCall;
+  resolveContracts(
+    request: ResolveContractsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveContractsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Whether the API serves wallet data for an address: EOAs and Safe-style or ERC-4337 smart
+   * wallets are tracked; burn addresses, configured high-volume addresses and other contracts are not.
+   */
+  classifyAddress(
+    request: ClassifyAddressRequest,
+    callback: (error: ServiceError | null, response: AddressClassification) => void,
+  ): ClientUnaryCall;
+  classifyAddress(
+    request: ClassifyAddressRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AddressClassification) => void,
+  ): ClientUnaryCall;
+  classifyAddress(
+    request: ClassifyAddressRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AddressClassification) => void,
+  ): ClientUnaryCall;
+  /**
+   * Fungibles whose symbol equals the query (case-insensitive), with their implementations, for
+   * transaction search by token symbol.
+   */
+  findTokensBySymbol(
+    request: FindTokensBySymbolRequest,
+    callback: (error: ServiceError | null, response: GetTokensResponse) => void,
+  ): ClientUnaryCall;
+  findTokensBySymbol(
+    request: FindTokensBySymbolRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTokensResponse) => void,
+  ): ClientUnaryCall;
+  findTokensBySymbol(
+    request: FindTokensBySymbolRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTokensResponse) => void,
   ): ClientUnaryCall;
 }
 
