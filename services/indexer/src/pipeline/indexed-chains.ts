@@ -1,0 +1,54 @@
+import { unary } from '@wallet-api/core/grpc';
+import { Network } from '@wallet-api/core/proto/common';
+import { ChainFamily, type Chain, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+
+export interface IndexedChain {
+  id: string;
+  rpcUrl: string;
+  finalityDepth: number;
+}
+
+export interface IndexedChainSettings {
+  /** Only these chain ids, when given; otherwise every EVM chain with transaction history. */
+  only?: readonly string[];
+  defaultFinalityDepth: number;
+  /** Per chain id, overriding the default. */
+  finalityDepths: Readonly<Record<string, number>>;
+}
+
+/** `INDEXER_FINALITY_DEPTH_<ID>` (id upper-cased, dashes as underscores) sets one chain's depth. */
+export function finalityDepthsFromEnv(env: NodeJS.ProcessEnv): Record<string, number> {
+  const depths: Record<string, number> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^INDEXER_FINALITY_DEPTH_([A-Z0-9_]+)$/.exec(name);
+    if (!match || value === undefined) continue;
+    const depth = Number(value);
+    if (!Number.isInteger(depth) || depth < 1) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+    depths[match[1]!.toLowerCase().replace(/_/g, '-')] = depth;
+  }
+  return depths;
+}
+
+export function selectIndexedChains(chains: readonly Chain[], settings: IndexedChainSettings): IndexedChain[] {
+  const eligible = chains.filter((chain) => chain.family === ChainFamily.CHAIN_FAMILY_EVM && chain.flags?.supportsTransactions);
+  if (settings.only) {
+    const unknown = settings.only.filter((id) => !eligible.some((chain) => chain.id === id));
+    if (unknown.length > 0) throw new Error(`INDEXER_CHAINS names ${unknown.join(', ')}, which is not an EVM chain with supports_transactions`);
+  }
+  return eligible
+    .filter((chain) => !settings.only || settings.only.includes(chain.id))
+    .map((chain) => ({
+      id: chain.id,
+      rpcUrl: chain.rpc?.internalServerUrlFormat ?? '',
+      finalityDepth: settings.finalityDepths[chain.id] ?? settings.defaultFinalityDepth,
+    }));
+}
+
+/** Mainnets and testnets alike: the indexer serves both networks. */
+export async function listAllChains(client: ReferenceDataClient): Promise<Chain[]> {
+  const networks = [Network.NETWORK_MAINNET, Network.NETWORK_TESTNET];
+  const lists = await Promise.all(
+    networks.map((network) => unary(client, client.listChains, { context: { organizationId: '', roles: [], addons: [], network } })),
+  );
+  return lists.flatMap((list) => list.chains);
+}

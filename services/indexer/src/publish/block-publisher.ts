@@ -1,0 +1,78 @@
+import { topics, type MessageProducer, type OutgoingMessage, type TopicSpec } from '@wallet-api/core/kafka';
+import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
+import type { Hash } from 'viem';
+
+export interface DecodedBlock {
+  number: bigint;
+  hash: Hash;
+  parentHash: Hash;
+  timestamp: bigint;
+  transactions: WalletTransaction[];
+  balanceChanges: BalanceChange[];
+}
+
+export interface Rollback {
+  commonAncestor: { number: bigint; hash: Hash };
+  orphaned: readonly { number: bigint; hash: Hash }[];
+}
+
+export interface BlockPublisher {
+  /**
+   * Publishes the blocks in order and resolves once Kafka acknowledged all of it. Transactions and
+   * balance changes go first, the blocks' own messages last, so a consumer that sees a block
+   * message has already been offered everything derived from it.
+   */
+  publishBlocks(blocks: readonly (DecodedBlock & { sequence: bigint })[]): Promise<void>;
+  publishRollback(rollback: Rollback & { sequence: bigint }): Promise<void>;
+}
+
+/**
+ * Messages per produce request: a partition's record batch must stay under the broker's
+ * message.max.bytes (1 MiB by default), and a busy block's decoded transactions can exceed it.
+ */
+const chunkSize = 400;
+
+async function sendInChunks<T>(producer: MessageProducer, topic: TopicSpec<T>, messages: OutgoingMessage<T>[]): Promise<void> {
+  // One chunk after another: the partition keeps the chunks in the order they were sent.
+  for (let start = 0; start < messages.length; start += chunkSize) await producer.send(topic, messages.slice(start, start + chunkSize));
+}
+
+export function createBlockPublisher(producer: MessageProducer, chainId: string): BlockPublisher {
+  return {
+    async publishBlocks(blocks) {
+      const transactions = blocks.flatMap((block) => block.transactions);
+      const balanceChanges = blocks.flatMap((block) => block.balanceChanges);
+      await Promise.all([
+        sendInChunks(producer, topics.walletTransactions, transactions.map((value) => ({ key: chainId, value }))),
+        sendInChunks(producer, topics.balanceChanges, balanceChanges.map((value) => ({ key: `${chainId}:${value.wallet}`, value }))),
+      ]);
+      await sendInChunks(
+        producer,
+        topics.chainBlocks,
+        blocks.map((block): { key: string; value: ChainBlock } => ({
+          key: chainId,
+          value: {
+            chainId,
+            number: block.number.toString(),
+            hash: block.hash,
+            parentHash: block.parentHash,
+            timestamp: block.timestamp.toString(),
+            sequence: block.sequence.toString(),
+            transactionCount: block.transactions.length,
+          },
+        })),
+      );
+    },
+    async publishRollback(rollback) {
+      const value: ChainRollback = {
+        chainId,
+        commonAncestorNumber: rollback.commonAncestor.number.toString(),
+        commonAncestorHash: rollback.commonAncestor.hash,
+        orphanedBlockHashes: rollback.orphaned.map((block) => block.hash),
+        orphanedBlockNumbers: rollback.orphaned.map((block) => block.number.toString()),
+        sequence: rollback.sequence.toString(),
+      };
+      await producer.send(topics.chainRollbacks, [{ key: chainId, value }]);
+    },
+  };
+}
