@@ -5,30 +5,1998 @@
 // source: indexer.proto
 
 /* eslint-disable */
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import {
+  type CallOptions,
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientUnaryCall,
+  type handleUnaryCall,
   makeGenericClientConstructor,
+  type Metadata,
+  type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { RequestContext } from "./common.js";
+import { Asset } from "./events.js";
+import { Dapp, TokenInfo } from "./reference_data.js";
 
 export const protobufPackage = "walletapi.indexer";
 
 export const protobufFileName = "indexer.proto";
 
+export enum TrashFilter {
+  TRASH_FILTER_ONLY_NON_TRASH = 0,
+  TRASH_FILTER_ONLY_TRASH = 1,
+  TRASH_FILTER_NO_FILTER = 2,
+}
+
+export function trashFilterFromJSON(object: any): TrashFilter {
+  switch (object) {
+    case 0:
+    case "TRASH_FILTER_ONLY_NON_TRASH":
+      return TrashFilter.TRASH_FILTER_ONLY_NON_TRASH;
+    case 1:
+    case "TRASH_FILTER_ONLY_TRASH":
+      return TrashFilter.TRASH_FILTER_ONLY_TRASH;
+    case 2:
+    case "TRASH_FILTER_NO_FILTER":
+      return TrashFilter.TRASH_FILTER_NO_FILTER;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum TrashFilter");
+  }
+}
+
+export function trashFilterToJSON(object: TrashFilter): string {
+  switch (object) {
+    case TrashFilter.TRASH_FILTER_ONLY_NON_TRASH:
+      return "TRASH_FILTER_ONLY_NON_TRASH";
+    case TrashFilter.TRASH_FILTER_ONLY_TRASH:
+      return "TRASH_FILTER_ONLY_TRASH";
+    case TrashFilter.TRASH_FILTER_NO_FILTER:
+      return "TRASH_FILTER_NO_FILTER";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum TrashFilter");
+  }
+}
+
+/** Position of a transaction in a wallet's history; the next page starts strictly after it. */
+export interface TransactionCursor {
+  minedAtMs: string;
+  blockNumber: string;
+  transactionIndex: number;
+  chainId: string;
+}
+
+export interface ListWalletTransactionsRequest {
+  context:
+    | RequestContext
+    | undefined;
+  /** Lowercase 0x-hex for EVM wallets, base58 as given for Solana. */
+  address: string;
+  /** At least one; every one supports transactions. */
+  chainIds: string[];
+  /** Empty means every type. */
+  operationTypes: string[];
+  trash: TrashFilter;
+  minMinedAtMs?: string | undefined;
+  maxMinedAtMs?:
+    | string
+    | undefined;
+  /** `fungible`, `nft`; empty means both. */
+  assetTypes: string[];
+  /** A transaction hash, an address (counterparty or token contract) or a token symbol; empty for none. */
+  searchQuery: string;
+  after:
+    | TransactionCursor
+    | undefined;
+  /** 1 to 100. */
+  pageSize: number;
+}
+
+export interface ListWalletTransactionsResponse {
+  transactions: TransactionRecord[];
+  /** More transactions follow the last one returned (whose cursor starts the next page). */
+  hasMore: boolean;
+}
+
 /**
- * Reads chains, decodes blocks into wallet transactions and balance changes, and publishes them on Kafka.
- * Its RPCs arrive with the issues that build the service; until then it serves only the
- * standard gRPC health service.
+ * A token as the transaction shows it: what the chain says it is, and its reference data (absent
+ * when reference data had no answer, e.g. a contract that answers no token call).
+ */
+export interface TokenView {
+  asset: Asset | undefined;
+  info: TokenInfo | undefined;
+}
+
+export interface TransferRecord {
+  actId: number;
+  /** `in`, `out` or `self`, seen from the wallet. */
+  direction: string;
+  token:
+    | TokenView
+    | undefined;
+  /** Base units, decimal. */
+  amount: string;
+  sender: string;
+  recipient: string;
+}
+
+export interface ApprovalRecord {
+  actId: number;
+  token: TokenView | undefined;
+  amount: string;
+  owner: string;
+  spender: string;
+}
+
+export interface CollectionApprovalRecord {
+  actId: number;
+  collection: TokenView | undefined;
+  operator: string;
+  approved: boolean;
+}
+
+export interface ActRecord {
+  id: number;
+  type: string;
+  sentFrom: string;
+  /** `ui` or `tip` on acts of type `fee`; empty otherwise. */
+  feeKind: string;
+  contractAddress: string;
+  /** Absent when the contract is not attributed to a dapp. */
+  dapp: Dapp | undefined;
+}
+
+export interface ApplicationRecord {
+  contractAddress: string;
+  /** Absent when the contract is not attributed to a dapp. */
+  dapp: Dapp | undefined;
+  methodId: string;
+  methodName: string;
+}
+
+export interface TransactionRecord {
+  cursor: TransactionCursor | undefined;
+  chainId: string;
+  address: string;
+  hash: string;
+  blockNumber: string;
+  blockHash: string;
+  minedAt: string;
+  sentFrom: string;
+  sentTo: string;
+  nonce: string;
+  failed: boolean;
+  operationType: string;
+  isTrash: boolean;
+  /** Paid by `sent_from`, in the chain's native asset. */
+  fee: string;
+  feeToken: TokenView | undefined;
+  transfers: TransferRecord[];
+  approvals: ApprovalRecord[];
+  collectionApprovals: CollectionApprovalRecord[];
+  acts: ActRecord[];
+  /** Absent for a plain transfer without a called contract. */
+  application:
+    | ApplicationRecord
+    | undefined;
+  /** Empty when no paymaster paid. */
+  paymaster: string;
+}
+
+function createBaseTransactionCursor(): TransactionCursor {
+  return { minedAtMs: "0", blockNumber: "0", transactionIndex: 0, chainId: "" };
+}
+
+export const TransactionCursor: MessageFns<TransactionCursor> = {
+  encode(message: TransactionCursor, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.minedAtMs !== "0") {
+      writer.uint32(8).uint64(message.minedAtMs);
+    }
+    if (message.blockNumber !== "0") {
+      writer.uint32(16).uint64(message.blockNumber);
+    }
+    if (message.transactionIndex !== 0) {
+      writer.uint32(24).uint32(message.transactionIndex);
+    }
+    if (message.chainId !== "") {
+      writer.uint32(34).string(message.chainId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransactionCursor {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransactionCursor();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.minedAtMs = reader.uint64().toString();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.blockNumber = reader.uint64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transactionIndex = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransactionCursor {
+    return {
+      minedAtMs: isSet(object.minedAtMs)
+        ? globalThis.String(object.minedAtMs)
+        : isSet(object.mined_at_ms)
+        ? globalThis.String(object.mined_at_ms)
+        : "0",
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : "0",
+      transactionIndex: isSet(object.transactionIndex)
+        ? globalThis.Number(object.transactionIndex)
+        : isSet(object.transaction_index)
+        ? globalThis.Number(object.transaction_index)
+        : 0,
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+    };
+  },
+
+  toJSON(message: TransactionCursor): unknown {
+    const obj: any = {};
+    if (message.minedAtMs !== "0") {
+      obj.minedAtMs = message.minedAtMs;
+    }
+    if (message.blockNumber !== "0") {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.transactionIndex !== 0) {
+      obj.transactionIndex = Math.round(message.transactionIndex);
+    }
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TransactionCursor>, I>>(base?: I): TransactionCursor {
+    return TransactionCursor.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TransactionCursor>, I>>(object: I): TransactionCursor {
+    const message = createBaseTransactionCursor();
+    message.minedAtMs = object.minedAtMs ?? "0";
+    message.blockNumber = object.blockNumber ?? "0";
+    message.transactionIndex = object.transactionIndex ?? 0;
+    message.chainId = object.chainId ?? "";
+    return message;
+  },
+};
+
+function createBaseListWalletTransactionsRequest(): ListWalletTransactionsRequest {
+  return {
+    context: undefined,
+    address: "",
+    chainIds: [],
+    operationTypes: [],
+    trash: 0,
+    minMinedAtMs: undefined,
+    maxMinedAtMs: undefined,
+    assetTypes: [],
+    searchQuery: "",
+    after: undefined,
+    pageSize: 0,
+  };
+}
+
+export const ListWalletTransactionsRequest: MessageFns<ListWalletTransactionsRequest> = {
+  encode(message: ListWalletTransactionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.operationTypes) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.trash !== 0) {
+      writer.uint32(40).int32(message.trash);
+    }
+    if (message.minMinedAtMs !== undefined) {
+      writer.uint32(48).uint64(message.minMinedAtMs);
+    }
+    if (message.maxMinedAtMs !== undefined) {
+      writer.uint32(56).uint64(message.maxMinedAtMs);
+    }
+    for (const v of message.assetTypes) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.searchQuery !== "") {
+      writer.uint32(74).string(message.searchQuery);
+    }
+    if (message.after !== undefined) {
+      TransactionCursor.encode(message.after, writer.uint32(82).fork()).join();
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(88).uint32(message.pageSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWalletTransactionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWalletTransactionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.operationTypes.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.trash = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.minMinedAtMs = reader.uint64().toString();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.maxMinedAtMs = reader.uint64().toString();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.assetTypes.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.searchQuery = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.after = TransactionCursor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWalletTransactionsRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+      operationTypes: globalThis.Array.isArray(object?.operationTypes)
+        ? object.operationTypes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.operation_types)
+        ? object.operation_types.map((e: any) => globalThis.String(e))
+        : [],
+      trash: isSet(object.trash) ? trashFilterFromJSON(object.trash) : 0,
+      minMinedAtMs: isSet(object.minMinedAtMs)
+        ? globalThis.String(object.minMinedAtMs)
+        : isSet(object.min_mined_at_ms)
+        ? globalThis.String(object.min_mined_at_ms)
+        : undefined,
+      maxMinedAtMs: isSet(object.maxMinedAtMs)
+        ? globalThis.String(object.maxMinedAtMs)
+        : isSet(object.max_mined_at_ms)
+        ? globalThis.String(object.max_mined_at_ms)
+        : undefined,
+      assetTypes: globalThis.Array.isArray(object?.assetTypes)
+        ? object.assetTypes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.asset_types)
+        ? object.asset_types.map((e: any) => globalThis.String(e))
+        : [],
+      searchQuery: isSet(object.searchQuery)
+        ? globalThis.String(object.searchQuery)
+        : isSet(object.search_query)
+        ? globalThis.String(object.search_query)
+        : "",
+      after: isSet(object.after) ? TransactionCursor.fromJSON(object.after) : undefined,
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListWalletTransactionsRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    if (message.operationTypes?.length) {
+      obj.operationTypes = message.operationTypes;
+    }
+    if (message.trash !== 0) {
+      obj.trash = trashFilterToJSON(message.trash);
+    }
+    if (message.minMinedAtMs !== undefined) {
+      obj.minMinedAtMs = message.minMinedAtMs;
+    }
+    if (message.maxMinedAtMs !== undefined) {
+      obj.maxMinedAtMs = message.maxMinedAtMs;
+    }
+    if (message.assetTypes?.length) {
+      obj.assetTypes = message.assetTypes;
+    }
+    if (message.searchQuery !== "") {
+      obj.searchQuery = message.searchQuery;
+    }
+    if (message.after !== undefined) {
+      obj.after = TransactionCursor.toJSON(message.after);
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWalletTransactionsRequest>, I>>(base?: I): ListWalletTransactionsRequest {
+    return ListWalletTransactionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWalletTransactionsRequest>, I>>(
+    object: I,
+  ): ListWalletTransactionsRequest {
+    const message = createBaseListWalletTransactionsRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.address = object.address ?? "";
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    message.operationTypes = object.operationTypes?.map((e) => e) || [];
+    message.trash = object.trash ?? 0;
+    message.minMinedAtMs = object.minMinedAtMs ?? undefined;
+    message.maxMinedAtMs = object.maxMinedAtMs ?? undefined;
+    message.assetTypes = object.assetTypes?.map((e) => e) || [];
+    message.searchQuery = object.searchQuery ?? "";
+    message.after = (object.after !== undefined && object.after !== null)
+      ? TransactionCursor.fromPartial(object.after)
+      : undefined;
+    message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseListWalletTransactionsResponse(): ListWalletTransactionsResponse {
+  return { transactions: [], hasMore: false };
+}
+
+export const ListWalletTransactionsResponse: MessageFns<ListWalletTransactionsResponse> = {
+  encode(message: ListWalletTransactionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.transactions) {
+      TransactionRecord.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.hasMore !== false) {
+      writer.uint32(16).bool(message.hasMore);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWalletTransactionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWalletTransactionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transactions.push(TransactionRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.hasMore = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWalletTransactionsResponse {
+    return {
+      transactions: globalThis.Array.isArray(object?.transactions)
+        ? object.transactions.map((e: any) => TransactionRecord.fromJSON(e))
+        : [],
+      hasMore: isSet(object.hasMore)
+        ? globalThis.Boolean(object.hasMore)
+        : isSet(object.has_more)
+        ? globalThis.Boolean(object.has_more)
+        : false,
+    };
+  },
+
+  toJSON(message: ListWalletTransactionsResponse): unknown {
+    const obj: any = {};
+    if (message.transactions?.length) {
+      obj.transactions = message.transactions.map((e) => TransactionRecord.toJSON(e));
+    }
+    if (message.hasMore !== false) {
+      obj.hasMore = message.hasMore;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWalletTransactionsResponse>, I>>(base?: I): ListWalletTransactionsResponse {
+    return ListWalletTransactionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWalletTransactionsResponse>, I>>(
+    object: I,
+  ): ListWalletTransactionsResponse {
+    const message = createBaseListWalletTransactionsResponse();
+    message.transactions = object.transactions?.map((e) => TransactionRecord.fromPartial(e)) || [];
+    message.hasMore = object.hasMore ?? false;
+    return message;
+  },
+};
+
+function createBaseTokenView(): TokenView {
+  return { asset: undefined, info: undefined };
+}
+
+export const TokenView: MessageFns<TokenView> = {
+  encode(message: TokenView, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.asset !== undefined) {
+      Asset.encode(message.asset, writer.uint32(10).fork()).join();
+    }
+    if (message.info !== undefined) {
+      TokenInfo.encode(message.info, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenView {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenView();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.asset = Asset.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.info = TokenInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenView {
+    return {
+      asset: isSet(object.asset) ? Asset.fromJSON(object.asset) : undefined,
+      info: isSet(object.info) ? TokenInfo.fromJSON(object.info) : undefined,
+    };
+  },
+
+  toJSON(message: TokenView): unknown {
+    const obj: any = {};
+    if (message.asset !== undefined) {
+      obj.asset = Asset.toJSON(message.asset);
+    }
+    if (message.info !== undefined) {
+      obj.info = TokenInfo.toJSON(message.info);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokenView>, I>>(base?: I): TokenView {
+    return TokenView.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokenView>, I>>(object: I): TokenView {
+    const message = createBaseTokenView();
+    message.asset = (object.asset !== undefined && object.asset !== null) ? Asset.fromPartial(object.asset) : undefined;
+    message.info = (object.info !== undefined && object.info !== null) ? TokenInfo.fromPartial(object.info) : undefined;
+    return message;
+  },
+};
+
+function createBaseTransferRecord(): TransferRecord {
+  return { actId: 0, direction: "", token: undefined, amount: "", sender: "", recipient: "" };
+}
+
+export const TransferRecord: MessageFns<TransferRecord> = {
+  encode(message: TransferRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actId !== 0) {
+      writer.uint32(8).uint32(message.actId);
+    }
+    if (message.direction !== "") {
+      writer.uint32(18).string(message.direction);
+    }
+    if (message.token !== undefined) {
+      TokenView.encode(message.token, writer.uint32(26).fork()).join();
+    }
+    if (message.amount !== "") {
+      writer.uint32(34).string(message.amount);
+    }
+    if (message.sender !== "") {
+      writer.uint32(42).string(message.sender);
+    }
+    if (message.recipient !== "") {
+      writer.uint32(50).string(message.recipient);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransferRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransferRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.actId = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.direction = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.token = TokenView.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sender = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.recipient = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransferRecord {
+    return {
+      actId: isSet(object.actId)
+        ? globalThis.Number(object.actId)
+        : isSet(object.act_id)
+        ? globalThis.Number(object.act_id)
+        : 0,
+      direction: isSet(object.direction) ? globalThis.String(object.direction) : "",
+      token: isSet(object.token) ? TokenView.fromJSON(object.token) : undefined,
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      sender: isSet(object.sender) ? globalThis.String(object.sender) : "",
+      recipient: isSet(object.recipient) ? globalThis.String(object.recipient) : "",
+    };
+  },
+
+  toJSON(message: TransferRecord): unknown {
+    const obj: any = {};
+    if (message.actId !== 0) {
+      obj.actId = Math.round(message.actId);
+    }
+    if (message.direction !== "") {
+      obj.direction = message.direction;
+    }
+    if (message.token !== undefined) {
+      obj.token = TokenView.toJSON(message.token);
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.sender !== "") {
+      obj.sender = message.sender;
+    }
+    if (message.recipient !== "") {
+      obj.recipient = message.recipient;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TransferRecord>, I>>(base?: I): TransferRecord {
+    return TransferRecord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TransferRecord>, I>>(object: I): TransferRecord {
+    const message = createBaseTransferRecord();
+    message.actId = object.actId ?? 0;
+    message.direction = object.direction ?? "";
+    message.token = (object.token !== undefined && object.token !== null)
+      ? TokenView.fromPartial(object.token)
+      : undefined;
+    message.amount = object.amount ?? "";
+    message.sender = object.sender ?? "";
+    message.recipient = object.recipient ?? "";
+    return message;
+  },
+};
+
+function createBaseApprovalRecord(): ApprovalRecord {
+  return { actId: 0, token: undefined, amount: "", owner: "", spender: "" };
+}
+
+export const ApprovalRecord: MessageFns<ApprovalRecord> = {
+  encode(message: ApprovalRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actId !== 0) {
+      writer.uint32(8).uint32(message.actId);
+    }
+    if (message.token !== undefined) {
+      TokenView.encode(message.token, writer.uint32(18).fork()).join();
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.owner !== "") {
+      writer.uint32(34).string(message.owner);
+    }
+    if (message.spender !== "") {
+      writer.uint32(42).string(message.spender);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApprovalRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApprovalRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.actId = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.token = TokenView.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.owner = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.spender = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApprovalRecord {
+    return {
+      actId: isSet(object.actId)
+        ? globalThis.Number(object.actId)
+        : isSet(object.act_id)
+        ? globalThis.Number(object.act_id)
+        : 0,
+      token: isSet(object.token) ? TokenView.fromJSON(object.token) : undefined,
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      owner: isSet(object.owner) ? globalThis.String(object.owner) : "",
+      spender: isSet(object.spender) ? globalThis.String(object.spender) : "",
+    };
+  },
+
+  toJSON(message: ApprovalRecord): unknown {
+    const obj: any = {};
+    if (message.actId !== 0) {
+      obj.actId = Math.round(message.actId);
+    }
+    if (message.token !== undefined) {
+      obj.token = TokenView.toJSON(message.token);
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.owner !== "") {
+      obj.owner = message.owner;
+    }
+    if (message.spender !== "") {
+      obj.spender = message.spender;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApprovalRecord>, I>>(base?: I): ApprovalRecord {
+    return ApprovalRecord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApprovalRecord>, I>>(object: I): ApprovalRecord {
+    const message = createBaseApprovalRecord();
+    message.actId = object.actId ?? 0;
+    message.token = (object.token !== undefined && object.token !== null)
+      ? TokenView.fromPartial(object.token)
+      : undefined;
+    message.amount = object.amount ?? "";
+    message.owner = object.owner ?? "";
+    message.spender = object.spender ?? "";
+    return message;
+  },
+};
+
+function createBaseCollectionApprovalRecord(): CollectionApprovalRecord {
+  return { actId: 0, collection: undefined, operator: "", approved: false };
+}
+
+export const CollectionApprovalRecord: MessageFns<CollectionApprovalRecord> = {
+  encode(message: CollectionApprovalRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actId !== 0) {
+      writer.uint32(8).uint32(message.actId);
+    }
+    if (message.collection !== undefined) {
+      TokenView.encode(message.collection, writer.uint32(18).fork()).join();
+    }
+    if (message.operator !== "") {
+      writer.uint32(26).string(message.operator);
+    }
+    if (message.approved !== false) {
+      writer.uint32(32).bool(message.approved);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CollectionApprovalRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCollectionApprovalRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.actId = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.collection = TokenView.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.operator = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.approved = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CollectionApprovalRecord {
+    return {
+      actId: isSet(object.actId)
+        ? globalThis.Number(object.actId)
+        : isSet(object.act_id)
+        ? globalThis.Number(object.act_id)
+        : 0,
+      collection: isSet(object.collection) ? TokenView.fromJSON(object.collection) : undefined,
+      operator: isSet(object.operator) ? globalThis.String(object.operator) : "",
+      approved: isSet(object.approved) ? globalThis.Boolean(object.approved) : false,
+    };
+  },
+
+  toJSON(message: CollectionApprovalRecord): unknown {
+    const obj: any = {};
+    if (message.actId !== 0) {
+      obj.actId = Math.round(message.actId);
+    }
+    if (message.collection !== undefined) {
+      obj.collection = TokenView.toJSON(message.collection);
+    }
+    if (message.operator !== "") {
+      obj.operator = message.operator;
+    }
+    if (message.approved !== false) {
+      obj.approved = message.approved;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CollectionApprovalRecord>, I>>(base?: I): CollectionApprovalRecord {
+    return CollectionApprovalRecord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CollectionApprovalRecord>, I>>(object: I): CollectionApprovalRecord {
+    const message = createBaseCollectionApprovalRecord();
+    message.actId = object.actId ?? 0;
+    message.collection = (object.collection !== undefined && object.collection !== null)
+      ? TokenView.fromPartial(object.collection)
+      : undefined;
+    message.operator = object.operator ?? "";
+    message.approved = object.approved ?? false;
+    return message;
+  },
+};
+
+function createBaseActRecord(): ActRecord {
+  return { id: 0, type: "", sentFrom: "", feeKind: "", contractAddress: "", dapp: undefined };
+}
+
+export const ActRecord: MessageFns<ActRecord> = {
+  encode(message: ActRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).uint32(message.id);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.sentFrom !== "") {
+      writer.uint32(26).string(message.sentFrom);
+    }
+    if (message.feeKind !== "") {
+      writer.uint32(34).string(message.feeKind);
+    }
+    if (message.contractAddress !== "") {
+      writer.uint32(42).string(message.contractAddress);
+    }
+    if (message.dapp !== undefined) {
+      Dapp.encode(message.dapp, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ActRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseActRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.sentFrom = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.feeKind = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.contractAddress = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.dapp = Dapp.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ActRecord {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      sentFrom: isSet(object.sentFrom)
+        ? globalThis.String(object.sentFrom)
+        : isSet(object.sent_from)
+        ? globalThis.String(object.sent_from)
+        : "",
+      feeKind: isSet(object.feeKind)
+        ? globalThis.String(object.feeKind)
+        : isSet(object.fee_kind)
+        ? globalThis.String(object.fee_kind)
+        : "",
+      contractAddress: isSet(object.contractAddress)
+        ? globalThis.String(object.contractAddress)
+        : isSet(object.contract_address)
+        ? globalThis.String(object.contract_address)
+        : "",
+      dapp: isSet(object.dapp) ? Dapp.fromJSON(object.dapp) : undefined,
+    };
+  },
+
+  toJSON(message: ActRecord): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.sentFrom !== "") {
+      obj.sentFrom = message.sentFrom;
+    }
+    if (message.feeKind !== "") {
+      obj.feeKind = message.feeKind;
+    }
+    if (message.contractAddress !== "") {
+      obj.contractAddress = message.contractAddress;
+    }
+    if (message.dapp !== undefined) {
+      obj.dapp = Dapp.toJSON(message.dapp);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ActRecord>, I>>(base?: I): ActRecord {
+    return ActRecord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ActRecord>, I>>(object: I): ActRecord {
+    const message = createBaseActRecord();
+    message.id = object.id ?? 0;
+    message.type = object.type ?? "";
+    message.sentFrom = object.sentFrom ?? "";
+    message.feeKind = object.feeKind ?? "";
+    message.contractAddress = object.contractAddress ?? "";
+    message.dapp = (object.dapp !== undefined && object.dapp !== null) ? Dapp.fromPartial(object.dapp) : undefined;
+    return message;
+  },
+};
+
+function createBaseApplicationRecord(): ApplicationRecord {
+  return { contractAddress: "", dapp: undefined, methodId: "", methodName: "" };
+}
+
+export const ApplicationRecord: MessageFns<ApplicationRecord> = {
+  encode(message: ApplicationRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contractAddress !== "") {
+      writer.uint32(10).string(message.contractAddress);
+    }
+    if (message.dapp !== undefined) {
+      Dapp.encode(message.dapp, writer.uint32(18).fork()).join();
+    }
+    if (message.methodId !== "") {
+      writer.uint32(26).string(message.methodId);
+    }
+    if (message.methodName !== "") {
+      writer.uint32(34).string(message.methodName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplicationRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplicationRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contractAddress = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.dapp = Dapp.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.methodId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.methodName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplicationRecord {
+    return {
+      contractAddress: isSet(object.contractAddress)
+        ? globalThis.String(object.contractAddress)
+        : isSet(object.contract_address)
+        ? globalThis.String(object.contract_address)
+        : "",
+      dapp: isSet(object.dapp) ? Dapp.fromJSON(object.dapp) : undefined,
+      methodId: isSet(object.methodId)
+        ? globalThis.String(object.methodId)
+        : isSet(object.method_id)
+        ? globalThis.String(object.method_id)
+        : "",
+      methodName: isSet(object.methodName)
+        ? globalThis.String(object.methodName)
+        : isSet(object.method_name)
+        ? globalThis.String(object.method_name)
+        : "",
+    };
+  },
+
+  toJSON(message: ApplicationRecord): unknown {
+    const obj: any = {};
+    if (message.contractAddress !== "") {
+      obj.contractAddress = message.contractAddress;
+    }
+    if (message.dapp !== undefined) {
+      obj.dapp = Dapp.toJSON(message.dapp);
+    }
+    if (message.methodId !== "") {
+      obj.methodId = message.methodId;
+    }
+    if (message.methodName !== "") {
+      obj.methodName = message.methodName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplicationRecord>, I>>(base?: I): ApplicationRecord {
+    return ApplicationRecord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplicationRecord>, I>>(object: I): ApplicationRecord {
+    const message = createBaseApplicationRecord();
+    message.contractAddress = object.contractAddress ?? "";
+    message.dapp = (object.dapp !== undefined && object.dapp !== null) ? Dapp.fromPartial(object.dapp) : undefined;
+    message.methodId = object.methodId ?? "";
+    message.methodName = object.methodName ?? "";
+    return message;
+  },
+};
+
+function createBaseTransactionRecord(): TransactionRecord {
+  return {
+    cursor: undefined,
+    chainId: "",
+    address: "",
+    hash: "",
+    blockNumber: "0",
+    blockHash: "",
+    minedAt: "0",
+    sentFrom: "",
+    sentTo: "",
+    nonce: "0",
+    failed: false,
+    operationType: "",
+    isTrash: false,
+    fee: "",
+    feeToken: undefined,
+    transfers: [],
+    approvals: [],
+    collectionApprovals: [],
+    acts: [],
+    application: undefined,
+    paymaster: "",
+  };
+}
+
+export const TransactionRecord: MessageFns<TransactionRecord> = {
+  encode(message: TransactionRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.cursor !== undefined) {
+      TransactionCursor.encode(message.cursor, writer.uint32(10).fork()).join();
+    }
+    if (message.chainId !== "") {
+      writer.uint32(18).string(message.chainId);
+    }
+    if (message.address !== "") {
+      writer.uint32(26).string(message.address);
+    }
+    if (message.hash !== "") {
+      writer.uint32(34).string(message.hash);
+    }
+    if (message.blockNumber !== "0") {
+      writer.uint32(40).uint64(message.blockNumber);
+    }
+    if (message.blockHash !== "") {
+      writer.uint32(50).string(message.blockHash);
+    }
+    if (message.minedAt !== "0") {
+      writer.uint32(56).uint64(message.minedAt);
+    }
+    if (message.sentFrom !== "") {
+      writer.uint32(66).string(message.sentFrom);
+    }
+    if (message.sentTo !== "") {
+      writer.uint32(74).string(message.sentTo);
+    }
+    if (message.nonce !== "0") {
+      writer.uint32(80).uint64(message.nonce);
+    }
+    if (message.failed !== false) {
+      writer.uint32(88).bool(message.failed);
+    }
+    if (message.operationType !== "") {
+      writer.uint32(98).string(message.operationType);
+    }
+    if (message.isTrash !== false) {
+      writer.uint32(104).bool(message.isTrash);
+    }
+    if (message.fee !== "") {
+      writer.uint32(114).string(message.fee);
+    }
+    if (message.feeToken !== undefined) {
+      TokenView.encode(message.feeToken, writer.uint32(122).fork()).join();
+    }
+    for (const v of message.transfers) {
+      TransferRecord.encode(v!, writer.uint32(130).fork()).join();
+    }
+    for (const v of message.approvals) {
+      ApprovalRecord.encode(v!, writer.uint32(138).fork()).join();
+    }
+    for (const v of message.collectionApprovals) {
+      CollectionApprovalRecord.encode(v!, writer.uint32(146).fork()).join();
+    }
+    for (const v of message.acts) {
+      ActRecord.encode(v!, writer.uint32(154).fork()).join();
+    }
+    if (message.application !== undefined) {
+      ApplicationRecord.encode(message.application, writer.uint32(162).fork()).join();
+    }
+    if (message.paymaster !== "") {
+      writer.uint32(170).string(message.paymaster);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransactionRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransactionRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.cursor = TransactionCursor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.hash = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.blockNumber = reader.uint64().toString();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.blockHash = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.minedAt = reader.uint64().toString();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.sentFrom = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.sentTo = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.nonce = reader.uint64().toString();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.failed = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.operationType = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.isTrash = reader.bool();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.fee = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.feeToken = TokenView.decode(reader, reader.uint32());
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.transfers.push(TransferRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.approvals.push(ApprovalRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.collectionApprovals.push(CollectionApprovalRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.acts.push(ActRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.application = ApplicationRecord.decode(reader, reader.uint32());
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.paymaster = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TransactionRecord {
+    return {
+      cursor: isSet(object.cursor) ? TransactionCursor.fromJSON(object.cursor) : undefined,
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      hash: isSet(object.hash) ? globalThis.String(object.hash) : "",
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : "0",
+      blockHash: isSet(object.blockHash)
+        ? globalThis.String(object.blockHash)
+        : isSet(object.block_hash)
+        ? globalThis.String(object.block_hash)
+        : "",
+      minedAt: isSet(object.minedAt)
+        ? globalThis.String(object.minedAt)
+        : isSet(object.mined_at)
+        ? globalThis.String(object.mined_at)
+        : "0",
+      sentFrom: isSet(object.sentFrom)
+        ? globalThis.String(object.sentFrom)
+        : isSet(object.sent_from)
+        ? globalThis.String(object.sent_from)
+        : "",
+      sentTo: isSet(object.sentTo)
+        ? globalThis.String(object.sentTo)
+        : isSet(object.sent_to)
+        ? globalThis.String(object.sent_to)
+        : "",
+      nonce: isSet(object.nonce) ? globalThis.String(object.nonce) : "0",
+      failed: isSet(object.failed) ? globalThis.Boolean(object.failed) : false,
+      operationType: isSet(object.operationType)
+        ? globalThis.String(object.operationType)
+        : isSet(object.operation_type)
+        ? globalThis.String(object.operation_type)
+        : "",
+      isTrash: isSet(object.isTrash)
+        ? globalThis.Boolean(object.isTrash)
+        : isSet(object.is_trash)
+        ? globalThis.Boolean(object.is_trash)
+        : false,
+      fee: isSet(object.fee) ? globalThis.String(object.fee) : "",
+      feeToken: isSet(object.feeToken)
+        ? TokenView.fromJSON(object.feeToken)
+        : isSet(object.fee_token)
+        ? TokenView.fromJSON(object.fee_token)
+        : undefined,
+      transfers: globalThis.Array.isArray(object?.transfers)
+        ? object.transfers.map((e: any) => TransferRecord.fromJSON(e))
+        : [],
+      approvals: globalThis.Array.isArray(object?.approvals)
+        ? object.approvals.map((e: any) => ApprovalRecord.fromJSON(e))
+        : [],
+      collectionApprovals: globalThis.Array.isArray(object?.collectionApprovals)
+        ? object.collectionApprovals.map((e: any) => CollectionApprovalRecord.fromJSON(e))
+        : globalThis.Array.isArray(object?.collection_approvals)
+        ? object.collection_approvals.map((e: any) => CollectionApprovalRecord.fromJSON(e))
+        : [],
+      acts: globalThis.Array.isArray(object?.acts)
+        ? object.acts.map((e: any) => ActRecord.fromJSON(e))
+        : [],
+      application: isSet(object.application) ? ApplicationRecord.fromJSON(object.application) : undefined,
+      paymaster: isSet(object.paymaster) ? globalThis.String(object.paymaster) : "",
+    };
+  },
+
+  toJSON(message: TransactionRecord): unknown {
+    const obj: any = {};
+    if (message.cursor !== undefined) {
+      obj.cursor = TransactionCursor.toJSON(message.cursor);
+    }
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.hash !== "") {
+      obj.hash = message.hash;
+    }
+    if (message.blockNumber !== "0") {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.blockHash !== "") {
+      obj.blockHash = message.blockHash;
+    }
+    if (message.minedAt !== "0") {
+      obj.minedAt = message.minedAt;
+    }
+    if (message.sentFrom !== "") {
+      obj.sentFrom = message.sentFrom;
+    }
+    if (message.sentTo !== "") {
+      obj.sentTo = message.sentTo;
+    }
+    if (message.nonce !== "0") {
+      obj.nonce = message.nonce;
+    }
+    if (message.failed !== false) {
+      obj.failed = message.failed;
+    }
+    if (message.operationType !== "") {
+      obj.operationType = message.operationType;
+    }
+    if (message.isTrash !== false) {
+      obj.isTrash = message.isTrash;
+    }
+    if (message.fee !== "") {
+      obj.fee = message.fee;
+    }
+    if (message.feeToken !== undefined) {
+      obj.feeToken = TokenView.toJSON(message.feeToken);
+    }
+    if (message.transfers?.length) {
+      obj.transfers = message.transfers.map((e) => TransferRecord.toJSON(e));
+    }
+    if (message.approvals?.length) {
+      obj.approvals = message.approvals.map((e) => ApprovalRecord.toJSON(e));
+    }
+    if (message.collectionApprovals?.length) {
+      obj.collectionApprovals = message.collectionApprovals.map((e) => CollectionApprovalRecord.toJSON(e));
+    }
+    if (message.acts?.length) {
+      obj.acts = message.acts.map((e) => ActRecord.toJSON(e));
+    }
+    if (message.application !== undefined) {
+      obj.application = ApplicationRecord.toJSON(message.application);
+    }
+    if (message.paymaster !== "") {
+      obj.paymaster = message.paymaster;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TransactionRecord>, I>>(base?: I): TransactionRecord {
+    return TransactionRecord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TransactionRecord>, I>>(object: I): TransactionRecord {
+    const message = createBaseTransactionRecord();
+    message.cursor = (object.cursor !== undefined && object.cursor !== null)
+      ? TransactionCursor.fromPartial(object.cursor)
+      : undefined;
+    message.chainId = object.chainId ?? "";
+    message.address = object.address ?? "";
+    message.hash = object.hash ?? "";
+    message.blockNumber = object.blockNumber ?? "0";
+    message.blockHash = object.blockHash ?? "";
+    message.minedAt = object.minedAt ?? "0";
+    message.sentFrom = object.sentFrom ?? "";
+    message.sentTo = object.sentTo ?? "";
+    message.nonce = object.nonce ?? "0";
+    message.failed = object.failed ?? false;
+    message.operationType = object.operationType ?? "";
+    message.isTrash = object.isTrash ?? false;
+    message.fee = object.fee ?? "";
+    message.feeToken = (object.feeToken !== undefined && object.feeToken !== null)
+      ? TokenView.fromPartial(object.feeToken)
+      : undefined;
+    message.transfers = object.transfers?.map((e) => TransferRecord.fromPartial(e)) || [];
+    message.approvals = object.approvals?.map((e) => ApprovalRecord.fromPartial(e)) || [];
+    message.collectionApprovals = object.collectionApprovals?.map((e) => CollectionApprovalRecord.fromPartial(e)) || [];
+    message.acts = object.acts?.map((e) => ActRecord.fromPartial(e)) || [];
+    message.application = (object.application !== undefined && object.application !== null)
+      ? ApplicationRecord.fromPartial(object.application)
+      : undefined;
+    message.paymaster = object.paymaster ?? "";
+    return message;
+  },
+};
+
+/**
+ * Reads chains, decodes blocks into wallet transactions and balance changes, publishes them on
+ * Kafka, and serves the wallet transaction history it stores from them.
  */
 export type IndexerService = typeof IndexerService;
-export const IndexerService = {} as const;
+export const IndexerService = {
+  /**
+   * A wallet's indexed transactions on the given chains, newest first by (mined time, block number,
+   * transaction index, chain id), one page after the cursor. The caller has already checked the
+   * address and the chains; INVALID_ARGUMENT only for a malformed cursor or page size.
+   */
+  listWalletTransactions: {
+    path: "/walletapi.indexer.Indexer/ListWalletTransactions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListWalletTransactionsRequest): Buffer =>
+      Buffer.from(ListWalletTransactionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListWalletTransactionsRequest => ListWalletTransactionsRequest.decode(value),
+    responseSerialize: (value: ListWalletTransactionsResponse): Buffer =>
+      Buffer.from(ListWalletTransactionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListWalletTransactionsResponse =>
+      ListWalletTransactionsResponse.decode(value),
+  },
+} as const;
 
 export interface IndexerServer extends UntypedServiceImplementation {
+  /**
+   * A wallet's indexed transactions on the given chains, newest first by (mined time, block number,
+   * transaction index, chain id), one page after the cursor. The caller has already checked the
+   * address and the chains; INVALID_ARGUMENT only for a malformed cursor or page size.
+   */
+  listWalletTransactions: handleUnaryCall<ListWalletTransactionsRequest, ListWalletTransactionsResponse>;
 }
 
 export interface IndexerClient extends Client {
+  /**
+   * A wallet's indexed transactions on the given chains, newest first by (mined time, block number,
+   * transaction index, chain id), one page after the cursor. The caller has already checked the
+   * address and the chains; INVALID_ARGUMENT only for a malformed cursor or page size.
+   */
+  listWalletTransactions(
+    request: ListWalletTransactionsRequest,
+    callback: (error: ServiceError | null, response: ListWalletTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  listWalletTransactions(
+    request: ListWalletTransactionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListWalletTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  listWalletTransactions(
+    request: ListWalletTransactionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListWalletTransactionsResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const IndexerClient = makeGenericClientConstructor(IndexerService, "walletapi.indexer.Indexer") as unknown as {
@@ -36,3 +2004,28 @@ export const IndexerClient = makeGenericClientConstructor(IndexerService, "walle
   service: typeof IndexerService;
   serviceName: string;
 };
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
+type KeysOfUnion<T> = T extends T ? keyof T : never;
+export type Exact<P, I extends P> = P extends Builtin ? P
+  : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isSet(value: any): boolean {
+  return value !== null && value !== undefined;
+}
+
+export interface MessageFns<T> {
+  encode(message: T, writer?: BinaryWriter): BinaryWriter;
+  decode(input: BinaryReader | Uint8Array, length?: number): T;
+  fromJSON(object: any): T;
+  toJSON(message: T): unknown;
+  create<I extends Exact<DeepPartial<T>, I>>(base?: I): T;
+  fromPartial<I extends Exact<DeepPartial<T>, I>>(object: I): T;
+}
