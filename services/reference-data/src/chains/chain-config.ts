@@ -31,6 +31,8 @@ export const chainConfigSchema = z
       supports_positions: flag,
       supports_nft_positions: flag,
     }),
+    /** The chain's native asset, served for a token reference with an empty address. */
+    native: z.object({ name: z.string().min(1), symbol: z.string().min(1), decimals: z.number().int().min(0).max(255) }),
     native_fungible_id: z.string().min(1).max(44),
     wrapped_native_fungible_id: z.string().min(1).max(44).nullable().default(null),
   })

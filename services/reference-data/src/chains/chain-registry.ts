@@ -6,6 +6,8 @@ export interface ChainRegistry {
   list(network: Network): Chain[];
   /** The chain if the list for `network` contains it; aliases and the other network's chains do not count. */
   get(network: Network, chainId: string): Chain | undefined;
+  /** The chain with this id on either network, for calls that name a chain rather than a network. */
+  find(chainId: string): Chain | undefined;
 }
 
 export function toChain(config: ChainConfig): Chain {
@@ -44,5 +46,6 @@ export function createChainRegistry(configs: readonly ChainConfig[]): ChainRegis
   return {
     list: (network) => byNetwork.get(network) ?? [],
     get: (network, chainId) => byNetwork.get(network)?.find((chain) => chain.id === chainId),
+    find: (chainId) => chains.find((chain) => chain.id === chainId),
   };
 }

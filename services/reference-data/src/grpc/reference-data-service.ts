@@ -1,17 +1,63 @@
-import { notFound, registration, type ServiceRegistration } from '@wallet-api/core/grpc';
+import { status } from '@grpc/grpc-js';
+import { GrpcError, invalidArgument, notFound, registration, type ServiceRegistration } from '@wallet-api/core/grpc';
 import { Network } from '@wallet-api/core/proto/common';
-import { ReferenceDataService, type ReferenceDataServer } from '@wallet-api/core/proto/reference_data';
+import { ReferenceDataService, type ContractDapp, type ReferenceDataServer } from '@wallet-api/core/proto/reference_data';
+import type { AddressClassifier } from '../addresses/address-classifier.js';
 import type { ChainRegistry } from '../chains/chain-registry.js';
+import type { Registry } from '../registry/registry.js';
+import type { TokenCatalog } from '../tokens/token-catalog.js';
 
-export function referenceDataService(chains: ChainRegistry): ServiceRegistration {
+/** What the token, dapp and address RPCs answer from; chains alone are enough for the chain RPCs. */
+export interface ReferenceDataDomain {
+  tokens: TokenCatalog;
+  registry: Registry;
+  addresses: AddressClassifier;
+}
+
+/** Requests larger than this are refused rather than fanned out to the chains in one go. */
+export const maxItemsPerRequest = 1_000;
+
+export function referenceDataService(chains: ChainRegistry, domain?: ReferenceDataDomain): ServiceRegistration {
+  const network = (request: { context?: { network: Network } | undefined }) => request.context?.network ?? Network.NETWORK_MAINNET;
+  // A server built with chains only (the gateway's chain tests) still serves the chain RPCs.
+  const need = (): ReferenceDataDomain => {
+    if (!domain) throw new GrpcError(status.UNIMPLEMENTED, 'this server serves chains only');
+    return domain;
+  };
+  const limit = (count: number, what: string) => {
+    if (count > maxItemsPerRequest) throw invalidArgument(`${what} should have at most ${maxItemsPerRequest} items`);
+  };
+
   return registration<ReferenceDataServer>('walletapi.referencedata.ReferenceData', ReferenceDataService, {
     async listChains(request) {
-      return { chains: chains.list(request.context?.network ?? Network.NETWORK_MAINNET) };
+      return { chains: chains.list(network(request)) };
     },
     async getChain(request) {
-      const chain = chains.get(request.context?.network ?? Network.NETWORK_MAINNET, request.chainId);
+      const chain = chains.get(network(request), request.chainId);
       if (!chain) throw notFound(`chain ${request.chainId} is not supported`);
       return chain;
+    },
+    async getTokens(request) {
+      limit(request.tokens.length, 'tokens');
+      return { tokens: await need().tokens.getTokens(request.tokens) };
+    },
+    async resolveContracts(request) {
+      const { registry } = need();
+      limit(request.addresses.length, 'addresses');
+      if (!chains.find(request.chainId)) throw invalidArgument(`chain ${request.chainId} is not supported`);
+      const contracts: ContractDapp[] = [];
+      for (const address of request.addresses) {
+        const normalized = address.trim().toLowerCase();
+        const dapp = registry.dappForContract(request.chainId, normalized);
+        if (dapp) contracts.push({ address: normalized, dapp });
+      }
+      return { contracts };
+    },
+    async classifyAddress(request) {
+      return need().addresses.classify(request.address, network(request));
+    },
+    async findTokensBySymbol(request) {
+      return { tokens: await need().tokens.findBySymbol(request.symbol, network(request)) };
     },
   });
 }

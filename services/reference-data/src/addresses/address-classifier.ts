@@ -1,0 +1,75 @@
+import { invalidArgument, unavailable } from '@wallet-api/core/grpc';
+import type { Logger } from '@wallet-api/core/logger';
+import { Network } from '@wallet-api/core/proto/common';
+import { AddressKind, type AddressClassification } from '@wallet-api/core/proto/reference_data';
+import type { Address } from 'viem';
+import type { ChainConfig } from '../chains/chain-config.js';
+import type { Registry } from '../registry/registry.js';
+import { burnClassification, classifyFromChains, highVolumeClassification, isBuiltInBurnAddress } from './address-kind.js';
+import type { AddressProber } from './address-prober.js';
+
+export interface AddressClassifier {
+  classify(address: string, network: Network): Promise<AddressClassification>;
+}
+
+export interface AddressClassifierOptions {
+  chains: readonly ChainConfig[];
+  registry: Registry;
+  /** One prober per EVM chain id. */
+  probers: ReadonlyMap<string, AddressProber>;
+  logger: Logger;
+  /** An EOA may receive code later (a counterfactual wallet being deployed), so its verdict expires; a contract's never does. */
+  eoaTtlMs?: number;
+  cacheSize?: number;
+}
+
+const evmAddress = /^0x[0-9a-fA-F]{40}$/;
+const solanaAddress = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+export function createAddressClassifier(options: AddressClassifierOptions): AddressClassifier {
+  const { registry, probers } = options;
+  const eoaTtlMs = options.eoaTtlMs ?? 60_000;
+  const cacheSize = options.cacheSize ?? 100_000;
+  const cache = new Map<string, { classification: AddressClassification; expiresAt: number }>();
+
+  function evmChainIds(network: Network): string[] {
+    const name = network === Network.NETWORK_TESTNET ? 'testnet' : 'mainnet';
+    return options.chains.filter((chain) => chain.network === name && chain.family === 'evm').map((chain) => chain.id);
+  }
+
+  async function probeEverywhere(address: string, network: Network): Promise<AddressClassification> {
+    const kinds = await Promise.all(
+      evmChainIds(network).map(async (chainId) => {
+        try {
+          return await probers.get(chainId)!.probe(address as Address);
+        } catch (error) {
+          options.logger.warn({ err: error, chainId, address }, 'address classification read failed');
+          throw unavailable(`chain ${chainId} did not answer while classifying address ${address}; retry later`);
+        }
+      }),
+    );
+    return classifyFromChains(address, kinds);
+  }
+
+  return {
+    async classify(input, network) {
+      const trimmed = input.trim();
+      if (solanaAddress.test(trimmed)) return { address: trimmed, kind: AddressKind.ADDRESS_KIND_EOA, tracked: true, reason: '' };
+      if (!evmAddress.test(trimmed)) throw invalidArgument(`address ${input} should be a valid EVM or Solana address`);
+      const address = trimmed.toLowerCase();
+      if (isBuiltInBurnAddress(address) || registry.isConfiguredBurn(address)) return burnClassification(address);
+      const highVolume = registry.highVolumeName(address);
+      if (highVolume) return highVolumeClassification(address, highVolume);
+
+      const cacheKey = `${network}:${address}`;
+      const cached = cache.get(cacheKey);
+      if (cached && cached.expiresAt > Date.now()) return cached.classification;
+      const classification = await probeEverywhere(address, network);
+      const expiresAt = classification.kind === AddressKind.ADDRESS_KIND_EOA ? Date.now() + eoaTtlMs : Number.POSITIVE_INFINITY;
+      cache.delete(cacheKey);
+      cache.set(cacheKey, { classification, expiresAt });
+      if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
+      return classification;
+    },
+  };
+}

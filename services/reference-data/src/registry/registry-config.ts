@@ -1,0 +1,122 @@
+import { readFile } from 'node:fs/promises';
+import { isAddress } from 'viem';
+import { z } from 'zod';
+
+// All-lowercase addresses pass; mixed-case ones must carry a valid EIP-55 checksum, which catches
+// a mistyped address copied into the file by hand.
+const address = z
+  .string()
+  .refine((value) => isAddress(value, { strict: true }), { message: 'must be a 0x address (mixed case only with a valid checksum)' })
+  .transform((value) => value.toLowerCase());
+const chainId = z.string().regex(/^[a-z0-9-]{1,32}$/, 'chain ids are lowercase letters, digits and dashes');
+const optionalUrl = z.union([z.url(), z.literal('')]).default('');
+
+export const dappConfigSchema = z.object({
+  // Dapp ids appear in `filter[dapp_ids]`, whose items are 1 to 32 characters (spec 8).
+  id: z.string().regex(/^[a-z0-9-]{1,32}$/, 'dapp ids are 1 to 32 lowercase letters, digits and dashes'),
+  name: z.string().min(1),
+  description: z.string().default(''),
+  icon_url: optionalUrl,
+  url: optionalUrl,
+  manage_positions_url: optionalUrl,
+  contracts: z.record(chainId, z.array(address)).default({}),
+});
+
+export const verifiedTokenConfigSchema = z.object({
+  // Fungible ids are opaque, stable and at most 44 characters (decisions.md).
+  fungible_id: z.string().regex(/^[a-z0-9-]{1,44}$/, 'fungible ids are 1 to 44 lowercase letters, digits and dashes'),
+  symbol: z.string().min(1),
+  name: z.string().min(1),
+  icon_url: optionalUrl,
+  implementations: z.array(z.object({ chain_id: chainId, address })).min(1),
+});
+
+export const registryFileSchema = z.object({
+  dapps: z.array(dappConfigSchema).default([]),
+  /** The verified list: tokens known to be the real asset, grouped into one fungible across chains. */
+  tokens: z.array(verifiedTokenConfigSchema).default([]),
+  /** Token and NFT contracts known to be spam, by chain id. */
+  spam_tokens: z.record(chainId, z.array(address)).default({}),
+  /** Burn addresses besides the built-in ones (zero, 0x…dead, 0xdead…0). */
+  burn_addresses: z.array(address).default([]),
+  /** Exchange hot wallets and other addresses whose history is too large to serve. */
+  high_volume_addresses: z.array(z.object({ address, name: z.string().min(1) })).default([]),
+});
+
+export type DappConfig = z.infer<typeof dappConfigSchema>;
+export type VerifiedTokenConfig = z.infer<typeof verifiedTokenConfigSchema>;
+export type RegistryConfig = z.infer<typeof registryFileSchema>;
+
+export function parseRegistryConfig(json: unknown, source: string): RegistryConfig {
+  const result = registryFileSchema.safeParse(json);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`invalid registry ${source}:\n  ${problems.join('\n  ')}`);
+  }
+  return result.data;
+}
+
+function union<T>(a: readonly T[], b: readonly T[]): T[] {
+  return [...new Set([...a, ...b])];
+}
+
+function mergeRecords(a: Record<string, string[]>, b: Record<string, string[]>): Record<string, string[]> {
+  const merged = { ...a };
+  for (const [key, values] of Object.entries(b)) merged[key] = union(merged[key] ?? [], values);
+  return merged;
+}
+
+/**
+ * Combines registries, later ones extending earlier ones: a dapp or verified token with an id seen
+ * before keeps the new metadata and gains the new contracts or implementations, so a deployment's
+ * file can add its own contracts to a dapp the shipped file already describes.
+ */
+export function mergeRegistries(registries: readonly RegistryConfig[]): RegistryConfig {
+  const dapps = new Map<string, DappConfig>();
+  const tokens = new Map<string, VerifiedTokenConfig>();
+  const merged: RegistryConfig = { dapps: [], tokens: [], spam_tokens: {}, burn_addresses: [], high_volume_addresses: [] };
+  for (const registry of registries) {
+    for (const dapp of registry.dapps) {
+      const earlier = dapps.get(dapp.id);
+      dapps.set(dapp.id, earlier ? { ...dapp, contracts: mergeRecords(earlier.contracts, dapp.contracts) } : dapp);
+    }
+    for (const token of registry.tokens) {
+      const earlier = tokens.get(token.fungible_id);
+      const implementations = [...(earlier?.implementations ?? [])];
+      for (const implementation of token.implementations) {
+        if (!implementations.some((known) => known.chain_id === implementation.chain_id && known.address === implementation.address)) {
+          implementations.push(implementation);
+        }
+      }
+      tokens.set(token.fungible_id, { ...token, implementations });
+    }
+    merged.spam_tokens = mergeRecords(merged.spam_tokens, registry.spam_tokens);
+    merged.burn_addresses = union(merged.burn_addresses, registry.burn_addresses);
+    for (const entry of registry.high_volume_addresses) {
+      if (!merged.high_volume_addresses.some((known) => known.address === entry.address)) merged.high_volume_addresses.push(entry);
+    }
+  }
+  merged.dapps = [...dapps.values()];
+  merged.tokens = [...tokens.values()];
+  return merged;
+}
+
+/** `REGISTRY_PATHS`: comma-separated files merged over the shipped registry, in order. */
+export function registryPaths(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((path) => path.trim()).filter(Boolean);
+}
+
+export async function loadRegistryConfig(paths: readonly string[]): Promise<RegistryConfig> {
+  const registries = await Promise.all(
+    paths.map(async (path) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(await readFile(path, 'utf8'));
+      } catch (error) {
+        throw new Error(`cannot read registry ${path}: ${(error as Error).message}`);
+      }
+      return parseRegistryConfig(json, path);
+    }),
+  );
+  return mergeRegistries(registries);
+}

@@ -1,0 +1,82 @@
+import type { Dapp } from '@wallet-api/core/proto/reference_data';
+import type { RegistryConfig } from './registry-config.js';
+
+export interface VerifiedToken {
+  fungibleId: string;
+  symbol: string;
+  name: string;
+  iconUrl: string;
+}
+
+export interface TokenRefKey {
+  chainId: string;
+  address: string;
+}
+
+/** Lookups over the merged registry; every address argument is matched case-insensitively. */
+export interface Registry {
+  dappForContract(chainId: string, address: string): Dapp | undefined;
+  verifiedToken(chainId: string, address: string): VerifiedToken | undefined;
+  /** Implementations of verified tokens whose symbol equals `symbol`, ignoring case. */
+  verifiedImplementationsBySymbol(symbol: string): TokenRefKey[];
+  /** Whether a verified token uses this symbol (ignoring case): a different contract using it is a look-alike. */
+  isVerifiedSymbol(symbol: string): boolean;
+  isListedSpam(chainId: string, address: string): boolean;
+  isConfiguredBurn(address: string): boolean;
+  /** The configured name of a high-volume address. */
+  highVolumeName(address: string): string | undefined;
+}
+
+const key = (chainId: string, address: string) => `${chainId}:${address.toLowerCase()}`;
+
+export function createRegistry(config: RegistryConfig): Registry {
+  const dappByContract = new Map<string, Dapp>();
+  for (const entry of config.dapps) {
+    const dapp: Dapp = {
+      id: entry.id,
+      name: entry.name,
+      description: entry.description,
+      iconUrl: entry.icon_url,
+      url: entry.url,
+      managePositionsUrl: entry.manage_positions_url,
+    };
+    for (const [chainId, addresses] of Object.entries(entry.contracts)) {
+      for (const address of addresses) {
+        const earlier = dappByContract.get(key(chainId, address));
+        // One contract, one dapp: a second claim is a mistake in the files, not a tie to break silently.
+        if (earlier && earlier.id !== dapp.id) {
+          throw new Error(`registry: ${chainId} contract ${address} is listed under both ${earlier.id} and ${dapp.id}`);
+        }
+        dappByContract.set(key(chainId, address), dapp);
+      }
+    }
+  }
+
+  const verifiedByImplementation = new Map<string, VerifiedToken>();
+  const implementationsBySymbol = new Map<string, TokenRefKey[]>();
+  for (const token of config.tokens) {
+    const verified = { fungibleId: token.fungible_id, symbol: token.symbol, name: token.name, iconUrl: token.icon_url };
+    const symbol = token.symbol.toUpperCase();
+    for (const implementation of token.implementations) {
+      verifiedByImplementation.set(key(implementation.chain_id, implementation.address), verified);
+      implementationsBySymbol.set(symbol, [
+        ...(implementationsBySymbol.get(symbol) ?? []),
+        { chainId: implementation.chain_id, address: implementation.address },
+      ]);
+    }
+  }
+
+  const spam = new Set(Object.entries(config.spam_tokens).flatMap(([chainId, addresses]) => addresses.map((address) => key(chainId, address))));
+  const burns = new Set(config.burn_addresses);
+  const highVolume = new Map(config.high_volume_addresses.map((entry) => [entry.address, entry.name]));
+
+  return {
+    dappForContract: (chainId, address) => dappByContract.get(key(chainId, address)),
+    verifiedToken: (chainId, address) => verifiedByImplementation.get(key(chainId, address)),
+    verifiedImplementationsBySymbol: (symbol) => implementationsBySymbol.get(symbol.toUpperCase()) ?? [],
+    isVerifiedSymbol: (symbol) => implementationsBySymbol.has(symbol.toUpperCase()),
+    isListedSpam: (chainId, address) => spam.has(key(chainId, address)),
+    isConfiguredBurn: (address) => burns.has(address.toLowerCase()),
+    highVolumeName: (address) => highVolume.get(address.toLowerCase()),
+  };
+}

@@ -1,0 +1,17 @@
+import { BaseError, ExecutionRevertedError, RpcRequestError } from 'viem';
+
+/**
+ * Whether an eth_call failed because the contract did (a revert, an invalid opcode, running out of
+ * gas) rather than because the node could not be reached or refused the request. Only the first
+ * says something about the contract.
+ */
+export function isRevert(error: unknown): boolean {
+  if (!(error instanceof BaseError)) return false;
+  return Boolean(
+    error.walk(
+      (cause) =>
+        cause instanceof ExecutionRevertedError ||
+        (cause instanceof RpcRequestError && /revert|invalid opcode|out of gas|stack (underflow|overflow)|invalid jump/i.test(cause.details)),
+    ),
+  );
+}

@@ -1,0 +1,64 @@
+import { createPublicClient, encodeFunctionData, http, parseAbi, type Address, type Hex, type PublicClient } from 'viem';
+import { decodeDecimals, decodeSupportsInterface, decodeTokenText, tokenMetadataFromAnswers, type ContractTokenMetadata } from './token-decode.js';
+import { isRevert } from './rpc-errors.js';
+
+const abi = parseAbi([
+  'function name() view returns (string)',
+  'function symbol() view returns (string)',
+  'function decimals() view returns (uint8)',
+  'function supportsInterface(bytes4 interfaceId) view returns (bool)',
+]);
+
+const ERC721_INTERFACE_ID = '0x80ac58cd';
+const ERC1155_INTERFACE_ID = '0xd9b67a26';
+
+const calls = {
+  name: encodeFunctionData({ abi, functionName: 'name' }),
+  symbol: encodeFunctionData({ abi, functionName: 'symbol' }),
+  decimals: encodeFunctionData({ abi, functionName: 'decimals' }),
+  erc721: encodeFunctionData({ abi, functionName: 'supportsInterface', args: [ERC721_INTERFACE_ID] }),
+  erc1155: encodeFunctionData({ abi, functionName: 'supportsInterface', args: [ERC1155_INTERFACE_ID] }),
+};
+
+/** Reads token metadata from one chain's contracts. */
+export interface TokenReader {
+  /**
+   * The contract's metadata, or undefined when it answers none of the token calls (no code, or not
+   * a token). Transport failures reject: they say nothing about the contract.
+   */
+  read(address: Address): Promise<ContractTokenMetadata | undefined>;
+}
+
+export function createRpcClient(rpcUrl: string): PublicClient {
+  // batch: several eth_calls in one HTTP request; no multicall contract is needed on the chain.
+  return createPublicClient({ transport: http(rpcUrl, { batch: true, retryCount: 2, timeout: 10_000 }) });
+}
+
+export function createTokenReader(client: PublicClient): TokenReader {
+  async function call(to: Address, data: Hex): Promise<Hex | undefined> {
+    try {
+      return (await client.call({ to, data })).data ?? '0x';
+    } catch (error) {
+      if (isRevert(error)) return undefined;
+      throw error;
+    }
+  }
+  return {
+    async read(address) {
+      const [name, symbol, decimals, erc721, erc1155] = await Promise.all([
+        call(address, calls.name),
+        call(address, calls.symbol),
+        call(address, calls.decimals),
+        call(address, calls.erc721),
+        call(address, calls.erc1155),
+      ]);
+      return tokenMetadataFromAnswers({
+        name: name && decodeTokenText(name),
+        symbol: symbol && decodeTokenText(symbol),
+        decimals: decimals && decodeDecimals(decimals),
+        erc721: erc721 !== undefined && decodeSupportsInterface(erc721),
+        erc1155: erc1155 !== undefined && decodeSupportsInterface(erc1155),
+      });
+    },
+  };
+}
