@@ -1,0 +1,3 @@
+export { operationTypes, type ActType, type OperationType } from './operation-type.js';
+export type { TokenFact, TokenFacts } from './token-facts.js';
+export { walletView, type ActView, type AssetType, type TransferDirection, type WalletTransactionView } from './wallet-view.js';
