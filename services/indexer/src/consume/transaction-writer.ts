@@ -1,0 +1,92 @@
+import type { ClickHouse } from '@wallet-api/core/clickhouse';
+import { startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import type { Logger } from '@wallet-api/core/logger';
+import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
+import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { createTokenDirectory } from '../reference/token-directory.js';
+import { transactionTokens } from '../reference/transaction-tokens.js';
+import { createWalletHistoryStore } from '../store/wallet-history-store.js';
+import { walletRows } from './wallet-rows.js';
+
+export interface WriterTopics {
+  walletTransactions: TopicSpec<WalletTransaction>;
+  balanceChanges: TopicSpec<BalanceChange>;
+  chainBlocks: TopicSpec<ChainBlock>;
+  chainRollbacks: TopicSpec<ChainRollback>;
+}
+
+export interface TransactionWriterOptions {
+  kafka: ReturnType<typeof createKafka>;
+  clickhouse: ClickHouse;
+  referenceData: ReferenceDataClient;
+  logger: Logger;
+  /** Prefix of the consumer groups, one per topic. */
+  groupId?: string;
+  /** Tests read their own topics. */
+  topics?: WriterTopics;
+}
+
+export interface TransactionWriter {
+  start(): Promise<void>;
+  /** Stops every consumer, committing what each has handled. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Consumes the chain topics into ClickHouse: wallet transaction rows, balance changes, and block
+ * canonicality. Each topic has its own consumer group, so a slow topic never holds another back;
+ * results do not depend on the order the topics are read in (see block_states).
+ */
+export function createTransactionWriter(options: TransactionWriterOptions): TransactionWriter {
+  const { kafka, logger } = options;
+  const topics = options.topics ?? platformTopics;
+  const groupId = options.groupId ?? 'indexer.wallet-history';
+  const store = createWalletHistoryStore(options.clickhouse);
+  const tokens = createTokenDirectory(options.referenceData);
+  let consumers: MessageConsumer[] = [];
+
+  return {
+    async start() {
+      consumers = await Promise.all([
+        startConsumer(kafka, {
+          groupId: `${groupId}.transactions`,
+          topic: topics.walletTransactions,
+          logger,
+          async handle({ value: transaction }) {
+            const facts = await tokens.load(transactionTokens(transaction));
+            await store.writeTransaction(transaction, walletRows(transaction, facts));
+          },
+        }),
+        startConsumer(kafka, {
+          groupId: `${groupId}.balance-changes`,
+          topic: topics.balanceChanges,
+          logger,
+          async handle({ value }) {
+            await store.writeBalanceChange(value);
+          },
+        }),
+        startConsumer(kafka, {
+          groupId: `${groupId}.blocks`,
+          topic: topics.chainBlocks,
+          logger,
+          async handle({ value }) {
+            await store.recordBlock(value);
+          },
+        }),
+        startConsumer(kafka, {
+          groupId: `${groupId}.rollbacks`,
+          topic: topics.chainRollbacks,
+          logger,
+          async handle({ value }) {
+            await store.recordRollback(value);
+          },
+        }),
+      ]);
+    },
+    async stop() {
+      const running = consumers;
+      consumers = [];
+      await Promise.all(running.map((consumer) => consumer.stop()));
+    },
+  };
+}

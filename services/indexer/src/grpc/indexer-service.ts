@@ -1,0 +1,196 @@
+import type { ClickHouse } from '@wallet-api/core/clickhouse';
+import { invalidArgument, registration, unary, type ServiceRegistration } from '@wallet-api/core/grpc';
+import type { RequestContext } from '@wallet-api/core/proto/common';
+import { AssetKind, type Asset, type WalletTransaction } from '@wallet-api/core/proto/events';
+import {
+  IndexerService,
+  TrashFilter,
+  type IndexerServer,
+  type ListWalletTransactionsRequest,
+  type TokenView,
+  type TransactionRecord,
+} from '@wallet-api/core/proto/indexer';
+import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { walletView } from '../decode/wallet-view.js';
+import { createDappDirectory, type DappTable } from '../reference/dapp-directory.js';
+import { createTokenDirectory, type TokenTable } from '../reference/token-directory.js';
+import { transactionTokens } from '../reference/transaction-tokens.js';
+import { createWalletHistoryStore, type StoredWalletTransaction } from '../store/wallet-history-store.js';
+import type { TransactionSearch, TrashFilter as StoreTrashFilter } from '../store/wallet-transaction-query.js';
+
+export const maxPageSize = 100;
+
+const evmAddress = /^0x[0-9a-fA-F]{40}$/;
+const evmHash = /^0x[0-9a-fA-F]{64}$/;
+const base58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+
+const trashFilters: Record<TrashFilter, StoreTrashFilter> = {
+  [TrashFilter.TRASH_FILTER_ONLY_NON_TRASH]: 'only_non_trash',
+  [TrashFilter.TRASH_FILTER_ONLY_TRASH]: 'only_trash',
+  [TrashFilter.TRASH_FILTER_NO_FILTER]: 'no_filter',
+};
+
+/** EVM addresses and hashes are stored lowercase; Solana's base58 is case-sensitive and kept. */
+export function normalizeAddress(address: string): string {
+  return evmAddress.test(address) ? address.toLowerCase() : address;
+}
+
+/**
+ * What a search query names: an EVM or Solana transaction hash (signatures are 64 bytes, 86 to 88
+ * base58 characters), an EVM or Solana address (32 bytes, 32 to 44 characters), or else a symbol.
+ */
+export function readSearchQuery(query: string): { kind: 'hash' | 'address' | 'symbol'; value: string } {
+  const trimmed = query.trim();
+  if (evmHash.test(trimmed)) return { kind: 'hash', value: trimmed.toLowerCase() };
+  if (evmAddress.test(trimmed)) return { kind: 'address', value: trimmed.toLowerCase() };
+  if (base58.test(trimmed) && trimmed.length >= 86 && trimmed.length <= 88) return { kind: 'hash', value: trimmed };
+  if (base58.test(trimmed) && trimmed.length >= 32 && trimmed.length <= 44) return { kind: 'address', value: trimmed };
+  return { kind: 'symbol', value: trimmed };
+}
+
+function tokenView(asset: Asset, chainId: string, tokens: TokenTable): TokenView {
+  return { asset, info: tokens.info(chainId, asset.address) };
+}
+
+function toRecord(row: StoredWalletTransaction, tokens: TokenTable, dapps: DappTable): TransactionRecord {
+  const tx = row.transaction;
+  const wallet = row.address;
+  const view = walletView(tx, wallet, tokens);
+  const nativeAsset: Asset = { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' };
+  const applicationContract = tx.to || tx.createdContract;
+  return {
+    cursor: {
+      minedAtMs: String(BigInt(row.minedAt) * 1000n),
+      blockNumber: row.blockNumber.toString(),
+      transactionIndex: row.transactionIndex,
+      chainId: row.chainId,
+    },
+    chainId: row.chainId,
+    address: wallet,
+    hash: row.hash,
+    blockNumber: row.blockNumber.toString(),
+    blockHash: row.blockHash,
+    minedAt: String(row.minedAt),
+    sentFrom: tx.from,
+    sentTo: tx.to,
+    nonce: tx.nonce,
+    failed: tx.failed,
+    // The stored readings, not a fresh walletView's, so filters and answers always agree.
+    operationType: row.operationType,
+    isTrash: row.isTrash,
+    fee: tx.fee,
+    feeToken: tokenView(nativeAsset, row.chainId, tokens),
+    transfers: view.transfers.map((transfer) => ({
+      actId: transfer.actId,
+      direction: transfer.direction,
+      token: tokenView(transfer.asset ?? nativeAsset, row.chainId, tokens),
+      amount: transfer.amount,
+      sender: transfer.sender,
+      recipient: transfer.recipient,
+    })),
+    approvals: tx.approvals
+      .filter((approval) => approval.owner === wallet || approval.spender === wallet)
+      .map((approval) => ({
+        actId: approval.actId,
+        token: tokenView(approval.asset ?? nativeAsset, row.chainId, tokens),
+        amount: approval.amount,
+        owner: approval.owner,
+        spender: approval.spender,
+      })),
+    collectionApprovals: tx.collectionApprovals
+      .filter((approval) => approval.owner === wallet || approval.operator === wallet)
+      .map((approval) => ({
+        actId: approval.actId,
+        collection: tokenView({ kind: AssetKind.ASSET_KIND_UNSPECIFIED, address: approval.collection, tokenId: '' }, row.chainId, tokens),
+        operator: approval.operator,
+        approved: approval.approved,
+      })),
+    acts: view.acts.map((act) => ({
+      id: act.id,
+      type: act.type,
+      sentFrom: act.sentFrom,
+      feeKind: '',
+      contractAddress: act.contractAddress,
+      dapp: act.contractAddress ? dapps.dapp(row.chainId, act.contractAddress) : undefined,
+    })),
+    application:
+      tx.methodId || tx.createdContract
+        ? {
+            contractAddress: applicationContract,
+            dapp: dapps.dapp(row.chainId, applicationContract),
+            methodId: tx.methodId,
+            methodName: tx.methodName,
+          }
+        : undefined,
+    paymaster: tx.paymaster,
+  };
+}
+
+function contractsOf(tx: WalletTransaction): { chainId: string; address: string }[] {
+  const addresses = new Set<string>();
+  if (tx.to || tx.createdContract) addresses.add(tx.to || tx.createdContract);
+  for (const act of tx.acts) if (act.contractAddress) addresses.add(act.contractAddress);
+  return [...addresses].map((address) => ({ chainId: tx.chainId, address }));
+}
+
+export interface IndexerServiceDependencies {
+  clickhouse: ClickHouse;
+  referenceData: ReferenceDataClient;
+}
+
+async function resolveSearch(
+  query: string,
+  chainIds: readonly string[],
+  referenceData: ReferenceDataClient,
+  context: RequestContext | undefined,
+): Promise<TransactionSearch | undefined> {
+  if (query.trim() === '') return undefined;
+  const search = readSearchQuery(query);
+  if (search.kind === 'hash') return { kind: 'hash', hash: search.value };
+  if (search.kind === 'address') return { kind: 'address', address: search.value };
+  const { tokens } = await unary(referenceData, referenceData.findTokensBySymbol, { context, symbol: search.value }, {
+    name: 'ReferenceData/FindTokensBySymbol',
+  });
+  const chains = new Set(chainIds);
+  return { kind: 'tokens', tokens: tokens.filter((token) => chains.has(token.chainId)).map((token) => ({ chainId: token.chainId, address: token.address })) };
+}
+
+/** The Indexer gRPC service: a wallet's stored transactions with their token and dapp facts. */
+export function indexerService({ clickhouse, referenceData }: IndexerServiceDependencies): ServiceRegistration {
+  const store = createWalletHistoryStore(clickhouse);
+  const tokens = createTokenDirectory(referenceData);
+  const dapps = createDappDirectory(referenceData);
+  return registration<IndexerServer>('walletapi.indexer.Indexer', IndexerService, {
+    async listWalletTransactions(request: ListWalletTransactionsRequest) {
+      if (request.address === '') throw invalidArgument('address is required');
+      if (request.chainIds.length === 0) throw invalidArgument('chain_ids needs at least one chain');
+      if (request.pageSize < 1 || request.pageSize > maxPageSize) throw invalidArgument(`page size must be 1 to ${maxPageSize}`);
+      const address = normalizeAddress(request.address);
+      const search = await resolveSearch(request.searchQuery, request.chainIds, referenceData, request.context);
+      const after = request.after;
+      const rows = await store.listWalletTransactions({
+        address,
+        chainIds: request.chainIds,
+        operationTypes: request.operationTypes,
+        trash: trashFilters[request.trash],
+        minMinedAtMs: request.minMinedAtMs === undefined ? undefined : BigInt(request.minMinedAtMs),
+        maxMinedAtMs: request.maxMinedAtMs === undefined ? undefined : BigInt(request.maxMinedAtMs),
+        assetTypes: request.assetTypes,
+        search,
+        after: after && {
+          minedAtMs: BigInt(after.minedAtMs),
+          blockNumber: BigInt(after.blockNumber),
+          transactionIndex: after.transactionIndex,
+          chainId: after.chainId,
+        },
+        limit: request.pageSize + 1,
+      });
+      const page = rows.slice(0, request.pageSize);
+      const [tokenTable, dappTable] = await Promise.all([
+        tokens.load(page.flatMap((row) => transactionTokens(row.transaction)), request.context),
+        dapps.load(page.flatMap((row) => contractsOf(row.transaction)), request.context),
+      ]);
+      return { transactions: page.map((row) => toRecord(row, tokenTable, dappTable)), hasMore: rows.length > request.pageSize };
+    },
+  });
+}
