@@ -1,1 +1,1 @@
-export { devnetChains, ensureWorld, worldCacheKey, type DevnetChainSpec, type World, type WorldOptions } from './world-cache.js';
+export { devnetChains, ensureWorld, shapesWorld, worldCacheKey, type DevnetChainSpec, type World, type WorldOptions } from './world-cache.js';

@@ -43,14 +43,26 @@ export const devnetChains: readonly DevnetChainSpec[] = [
 
 const packageRoot = new URL('../../', import.meta.url).pathname;
 
+// Code that only reads a built world (the command line, the registry derived from the manifest):
+// changing it must not rebuild the world, which takes minutes.
+const worldIndependent = ['src/cli/', 'src/registry/'];
+
+/** Whether a file of this package (path relative to it) shapes the built world, so its content is part of the cache key. */
+export function shapesWorld(relativePath: string): boolean {
+  return (
+    /\.(ts|sol)$/.test(relativePath) && !relativePath.endsWith('.test.ts') && !worldIndependent.some((folder) => relativePath.startsWith(folder))
+  );
+}
+
 /** Hash of the generator's own code and contracts: a change to either builds a new world. */
 async function codeHash(): Promise<string> {
   const hash = createHash('sha256');
   for (const folder of ['src', 'contracts']) {
     const entries = await readdir(join(packageRoot, folder), { recursive: true, withFileTypes: true }).catch(() => []);
     const files = entries
-      .filter((entry) => entry.isFile() && /\.(ts|sol)$/.test(entry.name) && !entry.name.endsWith('.test.ts'))
+      .filter((entry) => entry.isFile())
       .map((entry) => join(entry.parentPath, entry.name))
+      .filter((file) => shapesWorld(file.slice(packageRoot.length)))
       .sort();
     for (const file of files) hash.update(file.slice(packageRoot.length)).update(await readFile(file));
   }

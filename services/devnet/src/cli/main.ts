@@ -1,7 +1,8 @@
 // Devnet command line, used by scripts/start.sh and scripts/test.sh:
 //   world --seed S --wallets N [--days D] [--end-date YYYY-MM-DD] [--actions-per-wallet A] [--reorgs R]
 //         builds the world or takes it from the cache, links its chain states into .data/devnet/world
-//         (scripts/infra/anvil.sh loads them) and writes .data/devnet/manifest.json
+//         (scripts/infra/anvil.sh loads them) and writes .data/devnet/manifest.json and the world's
+//         dapp and token registry .data/devnet/registry.json (read by reference-data via REGISTRY_PATHS)
 //   live [--interval-ms MS] [--actions N]
 //         keeps producing activity on the chains of .data/devnet/manifest.json until stopped, and
 //         serves the hosted NFT metadata on 127.0.0.1:18600
@@ -12,6 +13,7 @@ import { createLogger } from '@wallet-api/core/logger';
 import { devnetChains, ensureWorld } from '../cache/index.js';
 import { defaultManifestPath, readManifest, type Manifest } from '../manifest/index.js';
 import { runLiveActivity } from '../live/index.js';
+import { defaultRegistryPath, writeDevnetRegistry } from '../registry/index.js';
 import { startMetadataServer } from '../metadata-server/index.js';
 import { worldModules } from '../protocols/index.js';
 
@@ -68,7 +70,8 @@ async function world(args: string[]): Promise<void> {
     chains: built.manifest.chains.map((chain) => ({ ...chain, rpcUrl: `http://127.0.0.1:${chainPorts[chain.id]}` })),
   };
   await writeFile(defaultManifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-  logger.info({ manifest: defaultManifestPath, fromCache: built.fromCache, key: manifest.cacheKey }, 'devnet world ready');
+  await writeDevnetRegistry(manifest, defaultRegistryPath);
+  logger.info({ manifest: defaultManifestPath, registry: defaultRegistryPath, fromCache: built.fromCache, key: manifest.cacheKey }, 'devnet world ready');
 }
 
 async function live(args: string[]): Promise<void> {
