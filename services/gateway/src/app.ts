@@ -10,6 +10,7 @@ import { buildOpenApiDocument, createOpenApiRegistryComponents } from './openapi
 import { rateLimit, type RateLimitDefaults } from './rate-limit/rate-limit.js';
 import { addChainRoutes } from './routes/chains.js';
 import { createApiRoutes } from './routes/define-route.js';
+import { addWalletTransactionRoutes } from './routes/wallet-transactions.js';
 
 export interface GatewayDependencies {
   lookupOrganization: OrganizationLookup;
@@ -33,6 +34,7 @@ export function createApp(deps: GatewayDependencies): Express {
   createOpenApiRegistryComponents(registry);
   const routes = createApiRoutes({ registry, publicUrl: deps.publicUrl, logger: deps.logger, checkResponses: deps.checkResponses });
   addChainRoutes(routes, deps.backends);
+  addWalletTransactionRoutes(routes, deps.backends);
   const openApiDocument = buildOpenApiDocument(registry, deps.publicUrl);
 
   app.get('/healthz', (_req, res) => {

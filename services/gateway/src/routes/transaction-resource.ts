@@ -1,0 +1,139 @@
+import { AssetKind } from '@wallet-api/core/proto/events';
+import type { TokenView, TransactionCursor, TransactionRecord } from '@wallet-api/core/proto/indexer';
+import { TokenInterface, type Dapp } from '@wallet-api/core/proto/reference_data';
+import type { TransactionResource } from '../schemas/transaction.js';
+
+/** `int / 10^decimals` as exact decimal text, without trailing zeros. */
+export function formatUnits(amount: string, decimals: number): string {
+  const value = BigInt(amount);
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+export function quantity(amount: string, decimals: number) {
+  const numeric = formatUnits(amount, decimals);
+  return { int: amount, decimals, float: Number(numeric), numeric };
+}
+
+/** The resource id doubles as the cursor position: `<chain>:<block number>:<transaction index>`. */
+export function transactionId(cursor: TransactionCursor): string {
+  return `${cursor.chainId}:${cursor.blockNumber}:${cursor.transactionIndex}`;
+}
+
+/** Reads `page[lastId]` (already checked against the id pattern) with `page[lastTimestamp]`. */
+export function cursorFromPage(lastId: string, lastTimestampMs: bigint): TransactionCursor {
+  const [chainId, blockNumber, transactionIndex] = lastId.split(':') as [string, string, string];
+  return { chainId, blockNumber: BigInt(blockNumber).toString(), transactionIndex: Number(transactionIndex), minedAtMs: lastTimestampMs.toString() };
+}
+
+const isNftKind = (kind: AssetKind | undefined) => kind === AssetKind.ASSET_KIND_ERC721 || kind === AssetKind.ASSET_KIND_ERC1155;
+
+function fungibleInfo(token: TokenView, chainId: string) {
+  const info = token.info;
+  const address = token.asset?.address ?? '';
+  return {
+    name: info?.name ?? '',
+    symbol: info?.symbol ?? '',
+    icon: info?.iconUrl ? { url: info.iconUrl } : null,
+    flags: { verified: info?.verified ?? false },
+    implementations: [{ chain_id: chainId, decimals: info?.decimals ?? 0, address: address === '' ? null : address }],
+    id: info?.fungibleId ?? '',
+  };
+}
+
+function nftInfo(token: TokenView) {
+  const kind = token.asset?.kind;
+  const reported = token.info?.interface;
+  return {
+    contract_address: token.asset?.address ?? '',
+    token_id: token.asset?.tokenId ?? '',
+    name: token.info?.name ?? '',
+    interface: kind === AssetKind.ASSET_KIND_ERC1155 || reported === TokenInterface.TOKEN_INTERFACE_ERC1155 ? 'ERC1155' : 'ERC721',
+    flags: { is_spam: token.info?.isSpam ?? false },
+    content: {},
+  };
+}
+
+/** Fungible or NFT facts of a token, and the quantity in its units. */
+function assetFields(token: TokenView | undefined, amount: string, chainId: string) {
+  const view = token ?? { asset: undefined, info: undefined };
+  if (isNftKind(view.asset?.kind)) return { quantity: quantity(amount, 0), fungible_info: null, nft_info: nftInfo(view) };
+  return { quantity: quantity(amount, view.info?.decimals ?? 0), fungible_info: fungibleInfo(view, chainId), nft_info: null };
+}
+
+const dappName = (dapp: Dapp | undefined) => dapp?.name ?? null;
+const dappIcon = (dapp: Dapp | undefined) => (dapp?.iconUrl ? { url: dapp.iconUrl } : null);
+
+export function toTransactionResource(record: TransactionRecord, baseUrl: string): TransactionResource {
+  const chainId = record.chainId;
+  const application = record.application;
+  const fee = assetFields(record.feeToken, record.fee || '0', chainId);
+  return {
+    type: 'transactions',
+    id: transactionId(record.cursor!),
+    attributes: {
+      operation_type: record.operationType,
+      hash: record.hash,
+      mined_at_block: Number(record.blockNumber),
+      mined_at: new Date(Number(record.minedAt) * 1000).toISOString(),
+      sent_from: record.sentFrom,
+      sent_to: record.sentTo,
+      status: 'confirmed',
+      nonce: Number(record.nonce),
+      fee: { fungible_info: fee.fungible_info, quantity: fee.quantity, price: null, value: null },
+      transfers: record.transfers.map((transfer) => ({
+        direction: transfer.direction as 'in' | 'out' | 'self',
+        ...assetFields(transfer.token, transfer.amount, chainId),
+        value: null,
+        price: null,
+        sender: transfer.sender,
+        recipient: transfer.recipient,
+        act_id: String(transfer.actId),
+      })),
+      approvals: record.approvals.map((approval) => ({
+        ...assetFields(approval.token, approval.amount || '0', chainId),
+        sender: approval.owner,
+        spender: approval.spender,
+        act_id: String(approval.actId),
+      })),
+      address: record.address,
+      collection_approvals: record.collectionApprovals.map((approval) => ({
+        cancelled: !approval.approved,
+        spender: approval.operator,
+        act_id: String(approval.actId),
+        collection_info: {
+          id: approval.collection?.asset?.address ?? '',
+          name: approval.collection?.info?.name ?? '',
+          icon_url: approval.collection?.info?.iconUrl || null,
+        },
+      })),
+      delegations: [],
+      application_metadata: application
+        ? {
+            contract_address: application.contractAddress,
+            name: dappName(application.dapp),
+            icon: dappIcon(application.dapp),
+            method: application.methodId ? { id: application.methodId, name: application.methodName } : null,
+          }
+        : null,
+      flags: { is_trash: record.isTrash },
+      acts: record.acts.map((act) => ({
+        id: String(act.id),
+        type: act.type,
+        ...(act.feeKind === 'ui' || act.feeKind === 'tip' ? { fee_kind: act.feeKind } : {}),
+        sent_from: act.sentFrom,
+        ...(act.dapp
+          ? { application_metadata: { contract_address: act.contractAddress, name: dappName(act.dapp), icon: dappIcon(act.dapp) } }
+          : {}),
+      })),
+      paymaster: record.paymaster || null,
+    },
+    relationships: {
+      chain: { links: { related: `${baseUrl}/v1/chains/${encodeURIComponent(chainId)}` }, data: { type: 'chains', id: chainId } },
+      ...(application?.dapp ? { dapp: { data: { type: 'dapps' as const, id: application.dapp.id } } } : {}),
+    },
+  };
+}

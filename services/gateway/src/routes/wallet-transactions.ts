@@ -1,0 +1,109 @@
+import { unary } from '@wallet-api/core/grpc';
+import { TrashFilter } from '@wallet-api/core/proto/indexer';
+import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
+import type { Backends } from '../grpc/backends.js';
+import { apiError } from '../http/api-error.js';
+import { networkHeaders } from '../schemas/common.js';
+import { evmAddressPattern, transactionListResponseSchema, transactionsQuery, walletAddressParam } from '../schemas/transaction.js';
+import type { ApiRoutes } from './define-route.js';
+import { toRequestContext } from './request-context.js';
+import { cursorFromPage, toTransactionResource, transactionId } from './transaction-resource.js';
+
+const trashFilters = {
+  only_non_trash: TrashFilter.TRASH_FILTER_ONLY_NON_TRASH,
+  only_trash: TrashFilter.TRASH_FILTER_ONLY_TRASH,
+  no_filter: TrashFilter.TRASH_FILTER_NO_FILTER,
+} as const;
+
+/**
+ * The chains to read: those named, each checked (listed for this network, indexes transactions,
+ * of the address's family), or else every chain of the network that qualifies.
+ */
+export function selectChains(chains: readonly Chain[], family: ChainFamily, requested: readonly string[] | undefined): string[] {
+  const qualifies = (chain: Chain) => (chain.flags?.supportsTransactions ?? false) && chain.family === family;
+  if (!requested) return chains.filter(qualifies).map((chain) => chain.id);
+  const byId = new Map(chains.map((chain) => [chain.id, chain]));
+  for (const id of requested) {
+    const chain = byId.get(id);
+    if (!chain) throw apiError(400, `parameter filter[chain_ids]: chain ${id} is not supported`);
+    if (!chain.flags?.supportsTransactions) throw apiError(400, `chain ${id} does not support transactions`);
+    if (chain.family !== family) throw apiError(400, `chain ${id} does not support this wallet address type`);
+  }
+  return [...new Set(requested)];
+}
+
+/** `links.next`: this request with the page parameters moved past the last item. */
+function nextLink(selfUrl: string, last: { id: string; minedAtMs: string }, size: number): string {
+  const url = new URL(selfUrl);
+  url.searchParams.set('page[lastId]', last.id);
+  url.searchParams.set('page[lastTimestamp]', last.minedAtMs);
+  url.searchParams.set('page[size]', String(size));
+  return url.toString();
+}
+
+export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends): void {
+  const { referenceData, indexer } = backends;
+  routes.add({
+    method: 'get',
+    path: '/v1/wallets/{address}/transactions/',
+    summary: "A wallet's decoded transactions, newest first, with cursor pagination through links.next",
+    tag: 'wallets',
+    params: walletAddressParam,
+    query: transactionsQuery,
+    headers: networkHeaders,
+    response: transactionListResponseSchema,
+    errors: [403],
+    async handle({ params, query, headers }, { organization, selfUrl, baseUrl }) {
+      const context = toRequestContext(organization, headers['X-Env']);
+      const includePending = query['filter[include_pending]'] === 'true';
+      if (includePending && !organization.roles.includes('pending-orders')) {
+        throw apiError(403, 'parameter filter[include_pending]: requires the pending-orders role');
+      }
+      const evm = evmAddressPattern.test(params.address);
+      const address = evm ? params.address.toLowerCase() : params.address;
+      const family = evm ? ChainFamily.CHAIN_FAMILY_EVM : ChainFamily.CHAIN_FAMILY_SOLANA;
+
+      const [{ chains }, classification] = await Promise.all([
+        unary(referenceData, referenceData.listChains, { context }, { name: 'ReferenceData/ListChains' }),
+        unary(referenceData, referenceData.classifyAddress, { context, address }, { name: 'ReferenceData/ClassifyAddress' }),
+      ]);
+      const chainIds = selectChains(chains, family, query['filter[chain_ids]']);
+      if (!classification.tracked) throw apiError(400, classification.reason || `address ${address} is not tracked`);
+
+      const size = query['page[size]'];
+      const lastId = query['page[lastId]'];
+      const lastTimestamp = query['page[lastTimestamp]'];
+      const response =
+        chainIds.length === 0
+          ? { transactions: [], hasMore: false }
+          : await unary(
+              indexer,
+              indexer.listWalletTransactions,
+              {
+                context,
+                address,
+                chainIds,
+                operationTypes: query['filter[operation_types]'] ?? [],
+                trash: trashFilters[query['filter[trash]']],
+                minMinedAtMs: query['filter[min_mined_at]']?.toString(),
+                maxMinedAtMs: query['filter[max_mined_at]']?.toString(),
+                assetTypes: query['filter[asset_types]'] ?? [],
+                searchQuery: query['filter[search_query]'] ?? '',
+                after: lastId !== undefined && lastTimestamp !== undefined ? cursorFromPage(lastId, lastTimestamp) : undefined,
+                pageSize: size,
+              },
+              { name: 'Indexer/ListWalletTransactions' },
+            );
+      const data = response.transactions.map((record) => toTransactionResource(record, baseUrl));
+      const last = response.transactions.at(-1);
+      return {
+        links: {
+          self: selfUrl,
+          ...(response.hasMore && last ? { next: nextLink(selfUrl, { id: transactionId(last.cursor!), minedAtMs: last.cursor!.minedAtMs }, size) } : {}),
+        },
+        data,
+        ...(includePending ? { meta: { pending: [], unsigned: [] } } : {}),
+      };
+    },
+  });
+}
