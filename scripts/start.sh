@@ -37,7 +37,10 @@ trap stop_all INT TERM EXIT
 
 mkdir -p "${logs}"
 for service in "${services[@]}"; do
-  NODE_ENV=production node "services/${service}/dist/main.js" >>"${logs}/${service}.log" 2>&1 &
+  # reference-data attributes contracts and verifies tokens of the loaded world from its registry.
+  service_env=()
+  [[ "${service}" == reference-data ]] && service_env=(REGISTRY_PATHS="${DATA_DIR}/devnet/registry.json")
+  env NODE_ENV=production "${service_env[@]}" node "services/${service}/dist/main.js" >>"${logs}/${service}.log" 2>&1 &
   pids+=($!)
 done
 
