@@ -1,0 +1,92 @@
+import { createGrpcClient, notFound, registration, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
+import { Network } from '@wallet-api/core/proto/common';
+import {
+  AddressKind,
+  ReferenceDataClient,
+  ReferenceDataService,
+  type Chain,
+  type Dapp,
+  type ReferenceDataServer,
+  type TokenInfo,
+} from '@wallet-api/core/proto/reference_data';
+import { testLogger } from '@wallet-api/core/testing';
+
+export interface ReferenceDataFixture {
+  chains?: { list(network: Network): Chain[] };
+  tokens: TokenInfo[];
+  dapps: { chainId: string; address: string; dapp: Dapp }[];
+  /** Address -> reason for the addresses ClassifyAddress reports untracked. */
+  untracked?: Record<string, string>;
+}
+
+export interface RunningReferenceData {
+  address: string;
+  client: ReferenceDataClient;
+  /** GetTokens requests served, to see the cache at work. */
+  getTokensCalls: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A reference-data server answering from fixed tables, so indexer and gateway tests know exactly
+ * which tokens are spam, which contracts belong to which dapp and which addresses are tracked.
+ */
+export async function startReferenceDataFixture(fixture: ReferenceDataFixture): Promise<RunningReferenceData> {
+  const state = { getTokensCalls: 0 };
+  const unknownToken = (chainId: string, address: string): TokenInfo => ({
+    chainId, address, interface: 0, name: '', symbol: '', decimals: 0, fungibleId: '', iconUrl: '', verified: false, isSpam: false,
+  });
+  const network = (request: { context?: { network: Network } | undefined }) => request.context?.network ?? Network.NETWORK_MAINNET;
+  const server: GrpcServer = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    logger: testLogger,
+    services: [
+      registration<ReferenceDataServer>('walletapi.referencedata.ReferenceData', ReferenceDataService, {
+        async listChains(request) {
+          return { chains: fixture.chains?.list(network(request)) ?? [] };
+        },
+        async getChain(request) {
+          const chain = fixture.chains?.list(network(request)).find((candidate) => candidate.id === request.chainId);
+          if (!chain) throw notFound(`chain ${request.chainId} is not supported`);
+          return chain;
+        },
+        async getTokens(request) {
+          state.getTokensCalls += 1;
+          return {
+            tokens: request.tokens.map(
+              (ref) => fixture.tokens.find((token) => token.chainId === ref.chainId && token.address === ref.address) ?? unknownToken(ref.chainId, ref.address),
+            ),
+          };
+        },
+        async resolveContracts(request) {
+          return {
+            contracts: fixture.dapps
+              .filter((entry) => entry.chainId === request.chainId && request.addresses.includes(entry.address))
+              .map((entry) => ({ address: entry.address, dapp: entry.dapp })),
+          };
+        },
+        async classifyAddress(request) {
+          const reason = fixture.untracked?.[request.address];
+          return { address: request.address, kind: reason ? AddressKind.ADDRESS_KIND_CONTRACT : AddressKind.ADDRESS_KIND_EOA, tracked: !reason, reason: reason ?? '' };
+        },
+        async findTokensBySymbol(request) {
+          return { tokens: fixture.tokens.filter((token) => token.symbol.toLowerCase() === request.symbol.toLowerCase()) };
+        },
+      }),
+    ],
+  });
+  const address = `127.0.0.1:${server.port}`;
+  const client = createGrpcClient(ReferenceDataClient, address);
+  return {
+    address,
+    client,
+    get getTokensCalls() {
+      return state.getTokensCalls;
+    },
+    async stop() {
+      client.close();
+      await server.shutdown(1_000);
+    },
+  };
+}

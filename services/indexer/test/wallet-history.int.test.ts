@@ -1,0 +1,279 @@
+import { sql } from '@wallet-api/core/clickhouse';
+import { createGrpcClient, startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
+import { createProducer, ensureTopics, topics, type MessageProducer } from '@wallet-api/core/kafka';
+import type { BalanceChange, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
+import { IndexerClient, TrashFilter, type ListWalletTransactionsRequest, type TransactionRecord } from '@wallet-api/core/proto/indexer';
+import { setupClickHouse, setupKafka, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { createTransactionWriter, type TransactionWriter, type WriterTopics } from '../src/consume/transaction-writer.js';
+import { indexerService } from '../src/grpc/indexer-service.js';
+import { walletRows } from '../src/consume/wallet-rows.js';
+import { createWalletHistoryStore } from '../src/store/wallet-history-store.js';
+import { startReferenceDataFixture, type RunningReferenceData } from './reference-data-fixture.js';
+import { blockRef, chainBlock, erc20, erc721, native, randomAddress, token, transaction, type BlockRef } from './wallet-history-fixtures.js';
+
+const clickhouse = setupClickHouse();
+const kafka = setupKafka('wallet-history-test');
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions', () => {
+  const chainId = uniqueName('chain');
+  const spamToken = randomAddress();
+  const usdc = randomAddress();
+  const router = randomAddress();
+  const writerTopics: WriterTopics = {
+    walletTransactions: { ...topics.walletTransactions, name: uniqueName('test.transactions') },
+    balanceChanges: { ...topics.balanceChanges, name: uniqueName('test.balance-changes') },
+    chainBlocks: { ...topics.chainBlocks, name: uniqueName('test.blocks') },
+    chainRollbacks: { ...topics.chainRollbacks, name: uniqueName('test.rollbacks') },
+  };
+  let referenceData: RunningReferenceData;
+  let writer: TransactionWriter;
+  let producer: MessageProducer;
+  let grpc: GrpcServer;
+  let indexer: IndexerClient;
+  let sequence = 0;
+  const nextSequence = () => (sequence += 1);
+
+  const list = async (request: Partial<ListWalletTransactionsRequest> & { address: string }) =>
+    unary(indexer, indexer.listWalletTransactions, {
+      context: undefined,
+      chainIds: [chainId],
+      operationTypes: [],
+      trash: TrashFilter.TRASH_FILTER_NO_FILTER,
+      assetTypes: [],
+      searchQuery: '',
+      after: undefined,
+      pageSize: 100,
+      ...request,
+    });
+  const hashes = (records: TransactionRecord[]) => records.map((record) => record.hash);
+
+  const sendTransactions = (transactions: WalletTransaction[]) =>
+    producer.send(writerTopics.walletTransactions, transactions.map((value) => ({ key: value.chainId, value })));
+  const sendBlock = (block: BlockRef, blockSequence = nextSequence()) =>
+    producer.send(writerTopics.chainBlocks, [{ key: block.chainId, value: chainBlock(block, blockSequence) }]);
+  const sendRollback = (orphaned: BlockRef[], rollbackSequence = nextSequence()) => {
+    const value: ChainRollback = {
+      chainId,
+      commonAncestorNumber: String(orphaned[0]!.number - 1),
+      commonAncestorHash: '0x00',
+      orphanedBlockHashes: orphaned.map((block) => block.hash),
+      orphanedBlockNumbers: orphaned.map((block) => String(block.number)),
+      sequence: String(rollbackSequence),
+    };
+    return producer.send(writerTopics.chainRollbacks, [{ key: chainId, value }]);
+  };
+
+  beforeAll(async () => {
+    await ensureTopics(kafka, Object.values(writerTopics));
+    referenceData = await startReferenceDataFixture({
+      tokens: [
+        token(chainId, '', { interface: 1, name: 'Ether', symbol: 'ETH', decimals: 18, fungibleId: 'eth', verified: true }),
+        token(chainId, usdc, { name: 'USD Coin', symbol: 'USDC', decimals: 6, fungibleId: 'usdc', verified: true }),
+        token(chainId, spamToken, { name: 'Claim rewards', symbol: 'SCAM', isSpam: true }),
+      ],
+      dapps: [{ chainId, address: router, dapp: { id: 'swapper', name: 'Swapper', description: '', iconUrl: 'https://icons.test/swapper.png', url: '', managePositionsUrl: '' } }],
+    });
+    writer = createTransactionWriter({ kafka, clickhouse, referenceData: referenceData.client, logger: testLogger, groupId: uniqueName('writer'), topics: writerTopics });
+    await writer.start();
+    producer = await createProducer(kafka);
+    grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
+    indexer = createGrpcClient(IndexerClient, `127.0.0.1:${grpc.port}`);
+  });
+
+  afterAll(async () => {
+    await writer.stop();
+    await producer.disconnect();
+    indexer.close();
+    await grpc.shutdown(1_000);
+    await referenceData.stop();
+    await clickhouse.close();
+  });
+
+  test('every message sent twice is stored once: transactions per wallet, balance changes per asset', async () => {
+    const alice = randomAddress();
+    const bob = randomAddress();
+    const blocks = [1, 2, 3].map((number) => blockRef(chainId, number, 1_700_000_000 + number * 12));
+    const transactions = blocks.flatMap((block) => [
+      transaction(block, 0, { from: alice, to: bob, transfers: [{ asset: native, amount: '1000', sender: alice, recipient: bob }] }),
+      transaction(block, 1, { from: bob, to: usdc, transfers: [{ asset: erc20(usdc), amount: '5000000', sender: bob, recipient: alice }] }),
+    ]);
+    const changes: BalanceChange[] = transactions.map((tx) => ({
+      chainId, wallet: alice, asset: native, blockNumber: tx.blockNumber, blockHash: tx.blockHash, blockTimestamp: tx.blockTimestamp,
+      transactionHash: tx.hash, transactionIndex: tx.transactionIndex, amount: tx.transactionIndex === 0 ? '-1000' : '0',
+    }));
+    for (let round = 0; round < 2; round++) {
+      await sendTransactions(transactions);
+      await producer.send(writerTopics.balanceChanges, changes.map((value) => ({ key: `${chainId}:${alice}`, value })));
+      for (const block of blocks) await sendBlock(block);
+    }
+    // One partition per key keeps order, so once these last messages are stored the duplicates were handled too.
+    const sentinelBlock = blockRef(chainId, 4, 1_700_000_100);
+    const sentinel = transaction(sentinelBlock, 0, { from: alice, to: bob, transfers: [{ asset: native, amount: '1', sender: alice, recipient: bob }] });
+    await sendTransactions([sentinel]);
+    await producer.send(writerTopics.balanceChanges, [{ key: `${chainId}:${alice}`, value: { ...changes[0]!, blockHash: sentinel.blockHash, blockNumber: '4', transactionHash: sentinel.hash } }]);
+    await eventually(() => list({ address: alice }), (response) => response.transactions.some((record) => record.hash === sentinel.hash));
+    await eventually(
+      () => clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM balance_changes WHERE chain_id = ${chainId} AND address = ${alice}`),
+      (rows) => rows[0]!.n === '7',
+    );
+
+    const perWallet = await clickhouse.query<{ address: string; n: string }>(
+      sql`SELECT address, count() AS n FROM wallet_transactions WHERE chain_id = ${chainId} AND address IN (${alice}, ${bob}) GROUP BY address ORDER BY address`,
+    );
+    expect(Object.fromEntries(perWallet.map((row) => [row.address, Number(row.n)]))).toEqual({ [alice]: 7, [bob]: 7 });
+    const exact = await clickhouse.query<{ amount: string; amount_float: number }>(
+      sql`SELECT amount, amount_float FROM balance_changes WHERE chain_id = ${chainId} AND address = ${alice} AND transaction_index = 0 AND block_number = 1`,
+    );
+    expect(exact).toEqual([{ amount: '-1000', amount_float: -1000 }]);
+
+    const aliceView = await list({ address: alice });
+    expect(hashes(aliceView.transactions)).toEqual([sentinel, ...[...transactions].reverse()].map((tx) => tx.hash));
+    const received = aliceView.transactions.find((record) => record.hash === transactions[1]!.hash)!;
+    expect(received.operationType).toBe('receive');
+    expect(received.transfers).toEqual([
+      expect.objectContaining({ direction: 'in', amount: '5000000', token: expect.objectContaining({ info: expect.objectContaining({ symbol: 'USDC', decimals: 6 }) }) }),
+    ]);
+    expect(received.feeToken?.info?.symbol).toBe('ETH');
+    expect((await list({ address: bob })).transactions.find((record) => record.hash === transactions[1]!.hash)?.operationType).toBe('send');
+  });
+
+  test('a rollback hides the orphaned blocks at once; a newer ChainBlock revives one; a stale rollback changes nothing', async () => {
+    const wallet = randomAddress();
+    const other = randomAddress();
+    const blocks = [10, 11, 12].map((number) => blockRef(chainId, number, 1_700_001_000 + number * 12));
+    const transactions = blocks.flatMap((block) =>
+      [0, 1].map((index) => transaction(block, index, { from: other, to: wallet, transfers: [{ asset: native, amount: '7', sender: other, recipient: wallet }] })),
+    );
+    await sendTransactions(transactions);
+    for (const block of blocks) await sendBlock(block);
+    await eventually(() => list({ address: wallet }), (response) => response.transactions.length === 6);
+
+    await sendRollback([blocks[1]!, blocks[2]!]);
+    const afterRollback = await eventually(() => list({ address: wallet }), (response) => response.transactions.length < 6);
+    expect(hashes(afterRollback.transactions)).toEqual([transactions[1]!.hash, transactions[0]!.hash]);
+
+    await sendBlock(blocks[2]!);
+    const revived = await eventually(() => list({ address: wallet }), (response) => response.transactions.length === 4);
+    expect(hashes(revived.transactions)).toEqual([transactions[5], transactions[4], transactions[1], transactions[0]].map((tx) => tx!.hash));
+
+    // A rollback older (by sequence) than the block's own message loses, whichever is read last.
+    const staleSequence = nextSequence();
+    await sendBlock(blocks[0]!);
+    await sendRollback([blocks[0]!], staleSequence);
+    await sendRollback([blocks[2]!]);
+    const settled = await eventually(() => list({ address: wallet }), (response) => response.transactions.length === 2);
+    expect(hashes(settled.transactions)).toEqual([transactions[1]!.hash, transactions[0]!.hash]);
+  });
+
+  test('pages follow the cursor without skipping or repeating while newer blocks arrive', async () => {
+    const wallet = randomAddress();
+    const other = randomAddress();
+    const pay = (block: BlockRef, index: number) => transaction(block, index, { from: other, to: wallet, transfers: [{ asset: native, amount: '1', sender: other, recipient: wallet }] });
+    const sameTime = 1_700_002_000;
+    // Two blocks share a timestamp, so block number and index break ties.
+    const blocks = [blockRef(chainId, 20, sameTime), blockRef(chainId, 21, sameTime), blockRef(chainId, 22, sameTime + 12)];
+    const initial = [pay(blocks[0]!, 0), pay(blocks[0]!, 1), pay(blocks[0]!, 2), pay(blocks[1]!, 0), pay(blocks[1]!, 3), pay(blocks[2]!, 0), pay(blocks[2]!, 1)];
+    await sendTransactions(initial);
+    await eventually(() => list({ address: wallet }), (response) => response.transactions.length === initial.length);
+
+    const seen: TransactionRecord[] = [];
+    let page = await list({ address: wallet, pageSize: 3 });
+    seen.push(...page.transactions);
+    let round = 0;
+    while (page.hasMore) {
+      round += 1;
+      const newer = pay(blockRef(chainId, 30 + round, sameTime + 100 + round), 0);
+      await sendTransactions([newer]);
+      await eventually(() => list({ address: wallet, pageSize: 1 }), (response) => response.transactions[0]?.hash === newer.hash);
+      page = await list({ address: wallet, pageSize: 3, after: page.transactions.at(-1)!.cursor });
+      seen.push(...page.transactions);
+    }
+    expect(round).toBe(2);
+    const expected = [...initial].sort((a, b) => Number(b.blockNumber) - Number(a.blockNumber) || b.transactionIndex - a.transactionIndex);
+    expect(hashes(seen)).toEqual(expected.map((tx) => tx.hash));
+  });
+
+  describe('filters', () => {
+    const wallet = randomAddress();
+    const friend = randomAddress();
+    const spammer = randomAddress();
+    const collection = randomAddress();
+    const block = (number: number) => blockRef(chainId, number, 1_700_010_000 + number);
+    const sent = transaction(block(100), 0, { from: wallet, to: friend, transfers: [{ asset: native, amount: '10', sender: wallet, recipient: friend }] });
+    const spam = transaction(block(101), 0, { from: spammer, to: spamToken, transfers: [{ asset: erc20(spamToken), amount: '1', sender: spammer, recipient: wallet }] });
+    const nft = transaction(block(102), 0, { from: friend, to: collection, transfers: [{ asset: erc721(collection, '42'), amount: '1', sender: friend, recipient: wallet }] });
+    const swap = transaction(block(103), 0, {
+      from: wallet, to: router, actType: 'trade', contract: router, methodId: '0x38ed1739', methodName: 'swapExactTokensForTokens',
+      transfers: [
+        { asset: native, amount: '100', sender: wallet, recipient: router },
+        { asset: erc20(usdc), amount: '250000', sender: router, recipient: wallet },
+      ],
+    });
+    const approve = transaction(block(104), 0, {
+      from: wallet, to: usdc, actType: 'approve', contract: usdc,
+      approvals: [{ actId: 1, asset: erc20(usdc), owner: wallet, spender: router, amount: '1000000' }],
+    });
+
+    beforeAll(async () => {
+      const store = createWalletHistoryStore(clickhouse);
+      const facts = {
+        lookup: (_chainId: string, address: string) => (address === spamToken ? { verified: false, isSpam: true } : address === usdc || address === '' ? { verified: true, isSpam: false } : undefined),
+      };
+      for (const tx of [sent, spam, nft, swap, approve]) await store.writeTransaction(tx, walletRows(tx, facts));
+    });
+
+    const ids = async (request: Partial<ListWalletTransactionsRequest>) => hashes((await list({ address: wallet, ...request })).transactions);
+
+    test('trash: only_trash, only_non_trash, no_filter', async () => {
+      expect(await ids({ trash: TrashFilter.TRASH_FILTER_ONLY_TRASH })).toEqual([spam.hash]);
+      expect(await ids({ trash: TrashFilter.TRASH_FILTER_ONLY_NON_TRASH })).toEqual([approve, swap, nft, sent].map((tx) => tx.hash));
+      expect(await ids({})).toHaveLength(5);
+    });
+
+    test('operation types, asset types and time range', async () => {
+      expect(await ids({ operationTypes: ['trade', 'approve'] })).toEqual([approve.hash, swap.hash]);
+      expect(await ids({ operationTypes: ['send'] })).toEqual([sent.hash]);
+      expect(await ids({ assetTypes: ['nft'] })).toEqual([nft.hash]);
+      expect(await ids({ assetTypes: ['fungible'] })).toEqual([swap, spam, sent].map((tx) => tx.hash));
+      expect(await ids({ minMinedAtMs: String((1_700_010_000 + 102) * 1000), maxMinedAtMs: String((1_700_010_000 + 103) * 1000) })).toEqual([swap.hash, nft.hash]);
+      expect(await ids({ minMinedAtMs: String((1_700_010_000 + 102) * 1000 + 1) })).toEqual([approve.hash, swap.hash]);
+    });
+
+    test('search by hash, counterparty, token contract and symbol', async () => {
+      expect(await ids({ searchQuery: swap.hash.toUpperCase().replace('0X', '0x') })).toEqual([swap.hash]);
+      expect(await ids({ searchQuery: friend })).toEqual([nft.hash, sent.hash]);
+      expect(await ids({ searchQuery: collection })).toEqual([nft.hash]);
+      expect(await ids({ searchQuery: 'usdc' })).toEqual([approve.hash, swap.hash]);
+      expect(await ids({ searchQuery: 'ETH' })).toEqual([swap.hash, sent.hash]);
+      expect(await ids({ searchQuery: 'NOSUCHTOKEN' })).toEqual([]);
+    });
+
+    test('records carry the dapp, method, acts, approvals and NFT facts', async () => {
+      const records = (await list({ address: wallet })).transactions;
+      const trade = records.find((record) => record.hash === swap.hash)!;
+      expect(trade.application).toEqual({ contractAddress: router, dapp: expect.objectContaining({ id: 'swapper', name: 'Swapper' }), methodId: '0x38ed1739', methodName: 'swapExactTokensForTokens' });
+      expect(trade.acts).toEqual([expect.objectContaining({ id: 1, type: 'trade', contractAddress: router, dapp: expect.objectContaining({ id: 'swapper' }) })]);
+      expect(trade.transfers.map((transfer) => transfer.direction)).toEqual(['out', 'in']);
+      const approval = records.find((record) => record.hash === approve.hash)!;
+      expect(approval.approvals).toEqual([expect.objectContaining({ owner: wallet, spender: router, amount: '1000000' })]);
+      expect(approval.application).toBeUndefined();
+      const received = records.find((record) => record.hash === nft.hash)!;
+      expect(received.transfers[0]!.token!.asset).toEqual(erc721(collection, '42'));
+    });
+
+    test('INVALID_ARGUMENT for a page size out of range', async () => {
+      await expect(list({ address: wallet, pageSize: 101 })).rejects.toMatchObject({ code: 3 });
+      await expect(list({ address: wallet, pageSize: 0 })).rejects.toMatchObject({ code: 3 });
+    });
+  });
+});
