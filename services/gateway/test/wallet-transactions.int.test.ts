@@ -1,0 +1,297 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Redis } from 'ioredis';
+import { createPrisma } from '@wallet-api/core/db';
+import { Network } from '@wallet-api/core/proto/common';
+import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
+import { startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
+import { setupClickHouse, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { walletRows } from '../../indexer/src/consume/wallet-rows.js';
+import { indexerService } from '../../indexer/src/grpc/indexer-service.js';
+import { createWalletHistoryStore } from '../../indexer/src/store/wallet-history-store.js';
+import { startReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
+import { blockRef, erc20, erc721, native, randomAddress, token, transaction } from '../../indexer/test/wallet-history-fixtures.js';
+import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
+import { createChainRegistry } from '../../reference-data/src/chains/chain-registry.js';
+import { createApp } from '../src/app.js';
+import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
+import { createBackends, type Backends } from '../src/grpc/backends.js';
+
+const json = (response: Response): Promise<any> => response.json();
+const chainsFile = new URL('../../reference-data/config/chains.json', import.meta.url);
+const publicUrl = 'https://api.wallet.test';
+
+describe('GET /v1/wallets/{address}/transactions/ through the gateway, the indexer and ClickHouse', () => {
+  const prisma = createPrisma(testConfig().DATABASE_URL);
+  const redis = new Redis(testConfig().REDIS_URL);
+  const clickhouse = setupClickHouse();
+  const wallet = randomAddress();
+  const friend = randomAddress();
+  const router = randomAddress();
+  const usdc = randomAddress();
+  const spamToken = randomAddress();
+  const collection = randomAddress();
+  const untracked = randomAddress();
+  const base = 1_700_100_000;
+  let referenceData: RunningReferenceData;
+  let grpc: GrpcServer;
+  let backends: Backends;
+  let server: Server;
+  let baseUrl: string;
+  let key: string;
+  let pendingKey: string;
+  const store = createWalletHistoryStore(clickhouse);
+  const facts = {
+    lookup: (_chainId: string, address: string) =>
+      address === spamToken ? { verified: false, isSpam: true } : address === usdc || address === '' ? { verified: true, isSpam: false } : undefined,
+  };
+  const write = async (tx: ReturnType<typeof transaction>) => store.writeTransaction(tx, walletRows(tx, facts));
+
+  const swap = transaction(blockRef('ethereum', 500, base + 50), 3, {
+    from: wallet, to: router, actType: 'trade', contract: router, methodId: '0x38ed1739', methodName: 'swapExactTokensForTokens',
+    transfers: [
+      { asset: native, amount: '1500000000000000000', sender: wallet, recipient: router },
+      { asset: erc20(usdc), amount: '2500000', sender: router, recipient: wallet },
+    ],
+  });
+  const nftReceive = transaction(blockRef('base', 400, base + 40), 0, {
+    from: friend, to: collection, transfers: [{ asset: erc721(collection, '7'), amount: '1', sender: friend, recipient: wallet }],
+  });
+  const spam = transaction(blockRef('ethereum', 450, base + 45), 1, {
+    from: friend, to: spamToken, transfers: [{ asset: erc20(spamToken), amount: '1', sender: friend, recipient: wallet }],
+  });
+  const plain = Array.from({ length: 4 }, (_, index) =>
+    transaction(blockRef('ethereum', 300 + index, base + index), 0, { from: wallet, to: friend, transfers: [{ asset: native, amount: '1000', sender: wallet, recipient: friend }] }),
+  );
+  const testnetTx = transaction(blockRef('sepolia', 10, base + 5), 0, { from: wallet, to: friend, transfers: [{ asset: native, amount: '5', sender: wallet, recipient: friend }] });
+
+  const auth = (apiKey: string) => ({ Authorization: `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}` });
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${baseUrl}${path}`, { headers: { ...auth(key), ...headers } });
+  const path = (query = '', address = wallet) => `/v1/wallets/${address}/transactions/${query}`;
+  const hashesOf = (body: any) => body.data.map((item: any) => item.attributes.hash);
+
+  beforeAll(async () => {
+    const registry = createChainRegistry(await loadChainsConfig(chainsFile.pathname, {}));
+    const ethereum = registry.get(Network.NETWORK_MAINNET, 'ethereum')!;
+    // Two chains the shipped configuration lacks: one without transaction history, one Solana chain.
+    const extraChains: Chain[] = [
+      { ...ethereum, id: 'legacy', flags: { ...ethereum.flags!, supportsTransactions: false } },
+      { ...ethereum, id: 'solana', family: ChainFamily.CHAIN_FAMILY_SOLANA },
+    ];
+    referenceData = await startReferenceDataFixture({
+      chains: { list: (network) => [...registry.list(network), ...(network === Network.NETWORK_MAINNET ? extraChains : [])] },
+      tokens: [
+        token('ethereum', '', { interface: 1, name: 'Ether', symbol: 'ETH', decimals: 18, fungibleId: 'eth', verified: true, iconUrl: 'https://icons.test/eth.png' }),
+        token('ethereum', usdc, { name: 'USD Coin', symbol: 'USDC', decimals: 6, fungibleId: 'usdc', verified: true }),
+        token('base', collection, { interface: 3, name: 'Punks', symbol: 'PNK', decimals: 0 }),
+      ],
+      dapps: [{ chainId: 'ethereum', address: router, dapp: { id: 'swapper', name: 'Swapper', description: '', iconUrl: 'https://icons.test/swapper.png', url: '', managePositionsUrl: '' } }],
+      untracked: { [untracked]: 'address is a burn address and is not tracked' },
+    });
+    grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
+    backends = createBackends({ referenceData: referenceData.address, indexer: `127.0.0.1:${grpc.port}` });
+    const app = createApp({
+      lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
+      redis,
+      backends,
+      publicUrl,
+      rateLimits: { perSecond: 1000, burst: 1000 },
+      logger: testLogger,
+      checkResponses: true,
+    });
+    server = await new Promise((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ key } = await createOrganizationKey(prisma, { org: uniqueName('org'), roles: [], addons: [] }));
+    ({ key: pendingKey } = await createOrganizationKey(prisma, { org: uniqueName('pending'), roles: ['pending-orders'], addons: [] }));
+    for (const tx of [swap, nftReceive, spam, ...plain, testnetTx]) await write(tx);
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    backends.close();
+    await grpc.shutdown(1_000);
+    await referenceData.stop();
+    await clickhouse.close();
+    redis.disconnect();
+    await prisma.$disconnect();
+  });
+
+  test('every attribute of a trade: transfers with quantities and token facts, fee, acts, dapp, relationships', async () => {
+    const response = await get(path('?filter[search_query]=' + swap.hash));
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body.links.self).toBe(`${publicUrl}${path('?filter[search_query]=' + swap.hash)}`);
+    expect(body.links.next).toBeUndefined();
+    expect(body.data).toHaveLength(1);
+    const [item] = body.data;
+    expect(item.type).toBe('transactions');
+    expect(item.id).toBe('ethereum:500:3');
+    expect(item.attributes).toEqual({
+      operation_type: 'trade',
+      hash: swap.hash,
+      mined_at_block: 500,
+      mined_at: new Date((base + 50) * 1000).toISOString(),
+      sent_from: wallet,
+      sent_to: router,
+      status: 'confirmed',
+      nonce: 3,
+      fee: {
+        fungible_info: {
+          name: 'Ether', symbol: 'ETH', icon: { url: 'https://icons.test/eth.png' }, flags: { verified: true },
+          implementations: [{ chain_id: 'ethereum', decimals: 18, address: null }], id: 'eth',
+        },
+        quantity: { int: '21000000000000', decimals: 18, float: 0.000021, numeric: '0.000021' },
+        price: null,
+        value: null,
+      },
+      transfers: [
+        expect.objectContaining({
+          direction: 'out', sender: wallet, recipient: router, act_id: '1', price: null, value: null, nft_info: null,
+          quantity: { int: '1500000000000000000', decimals: 18, float: 1.5, numeric: '1.5' },
+          fungible_info: expect.objectContaining({ symbol: 'ETH' }),
+        }),
+        {
+          direction: 'in', sender: router, recipient: wallet, act_id: '1', price: null, value: null, nft_info: null,
+          quantity: { int: '2500000', decimals: 6, float: 2.5, numeric: '2.5' },
+          fungible_info: {
+            name: 'USD Coin', symbol: 'USDC', icon: null, flags: { verified: true },
+            implementations: [{ chain_id: 'ethereum', decimals: 6, address: usdc }], id: 'usdc',
+          },
+        },
+      ],
+      approvals: [],
+      address: wallet,
+      collection_approvals: [],
+      delegations: [],
+      application_metadata: {
+        contract_address: router, name: 'Swapper', icon: { url: 'https://icons.test/swapper.png' },
+        method: { id: '0x38ed1739', name: 'swapExactTokensForTokens' },
+      },
+      flags: { is_trash: false },
+      acts: [{ id: '1', type: 'trade', sent_from: wallet, application_metadata: { contract_address: router, name: 'Swapper', icon: { url: 'https://icons.test/swapper.png' } } }],
+      paymaster: null,
+    });
+    expect(item.relationships).toEqual({
+      chain: { links: { related: `${publicUrl}/v1/chains/ethereum` }, data: { type: 'chains', id: 'ethereum' } },
+      dapp: { data: { type: 'dapps', id: 'swapper' } },
+    });
+  });
+
+  test('newest first across chains, trash hidden by default; NFT transfers carry nft_info', async () => {
+    const body = await json(await get(path()));
+    expect(hashesOf(body)).toEqual([swap, nftReceive, ...[...plain].reverse()].map((tx) => tx.hash));
+    const nft = body.data[1];
+    expect(nft.relationships.chain.data.id).toBe('base');
+    expect(nft.attributes.transfers[0]).toEqual(expect.objectContaining({
+      direction: 'in', fungible_info: null, quantity: { int: '1', decimals: 0, float: 1, numeric: '1' },
+      nft_info: { contract_address: collection, token_id: '7', name: 'Punks', interface: 'ERC721', flags: { is_spam: false }, content: {} },
+    }));
+    expect(nft.attributes.application_metadata).toBeNull();
+    expect(nft.relationships.dapp).toBeUndefined();
+
+    expect(hashesOf(await json(await get(path('?filter[trash]=only_trash'))))).toEqual([spam.hash]);
+    expect(hashesOf(await json(await get(path('?filter[trash]=no_filter'))))).toHaveLength(7);
+  });
+
+  test('filters: chains, operation types, asset types, mined_at range, search by address and symbol', async () => {
+    expect(hashesOf(await json(await get(path('?filter[chain_ids]=base'))))).toEqual([nftReceive.hash]);
+    expect(hashesOf(await json(await get(path('?filter[operation_types]=trade,receive'))))).toEqual([swap.hash, nftReceive.hash]);
+    expect(hashesOf(await json(await get(path('?filter[asset_types]=nft'))))).toEqual([nftReceive.hash]);
+    expect(hashesOf(await json(await get(path(`?filter[min_mined_at]=${(base + 1) * 1000}&filter[max_mined_at]=${(base + 3) * 1000}`))))).toEqual(
+      [plain[3]!, plain[2]!, plain[1]!].map((tx) => tx.hash),
+    );
+    expect(hashesOf(await json(await get(path(`?filter[search_query]=${router.toUpperCase().replace('0X', '0x')}`))))).toEqual([swap.hash]);
+    expect(hashesOf(await json(await get(path('?filter[search_query]=USDC'))))).toEqual([swap.hash]);
+    expect(hashesOf(await json(await get(path(`?filter[search_query]=${friend}&filter[chain_ids]=ethereum`))))).toEqual([...plain].reverse().map((tx) => tx.hash));
+  });
+
+  test('X-Env: testnet reads testnet chains only', async () => {
+    const body = await json(await get(path(), { 'X-Env': 'testnet' }));
+    expect(hashesOf(body)).toEqual([testnetTx.hash]);
+    const mainnetChain = await get(path('?filter[chain_ids]=ethereum'), { 'X-Env': 'testnet' });
+    expect(mainnetChain.status).toBe(400);
+  });
+
+  test('links.next pages through every item once while newer transactions arrive', async () => {
+    const seen: string[] = [];
+    let next: string | undefined = `${baseUrl}${path('?page[size]=2&currency=eur')}`;
+    let pages = 0;
+    while (next) {
+      const response = await fetch(next.replace(publicUrl, baseUrl), { headers: auth(key) });
+      expect(response.status).toBe(200);
+      const body = await json(response);
+      seen.push(...hashesOf(body));
+      next = body.links.next;
+      pages += 1;
+      if (next) {
+        const url = new URL(next);
+        expect(url.searchParams.get('page[size]')).toBe('2');
+        expect(url.searchParams.get('currency')).toBe('eur');
+        expect(url.searchParams.get('page[lastTimestamp]')).toMatch(/^\d+000$/);
+        await write(transaction(blockRef('ethereum', 900 + pages, base + 900 + pages), 0, {
+          from: wallet, to: friend, transfers: [{ asset: native, amount: '1', sender: wallet, recipient: friend }],
+        }));
+      }
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual([swap, nftReceive, ...[...plain].reverse()].map((tx) => tx.hash));
+  });
+
+  test('filter[include_pending]: empty meta arrays for the pending-orders role, 403 without it', async () => {
+    const withRole = await get(path('?filter[include_pending]=true&page[size]=1'), auth(pendingKey));
+    expect(withRole.status).toBe(200);
+    expect((await json(withRole)).meta).toEqual({ pending: [], unsigned: [] });
+    expect((await json(await get(path('?page[size]=1')))).meta).toBeUndefined();
+    const withoutRole = await get(path('?filter[include_pending]=true'));
+    expect(withoutRole.status).toBe(403);
+  });
+
+  test.each([
+    ['/v1/wallets/0x123/transactions/', 'path parameter address'],
+    ['/v1/wallets/not-an-address/transactions/', 'path parameter address'],
+    [path('?currency=doge'), 'parameter currency'],
+    [path('?filter[chain_ids]=bad$chain'), 'parameter filter[chain_ids]'],
+    [path('?filter[chain_ids]=unknown-chain'), 'parameter filter[chain_ids]: chain unknown-chain is not supported'],
+    [path(`?filter[chain_ids]=${Array.from({ length: 26 }, () => 'ethereum').join(',')}`), 'parameter filter[chain_ids]'],
+    [path('?filter[operation_types]=swap'), 'parameter filter[operation_types]'],
+    [path('?filter[trash]=maybe'), 'parameter filter[trash]'],
+    [path('?filter[min_mined_at]=yesterday'), 'parameter filter[min_mined_at]'],
+    [path('?filter[min_mined_at]=2000&filter[max_mined_at]=1000'), 'parameter filter[min_mined_at]: must not be later than filter[max_mined_at]'],
+    [path('?filter[asset_types]=erc20'), 'parameter filter[asset_types]'],
+    [path('?filter[search_query]='), 'parameter filter[search_query]'],
+    [path('?page[size]=101'), 'parameter page[size]'],
+    [path('?page[size]=0'), 'parameter page[size]'],
+    [path('?page[size]=ten'), 'parameter page[size]'],
+    [path('?page[lastId]=ethereum:1:0'), 'parameter page[lastId]'],
+    [path('?page[lastId]=garbage&page[lastTimestamp]=1000'), 'parameter page[lastId]'],
+    [path('?page[lastId]=ethereum:1:0&page[lastTimestamp]=soon'), 'parameter page[lastTimestamp]'],
+    [path('?filter[include_pending]=yes'), 'parameter filter[include_pending]'],
+    [path('', untracked), 'address is a burn address and is not tracked'],
+  ])('400 for %s', async (url, detail) => {
+    const response = await get(url);
+    expect(response.status).toBe(400);
+    const body = await json(response);
+    expect(body).toEqual({ errors: [{ title: 'Parameter is malformed', detail: expect.stringContaining(detail) }] });
+  });
+
+  test('400 naming the chain that does not support transactions or the address type', async () => {
+    const malformed = { title: 'Parameter is malformed' };
+    const disabled = await get(path('?filter[chain_ids]=ethereum,legacy'));
+    expect(disabled.status).toBe(400);
+    expect(await json(disabled)).toEqual({ errors: [{ ...malformed, detail: 'chain legacy does not support transactions' }] });
+    const solanaChain = await get(path('?filter[chain_ids]=solana'));
+    expect(solanaChain.status).toBe(400);
+    expect(await json(solanaChain)).toEqual({ errors: [{ ...malformed, detail: 'chain solana does not support this wallet address type' }] });
+  });
+
+  test('a Solana address reads the Solana chains, keeping its case', async () => {
+    const solanaWallet = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV';
+    const response = await get(path('', solanaWallet));
+    expect(response.status).toBe(200);
+    expect((await json(response)).data).toEqual([]);
+    const evmChain = await get(path('?filter[chain_ids]=ethereum', solanaWallet));
+    expect((await json(evmChain)).errors[0].detail).toBe('chain ethereum does not support this wallet address type');
+  });
+});
