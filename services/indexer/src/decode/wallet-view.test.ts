@@ -92,6 +92,24 @@ describe('walletView operation type', () => {
       wallet: alice,
       expected: 'mint',
     },
+    {
+      name: 'an airdrop minted to the wallet is received',
+      tx: tx({ from: bob, acts: [act(1, 'mint', bob, spam)], transfers: [move(1, erc20(spam), '5', zeroAddress, alice), move(1, erc20(spam), '5', zeroAddress, pair)] }),
+      wallet: alice,
+      expected: 'receive',
+    },
+    {
+      name: 'and minted by the wallet itself',
+      tx: tx({ acts: [act(1, 'mint', alice, spam)], transfers: [move(1, erc20(spam), '5', zeroAddress, alice)] }),
+      wallet: alice,
+      expected: 'mint',
+    },
+    {
+      name: 'a burn of the wallet\'s tokens by someone else is a send',
+      tx: tx({ from: bob, acts: [act(1, 'burn', bob, usdc)], transfers: [move(1, erc20(usdc), '5', alice, zeroAddress)] }),
+      wallet: alice,
+      expected: 'send',
+    },
     { name: 'approve', tx: tx({ acts: [act(1, 'approve')], approvals: [approval(1, alice, router, '100')] }), wallet: alice, expected: 'approve' },
     { name: 'the spender of an approval sees it too', tx: tx({ acts: [act(1, 'approve')], approvals: [approval(1, alice, router, '100')] }), wallet: router, expected: 'approve' },
     {

@@ -34,12 +34,18 @@ function directionOf(transfer: Transfer, wallet: string): TransferDirection | un
   return undefined;
 }
 
+/**
+ * `transfer` reads as the wallet's side of it. So do a mint or burn read by a wallet that did not
+ * perform it: the recipients of an airdrop minted to them received it.
+ */
 function readAct(act: Act, transfers: Transfer[], wallet: string): OperationType {
   const type = act.type as ActType;
-  if (type !== 'transfer') return type;
   const own = transfers.filter((transfer) => transfer.actId === act.id);
-  if (own.some((transfer) => transfer.sender === wallet)) return 'send';
-  return own.some((transfer) => transfer.recipient === wallet) ? 'receive' : 'send';
+  const sends = own.some((transfer) => transfer.sender === wallet);
+  const receives = own.some((transfer) => transfer.recipient === wallet);
+  const othersMintOrBurn = (type === 'mint' || type === 'burn') && act.sentFrom !== wallet && (sends || receives);
+  if (type !== 'transfer' && !othersMintOrBurn) return type;
+  return sends || !receives ? 'send' : 'receive';
 }
 
 /** Acts the wallet performed or took part in through a transfer or an approval. */
