@@ -1,4 +1,5 @@
 import { invalidArgument, unavailable } from '@wallet-api/core/grpc';
+import { rpcFailure } from '../tokens/rpc-errors.js';
 import type { Logger } from '@wallet-api/core/logger';
 import { Network } from '@wallet-api/core/proto/common';
 import { AddressKind, type AddressClassification } from '@wallet-api/core/proto/reference_data';
@@ -43,7 +44,7 @@ export function createAddressClassifier(options: AddressClassifierOptions): Addr
         try {
           return await probers.get(chainId)!.probe(address as Address);
         } catch (error) {
-          options.logger.warn({ err: error, chainId, address }, 'address classification read failed');
+          options.logger.warn({ reason: rpcFailure(error), chainId, address }, 'address classification read failed');
           throw unavailable(`chain ${chainId} did not answer while classifying address ${address}; retry later`);
         }
       }),

@@ -15,3 +15,9 @@ export function isRevert(error: unknown): boolean {
     ),
   );
 }
+
+/** A one-line account of a failed RPC call for logs: viem's full message repeats the request body. */
+export function rpcFailure(error: unknown): string {
+  if (error instanceof BaseError) return [error.shortMessage, error.details].filter(Boolean).join(': ');
+  return error instanceof Error ? error.message : String(error);
+}

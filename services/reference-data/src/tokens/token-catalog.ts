@@ -1,4 +1,5 @@
 import { invalidArgument, unavailable } from '@wallet-api/core/grpc';
+import { rpcFailure } from './rpc-errors.js';
 import type { Logger } from '@wallet-api/core/logger';
 import { Network } from '@wallet-api/core/proto/common';
 import { TokenInterface, type TokenInfo, type TokenRef } from '@wallet-api/core/proto/reference_data';
@@ -121,7 +122,7 @@ export function createTokenCatalog(options: TokenCatalogOptions): TokenCatalog {
         try {
           token = await readers.get(ref.chainId)!.read(ref.address as Address);
         } catch (error) {
-          options.logger.warn({ err: error, chainId: ref.chainId, address: ref.address }, 'token metadata read failed');
+          options.logger.warn({ reason: rpcFailure(error), chainId: ref.chainId, address: ref.address }, 'token metadata read failed');
           throw unavailable(`chain ${ref.chainId} did not answer the token metadata calls; retry later`);
         }
         if (token) await store.save([{ chainId: ref.chainId, address: ref.address, ...token }]);
