@@ -47,7 +47,7 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
 
   return {
     async start() {
-      consumers = await Promise.all([
+      const started = await Promise.allSettled([
         startConsumer(kafka, {
           groupId: `${groupId}.transactions`,
           topic: topics.walletTransactions,
@@ -69,19 +69,22 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
           groupId: `${groupId}.blocks`,
           topic: topics.chainBlocks,
           logger,
-          async handle({ value }) {
-            await store.recordBlock(value);
-          },
+          handle: ({ value }) => store.recordBlock(value),
         }),
         startConsumer(kafka, {
           groupId: `${groupId}.rollbacks`,
           topic: topics.chainRollbacks,
           logger,
-          async handle({ value }) {
-            await store.recordRollback(value);
-          },
+          handle: ({ value }) => store.recordRollback(value),
         }),
       ]);
+      consumers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+      const failure = started.find((result) => result.status === 'rejected');
+      if (failure) {
+        // A writer that cannot start all four consumers leaves none running.
+        await this.stop();
+        throw failure.reason;
+      }
     },
     async stop() {
       const running = consumers;
