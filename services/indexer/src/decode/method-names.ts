@@ -72,6 +72,8 @@ const signatures = [
   'borrow(address,uint256)',
   'repay(address,uint256)',
   'setPrice(address,uint256)',
+  'listMarket(address,uint256,uint256,uint256,uint256,uint256)',
+  'notifyRewardAmount(uint256,uint256)',
   'donateYield(uint256,uint256)',
   'mint(uint256)',
   'mint(uint256,uint256)',
@@ -86,6 +88,7 @@ const signatures = [
   'approveHash(bytes32)',
   'createProxyWithNonce(address,bytes,uint256)',
   'createProxy(address[],uint256,bool,uint256)',
+  'createInstance(address[],uint256,bool,uint256)',
   // ERC-4337 EntryPoint v0.6 (and the devnet's, whose operation has no fee fields) and accounts
   'handleOps((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes)[],address)',
   'handleOps((address,uint256,bytes,bytes,uint256,uint256,bytes)[])',
