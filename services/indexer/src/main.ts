@@ -1,8 +1,111 @@
-import { parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
-import { registration } from '@wallet-api/core/grpc';
-import { IndexerService, type IndexerServer } from '@wallet-api/core/proto/indexer';
+import { z } from 'zod';
+import { createPublicClient, http } from 'viem';
+import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
+import { createClickHouse } from '@wallet-api/core/clickhouse';
+import { createPrisma } from '@wallet-api/core/db';
+import { createGrpcClient } from '@wallet-api/core/grpc';
+import { createKafka, createProducer } from '@wallet-api/core/kafka';
+import { startMetricsServer } from '@wallet-api/core/metrics';
+import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { runGrpcService } from '@wallet-api/core/service';
+import { createTransactionWriter } from './consume/transaction-writer.js';
+import { decodeBlock } from './decode/index.js';
+import { indexerService } from './grpc/indexer-service.js';
+import { createChainIndexer } from './pipeline/chain-indexer.js';
+import { finalityDepthsFromEnv, listAllChains, selectIndexedChains, type IndexedChain } from './pipeline/indexed-chains.js';
+import { createIndexerMetrics } from './pipeline/indexer-metrics.js';
+import { createBlockPublisher } from './publish/block-publisher.js';
+import { createCheckpointStore } from './store/checkpoint-store.js';
+import { backoffDelay, defaultRetryPolicy } from './sync/backoff.js';
 
-await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, async () => ({
-  services: [registration<IndexerServer>('walletapi.indexer.Indexer', IndexerService, {})],
-}));
+const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend(clickHouseEnv.shape).extend({
+  INDEXER_CHAINS: z
+    .string()
+    .optional()
+    .transform((value) => value?.split(',').map((id) => id.trim()).filter(Boolean)),
+  INDEXER_START_BLOCK: z.coerce.bigint().nonnegative().default(0n),
+  INDEXER_FINALITY_DEPTH: z.coerce.number().int().positive().default(12),
+  INDEXER_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(500),
+  INDEXER_FETCH_CONCURRENCY: z.coerce.number().int().positive().default(16),
+  INDEXER_PUBLISH_BATCH: z.coerce.number().int().positive().default(50),
+  INDEXER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+});
+
+await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, async ({ logger }) => {
+  const config = parseEnv(env);
+  const metricsServer = await startMetricsServer({ port: config.INDEXER_METRICS_PORT, serviceName: 'indexer' });
+  const metrics = createIndexerMetrics(metricsServer.registry);
+  const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
+  const prisma = createPrisma(config.DATABASE_URL);
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'indexer', logger });
+  const producer = await createProducer(kafka);
+  const checkpoints = createCheckpointStore(prisma);
+  const clickhouse = createClickHouse({
+    url: config.CLICKHOUSE_URL,
+    database: config.CLICKHOUSE_DATABASE,
+    username: config.CLICKHOUSE_USER,
+    password: config.CLICKHOUSE_PASSWORD,
+  });
+  const writer = createTransactionWriter({ kafka, clickhouse, referenceData, logger });
+  await writer.start();
+  const controller = new AbortController();
+
+  /** The chain list comes from reference-data, which may start after the indexer: ask until it answers. */
+  async function discoverChains(): Promise<IndexedChain[]> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return selectIndexedChains(await listAllChains(referenceData), {
+          ...(config.INDEXER_CHAINS ? { only: config.INDEXER_CHAINS } : {}),
+          defaultFinalityDepth: config.INDEXER_FINALITY_DEPTH,
+          finalityDepths: finalityDepthsFromEnv(process.env),
+        });
+      } catch (error) {
+        if (controller.signal.aborted) return [];
+        logger.warn({ err: error }, 'cannot list chains from reference-data yet; retrying');
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(Math.min(attempt, 5), defaultRetryPolicy)));
+      }
+    }
+  }
+
+  const indexing = discoverChains().then(async (chains) => {
+    if (controller.signal.aborted) return;
+    logger.info({ chains: chains.map((chain) => chain.id), metricsPort: metricsServer.port }, 'chain indexers starting');
+    await Promise.all(
+      chains.map((chain) =>
+        createChainIndexer({
+          chainId: chain.id,
+          client: createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: 30_000 }), cacheTime: 0 }),
+          startBlock: config.INDEXER_START_BLOCK,
+          finalityDepth: chain.finalityDepth,
+          pollIntervalMs: config.INDEXER_POLL_INTERVAL_MS,
+          concurrency: config.INDEXER_FETCH_CONCURRENCY,
+          publishBatchSize: config.INDEXER_PUBLISH_BATCH,
+          checkpoints,
+          publisher: createBlockPublisher(producer, chain.id),
+          decode: decodeBlock,
+          logger,
+          metrics,
+        }).run(controller.signal),
+      ),
+    );
+  });
+
+  return {
+    services: [indexerService({ clickhouse, referenceData })],
+    closers: [
+      {
+        name: 'chain indexers',
+        async close() {
+          controller.abort();
+          await indexing;
+        },
+      },
+      { name: 'kafka producer', close: () => producer.disconnect() },
+      { name: 'transaction writer', close: () => writer.stop() },
+      { name: 'clickhouse', close: () => clickhouse.close() },
+      { name: 'postgres', close: () => prisma.$disconnect() },
+      { name: 'reference-data client', close: async () => referenceData.close() },
+      { name: 'metrics server', close: () => metricsServer.close() },
+    ],
+  };
+});

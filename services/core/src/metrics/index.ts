@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 
-export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+export { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface MetricsServer {
   registry: Registry;

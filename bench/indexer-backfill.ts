@@ -1,0 +1,136 @@
+// Benchmark: backfill of a devnet world by the indexer (fetch, decode, publish to Kafka, checkpoint
+// in PostgreSQL), against a bare viem loop reading the same blocks, receipts and traces with the
+// same concurrency in the same run: the RPC node's limit. Prints blocks/s, transactions/s, ratio.
+// The world (default 10,000 wallets) comes from the devnet cache, built on first use (~15 min).
+// Needs the infrastructure (bash scripts/up.sh).
+//   pnpm bench:backfill [--wallets 10000] [--chain ethereum] [--concurrency 16]
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createPrisma } from '@wallet-api/core/db';
+import { createKafka, createProducer } from '@wallet-api/core/kafka';
+import { createLogger } from '@wallet-api/core/logger';
+import { Registry } from '@wallet-api/core/metrics';
+import { createPublicClient, http, numberToHex } from 'viem';
+import { devnetChains, ensureWorld } from '../services/devnet/src/cache/index.js';
+import { startAnvil } from '../services/devnet/src/chain/index.js';
+import { worldModules } from '../services/devnet/src/protocols/index.js';
+import { decodeBlock } from '../services/indexer/src/decode/index.js';
+import { createChainIndexer } from '../services/indexer/src/pipeline/chain-indexer.js';
+import { createIndexerMetrics } from '../services/indexer/src/pipeline/indexer-metrics.js';
+import { createBlockPublisher } from '../services/indexer/src/publish/block-publisher.js';
+import { createCheckpointStore } from '../services/indexer/src/store/checkpoint-store.js';
+
+const { values } = parseArgs({
+  options: {
+    wallets: { type: 'string', default: '10000' },
+    chain: { type: 'string', default: 'ethereum' },
+    concurrency: { type: 'string', default: '16' },
+  },
+});
+const concurrency = Number(values.concurrency);
+const root = new URL('..', import.meta.url).pathname;
+const logger = createLogger('bench-backfill', 'warn');
+
+const world = await ensureWorld({
+  seed: 'bench',
+  walletCount: Number(values.wallets),
+  days: 450,
+  endTimestamp: Date.parse('2026-11-01T00:00:00Z') / 1000,
+  actionsPerWallet: 4,
+  reorgCount: 3,
+  chains: devnetChains,
+  modules: worldModules,
+  dataDir: join(root, '.data/devnet'),
+  logger,
+});
+const chainWorld = world.manifest.chains.find((chain) => chain.id === values.chain);
+if (!chainWorld) throw new Error(`the world has no chain ${values.chain}`);
+const anvilDir = await mkdtemp(join(root, '.data/bench-backfill-'));
+const anvil = await startAnvil({ chainId: chainWorld.chainId, cachePath: anvilDir, loadState: world.stateFiles[chainWorld.id]! });
+const client = createPublicClient({ transport: http(anvil.rpcUrl, { retryCount: 0, timeout: 60_000 }), cacheTime: 0 });
+const endBlock = BigInt(chainWorld.endBlock);
+
+/** Runs `work` for 0..endBlock with at most `concurrency` blocks in flight. */
+async function forEachBlock(work: (number: bigint) => Promise<void>): Promise<void> {
+  let next = 0n;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next <= endBlock) await work(next++);
+    }),
+  );
+}
+
+async function bareLoop(): Promise<{ seconds: number; transactions: number }> {
+  let transactions = 0;
+  const started = performance.now();
+  await forEachBlock(async (number) => {
+    const [block] = await Promise.all([
+      client.getBlock({ blockNumber: number, includeTransactions: true }),
+      client.request({ method: 'eth_getBlockReceipts' as never, params: [numberToHex(number)] as never }),
+      client.request({ method: 'debug_traceBlockByNumber' as never, params: [numberToHex(number), { tracer: 'callTracer' }] as never }),
+    ]);
+    transactions += block.transactions.length;
+  });
+  return { seconds: (performance.now() - started) / 1000, transactions };
+}
+
+async function indexer(): Promise<{ seconds: number; transactions: number }> {
+  const kafka = createKafka({ brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:19092').split(','), clientId: 'bench-backfill', logger });
+  const producer = await createProducer(kafka);
+  const prisma = createPrisma(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/wallet_api_test');
+  const chainId = `bench-${Date.now()}`;
+  const checkpoints = createCheckpointStore(prisma);
+  const metrics = createIndexerMetrics(new Registry());
+  const controller = new AbortController();
+  const started = performance.now();
+  const running = createChainIndexer({
+    chainId,
+    client,
+    startBlock: 0n,
+    finalityDepth: 12,
+    pollIntervalMs: 50,
+    concurrency,
+    publishBatchSize: 50,
+    checkpoints,
+    publisher: createBlockPublisher(producer, chainId),
+    decode: decodeBlock,
+    logger,
+    metrics,
+  }).run(controller.signal);
+  try {
+    for (;;) {
+      const [tip] = await checkpoints.recent(chainId, 1);
+      if (tip && tip.number >= endBlock) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const transactions = (await metrics.transactions.get()).values.reduce((sum, value) => sum + value.value, 0);
+    return { seconds, transactions };
+  } finally {
+    controller.abort();
+    await running;
+    await prisma.indexedBlock.deleteMany({ where: { chainId } });
+    await producer.disconnect();
+    await prisma.$disconnect();
+  }
+}
+
+try {
+  const bare = await bareLoop();
+  const indexed = await indexer();
+  const blocks = Number(endBlock) + 1;
+  const row = (title: string, run: { seconds: number; transactions: number }) => ({
+    target: title,
+    seconds: Number(run.seconds.toFixed(2)),
+    'blocks/s': Math.round(blocks / run.seconds),
+    'tx/s': Math.round(run.transactions / run.seconds),
+    transactions: run.transactions,
+  });
+  console.log(`\nbackfill of ${values.chain} in the ${values.wallets}-wallet world: ${blocks} blocks, concurrency ${concurrency}`);
+  console.table([row('indexer (fetch, decode, Kafka, checkpoint)', indexed), row('bare viem loop (fetch only)', bare)]);
+  console.log(`indexer / bare throughput ratio: ${(bare.seconds / indexed.seconds).toFixed(3)}`);
+} finally {
+  await anvil.stop();
+  await rm(anvilDir, { recursive: true, force: true });
+}

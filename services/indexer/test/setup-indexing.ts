@@ -1,0 +1,156 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createPrisma, type PrismaClient } from '@wallet-api/core/db';
+import { createProducer, topics, type MessageProducer } from '@wallet-api/core/kafka';
+import { Registry } from '@wallet-api/core/metrics';
+import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
+import { setupKafka, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import type { Consumer, Kafka } from 'kafkajs';
+import { createPublicClient, http } from 'viem';
+import { createChainSession, startAnvil, type AnvilInstance, type ChainSession } from '../../devnet/src/chain/index.js';
+import { decodeBlock } from '../src/decode/index.js';
+import { createChainIndexer } from '../src/pipeline/chain-indexer.js';
+import { createIndexerMetrics } from '../src/pipeline/indexer-metrics.js';
+import { createBlockPublisher } from '../src/publish/block-publisher.js';
+import { createCheckpointStore } from '../src/store/checkpoint-store.js';
+
+const dataDir = new URL('../../../.data/', import.meta.url).pathname;
+
+export interface OwnChain {
+  anvil: AnvilInstance;
+  session: ChainSession;
+  rpcUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * An anvil of the test's own, so the test may mine and reorg without touching the shared chains;
+ * `loadState` starts it from a devnet world state (blocks, receipts and traces included).
+ */
+export async function startOwnChain(options: { chainId?: number; loadState?: string; genesisTimestamp?: number } = {}): Promise<OwnChain> {
+  const dir = await mkdtemp(join(dataDir, 'indexer-test-anvil-'));
+  const anvil = await startAnvil({ chainId: options.chainId ?? 31_337, cachePath: dir,
+    ...(options.loadState ? { loadState: options.loadState } : { genesisTimestamp: options.genesisTimestamp ?? 1_700_000_000 }),
+  });
+  const session = await createChainSession(anvil.rpcUrl);
+  return {
+    anvil,
+    session,
+    rpcUrl: anvil.rpcUrl,
+    async stop() {
+      await anvil.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Published {
+  blocks: ChainBlock[];
+  rollbacks: ChainRollback[];
+  transactions: WalletTransaction[];
+  balanceChanges: BalanceChange[];
+}
+
+/**
+ * Reads the indexer's four topics and keeps the messages of one chain id (tests use a fresh id,
+ * so other runs' messages on the shared topics are skipped).
+ */
+export async function collectPublished(kafka: Kafka, chainId: string): Promise<Published & { stop(): Promise<void> }> {
+  const published: Published = { blocks: [], rollbacks: [], transactions: [], balanceChanges: [] };
+  const consumer: Consumer = kafka.consumer({ groupId: uniqueName('indexer-test') });
+  await consumer.connect();
+  const specs = [topics.chainBlocks, topics.chainRollbacks, topics.walletTransactions, topics.balanceChanges] as const;
+  await consumer.subscribe({ topics: specs.map((spec) => spec.name), fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ topic, message }) => {
+      if (!message.value) return;
+      switch (topic) {
+        case topics.chainBlocks.name: {
+          const value = topics.chainBlocks.codec.decode(message.value);
+          if (value.chainId === chainId) published.blocks.push(value);
+          return;
+        }
+        case topics.chainRollbacks.name: {
+          const value = topics.chainRollbacks.codec.decode(message.value);
+          if (value.chainId === chainId) published.rollbacks.push(value);
+          return;
+        }
+        case topics.walletTransactions.name: {
+          const value = topics.walletTransactions.codec.decode(message.value);
+          if (value.chainId === chainId) published.transactions.push(value);
+          return;
+        }
+        case topics.balanceChanges.name: {
+          const value = topics.balanceChanges.codec.decode(message.value);
+          if (value.chainId === chainId) published.balanceChanges.push(value);
+          return;
+        }
+      }
+    },
+  });
+  return { ...published, stop: () => consumer.disconnect() };
+}
+
+export interface IndexingHarness {
+  kafka: Kafka;
+  prisma: PrismaClient;
+  producer: MessageProducer;
+  /** Runs an in-process chain indexer until the returned function is called. */
+  runIndexer(options: { chainId: string; rpcUrl: string; finalityDepth?: number }): () => Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function setupIndexing(): Promise<IndexingHarness> {
+  const kafka = setupKafka('indexer-test');
+  const prisma = createPrisma(testConfig().DATABASE_URL);
+  const producer = await createProducer(kafka);
+  const metrics = createIndexerMetrics(new Registry());
+  const stops = new Set<() => Promise<void>>();
+  return {
+    kafka,
+    prisma,
+    producer,
+    runIndexer({ chainId, rpcUrl, finalityDepth = 5 }) {
+      const controller = new AbortController();
+      const running = createChainIndexer({
+        chainId,
+        client: createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }), cacheTime: 0 }),
+        startBlock: 0n,
+        finalityDepth,
+        pollIntervalMs: 50,
+        concurrency: 8,
+        publishBatchSize: 10,
+        checkpoints: createCheckpointStore(prisma),
+        publisher: createBlockPublisher(producer, chainId),
+        decode: decodeBlock,
+        logger: testLogger,
+        metrics,
+        progressIntervalMs: 60_000,
+      }).run(controller.signal);
+      const stop = async () => {
+        controller.abort();
+        await running;
+        stops.delete(stop);
+      };
+      stops.add(stop);
+      return stop;
+    },
+    async close() {
+      for (const stop of [...stops]) await stop();
+      await producer.disconnect();
+      await prisma.$disconnect();
+    },
+  };
+}
+
+export async function eventually<T>(probe: () => T | Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await probe();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
