@@ -1,5 +1,5 @@
 import { AssetKind, type BalanceChange, type WalletTransaction } from '@wallet-api/core/proto/events';
-import { encodeAbiParameters, encodeEventTopics, parseAbi, type Hex, type Transaction, type TransactionReceipt } from 'viem';
+import { encodeAbiParameters, encodeEventTopics, parseAbi, type AbiParameter, type Hex, type Transaction, type TransactionReceipt } from 'viem';
 import type { BlockBundle, CallFrame } from '../fetch/block-bundle.js';
 import { zeroAddress } from './address.js';
 import { decodeBlock } from './decode-block.js';
@@ -36,7 +36,7 @@ type Log = { address: string; topics: Hex[]; data: Hex };
 const event = (address: string, name: string, args: Record<string, unknown>): Log => {
   const item = abi.find((candidate) => candidate.name === name)!;
   const topics = encodeEventTopics({ abi: [item], eventName: name, args } as never) as Hex[];
-  const data = item.inputs.filter((input) => !input.indexed);
+  const data = (item.inputs as readonly (AbiParameter & { indexed?: boolean })[]).filter((input) => !input.indexed);
   return { address, topics, data: encodeAbiParameters(data, data.map((input) => args[input.name!]) as never) };
 };
 const erc20Transfer = (token: string, from: string, to: string, value: bigint) => event(token, 'Transfer', { from, to, value });
