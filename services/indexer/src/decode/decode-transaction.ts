@@ -70,10 +70,6 @@ function actorsOf(events: (LogEvent | undefined)[], from: string): string[] {
   return actors;
 }
 
-function addMovements(target: DecodedAct, movements: Movement[]): void {
-  target.movements.push(...movements);
-}
-
 /**
  * Movements no protocol event explains become mints (from the zero address), burns (to it) and
  * plain transfers grouped by sender, so a multi-send is one act per sender.
@@ -159,15 +155,17 @@ export function decodeTransaction({ block, transaction, receipt, trace }: Transa
   const natives = failed ? [] : nativeTransfers(trace.result, createdContract);
   if (named.length > 0) {
     // What follows the last protocol event is its tail (unwrapping, refunds, sweeps to the wallet).
-    addMovements(named[named.length - 1]!, pending.map(({ movement }) => movement));
+    named[named.length - 1]!.movements.push(...pending.map(({ movement }) => movement));
+    // Call traces carry no log position, so native value joins the act that best says what the transaction did.
     const main = named.reduce((best, candidate) => (rankOfAct(candidate.type) < rankOfAct(best.type) ? candidate : best));
-    addMovements(main, natives);
+    main.movements.push(...natives);
   } else {
     const loose = looseActs(pending);
     const paidFor = loose.find((candidate) => candidate.type === 'mint' || candidate.type === 'burn');
     if (paidFor) {
+      // Value sent along with a mint is its price (a paid NFT mint), not a separate payment.
+      paidFor.movements.push(...natives);
       acts.push(...loose);
-      addMovements(paidFor, natives);
     } else acts.push(...looseActs([...pending, ...natives.map((movement) => ({ movement, actor: from }))]));
   }
   if (acts.length === 0) acts.push(act('execute', actors[0] ?? from, to));
