@@ -7,7 +7,7 @@ import { startTelemetry, type Telemetry } from '../src/telemetry/index.js';
 import { setupKafka, testLogger, uniqueName } from '../src/testing/index.js';
 
 function block(number: number): ChainBlock {
-  return { chainId: 'ethereum', number: String(number), hash: `0x${number.toString(16).padStart(64, '0')}`, parentHash: '0x00', timestamp: String(1_700_000_000 + number) };
+  return { chainId: 'ethereum', number: String(number), hash: `0x${number.toString(16).padStart(64, '0')}`, parentHash: '0x00', timestamp: String(1_700_000_000 + number), sequence: String(number), transactionCount: 0 };
 }
 
 async function waitFor(condition: () => boolean, timeoutMs = 30_000): Promise<void> {

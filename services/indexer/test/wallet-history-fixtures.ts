@@ -38,7 +38,7 @@ export function chainBlock(block: BlockRef, sequence: number): ChainBlock {
 export function transaction(
   block: BlockRef,
   index: number,
-  fields: { from: string; to: string; actType?: string; contract?: string; transfers?: Omit<Transfer, 'actId'>[]; methodId?: string } & Partial<WalletTransaction>,
+  fields: { from: string; to: string; actType?: string; contract?: string; transfers?: Omit<Transfer, 'actId'>[]; methodId?: string } & Omit<Partial<WalletTransaction>, 'transfers'>,
 ): WalletTransaction {
   const { actType = 'transfer', contract = '', transfers = [], ...rest } = fields;
   const parties = new Set<string>([fields.from, ...transfers.flatMap((transfer) => [transfer.sender, transfer.recipient])]);

@@ -82,3 +82,11 @@ export function sql(strings: TemplateStringsArray, ...values: SqlValue[]): SqlFr
   });
   return fragment(text);
 }
+
+/**
+ * A statement from the repository's own migration files (infra/clickhouse/migrations), which hold
+ * no values at all. Never pass text that came from a request, a message or a chain.
+ */
+export function migrationStatement(text: string): SqlFragment {
+  return fragment(text);
+}

@@ -30,6 +30,9 @@ const abi = parseAbi([
   'event Staked(address indexed user, uint256 amount)',
   'event RewardPaid(address indexed user, uint256 reward)',
   'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
+  'event ProxyCreation(address indexed proxy, address singleton)',
+  'event InstanceCreation(address indexed safe)',
+  'event SafeSetup(address indexed initiator, address[] owners, uint256 threshold, address initializer, address fallbackHandler)',
 ]);
 
 type Log = { address: string; topics: Hex[]; data: Hex };
@@ -248,6 +251,21 @@ describe('decodeBlock transactions', () => {
       nets: [net(bob, native, -fee), net(account, erc20(usdc), -6n), net(account, native, -4n), net(carol, erc20(usdc), 6n), net(carol, native, 4n)],
     },
     {
+      name: 'a Safe created by a factory: one deploy act naming the new Safe, which is party to it',
+      sent: {
+        from: alice,
+        to: router,
+        logs: [
+          event(created, 'SafeSetup', { initiator: router, owners: [alice], threshold: 1n, initializer: zeroAddress, fallbackHandler: zeroAddress }),
+          event(router, 'ProxyCreation', { proxy: created, singleton: pair }),
+          event(router, 'InstanceCreation', { safe: created }),
+        ],
+      },
+      acts: [`1 deploy ${alice} ${created}`],
+      transfers: [],
+      nets: [net(alice, native, -fee)],
+    },
+    {
       name: 'sending to oneself nets to the fee alone',
       sent: { from: alice, to: alice, value: 5n },
       acts: [`1 transfer ${alice} `],
@@ -256,6 +274,7 @@ describe('decodeBlock transactions', () => {
     },
   ])('$name', ({ sent, acts: expectedActs, transfers: expectedTransfers, nets: expectedNets }) => {
     const { tx, changes } = decodeOne(sent);
+    for (const party of tx.acts.map((entry) => entry.contractAddress).filter((address) => address === created)) expect(tx.wallets).toContain(party);
     expect(acts(tx)).toEqual(expectedActs);
     expect(transfers(tx)).toEqual(expectedTransfers);
     expect(nets(changes)).toEqual(expectedNets.sort());

@@ -122,6 +122,7 @@ export function decodeTransaction({ block, transaction, receipt, trace }: Transa
   // Protocols emit their event after the token movements it sums up, so movements wait for the next one.
   let pending: { movement: Movement; actor: string }[] = [];
   const accounts = new Set<string>();
+  const createdWallets = new Set<string>();
   let paymaster = '';
   events.forEach((event, index) => {
     switch (event?.type) {
@@ -148,6 +149,13 @@ export function decodeTransaction({ block, transaction, receipt, trace }: Transa
         return;
       case 'safe-execution':
         accounts.add(event.account);
+        return;
+      case 'wallet-created':
+        // One deployment can emit both ProxyCreation and InstanceCreation for the same Safe.
+        if (createdWallets.has(event.account)) return;
+        createdWallets.add(event.account);
+        accounts.add(event.account);
+        nameAct(act('deploy', actors[index]!, event.account));
         return;
     }
   });

@@ -34,7 +34,9 @@ export type LogEvent =
   | { type: 'act'; act: ActType; contract: string; actor?: string; movements: Movement[] }
   /** The account abstraction wrappers: whatever precedes them in the log was done for `account`. */
   | { type: 'user-operation'; account: string; paymaster: string }
-  | { type: 'safe-execution'; account: string };
+  | { type: 'safe-execution'; account: string }
+  /** A factory or EntryPoint created a smart-contract wallet: its history starts here. */
+  | { type: 'wallet-created'; account: string };
 
 export interface ReceiptLog {
   address: string;
@@ -183,6 +185,17 @@ register(userOperationEvent, (log) => {
 for (const event of [safeSuccessEvent, safeFailureEvent]) {
   // Safe 1.4 indexes the hash that 1.3 does not; the emitting Safe is all the decoder needs.
   register(event, (_log, contract) => ({ type: 'safe-execution', account: contract }));
+}
+for (const [signature, argument] of [
+  ['event ProxyCreation(address indexed proxy, address singleton)', 'proxy'],
+  ['event InstanceCreation(address indexed safe)', 'safe'],
+  ['event AccountDeployed(bytes32 indexed userOpHash, address indexed sender, address factory, address paymaster)', 'sender'],
+] as const) {
+  const [event] = parseAbi([signature]) as readonly AbiEvent[];
+  register(event!, (log) => {
+    const args = argsOf(event!, log);
+    return args && { type: 'wallet-created', account: address(args[argument]) };
+  });
 }
 for (const { signature, act, actor } of actEvents) {
   const [event] = parseAbi([signature]) as readonly AbiEvent[];

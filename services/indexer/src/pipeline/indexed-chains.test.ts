@@ -1,13 +1,13 @@
-import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
+import { Chain, ChainFamily } from '@wallet-api/core/proto/reference_data';
 import { finalityDepthsFromEnv, selectIndexedChains } from './indexed-chains.js';
 
 function chain(id: string, overrides: { family?: ChainFamily; supportsTransactions?: boolean } = {}): Chain {
-  return {
+  return Chain.fromPartial({
     id,
     family: overrides.family ?? ChainFamily.CHAIN_FAMILY_EVM,
     flags: { supportsTransactions: overrides.supportsTransactions ?? true },
     rpc: { internalServerUrlFormat: `http://${id}.rpc:8545`, publicServersUrl: [] },
-  } as Chain;
+  });
 }
 
 describe('selectIndexedChains', () => {

@@ -37,18 +37,26 @@ async function sendInChunks<T>(producer: MessageProducer, topic: TopicSpec<T>, m
   for (let start = 0; start < messages.length; start += chunkSize) await producer.send(topic, messages.slice(start, start + chunkSize));
 }
 
-export function createBlockPublisher(producer: MessageProducer, chainId: string): BlockPublisher {
+export interface PublisherTopics {
+  walletTransactions: TopicSpec<WalletTransaction>;
+  balanceChanges: TopicSpec<BalanceChange>;
+  chainBlocks: TopicSpec<ChainBlock>;
+  chainRollbacks: TopicSpec<ChainRollback>;
+}
+
+/** `topicSet` defaults to the platform's topics; tests pass topics of their own. */
+export function createBlockPublisher(producer: MessageProducer, chainId: string, topicSet: PublisherTopics = topics): BlockPublisher {
   return {
     async publishBlocks(blocks) {
       const transactions = blocks.flatMap((block) => block.transactions);
       const balanceChanges = blocks.flatMap((block) => block.balanceChanges);
       await Promise.all([
-        sendInChunks(producer, topics.walletTransactions, transactions.map((value) => ({ key: chainId, value }))),
-        sendInChunks(producer, topics.balanceChanges, balanceChanges.map((value) => ({ key: `${chainId}:${value.wallet}`, value }))),
+        sendInChunks(producer, topicSet.walletTransactions, transactions.map((value) => ({ key: chainId, value }))),
+        sendInChunks(producer, topicSet.balanceChanges, balanceChanges.map((value) => ({ key: `${chainId}:${value.wallet}`, value }))),
       ]);
       await sendInChunks(
         producer,
-        topics.chainBlocks,
+        topicSet.chainBlocks,
         blocks.map((block): { key: string; value: ChainBlock } => ({
           key: chainId,
           value: {
@@ -72,7 +80,7 @@ export function createBlockPublisher(producer: MessageProducer, chainId: string)
         orphanedBlockNumbers: rollback.orphaned.map((block) => block.number.toString()),
         sequence: rollback.sequence.toString(),
       };
-      await producer.send(topics.chainRollbacks, [{ key: chainId, value }]);
+      await producer.send(topicSet.chainRollbacks, [{ key: chainId, value }]);
     },
   };
 }

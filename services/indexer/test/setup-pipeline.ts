@@ -1,0 +1,168 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Redis } from 'ioredis';
+import { createPrisma } from '@wallet-api/core/db';
+import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
+import { createProducer, ensureTopics, topics, type TopicSpec } from '@wallet-api/core/kafka';
+import { Registry } from '@wallet-api/core/metrics';
+import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { setupClickHouseDatabase, setupKafka, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
+import { createPublicClient, http } from 'viem';
+import { createApp } from '../../gateway/src/app.js';
+import { createOrganizationKey, findOrganizationByKey } from '../../gateway/src/auth/api-keys.js';
+import { createBackends, type Backends } from '../../gateway/src/grpc/backends.js';
+import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
+import { createChainRegistry } from '../../reference-data/src/chains/chain-registry.js';
+import { createReferenceDataDomain } from '../../reference-data/src/domain.js';
+import { referenceDataService } from '../../reference-data/src/grpc/reference-data-service.js';
+import { loadRegistryConfig } from '../../reference-data/src/registry/registry-config.js';
+import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
+import { decodeBlock } from '../src/decode/index.js';
+import { indexerService } from '../src/grpc/indexer-service.js';
+import { createChainIndexer } from '../src/pipeline/chain-indexer.js';
+import { createIndexerMetrics } from '../src/pipeline/indexer-metrics.js';
+import { createBlockPublisher, type PublisherTopics } from '../src/publish/block-publisher.js';
+import { createCheckpointStore } from '../src/store/checkpoint-store.js';
+
+const chainsFile = new URL('../../reference-data/config/chains.json', import.meta.url).pathname;
+const shippedRegistry = new URL('../../reference-data/config/registry.json', import.meta.url).pathname;
+const devnetRegistry = new URL('../../../.data/devnet/registry.json', import.meta.url).pathname;
+
+/**
+ * The whole path from chain to API answer, in one process with real parts: chain indexers,
+ * Kafka (topics of this pipeline's own), the transaction writer, a ClickHouse database of its
+ * own, the reference-data and indexer gRPC services, and the gateway with an API key.
+ */
+export interface Pipeline {
+  topics: PublisherTopics;
+  database: ClickHouseDatabase;
+  /** Starts indexing a chain in-process; call the result to stop it. */
+  index(options: { chainId: string; rpcUrl: string; finalityDepth?: number }): () => Promise<void>;
+  /** GET on the gateway with the pipeline's API key; answers the status and JSON body. */
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  /** Follows `links.next` from `path` and returns every item. */
+  getAll(path: string): Promise<any[]>;
+  /** Forgets the chains' checkpoints, so indexing starts from block 0. */
+  resetCheckpoints(chainIds: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+function ownTopics(suffix: string): PublisherTopics {
+  const rename = <T>(spec: TopicSpec<T>): TopicSpec<T> => ({ ...spec, name: `${spec.name}.${suffix}` });
+  return {
+    walletTransactions: rename(topics.walletTransactions),
+    balanceChanges: rename(topics.balanceChanges),
+    chainBlocks: rename(topics.chainBlocks),
+    chainRollbacks: rename(topics.chainRollbacks),
+  };
+}
+
+export async function startPipeline(): Promise<Pipeline> {
+  const suffix = uniqueName('e2e');
+  const pipelineTopics = ownTopics(suffix);
+  const kafka = setupKafka('pipeline-test');
+  await ensureTopics(kafka, Object.values(pipelineTopics) as TopicSpec<unknown>[]);
+  const database = await setupClickHouseDatabase(suffix);
+  const prisma = createPrisma(testConfig().DATABASE_URL);
+  const redis = new Redis(testConfig().REDIS_URL);
+
+  const chains = await loadChainsConfig(chainsFile);
+  const registry = await loadRegistryConfig([shippedRegistry, devnetRegistry]);
+  const referenceGrpc: GrpcServer = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [referenceDataService(createChainRegistry(chains), createReferenceDataDomain({ chains, registry, prisma, logger: testLogger }))],
+    logger: testLogger,
+  });
+  const referenceData = createGrpcClient(ReferenceDataClient, `127.0.0.1:${referenceGrpc.port}`);
+  const writer: TransactionWriter = createTransactionWriter({ kafka, clickhouse: database.clickhouse, referenceData, logger: testLogger, topics: pipelineTopics, groupId: suffix });
+  await writer.start();
+  const indexerGrpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: database.clickhouse, referenceData })], logger: testLogger });
+  const backends: Backends = createBackends({ referenceData: `127.0.0.1:${referenceGrpc.port}`, indexer: `127.0.0.1:${indexerGrpc.port}` });
+  const app = createApp({
+    lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
+    redis,
+    backends,
+    publicUrl: 'http://api.test',
+    rateLimits: { perSecond: 100_000, burst: 100_000 },
+    logger: testLogger,
+    checkResponses: true,
+  });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { key } = await createOrganizationKey(prisma, { org: uniqueName('pipeline'), roles: [], addons: [] });
+  const authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+
+  const producer = await createProducer(kafka);
+  const metrics = createIndexerMetrics(new Registry());
+  const stops = new Set<() => Promise<void>>();
+
+  async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+    const response = await fetch(`${baseUrl}${path}`, { headers: { authorization, ...headers } });
+    return { status: response.status, body: await response.json() };
+  }
+
+  return {
+    topics: pipelineTopics,
+    database,
+    index({ chainId, rpcUrl, finalityDepth = 5 }) {
+      const controller = new AbortController();
+      const running = createChainIndexer({
+        chainId,
+        client: createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }), cacheTime: 0 }),
+        startBlock: 0n,
+        finalityDepth,
+        pollIntervalMs: 50,
+        concurrency: 8,
+        publishBatchSize: 20,
+        checkpoints: createCheckpointStore(prisma),
+        publisher: createBlockPublisher(producer, chainId, pipelineTopics),
+        decode: decodeBlock,
+        logger: testLogger,
+        metrics,
+        progressIntervalMs: 60_000,
+      }).run(controller.signal);
+      const stop = async () => {
+        controller.abort();
+        await running;
+        stops.delete(stop);
+      };
+      stops.add(stop);
+      return stop;
+    },
+    get,
+    async getAll(path) {
+      const items: any[] = [];
+      let next: string | undefined = path;
+      while (next) {
+        const { status, body } = await get(next);
+        if (status !== 200) throw new Error(`GET ${next}: ${status} ${JSON.stringify(body)}`);
+        items.push(...body.data);
+        next = body.links.next ? new URL(body.links.next).pathname + new URL(body.links.next).search : undefined;
+      }
+      return items;
+    },
+    async resetCheckpoints(chainIds) {
+      await prisma.indexedBlock.deleteMany({ where: { chainId: { in: [...chainIds] } } });
+    },
+    async close() {
+      for (const stop of [...stops]) await stop();
+      await writer.stop();
+      await producer.disconnect();
+      await new Promise((resolve) => server.close(resolve));
+      backends.close();
+      referenceData.close();
+      await indexerGrpc.shutdown(1_000);
+      await referenceGrpc.shutdown(1_000);
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.deleteTopics({ topics: Object.values(pipelineTopics).map((spec) => spec.name) }).catch(() => undefined);
+      await admin.disconnect();
+      await database.drop();
+      redis.disconnect();
+      await prisma.$disconnect();
+    },
+  };
+}
