@@ -47,7 +47,7 @@ const world = await ensureWorld({
 const chainWorld = world.manifest.chains.find((chain) => chain.id === values.chain);
 if (!chainWorld) throw new Error(`the world has no chain ${values.chain}`);
 const anvilDir = await mkdtemp(join(root, '.data/bench-backfill-'));
-const anvil = await startAnvil({ chainId: chainWorld.chainId, cachePath: anvilDir, loadState: world.stateFiles[chainWorld.id]! });
+const anvil = await startAnvil({ chainId: chainWorld.chainId, cachePath: anvilDir, loadState: world.stateFiles[chainWorld.id]!, readyTimeoutMs: 600_000 });
 const client = createPublicClient({ transport: http(anvil.rpcUrl, { retryCount: 0, timeout: 60_000 }), cacheTime: 0 });
 const endBlock = BigInt(chainWorld.endBlock);
 

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
-import { createProducer, ensureTopics, topics, type TopicSpec } from '@wallet-api/core/kafka';
+import { createProducer, ensureTopics, type TopicSpec } from '@wallet-api/core/kafka';
 import { Registry } from '@wallet-api/core/metrics';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { setupClickHouseDatabase, setupKafka, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
@@ -23,6 +23,7 @@ import { createChainIndexer } from '../src/pipeline/chain-indexer.js';
 import { createIndexerMetrics } from '../src/pipeline/indexer-metrics.js';
 import { createBlockPublisher, type PublisherTopics } from '../src/publish/block-publisher.js';
 import { createCheckpointStore } from '../src/store/checkpoint-store.js';
+import { pipelineTopics } from './pipeline-topics.js';
 
 const chainsFile = new URL('../../reference-data/config/chains.json', import.meta.url).pathname;
 const shippedRegistry = new URL('../../reference-data/config/registry.json', import.meta.url).pathname;
@@ -35,6 +36,8 @@ const devnetRegistry = new URL('../../../.data/devnet/registry.json', import.met
  */
 export interface Pipeline {
   topics: PublisherTopics;
+  /** Suffix of the pipeline's topic names and name of its ClickHouse database. */
+  suffix: string;
   database: ClickHouseDatabase;
   /** Starts indexing a chain in-process; call the result to stop it. */
   index(options: { chainId: string; rpcUrl: string; finalityDepth?: number }): () => Promise<void>;
@@ -47,21 +50,11 @@ export interface Pipeline {
   close(): Promise<void>;
 }
 
-function ownTopics(suffix: string): PublisherTopics {
-  const rename = <T>(spec: TopicSpec<T>): TopicSpec<T> => ({ ...spec, name: `${spec.name}.${suffix}` });
-  return {
-    walletTransactions: rename(topics.walletTransactions),
-    balanceChanges: rename(topics.balanceChanges),
-    chainBlocks: rename(topics.chainBlocks),
-    chainRollbacks: rename(topics.chainRollbacks),
-  };
-}
-
 export async function startPipeline(): Promise<Pipeline> {
   const suffix = uniqueName('e2e');
-  const pipelineTopics = ownTopics(suffix);
+  const ownTopics = pipelineTopics(suffix);
   const kafka = setupKafka('pipeline-test');
-  await ensureTopics(kafka, Object.values(pipelineTopics) as TopicSpec<unknown>[]);
+  await ensureTopics(kafka, Object.values(ownTopics) as TopicSpec<unknown>[]);
   const database = await setupClickHouseDatabase(suffix);
   const prisma = createPrisma(testConfig().DATABASE_URL);
   const redis = new Redis(testConfig().REDIS_URL);
@@ -75,7 +68,7 @@ export async function startPipeline(): Promise<Pipeline> {
     logger: testLogger,
   });
   const referenceData = createGrpcClient(ReferenceDataClient, `127.0.0.1:${referenceGrpc.port}`);
-  const writer: TransactionWriter = createTransactionWriter({ kafka, clickhouse: database.clickhouse, referenceData, logger: testLogger, topics: pipelineTopics, groupId: suffix });
+  const writer: TransactionWriter = createTransactionWriter({ kafka, clickhouse: database.clickhouse, referenceData, logger: testLogger, topics: ownTopics, groupId: suffix });
   await writer.start();
   const indexerGrpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: database.clickhouse, referenceData })], logger: testLogger });
   const backends: Backends = createBackends({ referenceData: `127.0.0.1:${referenceGrpc.port}`, indexer: `127.0.0.1:${indexerGrpc.port}` });
@@ -105,7 +98,8 @@ export async function startPipeline(): Promise<Pipeline> {
   }
 
   return {
-    topics: pipelineTopics,
+    topics: ownTopics,
+    suffix,
     database,
     index({ chainId, rpcUrl, finalityDepth = 5 }) {
       const controller = new AbortController();
@@ -118,7 +112,7 @@ export async function startPipeline(): Promise<Pipeline> {
         concurrency: 8,
         publishBatchSize: 20,
         checkpoints: createCheckpointStore(prisma),
-        publisher: createBlockPublisher(producer, chainId, pipelineTopics),
+        publisher: createBlockPublisher(producer, chainId, ownTopics),
         decode: decodeBlock,
         logger: testLogger,
         metrics,
@@ -158,7 +152,7 @@ export async function startPipeline(): Promise<Pipeline> {
       await referenceGrpc.shutdown(1_000);
       const admin = kafka.admin();
       await admin.connect();
-      await admin.deleteTopics({ topics: Object.values(pipelineTopics).map((spec) => spec.name) }).catch(() => undefined);
+      await admin.deleteTopics({ topics: Object.values(ownTopics).map((spec) => spec.name) }).catch(() => undefined);
       await admin.disconnect();
       await database.drop();
       redis.disconnect();

@@ -17,15 +17,32 @@ export interface MessageConsumer {
   stop(): Promise<void>;
 }
 
-export interface ConsumerOptions<T> {
+interface ConsumerCommon<T> {
   groupId: string;
   topic: TopicSpec<T>;
-  /** Resolve to mark the message handled; throw to have it delivered again. */
-  handle(message: IncomingMessage<T>): Promise<void>;
   logger: Logger;
   /** Where a group with no committed offset starts. */
   fromBeginning?: boolean;
 }
+
+export type ConsumerOptions<T> = ConsumerCommon<T> &
+  (
+    | {
+        /** Resolve to mark the message handled; throw to have it delivered again. */
+        handle(message: IncomingMessage<T>): Promise<void>;
+        handleBatch?: never;
+      }
+    | {
+        /**
+         * Messages of one partition, in order, handled together (one store round trip instead of
+         * one per message). Resolve to mark them all handled; throw to have them all delivered again.
+         */
+        handleBatch(messages: IncomingMessage<T>[]): Promise<void>;
+        handle?: never;
+        /** Most messages per call. */
+        maxBatchSize?: number;
+      }
+  );
 
 const tracer = trace.getTracer('@wallet-api/core/kafka');
 
@@ -44,7 +61,11 @@ function headerCarrier(headers: IHeaders | undefined): Record<string, string> {
  * Offsets are committed once per fetched batch, and on stop for the part of a batch already done.
  */
 export async function startConsumer<T>(kafka: Kafka, options: ConsumerOptions<T>): Promise<MessageConsumer> {
-  const { topic, handle, logger } = options;
+  const { topic, logger } = options;
+  const handleChunk: (messages: IncomingMessage<T>[]) => Promise<void> = options.handleBatch
+    ? options.handleBatch
+    : async ([message]) => options.handle!(message!);
+  const chunkSize = options.handleBatch ? (options.maxBatchSize ?? 500) : 1;
   const consumer: Consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false });
   await consumer.connect();
   await consumer.subscribe({ topic: topic.name, fromBeginning: options.fromBeginning ?? true });
@@ -54,19 +75,23 @@ export async function startConsumer<T>(kafka: Kafka, options: ConsumerOptions<T>
     eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
       let handledUpTo: string | undefined;
       try {
-        for (const message of batch.messages) {
+        for (let start = 0; start < batch.messages.length; start += chunkSize) {
           if (!isRunning() || isStale()) break;
-          const parent = extractTraceContext(headerCarrier(message.headers));
+          const chunk = batch.messages.slice(start, start + chunkSize);
+          // A chunk is traced under the context its first message carried.
+          const parent = extractTraceContext(headerCarrier(chunk[0]!.headers));
           await context.with(parent, () =>
-            tracer.startActiveSpan(`${topic.name} process`, { kind: SpanKind.CONSUMER }, async (span) => {
+            tracer.startActiveSpan(`${topic.name} process`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.batch.message_count': chunk.length } }, async (span) => {
               try {
-                await handle({
-                  topic: batch.topic,
-                  partition: batch.partition,
-                  offset: message.offset,
-                  key: message.key?.toString() ?? null,
-                  value: topic.codec.decode(message.value ?? new Uint8Array()),
-                });
+                await handleChunk(
+                  chunk.map((message) => ({
+                    topic: batch.topic,
+                    partition: batch.partition,
+                    offset: message.offset,
+                    key: message.key?.toString() ?? null,
+                    value: topic.codec.decode(message.value ?? new Uint8Array()),
+                  })),
+                );
               } catch (error) {
                 span.recordException(error as Error);
                 span.setStatus({ code: SpanStatusCode.ERROR });
@@ -76,8 +101,9 @@ export async function startConsumer<T>(kafka: Kafka, options: ConsumerOptions<T>
               }
             }),
           );
-          resolveOffset(message.offset);
-          handledUpTo = message.offset;
+          const last = chunk.at(-1)!.offset;
+          resolveOffset(last);
+          handledUpTo = last;
           await heartbeat();
         }
       } finally {

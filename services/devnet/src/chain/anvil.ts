@@ -21,6 +21,8 @@ export interface AnvilOptions {
   dumpState?: string;
   /** Unix seconds of the genesis block, so a world built from one seed is the same every time. */
   genesisTimestamp?: number;
+  /** How long anvil may take to answer; loading a large world's state takes minutes. Default 30 s. */
+  readyTimeoutMs?: number;
 }
 
 export interface AnvilInstance {
@@ -63,7 +65,8 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilInstance> 
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
+  const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`anvil exited at start: ${stderr.trim()}`);
     try {
@@ -78,7 +81,7 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilInstance> 
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`anvil did not answer on ${rpcUrl} within 30 s: ${stderr.trim()}`);
+      throw new Error(`anvil did not answer on ${rpcUrl} within ${readyTimeoutMs / 1000} s: ${stderr.trim()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -52,30 +52,31 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
           groupId: `${groupId}.transactions`,
           topic: topics.walletTransactions,
           logger,
-          async handle({ value: transaction }) {
-            const facts = await tokens.load(transactionTokens(transaction));
-            await store.writeTransaction(transaction, walletRows(transaction, facts));
+          async handleBatch(messages) {
+            const transactions = messages.map((message) => message.value);
+            const facts = await tokens.load(transactions.flatMap(transactionTokens));
+            await store.writeTransactions(transactions.map((transaction) => ({ transaction, rows: walletRows(transaction, facts) })));
           },
         }),
         startConsumer(kafka, {
           groupId: `${groupId}.balance-changes`,
           topic: topics.balanceChanges,
           logger,
-          async handle({ value }) {
-            await store.writeBalanceChange(value);
+          async handleBatch(messages) {
+            await store.writeBalanceChanges(messages.map((message) => message.value));
           },
         }),
         startConsumer(kafka, {
           groupId: `${groupId}.blocks`,
           topic: topics.chainBlocks,
           logger,
-          handle: ({ value }) => store.recordBlock(value),
+          handleBatch: (messages) => store.recordBlocks(messages.map((message) => message.value)),
         }),
         startConsumer(kafka, {
           groupId: `${groupId}.rollbacks`,
           topic: topics.chainRollbacks,
           logger,
-          handle: ({ value }) => store.recordRollback(value),
+          handleBatch: (messages) => store.recordRollbacks(messages.map((message) => message.value)),
         }),
       ]);
       consumers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));

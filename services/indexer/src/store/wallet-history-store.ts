@@ -25,29 +25,39 @@ export interface StoredWalletTransaction {
   transaction: WalletTransaction;
 }
 
+export interface DecodedForWallets {
+  transaction: WalletTransaction;
+  rows: readonly WalletTransactionRow[];
+}
+
 export interface WalletHistoryStore {
   /**
-   * Stores the rows of one transaction, each wallet's at most once. Returns how many were new.
+   * Stores the rows of a batch of transactions, each (transaction, wallet) at most once. Returns
+   * how many rows were new.
    *
    * Exactly once: a transaction's identity is (chain, block hash, transaction index) and a row's is
-   * that plus the wallet. Before inserting, the rows already stored for this identity are read by
-   * primary key and left out, and the rest go in one INSERT, which lands in one part (all rows share
-   * a block time, so one partition) and so is visible all at once or not at all. A message handled
-   * again (indexer replay after a restart, consumer redelivery after a crash before the commit)
-   * therefore adds nothing, and a crash during the INSERT leaves nothing half-written to skip.
-   * Messages of one chain are keyed to one partition, which one consumer owns at a time; the
-   * check-then-insert race of two owners during a rebalance is covered by the table's
-   * ReplacingMergeTree key and the readers' LIMIT BY.
+   * that plus the wallet. Before inserting, the rows already stored for the batch's identities are
+   * read by primary key and left out, as are repeats within the batch, and the rest are inserted.
+   * A message handled again (indexer replay after a restart, consumer redelivery after a crash
+   * before the commit) therefore adds nothing; an INSERT cut short by a crash leaves whole parts,
+   * and the redelivered batch inserts exactly the rows those parts lack. Messages of one chain are
+   * keyed to one partition, which one consumer owns at a time; the check-then-insert race of two
+   * owners during a rebalance is covered by the table's ReplacingMergeTree key and the readers'
+   * LIMIT BY.
    */
+  writeTransactions(batch: readonly DecodedForWallets[]): Promise<number>;
   writeTransaction(transaction: WalletTransaction, rows: readonly WalletTransactionRow[]): Promise<number>;
-  /** Stores a balance change once per (chain, block hash, transaction index, wallet, asset), as above. */
+  /** Stores balance changes once per (chain, block hash, transaction index, wallet, asset), as above. */
+  writeBalanceChanges(changes: readonly BalanceChange[]): Promise<number>;
   writeBalanceChange(change: BalanceChange): Promise<boolean>;
   /**
-   * Records a block as canonical at its sequence. Writing the same message twice adds an identical
+   * Records blocks as canonical at their sequence. Writing the same message twice adds an identical
    * row, which changes no argMax and merges away, so no check is needed.
    */
+  recordBlocks(blocks: readonly ChainBlock[]): Promise<void>;
   recordBlock(block: ChainBlock): Promise<void>;
-  /** Records the rollback's blocks as orphaned at its sequence; as idempotent as recordBlock. */
+  /** Records the rollbacks' blocks as orphaned at their sequence; as idempotent as recordBlocks. */
+  recordRollbacks(rollbacks: readonly ChainRollback[]): Promise<void>;
   recordRollback(rollback: ChainRollback): Promise<void>;
   listWalletTransactions(filter: WalletTransactionFilter): Promise<StoredWalletTransaction[]>;
 }
@@ -73,62 +83,86 @@ interface ListedRow {
   body: string;
 }
 
+const unique = (values: readonly string[]): string[] => [...new Set(values)];
+const rowKey = (chainId: string, blockHash: string, index: number, address: string) => `${chainId}|${blockHash}|${index}|${address}`;
+
 export function createWalletHistoryStore(clickhouse: ClickHouse): WalletHistoryStore {
   return {
-    async writeTransaction(transaction, rows) {
-      if (rows.length === 0) return 0;
-      const stored = await clickhouse.query<{ address: string }>(sql`SELECT address FROM wallet_transactions
-        WHERE address IN ${inList(rows.map((row) => row.address))}
-          AND chain_id = ${transaction.chainId}
-          AND block_timestamp = toDateTime(${BigInt(transaction.blockTimestamp)})
-          AND block_number = ${BigInt(transaction.blockNumber)}
-          AND transaction_index = ${transaction.transactionIndex}
-          AND block_hash = ${transaction.blockHash}`);
-      const present = new Set(stored.map((row) => row.address));
-      const fresh = rows.filter((row) => !present.has(row.address));
-      if (fresh.length === 0) return 0;
-      const body = Buffer.from(WalletTransaction.encode(transaction).finish()).toString('base64');
+    async writeTransactions(batch) {
+      const candidates = batch.flatMap(({ transaction, rows }) => rows.map((row) => ({ transaction, row })));
+      if (candidates.length === 0) return 0;
+      const stored = await clickhouse.query<{ chain_id: string; block_hash: string; transaction_index: number; address: string }>(
+        sql`SELECT chain_id, block_hash, transaction_index, address FROM wallet_transactions
+          WHERE address IN ${inList(unique(candidates.map(({ row }) => row.address)))}
+            AND chain_id IN ${inList(unique(candidates.map(({ transaction }) => transaction.chainId)))}
+            AND block_hash IN ${inList(unique(candidates.map(({ transaction }) => transaction.blockHash)))}`,
+      );
+      const seen = new Set(stored.map((row) => rowKey(row.chain_id, row.block_hash, Number(row.transaction_index), row.address)));
+      const bodies = new Map<WalletTransaction, string>();
+      const fresh = candidates.filter(({ transaction, row }) => {
+        const key = rowKey(transaction.chainId, transaction.blockHash, transaction.transactionIndex, row.address);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
       await clickhouse.insert(
         'wallet_transactions',
-        fresh.map((row) => ({
-          chain_id: transaction.chainId,
-          address: row.address,
-          block_number: transaction.blockNumber,
-          block_hash: transaction.blockHash,
-          block_timestamp: Number(transaction.blockTimestamp),
-          transaction_index: transaction.transactionIndex,
-          hash: transaction.hash,
-          operation_type: row.operationType,
-          is_trash: row.isTrash ? 1 : 0,
-          asset_types: row.assetTypes,
-          token_addresses: row.tokenAddresses,
-          counterparties: row.counterparties,
-          body,
-        })),
+        fresh.map(({ transaction, row }) => {
+          let body = bodies.get(transaction);
+          if (body === undefined) bodies.set(transaction, (body = Buffer.from(WalletTransaction.encode(transaction).finish()).toString('base64')));
+          return {
+            chain_id: transaction.chainId,
+            address: row.address,
+            block_number: transaction.blockNumber,
+            block_hash: transaction.blockHash,
+            block_timestamp: Number(transaction.blockTimestamp),
+            transaction_index: transaction.transactionIndex,
+            hash: transaction.hash,
+            operation_type: row.operationType,
+            is_trash: row.isTrash ? 1 : 0,
+            asset_types: row.assetTypes,
+            token_addresses: row.tokenAddresses,
+            counterparties: row.counterparties,
+            body,
+          };
+        }),
       );
       return fresh.length;
     },
 
-    async writeBalanceChange(change) {
-      const asset = change.asset ?? { kind: AssetKind.ASSET_KIND_UNSPECIFIED, address: '', tokenId: '' };
-      const key = {
-        address: change.wallet,
-        chain_id: change.chainId,
-        asset_kind: assetKindNames[asset.kind],
-        asset_address: asset.address,
-        token_id: asset.tokenId,
-      };
-      const stored = await clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM balance_changes
-        WHERE address = ${key.address} AND chain_id = ${key.chain_id} AND asset_kind = ${key.asset_kind}
-          AND asset_address = ${key.asset_address} AND token_id = ${key.token_id}
-          AND block_timestamp = toDateTime(${BigInt(change.blockTimestamp)})
-          AND block_number = ${BigInt(change.blockNumber)}
-          AND transaction_index = ${change.transactionIndex}
-          AND block_hash = ${change.blockHash}`);
-      if (Number(stored[0]?.n ?? 0) > 0) return false;
-      await clickhouse.insert('balance_changes', [
-        {
-          ...key,
+    writeTransaction(transaction, rows) {
+      return this.writeTransactions([{ transaction, rows }]);
+    },
+
+    async writeBalanceChanges(changes) {
+      if (changes.length === 0) return 0;
+      const keyed = changes.map((change) => {
+        const asset = change.asset ?? { kind: AssetKind.ASSET_KIND_UNSPECIFIED, address: '', tokenId: '' };
+        return { change, assetKind: assetKindNames[asset.kind], assetAddress: asset.address, tokenId: asset.tokenId };
+      });
+      const stored = await clickhouse.query<{ chain_id: string; block_hash: string; transaction_index: number; address: string; asset_kind: string; asset_address: string; token_id: string }>(
+        sql`SELECT chain_id, block_hash, transaction_index, address, asset_kind, asset_address, token_id FROM balance_changes
+          WHERE address IN ${inList(unique(changes.map((change) => change.wallet)))}
+            AND chain_id IN ${inList(unique(changes.map((change) => change.chainId)))}
+            AND block_hash IN ${inList(unique(changes.map((change) => change.blockHash)))}`,
+      );
+      const seen = new Set(
+        stored.map((row) => `${rowKey(row.chain_id, row.block_hash, Number(row.transaction_index), row.address)}|${row.asset_kind}|${row.asset_address}|${row.token_id}`),
+      );
+      const fresh = keyed.filter(({ change, assetKind, assetAddress, tokenId }) => {
+        const key = `${rowKey(change.chainId, change.blockHash, change.transactionIndex, change.wallet)}|${assetKind}|${assetAddress}|${tokenId}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      await clickhouse.insert(
+        'balance_changes',
+        fresh.map(({ change, assetKind, assetAddress, tokenId }) => ({
+          address: change.wallet,
+          chain_id: change.chainId,
+          asset_kind: assetKind,
+          asset_address: assetAddress,
+          token_id: tokenId,
           block_number: change.blockNumber,
           block_hash: change.blockHash,
           block_timestamp: Number(change.blockTimestamp),
@@ -136,28 +170,43 @@ export function createWalletHistoryStore(clickhouse: ClickHouse): WalletHistoryS
           transaction_index: change.transactionIndex,
           amount: change.amount,
           amount_float: Number(change.amount),
-        },
-      ]);
-      return true;
-    },
-
-    async recordBlock(block) {
-      await clickhouse.insert('block_states', [
-        { chain_id: block.chainId, block_hash: block.hash, block_number: block.number, orphaned: 0, sequence: block.sequence },
-      ]);
-    },
-
-    async recordRollback(rollback) {
-      await clickhouse.insert(
-        'block_states',
-        rollback.orphanedBlockHashes.map((hash, index) => ({
-          chain_id: rollback.chainId,
-          block_hash: hash,
-          block_number: rollback.orphanedBlockNumbers[index] ?? '0',
-          orphaned: 1,
-          sequence: rollback.sequence,
         })),
       );
+      return fresh.length;
+    },
+
+    async writeBalanceChange(change) {
+      return (await this.writeBalanceChanges([change])) === 1;
+    },
+
+    async recordBlocks(blocks) {
+      await clickhouse.insert(
+        'block_states',
+        blocks.map((block) => ({ chain_id: block.chainId, block_hash: block.hash, block_number: block.number, orphaned: 0, sequence: block.sequence })),
+      );
+    },
+
+    recordBlock(block) {
+      return this.recordBlocks([block]);
+    },
+
+    async recordRollbacks(rollbacks) {
+      await clickhouse.insert(
+        'block_states',
+        rollbacks.flatMap((rollback) =>
+          rollback.orphanedBlockHashes.map((hash, index) => ({
+            chain_id: rollback.chainId,
+            block_hash: hash,
+            block_number: rollback.orphanedBlockNumbers[index] ?? '0',
+            orphaned: 1,
+            sequence: rollback.sequence,
+          })),
+        ),
+      );
+    },
+
+    recordRollback(rollback) {
+      return this.recordRollbacks([rollback]);
     },
 
     async listWalletTransactions(filter) {
