@@ -3,7 +3,7 @@
 // same concurrency in the same run: the RPC node's limit. Prints blocks/s, transactions/s, ratio.
 // The world (default 10,000 wallets) comes from the devnet cache, built on first use (~15 min).
 // Needs the infrastructure (bash scripts/up.sh).
-//   pnpm bench:backfill [--wallets 10000] [--chain ethereum] [--concurrency 16]
+//   pnpm bench:backfill [--wallets 10000] [--chain ethereum] [--concurrency 4]
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,7 +25,7 @@ const { values } = parseArgs({
   options: {
     wallets: { type: 'string', default: '10000' },
     chain: { type: 'string', default: 'ethereum' },
-    concurrency: { type: 'string', default: '16' },
+    concurrency: { type: 'string', default: '4' },
   },
 });
 const concurrency = Number(values.concurrency);
@@ -48,7 +48,8 @@ const chainWorld = world.manifest.chains.find((chain) => chain.id === values.cha
 if (!chainWorld) throw new Error(`the world has no chain ${values.chain}`);
 const anvilDir = await mkdtemp(join(root, '.data/bench-backfill-'));
 const anvil = await startAnvil({ chainId: chainWorld.chainId, cachePath: anvilDir, loadState: world.stateFiles[chainWorld.id]!, readyTimeoutMs: 600_000 });
-const client = createPublicClient({ transport: http(anvil.rpcUrl, { retryCount: 0, timeout: 60_000 }), cacheTime: 0 });
+// Tracing a block of hundreds of transactions re-executes it on anvil: seconds per request.
+const client = createPublicClient({ transport: http(anvil.rpcUrl, { retryCount: 0, timeout: 600_000 }), cacheTime: 0 });
 const endBlock = BigInt(chainWorld.endBlock);
 
 /** Runs `work` for 0..endBlock with at most `concurrency` blocks in flight. */

@@ -29,6 +29,8 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
   INDEXER_FETCH_CONCURRENCY: z.coerce.number().int().positive().default(16),
   INDEXER_PUBLISH_BATCH: z.coerce.number().int().positive().default(50),
   INDEXER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  // Tracing a busy block re-executes every transaction on the node, which takes a while.
+  INDEXER_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
 });
 
 await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, async ({ logger }) => {
@@ -74,7 +76,7 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
       chains.map((chain) =>
         createChainIndexer({
           chainId: chain.id,
-          client: createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: 30_000 }), cacheTime: 0 }),
+          client: createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: config.INDEXER_RPC_TIMEOUT_MS }), cacheTime: 0 }),
           startBlock: config.INDEXER_START_BLOCK,
           finalityDepth: chain.finalityDepth,
           pollIntervalMs: config.INDEXER_POLL_INTERVAL_MS,

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Forgets everything the services derived from the chains, in the databases the start command
+# serves (wallet_api): the indexer's checkpoints, token metadata, the ClickHouse history tables and
+# the Kafka log (topics and consumer offsets). start.sh runs it when it loads a different devnet
+# world, since the chains then start over with other blocks. Services must be stopped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/common.sh
+COMPONENT=reset
+
+log "PostgreSQL: indexer checkpoints and token metadata"
+psql -q -h 127.0.0.1 -U postgres -d wallet_api -c 'TRUNCATE indexed_blocks, token_metadata' >/dev/null ||
+  die "cannot clear PostgreSQL tables (is scripts/up.sh done?)"
+
+log "ClickHouse: wallet history, balance changes and block states"
+for table in wallet_transactions balance_changes block_states chain_blocks; do
+  clickhouse-client --host 127.0.0.1 --port 19000 --database wallet_api --query "TRUNCATE TABLE IF EXISTS ${table}" ||
+    die "cannot truncate ClickHouse table ${table}"
+done
+
+log "Kafka: topics and consumer offsets start empty"
+bash scripts/infra/kafka.sh down
+rm -rf "$(component_dir kafka)/data"
+bash scripts/up.sh
