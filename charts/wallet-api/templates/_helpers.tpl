@@ -196,6 +196,17 @@ REFERENCE_DATA_GRPC_ADDRESS for the gateway: host:port of the reference-data Ser
 {{- end }}
 
 {{/*
+INDEXER_GRPC_ADDRESS for the gateway: host:port of the indexer Service.
+*/}}
+{{- define "wallet-api.indexerAddress" -}}
+{{- if .Values.services.gateway.indexerAddress }}
+{{- .Values.services.gateway.indexerAddress }}
+{{- else }}
+{{- printf "%s.%s.svc:%d" (include "wallet-api.componentName" (dict "root" . "name" "indexer")) .Release.Namespace (.Values.services.indexer.port | int) }}
+{{- end }}
+{{- end }}
+
+{{/*
 Pod spec of a hook Job. Call with (dict "root" $ "name" "migrate" "job" .Values.migrations "env" "<yaml list>").
 */}}
 {{- define "wallet-api.hookPodSpec" -}}
