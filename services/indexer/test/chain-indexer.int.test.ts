@@ -64,7 +64,7 @@ function consumerView(published: Published): string[] {
 test('publishes every block once, in order, with its transactions, and checkpoints it', async () => {
   const chainId = uniqueName('chain');
   await mineBlocks(12, 1);
-  const published = await collectPublished(harness.kafka, chainId);
+  const published = await collectPublished(harness.kafka, harness.topics, chainId);
   const stop = harness.runIndexer({ chainId, rpcUrl: chain.rpcUrl, finalityDepth });
   try {
     const expected = await canonicalHashes();
@@ -91,7 +91,7 @@ test('publishes every block once, in order, with its transactions, and checkpoin
 
 test('a reorg publishes a rollback of the orphaned blocks, then the new branch', async () => {
   const chainId = uniqueName('chain');
-  const published = await collectPublished(harness.kafka, chainId);
+  const published = await collectPublished(harness.kafka, harness.topics, chainId);
   const stop = harness.runIndexer({ chainId, rpcUrl: chain.rpcUrl, finalityDepth });
   try {
     await mineBlocks(3, 2);
@@ -118,7 +118,7 @@ test('a reorg publishes a rollback of the orphaned blocks, then the new branch',
 
 test('a restart resumes after the checkpoint: no gap, no block published twice', async () => {
   const chainId = uniqueName('chain');
-  const published = await collectPublished(harness.kafka, chainId);
+  const published = await collectPublished(harness.kafka, harness.topics, chainId);
   let stop = harness.runIndexer({ chainId, rpcUrl: chain.rpcUrl, finalityDepth });
   try {
     const first = await canonicalHashes();

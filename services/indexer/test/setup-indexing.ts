@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createPrisma, type PrismaClient } from '@wallet-api/core/db';
-import { createProducer, topics, type MessageProducer } from '@wallet-api/core/kafka';
+import { createProducer, ensureTopics, type MessageProducer, type TopicSpec } from '@wallet-api/core/kafka';
 import { Registry } from '@wallet-api/core/metrics';
 import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
 import { setupKafka, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
@@ -11,8 +11,9 @@ import { createChainSession, startAnvil, type AnvilInstance, type ChainSession }
 import { decodeBlock } from '../src/decode/index.js';
 import { createChainIndexer } from '../src/pipeline/chain-indexer.js';
 import { createIndexerMetrics } from '../src/pipeline/indexer-metrics.js';
-import { createBlockPublisher } from '../src/publish/block-publisher.js';
+import { createBlockPublisher, type PublisherTopics } from '../src/publish/block-publisher.js';
 import { createCheckpointStore } from '../src/store/checkpoint-store.js';
+import { pipelineTopics } from './pipeline-topics.js';
 
 const dataDir = new URL('../../../.data/', import.meta.url).pathname;
 
@@ -51,11 +52,8 @@ export interface Published {
   balanceChanges: BalanceChange[];
 }
 
-/**
- * Reads the indexer's four topics and keeps the messages of one chain id (tests use a fresh id,
- * so other runs' messages on the shared topics are skipped).
- */
-export async function collectPublished(kafka: Kafka, chainId: string): Promise<Published & { stop(): Promise<void> }> {
+/** Reads the harness's four topics and keeps the messages of one chain id. */
+export async function collectPublished(kafka: Kafka, topics: PublisherTopics, chainId: string): Promise<Published & { stop(): Promise<void> }> {
   const published: Published = { blocks: [], rollbacks: [], transactions: [], balanceChanges: [] };
   const consumer: Consumer = kafka.consumer({ groupId: uniqueName('indexer-test') });
   await consumer.connect();
@@ -93,6 +91,8 @@ export async function collectPublished(kafka: Kafka, chainId: string): Promise<P
 
 export interface IndexingHarness {
   kafka: Kafka;
+  /** Topics of the harness's own, never the platform's: a service reading those must not see test chains. */
+  topics: PublisherTopics;
   prisma: PrismaClient;
   producer: MessageProducer;
   /** Runs an in-process chain indexer until the returned function is called. */
@@ -106,8 +106,11 @@ export async function setupIndexing(): Promise<IndexingHarness> {
   const producer = await createProducer(kafka);
   const metrics = createIndexerMetrics(new Registry());
   const stops = new Set<() => Promise<void>>();
+  const topics = pipelineTopics(uniqueName('indexing'));
+  await ensureTopics(kafka, Object.values(topics) as TopicSpec<unknown>[]);
   return {
     kafka,
+    topics,
     prisma,
     producer,
     runIndexer({ chainId, rpcUrl, finalityDepth = 5 }) {
@@ -121,7 +124,7 @@ export async function setupIndexing(): Promise<IndexingHarness> {
         concurrency: 8,
         publishBatchSize: 10,
         checkpoints: createCheckpointStore(prisma),
-        publisher: createBlockPublisher(producer, chainId),
+        publisher: createBlockPublisher(producer, chainId, topics),
         decode: decodeBlock,
         logger: testLogger,
         metrics,
@@ -138,6 +141,10 @@ export async function setupIndexing(): Promise<IndexingHarness> {
     async close() {
       for (const stop of [...stops]) await stop();
       await producer.disconnect();
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.deleteTopics({ topics: Object.values(topics).map((spec) => spec.name) }).catch(() => undefined);
+      await admin.disconnect();
       await prisma.$disconnect();
     },
   };
