@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { checkHealth } from '../src/testing/index.js';
+import { checkHealth, eventually } from '../src/testing/index.js';
 
 // Every service as it runs in production: the built entry point in its own process. This is
 // where ESM/CommonJS interop mistakes show, which the test runner's module loader would hide.
@@ -21,18 +21,6 @@ function start(name: string, env: Record<string, string>): ChildProcess {
   return spawn('node', [entry], { env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-async function eventually<T>(probe: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await probe();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
 function exitOf(child: ChildProcess): Promise<{ code: number | null; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, ms: Date.now() - started })));
@@ -46,7 +34,7 @@ describe('service processes', () => {
       let stderr = '';
       child.stderr!.on('data', (chunk) => (stderr += chunk));
       try {
-        expect(await eventually(() => checkHealth(`127.0.0.1:${port}`, ''))).toBe('SERVING');
+        expect(await eventually(() => checkHealth(`127.0.0.1:${port}`, ''), 15_000)).toBe('SERVING');
         expect(await checkHealth(`127.0.0.1:${port}`, service.health)).toBe('SERVING');
         const exited = exitOf(child);
         child.kill('SIGTERM');

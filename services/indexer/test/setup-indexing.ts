@@ -5,12 +5,14 @@ import { createProducer, ensureTopics, type MessageProducer, type TopicSpec } fr
 import { Registry } from '@wallet-api/core/metrics';
 import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
 import { setupKafka, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+
+export { eventually } from '@wallet-api/core/testing';
 import type { Consumer, Kafka } from 'kafkajs';
 import { createPublicClient, http } from 'viem';
 import { createChainSession, startAnvil, type AnvilInstance, type ChainSession } from '../../devnet/src/chain/index.js';
 import { decodeBlock } from '../src/decode/index.js';
 import { createChainIndexer } from '../src/pipeline/chain-indexer.js';
-import { createIndexerMetrics } from '../src/pipeline/indexer-metrics.js';
+import { createIndexerMetrics, type IndexerMetrics } from '../src/pipeline/indexer-metrics.js';
 import { createBlockPublisher, type PublisherTopics } from '../src/publish/block-publisher.js';
 import { createCheckpointStore } from '../src/store/checkpoint-store.js';
 import { pipelineTopics } from './pipeline-topics.js';
@@ -100,6 +102,45 @@ export interface IndexingHarness {
   close(): Promise<void>;
 }
 
+/**
+ * Runs an in-process chain indexer publishing to `topics` until the returned function is called;
+ * the function is also kept in `stops`, for a harness that stops whatever is still running.
+ */
+export function runChainIndexer(options: {
+  prisma: PrismaClient;
+  producer: MessageProducer;
+  topics: PublisherTopics;
+  metrics: IndexerMetrics;
+  stops: Set<() => Promise<void>>;
+  chainId: string;
+  rpcUrl: string;
+  finalityDepth?: number;
+}): () => Promise<void> {
+  const controller = new AbortController();
+  const running = createChainIndexer({
+    chainId: options.chainId,
+    client: createPublicClient({ transport: http(options.rpcUrl, { retryCount: 0 }), cacheTime: 0 }),
+    startBlock: 0n,
+    finalityDepth: options.finalityDepth ?? 5,
+    pollIntervalMs: 50,
+    concurrency: 8,
+    publishBatchSize: 10,
+    checkpoints: createCheckpointStore(options.prisma),
+    publisher: createBlockPublisher(options.producer, options.chainId, options.topics),
+    decode: decodeBlock,
+    logger: testLogger,
+    metrics: options.metrics,
+    progressIntervalMs: 60_000,
+  }).run(controller.signal);
+  const stop = async () => {
+    controller.abort();
+    await running;
+    options.stops.delete(stop);
+  };
+  options.stops.add(stop);
+  return stop;
+}
+
 export async function setupIndexing(): Promise<IndexingHarness> {
   const kafka = setupKafka('indexer-test');
   const prisma = createPrisma(testConfig().DATABASE_URL);
@@ -113,31 +154,7 @@ export async function setupIndexing(): Promise<IndexingHarness> {
     topics,
     prisma,
     producer,
-    runIndexer({ chainId, rpcUrl, finalityDepth = 5 }) {
-      const controller = new AbortController();
-      const running = createChainIndexer({
-        chainId,
-        client: createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }), cacheTime: 0 }),
-        startBlock: 0n,
-        finalityDepth,
-        pollIntervalMs: 50,
-        concurrency: 8,
-        publishBatchSize: 10,
-        checkpoints: createCheckpointStore(prisma),
-        publisher: createBlockPublisher(producer, chainId, topics),
-        decode: decodeBlock,
-        logger: testLogger,
-        metrics,
-        progressIntervalMs: 60_000,
-      }).run(controller.signal);
-      const stop = async () => {
-        controller.abort();
-        await running;
-        stops.delete(stop);
-      };
-      stops.add(stop);
-      return stop;
-    },
+    runIndexer: (options) => runChainIndexer({ prisma, producer, topics, metrics, stops, ...options }),
     async close() {
       for (const stop of [...stops]) await stop();
       await producer.disconnect();
@@ -148,16 +165,4 @@ export async function setupIndexing(): Promise<IndexingHarness> {
       await prisma.$disconnect();
     },
   };
-}
-
-export async function eventually<T>(probe: () => T | Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await probe();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 }

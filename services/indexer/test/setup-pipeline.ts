@@ -7,7 +7,6 @@ import { createProducer, ensureTopics, type TopicSpec } from '@wallet-api/core/k
 import { Registry } from '@wallet-api/core/metrics';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { setupClickHouseDatabase, setupKafka, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
-import { createPublicClient, http } from 'viem';
 import { createApp } from '../../gateway/src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../../gateway/src/auth/api-keys.js';
 import { createBackends, type Backends } from '../../gateway/src/grpc/backends.js';
@@ -17,13 +16,11 @@ import { createReferenceDataDomain } from '../../reference-data/src/domain.js';
 import { referenceDataService } from '../../reference-data/src/grpc/reference-data-service.js';
 import { loadRegistryConfig } from '../../reference-data/src/registry/registry-config.js';
 import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
-import { decodeBlock } from '../src/decode/index.js';
 import { indexerService } from '../src/grpc/indexer-service.js';
-import { createChainIndexer } from '../src/pipeline/chain-indexer.js';
 import { createIndexerMetrics } from '../src/pipeline/indexer-metrics.js';
-import { createBlockPublisher, type PublisherTopics } from '../src/publish/block-publisher.js';
-import { createCheckpointStore } from '../src/store/checkpoint-store.js';
+import type { PublisherTopics } from '../src/publish/block-publisher.js';
 import { pipelineTopics } from './pipeline-topics.js';
+import { runChainIndexer } from './setup-indexing.js';
 
 const chainsFile = new URL('../../reference-data/config/chains.json', import.meta.url).pathname;
 const shippedRegistry = new URL('../../reference-data/config/registry.json', import.meta.url).pathname;
@@ -101,31 +98,7 @@ export async function startPipeline(): Promise<Pipeline> {
     topics: ownTopics,
     suffix,
     database,
-    index({ chainId, rpcUrl, finalityDepth = 5 }) {
-      const controller = new AbortController();
-      const running = createChainIndexer({
-        chainId,
-        client: createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }), cacheTime: 0 }),
-        startBlock: 0n,
-        finalityDepth,
-        pollIntervalMs: 50,
-        concurrency: 8,
-        publishBatchSize: 20,
-        checkpoints: createCheckpointStore(prisma),
-        publisher: createBlockPublisher(producer, chainId, ownTopics),
-        decode: decodeBlock,
-        logger: testLogger,
-        metrics,
-        progressIntervalMs: 60_000,
-      }).run(controller.signal);
-      const stop = async () => {
-        controller.abort();
-        await running;
-        stops.delete(stop);
-      };
-      stops.add(stop);
-      return stop;
-    },
+    index: (options) => runChainIndexer({ prisma, producer, topics: ownTopics, metrics, stops, ...options }),
     get,
     async getAll(path) {
       const items: any[] = [];
