@@ -1,9 +1,9 @@
 // Benchmark: GET /v1/wallets/{address}/transactions/ (a full page of 100) through the gateway, the
 // indexer's gRPC service and ClickHouse, against a bare Express route serving the same JSON,
 // measured in the same run with autocannon. Needs the running stack of `bash scripts/start.sh`
-// (the demo world indexed, the demo key in .data/demo-api-key).
+// (the demo world indexed).
 //   pnpm bench:transactions [--duration 10] [--connections 50] [--url http://127.0.0.1:8080]
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,9 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 const root = new URL('..', import.meta.url).pathname;
 const barePort = 18082;
-const key = readFileSync(join(root, '.data/demo-api-key'), 'utf8').trim();
+// A key of the benchmark's own: the demo key's rate limit would answer most requests with 429.
+const keyOutput = execFileSync('node', [join(root, 'services/gateway/dist/cli/main.js'), 'keys', 'create', '--org', 'bench', '--rate-limit', '1000000', '--burst', '1000000'], { encoding: 'utf8' });
+const key = keyOutput.trim().split('\n').at(-1)!;
 const headers = { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` };
 const manifest = JSON.parse(readFileSync(join(root, '.data/devnet/manifest.json'), 'utf8')) as { chains: { id: string; wallets: { address: string }[] }[] };
 
