@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPrisma } from '@wallet-api/core/db';
-import { createKafka, createProducer } from '@wallet-api/core/kafka';
+import { createKafka, createProducer, ensureTopics, type TopicSpec } from '@wallet-api/core/kafka';
 import { createLogger } from '@wallet-api/core/logger';
 import { Registry } from '@wallet-api/core/metrics';
 import { createPublicClient, http, numberToHex } from 'viem';
@@ -19,6 +19,7 @@ import { decodeBlock } from '../services/indexer/src/decode/index.js';
 import { createChainIndexer } from '../services/indexer/src/pipeline/chain-indexer.js';
 import { createIndexerMetrics } from '../services/indexer/src/pipeline/indexer-metrics.js';
 import { createBlockPublisher } from '../services/indexer/src/publish/block-publisher.js';
+import { pipelineTopics } from '../services/indexer/test/pipeline-topics.js';
 import { createCheckpointStore } from '../services/indexer/src/store/checkpoint-store.js';
 
 const { values } = parseArgs({
@@ -81,6 +82,9 @@ async function indexer(): Promise<{ seconds: number; transactions: number }> {
   const producer = await createProducer(kafka);
   const prisma = createPrisma(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/wallet_api_test');
   const chainId = `bench-${Date.now()}`;
+  // Topics of the benchmark's own: a running writer must never see a chain it does not serve.
+  const topics = pipelineTopics(chainId.replace('-', '_'));
+  await ensureTopics(kafka, Object.values(topics) as TopicSpec<unknown>[]);
   const checkpoints = createCheckpointStore(prisma);
   const metrics = createIndexerMetrics(new Registry());
   const controller = new AbortController();
@@ -94,7 +98,7 @@ async function indexer(): Promise<{ seconds: number; transactions: number }> {
     concurrency,
     publishBatchSize: 50,
     checkpoints,
-    publisher: createBlockPublisher(producer, chainId),
+    publisher: createBlockPublisher(producer, chainId, topics),
     decode: decodeBlock,
     logger,
     metrics,
@@ -113,6 +117,10 @@ async function indexer(): Promise<{ seconds: number; transactions: number }> {
     await running;
     await prisma.indexedBlock.deleteMany({ where: { chainId } });
     await producer.disconnect();
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: Object.values(topics).map((spec) => spec.name) });
+    await admin.disconnect();
     await prisma.$disconnect();
   }
 }

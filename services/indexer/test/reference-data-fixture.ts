@@ -1,4 +1,4 @@
-import { createGrpcClient, notFound, registration, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
+import { createGrpcClient, invalidArgument, notFound, registration, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
 import { Network } from '@wallet-api/core/proto/common';
 import {
   AddressKind,
@@ -10,6 +10,9 @@ import {
   type TokenInfo,
 } from '@wallet-api/core/proto/reference_data';
 import { testLogger } from '@wallet-api/core/testing';
+
+/** A chain id GetTokens refuses with INVALID_ARGUMENT, as for a chain removed from the configuration. */
+export const retiredChainId = 'retired-chain';
 
 export interface ReferenceDataFixture {
   chains?: { list(network: Network): Chain[] };
@@ -53,6 +56,9 @@ export async function startReferenceDataFixture(fixture: ReferenceDataFixture): 
         },
         async getTokens(request) {
           state.getTokensCalls += 1;
+          // As the real service answers for a chain its configuration does not (or no longer) list.
+          const retired = request.tokens.find((ref) => ref.chainId === retiredChainId);
+          if (retired) throw invalidArgument(`chain ${retired.chainId} is not supported`);
           return {
             tokens: request.tokens.map(
               (ref) => fixture.tokens.find((token) => token.chainId === ref.chainId && token.address === ref.address) ?? unknownToken(ref.chainId, ref.address),

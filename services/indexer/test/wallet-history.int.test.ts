@@ -8,7 +8,7 @@ import { createTransactionWriter, type TransactionWriter, type WriterTopics } fr
 import { indexerService } from '../src/grpc/indexer-service.js';
 import { walletRows } from '../src/consume/wallet-rows.js';
 import { createWalletHistoryStore } from '../src/store/wallet-history-store.js';
-import { startReferenceDataFixture, type RunningReferenceData } from './reference-data-fixture.js';
+import { retiredChainId, startReferenceDataFixture, type RunningReferenceData } from './reference-data-fixture.js';
 import { blockRef, chainBlock, erc20, erc721, native, randomAddress, token, transaction, type BlockRef } from './wallet-history-fixtures.js';
 
 const clickhouse = setupClickHouse();
@@ -145,6 +145,16 @@ describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions',
     ]);
     expect(received.feeToken?.info?.symbol).toBe('ETH');
     expect((await list({ address: bob })).transactions.find((record) => record.hash === transactions[1]!.hash)?.operationType).toBe('send');
+  });
+
+  test('a transaction of a chain reference data refuses is stored without token facts instead of stopping the partition', async () => {
+    const alice = randomAddress();
+    const refused = transaction(blockRef(retiredChainId, 1, 1_700_000_500), 0, { from: alice, to: usdc, transfers: [{ asset: erc20(usdc), amount: '7', sender: alice, recipient: usdc }] });
+    const after = transaction(blockRef(chainId, 9, 1_700_000_600), 0, { from: alice, to: usdc, transfers: [{ asset: erc20(usdc), amount: '8', sender: alice, recipient: usdc }] });
+    await sendTransactions([refused, after]);
+    await eventually(() => list({ address: alice }), (response) => response.transactions.some((record) => record.hash === after.hash));
+    const stored = await clickhouse.query<{ hash: string }>(sql`SELECT hash FROM wallet_transactions WHERE chain_id = ${retiredChainId} AND address = ${alice}`);
+    expect(stored.map((row) => row.hash)).toEqual([refused.hash]);
   });
 
   test('a rollback hides the orphaned blocks at once; a newer ChainBlock revives one; a stale rollback changes nothing', async () => {

@@ -1,3 +1,4 @@
+import { status } from '@grpc/grpc-js';
 import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import type { ReferenceDataClient, TokenInfo } from '@wallet-api/core/proto/reference_data';
@@ -34,7 +35,14 @@ export function createTokenDirectory(referenceData: ReferenceDataClient, options
         else missing.set(id, { chainId: token.chainId, address: token.address });
       }
       if (missing.size > 0) {
-        const response = await unary(referenceData, referenceData.getTokens, { context, tokens: [...missing.values()] }, { name: 'ReferenceData/GetTokens' });
+        const response = await unary(referenceData, referenceData.getTokens, { context, tokens: [...missing.values()] }, { name: 'ReferenceData/GetTokens' }).catch(
+          (error: { code?: number }) => {
+            // A chain reference data does not list (a message of a chain since removed from the
+            // configuration) would otherwise stop its partition forever: such tokens stay unknown.
+            if (error.code === status.INVALID_ARGUMENT) return { tokens: [] as TokenInfo[] };
+            throw error;
+          },
+        );
         for (const info of response.tokens) {
           const id = key(info.chainId, info.address);
           cache.set(id, info);
