@@ -1,5 +1,5 @@
 import type { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '../proto/events.js';
+import { BalanceChange, ChainBlock, ChainRollback, PoolEvent, WalletTransaction } from '../proto/events.js';
 
 /** How a message type is turned into Kafka bytes; ts-proto's generated MessageFns fit it. */
 export interface MessageCodec<T> {
@@ -50,6 +50,14 @@ export const topics = {
     keyedBy: 'chain id and wallet address (`<chain>:<address>`)',
     codec: BalanceChange,
   } satisfies TopicSpec<BalanceChange>,
+  poolEvents: {
+    name: 'chain.pool-events.v1',
+    partitions: 3,
+    retentionMs: 7 * day,
+    // Prices are folded from one chain's pool states in block order.
+    keyedBy: 'chain id',
+    codec: PoolEvent,
+  } satisfies TopicSpec<PoolEvent>,
 } as const;
 
 export const allTopics: readonly TopicSpec<unknown>[] = Object.values(topics) as TopicSpec<unknown>[];

@@ -58,6 +58,41 @@ export function assetKindToJSON(object: AssetKind): string {
   }
 }
 
+export enum PoolKind {
+  POOL_KIND_UNSPECIFIED = 0,
+  POOL_KIND_UNISWAP_V2 = 1,
+  POOL_KIND_UNISWAP_V3 = 2,
+}
+
+export function poolKindFromJSON(object: any): PoolKind {
+  switch (object) {
+    case 0:
+    case "POOL_KIND_UNSPECIFIED":
+      return PoolKind.POOL_KIND_UNSPECIFIED;
+    case 1:
+    case "POOL_KIND_UNISWAP_V2":
+      return PoolKind.POOL_KIND_UNISWAP_V2;
+    case 2:
+    case "POOL_KIND_UNISWAP_V3":
+      return PoolKind.POOL_KIND_UNISWAP_V3;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum PoolKind");
+  }
+}
+
+export function poolKindToJSON(object: PoolKind): string {
+  switch (object) {
+    case PoolKind.POOL_KIND_UNSPECIFIED:
+      return "POOL_KIND_UNSPECIFIED";
+    case PoolKind.POOL_KIND_UNISWAP_V2:
+      return "POOL_KIND_UNISWAP_V2";
+    case PoolKind.POOL_KIND_UNISWAP_V3:
+      return "POOL_KIND_UNISWAP_V3";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum PoolKind");
+  }
+}
+
 /**
  * A block the indexer has accepted on a chain's canonical branch. Published after the block's
  * transactions and balance changes, so a consumer that sees it may treat the block as complete.
@@ -181,6 +216,34 @@ export interface BalanceChange {
   transactionIndex: number;
   /** Signed decimal. */
   amount: string;
+}
+
+/**
+ * A liquidity pool's state after one of its events (V2 Sync, Swap; V3 Initialize, Swap), the raw
+ * material of on-chain prices. Every pool event of a block is published, whoever sent it.
+ */
+export interface PoolEvent {
+  chainId: string;
+  blockNumber: string;
+  blockHash: string;
+  blockTimestamp: string;
+  transactionIndex: number;
+  logIndex: number;
+  kind: PoolKind;
+  pool: string;
+  token0: string;
+  token1: string;
+  /**
+   * State after the event, in base units. V2: the pair's reserves. V3: the pool's sqrtPriceX96 and
+   * in-range liquidity; reserve0 and reserve1 are then the virtual reserves L/sqrtP and L*sqrtP.
+   */
+  reserve0: string;
+  reserve1: string;
+  sqrtPriceX96: string;
+  liquidity: string;
+  /** Absolute amounts of each token the event swapped; "0" for events that are not swaps. */
+  volume0: string;
+  volume1: string;
 }
 
 function createBaseChainBlock(): ChainBlock {
@@ -1871,6 +1934,360 @@ export const BalanceChange: MessageFns<BalanceChange> = {
     message.transactionHash = object.transactionHash ?? "";
     message.transactionIndex = object.transactionIndex ?? 0;
     message.amount = object.amount ?? "";
+    return message;
+  },
+};
+
+function createBasePoolEvent(): PoolEvent {
+  return {
+    chainId: "",
+    blockNumber: "0",
+    blockHash: "",
+    blockTimestamp: "0",
+    transactionIndex: 0,
+    logIndex: 0,
+    kind: 0,
+    pool: "",
+    token0: "",
+    token1: "",
+    reserve0: "",
+    reserve1: "",
+    sqrtPriceX96: "",
+    liquidity: "",
+    volume0: "",
+    volume1: "",
+  };
+}
+
+export const PoolEvent: MessageFns<PoolEvent> = {
+  encode(message: PoolEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chainId !== "") {
+      writer.uint32(10).string(message.chainId);
+    }
+    if (message.blockNumber !== "0") {
+      writer.uint32(16).uint64(message.blockNumber);
+    }
+    if (message.blockHash !== "") {
+      writer.uint32(26).string(message.blockHash);
+    }
+    if (message.blockTimestamp !== "0") {
+      writer.uint32(32).uint64(message.blockTimestamp);
+    }
+    if (message.transactionIndex !== 0) {
+      writer.uint32(40).uint32(message.transactionIndex);
+    }
+    if (message.logIndex !== 0) {
+      writer.uint32(48).uint32(message.logIndex);
+    }
+    if (message.kind !== 0) {
+      writer.uint32(56).int32(message.kind);
+    }
+    if (message.pool !== "") {
+      writer.uint32(66).string(message.pool);
+    }
+    if (message.token0 !== "") {
+      writer.uint32(74).string(message.token0);
+    }
+    if (message.token1 !== "") {
+      writer.uint32(82).string(message.token1);
+    }
+    if (message.reserve0 !== "") {
+      writer.uint32(90).string(message.reserve0);
+    }
+    if (message.reserve1 !== "") {
+      writer.uint32(98).string(message.reserve1);
+    }
+    if (message.sqrtPriceX96 !== "") {
+      writer.uint32(106).string(message.sqrtPriceX96);
+    }
+    if (message.liquidity !== "") {
+      writer.uint32(114).string(message.liquidity);
+    }
+    if (message.volume0 !== "") {
+      writer.uint32(122).string(message.volume0);
+    }
+    if (message.volume1 !== "") {
+      writer.uint32(130).string(message.volume1);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PoolEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePoolEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.blockNumber = reader.uint64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.blockHash = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.blockTimestamp = reader.uint64().toString();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.transactionIndex = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.logIndex = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.kind = reader.int32() as any;
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.pool = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.token0 = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.token1 = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.reserve0 = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.reserve1 = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.sqrtPriceX96 = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.liquidity = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.volume0 = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.volume1 = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PoolEvent {
+    return {
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : "0",
+      blockHash: isSet(object.blockHash)
+        ? globalThis.String(object.blockHash)
+        : isSet(object.block_hash)
+        ? globalThis.String(object.block_hash)
+        : "",
+      blockTimestamp: isSet(object.blockTimestamp)
+        ? globalThis.String(object.blockTimestamp)
+        : isSet(object.block_timestamp)
+        ? globalThis.String(object.block_timestamp)
+        : "0",
+      transactionIndex: isSet(object.transactionIndex)
+        ? globalThis.Number(object.transactionIndex)
+        : isSet(object.transaction_index)
+        ? globalThis.Number(object.transaction_index)
+        : 0,
+      logIndex: isSet(object.logIndex)
+        ? globalThis.Number(object.logIndex)
+        : isSet(object.log_index)
+        ? globalThis.Number(object.log_index)
+        : 0,
+      kind: isSet(object.kind) ? poolKindFromJSON(object.kind) : 0,
+      pool: isSet(object.pool) ? globalThis.String(object.pool) : "",
+      token0: isSet(object.token0) ? globalThis.String(object.token0) : "",
+      token1: isSet(object.token1) ? globalThis.String(object.token1) : "",
+      reserve0: isSet(object.reserve0) ? globalThis.String(object.reserve0) : "",
+      reserve1: isSet(object.reserve1) ? globalThis.String(object.reserve1) : "",
+      sqrtPriceX96: isSet(object.sqrtPriceX96)
+        ? globalThis.String(object.sqrtPriceX96)
+        : isSet(object.sqrt_price_x96)
+        ? globalThis.String(object.sqrt_price_x96)
+        : "",
+      liquidity: isSet(object.liquidity) ? globalThis.String(object.liquidity) : "",
+      volume0: isSet(object.volume0) ? globalThis.String(object.volume0) : "",
+      volume1: isSet(object.volume1) ? globalThis.String(object.volume1) : "",
+    };
+  },
+
+  toJSON(message: PoolEvent): unknown {
+    const obj: any = {};
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.blockNumber !== "0") {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.blockHash !== "") {
+      obj.blockHash = message.blockHash;
+    }
+    if (message.blockTimestamp !== "0") {
+      obj.blockTimestamp = message.blockTimestamp;
+    }
+    if (message.transactionIndex !== 0) {
+      obj.transactionIndex = Math.round(message.transactionIndex);
+    }
+    if (message.logIndex !== 0) {
+      obj.logIndex = Math.round(message.logIndex);
+    }
+    if (message.kind !== 0) {
+      obj.kind = poolKindToJSON(message.kind);
+    }
+    if (message.pool !== "") {
+      obj.pool = message.pool;
+    }
+    if (message.token0 !== "") {
+      obj.token0 = message.token0;
+    }
+    if (message.token1 !== "") {
+      obj.token1 = message.token1;
+    }
+    if (message.reserve0 !== "") {
+      obj.reserve0 = message.reserve0;
+    }
+    if (message.reserve1 !== "") {
+      obj.reserve1 = message.reserve1;
+    }
+    if (message.sqrtPriceX96 !== "") {
+      obj.sqrtPriceX96 = message.sqrtPriceX96;
+    }
+    if (message.liquidity !== "") {
+      obj.liquidity = message.liquidity;
+    }
+    if (message.volume0 !== "") {
+      obj.volume0 = message.volume0;
+    }
+    if (message.volume1 !== "") {
+      obj.volume1 = message.volume1;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PoolEvent>, I>>(base?: I): PoolEvent {
+    return PoolEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PoolEvent>, I>>(object: I): PoolEvent {
+    const message = createBasePoolEvent();
+    message.chainId = object.chainId ?? "";
+    message.blockNumber = object.blockNumber ?? "0";
+    message.blockHash = object.blockHash ?? "";
+    message.blockTimestamp = object.blockTimestamp ?? "0";
+    message.transactionIndex = object.transactionIndex ?? 0;
+    message.logIndex = object.logIndex ?? 0;
+    message.kind = object.kind ?? 0;
+    message.pool = object.pool ?? "";
+    message.token0 = object.token0 ?? "";
+    message.token1 = object.token1 ?? "";
+    message.reserve0 = object.reserve0 ?? "";
+    message.reserve1 = object.reserve1 ?? "";
+    message.sqrtPriceX96 = object.sqrtPriceX96 ?? "";
+    message.liquidity = object.liquidity ?? "";
+    message.volume0 = object.volume0 ?? "";
+    message.volume1 = object.volume1 ?? "";
     return message;
   },
 };

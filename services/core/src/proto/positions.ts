@@ -5,30 +5,1846 @@
 // source: positions.proto
 
 /* eslint-disable */
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import {
+  type CallOptions,
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientUnaryCall,
+  type handleUnaryCall,
   makeGenericClientConstructor,
+  type Metadata,
+  type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { RequestContext } from "./common.js";
+import { Dapp, TokenInfo } from "./reference_data.js";
 
 export const protobufPackage = "walletapi.positions";
 
 export const protobufFileName = "positions.proto";
 
-/**
- * Current balances and protocol positions of wallets.
- * Its RPCs arrive with the issues that build the service; until then it serves only the
- * standard gRPC health service.
- */
+export enum PositionsFilter {
+  POSITIONS_FILTER_ONLY_SIMPLE = 0,
+  POSITIONS_FILTER_ONLY_COMPLEX = 1,
+  POSITIONS_FILTER_NO_FILTER = 2,
+}
+
+export function positionsFilterFromJSON(object: any): PositionsFilter {
+  switch (object) {
+    case 0:
+    case "POSITIONS_FILTER_ONLY_SIMPLE":
+      return PositionsFilter.POSITIONS_FILTER_ONLY_SIMPLE;
+    case 1:
+    case "POSITIONS_FILTER_ONLY_COMPLEX":
+      return PositionsFilter.POSITIONS_FILTER_ONLY_COMPLEX;
+    case 2:
+    case "POSITIONS_FILTER_NO_FILTER":
+      return PositionsFilter.POSITIONS_FILTER_NO_FILTER;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum PositionsFilter");
+  }
+}
+
+export function positionsFilterToJSON(object: PositionsFilter): string {
+  switch (object) {
+    case PositionsFilter.POSITIONS_FILTER_ONLY_SIMPLE:
+      return "POSITIONS_FILTER_ONLY_SIMPLE";
+    case PositionsFilter.POSITIONS_FILTER_ONLY_COMPLEX:
+      return "POSITIONS_FILTER_ONLY_COMPLEX";
+    case PositionsFilter.POSITIONS_FILTER_NO_FILTER:
+      return "POSITIONS_FILTER_NO_FILTER";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum PositionsFilter");
+  }
+}
+
+export enum TrashFilter {
+  TRASH_FILTER_ONLY_NON_TRASH = 0,
+  TRASH_FILTER_ONLY_TRASH = 1,
+  TRASH_FILTER_NO_FILTER = 2,
+}
+
+export function trashFilterFromJSON(object: any): TrashFilter {
+  switch (object) {
+    case 0:
+    case "TRASH_FILTER_ONLY_NON_TRASH":
+      return TrashFilter.TRASH_FILTER_ONLY_NON_TRASH;
+    case 1:
+    case "TRASH_FILTER_ONLY_TRASH":
+      return TrashFilter.TRASH_FILTER_ONLY_TRASH;
+    case 2:
+    case "TRASH_FILTER_NO_FILTER":
+      return TrashFilter.TRASH_FILTER_NO_FILTER;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum TrashFilter");
+  }
+}
+
+export function trashFilterToJSON(object: TrashFilter): string {
+  switch (object) {
+    case TrashFilter.TRASH_FILTER_ONLY_NON_TRASH:
+      return "TRASH_FILTER_ONLY_NON_TRASH";
+    case TrashFilter.TRASH_FILTER_ONLY_TRASH:
+      return "TRASH_FILTER_ONLY_TRASH";
+    case TrashFilter.TRASH_FILTER_NO_FILTER:
+      return "TRASH_FILTER_NO_FILTER";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum TrashFilter");
+  }
+}
+
+export interface ListPositionsRequest {
+  context:
+    | RequestContext
+    | undefined;
+  /** Lowercase 0x-hex. */
+  address: string;
+  chainIds: string[];
+  currency: string;
+  positions: PositionsFilter;
+  /** Spec position types; empty keeps every type. */
+  positionTypes: string[];
+  fungibleIds: string[];
+  dappIds: string[];
+  trash: TrashFilter;
+  /** Value descending unless true. */
+  sortAscending: boolean;
+  /** Re-read protocol positions from the chain first, waiting up to 30 seconds. */
+  sync: boolean;
+}
+
+export interface NftReceipt {
+  chainId: string;
+  contractAddress: string;
+  tokenId: string;
+}
+
+export interface FungibleReceipt {
+  token:
+    | TokenInfo
+    | undefined;
+  /** Base units of the receipt token the wallet holds; empty when unavailable or zero. */
+  amount: string;
+}
+
+export interface Position {
+  /** Stable across requests: derived from wallet, chain, protocol, position kind and asset. */
+  id: string;
+  chainId: string;
+  name: string;
+  /** wallet, deposit, loan, locked, staked, reward or investment. */
+  positionType: string;
+  /** Base units (decimal string) of `token`. */
+  amount: string;
+  token:
+    | TokenInfo
+    | undefined;
+  /** Prices and values in the request's currency; absent when the asset has no price. */
+  price?: number | undefined;
+  value?: number | undefined;
+  changeAbsolute1d?: number | undefined;
+  changePercent1d?:
+    | number
+    | undefined;
+  /** Empty for plain wallet balances. */
+  protocol: string;
+  protocolModule: string;
+  poolAddress: string;
+  groupId: string;
+  parentId: string;
+  /** The dapp the position belongs to; absent for plain wallet balances. */
+  dapp: Dapp | undefined;
+  fungibleReceipt?: FungibleReceipt | undefined;
+  nftReceipt?: NftReceipt | undefined;
+  isTrash: boolean;
+  displayable: boolean;
+  /** Unix seconds and block of the last change of the position. */
+  updatedAt: string;
+  updatedAtBlock: string;
+}
+
+export interface ListPositionsResponse {
+  positions: Position[];
+}
+
+export interface GetPortfolioRequest {
+  context: RequestContext | undefined;
+  address: string;
+  chainIds: string[];
+  currency: string;
+  positions: PositionsFilter;
+  sync: boolean;
+}
+
+export interface Portfolio {
+  /** Keys: wallet, deposited, borrowed, locked, staked (all present). */
+  byType: { [key: string]: number };
+  /** Chain id -> value, for every requested chain. */
+  byChain: { [key: string]: number };
+  total: number;
+  changeAbsolute1d: number;
+  changePercent1d: number;
+}
+
+export interface Portfolio_ByTypeEntry {
+  key: string;
+  value: number;
+}
+
+export interface Portfolio_ByChainEntry {
+  key: string;
+  value: number;
+}
+
+function createBaseListPositionsRequest(): ListPositionsRequest {
+  return {
+    context: undefined,
+    address: "",
+    chainIds: [],
+    currency: "",
+    positions: 0,
+    positionTypes: [],
+    fungibleIds: [],
+    dappIds: [],
+    trash: 0,
+    sortAscending: false,
+    sync: false,
+  };
+}
+
+export const ListPositionsRequest: MessageFns<ListPositionsRequest> = {
+  encode(message: ListPositionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    if (message.positions !== 0) {
+      writer.uint32(40).int32(message.positions);
+    }
+    for (const v of message.positionTypes) {
+      writer.uint32(50).string(v!);
+    }
+    for (const v of message.fungibleIds) {
+      writer.uint32(58).string(v!);
+    }
+    for (const v of message.dappIds) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.trash !== 0) {
+      writer.uint32(72).int32(message.trash);
+    }
+    if (message.sortAscending !== false) {
+      writer.uint32(80).bool(message.sortAscending);
+    }
+    if (message.sync !== false) {
+      writer.uint32(88).bool(message.sync);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPositionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPositionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.positions = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.positionTypes.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.fungibleIds.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.dappIds.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.trash = reader.int32() as any;
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.sortAscending = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.sync = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPositionsRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      positions: isSet(object.positions) ? positionsFilterFromJSON(object.positions) : 0,
+      positionTypes: globalThis.Array.isArray(object?.positionTypes)
+        ? object.positionTypes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.position_types)
+        ? object.position_types.map((e: any) => globalThis.String(e))
+        : [],
+      fungibleIds: globalThis.Array.isArray(object?.fungibleIds)
+        ? object.fungibleIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.fungible_ids)
+        ? object.fungible_ids.map((e: any) => globalThis.String(e))
+        : [],
+      dappIds: globalThis.Array.isArray(object?.dappIds)
+        ? object.dappIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.dapp_ids)
+        ? object.dapp_ids.map((e: any) => globalThis.String(e))
+        : [],
+      trash: isSet(object.trash) ? trashFilterFromJSON(object.trash) : 0,
+      sortAscending: isSet(object.sortAscending)
+        ? globalThis.Boolean(object.sortAscending)
+        : isSet(object.sort_ascending)
+        ? globalThis.Boolean(object.sort_ascending)
+        : false,
+      sync: isSet(object.sync) ? globalThis.Boolean(object.sync) : false,
+    };
+  },
+
+  toJSON(message: ListPositionsRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.positions !== 0) {
+      obj.positions = positionsFilterToJSON(message.positions);
+    }
+    if (message.positionTypes?.length) {
+      obj.positionTypes = message.positionTypes;
+    }
+    if (message.fungibleIds?.length) {
+      obj.fungibleIds = message.fungibleIds;
+    }
+    if (message.dappIds?.length) {
+      obj.dappIds = message.dappIds;
+    }
+    if (message.trash !== 0) {
+      obj.trash = trashFilterToJSON(message.trash);
+    }
+    if (message.sortAscending !== false) {
+      obj.sortAscending = message.sortAscending;
+    }
+    if (message.sync !== false) {
+      obj.sync = message.sync;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPositionsRequest>, I>>(base?: I): ListPositionsRequest {
+    return ListPositionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPositionsRequest>, I>>(object: I): ListPositionsRequest {
+    const message = createBaseListPositionsRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.address = object.address ?? "";
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    message.currency = object.currency ?? "";
+    message.positions = object.positions ?? 0;
+    message.positionTypes = object.positionTypes?.map((e) => e) || [];
+    message.fungibleIds = object.fungibleIds?.map((e) => e) || [];
+    message.dappIds = object.dappIds?.map((e) => e) || [];
+    message.trash = object.trash ?? 0;
+    message.sortAscending = object.sortAscending ?? false;
+    message.sync = object.sync ?? false;
+    return message;
+  },
+};
+
+function createBaseNftReceipt(): NftReceipt {
+  return { chainId: "", contractAddress: "", tokenId: "" };
+}
+
+export const NftReceipt: MessageFns<NftReceipt> = {
+  encode(message: NftReceipt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chainId !== "") {
+      writer.uint32(10).string(message.chainId);
+    }
+    if (message.contractAddress !== "") {
+      writer.uint32(18).string(message.contractAddress);
+    }
+    if (message.tokenId !== "") {
+      writer.uint32(26).string(message.tokenId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NftReceipt {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNftReceipt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contractAddress = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tokenId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NftReceipt {
+    return {
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      contractAddress: isSet(object.contractAddress)
+        ? globalThis.String(object.contractAddress)
+        : isSet(object.contract_address)
+        ? globalThis.String(object.contract_address)
+        : "",
+      tokenId: isSet(object.tokenId)
+        ? globalThis.String(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.String(object.token_id)
+        : "",
+    };
+  },
+
+  toJSON(message: NftReceipt): unknown {
+    const obj: any = {};
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.contractAddress !== "") {
+      obj.contractAddress = message.contractAddress;
+    }
+    if (message.tokenId !== "") {
+      obj.tokenId = message.tokenId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NftReceipt>, I>>(base?: I): NftReceipt {
+    return NftReceipt.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NftReceipt>, I>>(object: I): NftReceipt {
+    const message = createBaseNftReceipt();
+    message.chainId = object.chainId ?? "";
+    message.contractAddress = object.contractAddress ?? "";
+    message.tokenId = object.tokenId ?? "";
+    return message;
+  },
+};
+
+function createBaseFungibleReceipt(): FungibleReceipt {
+  return { token: undefined, amount: "" };
+}
+
+export const FungibleReceipt: MessageFns<FungibleReceipt> = {
+  encode(message: FungibleReceipt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== undefined) {
+      TokenInfo.encode(message.token, writer.uint32(10).fork()).join();
+    }
+    if (message.amount !== "") {
+      writer.uint32(18).string(message.amount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FungibleReceipt {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFungibleReceipt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = TokenInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FungibleReceipt {
+    return {
+      token: isSet(object.token) ? TokenInfo.fromJSON(object.token) : undefined,
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+    };
+  },
+
+  toJSON(message: FungibleReceipt): unknown {
+    const obj: any = {};
+    if (message.token !== undefined) {
+      obj.token = TokenInfo.toJSON(message.token);
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FungibleReceipt>, I>>(base?: I): FungibleReceipt {
+    return FungibleReceipt.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FungibleReceipt>, I>>(object: I): FungibleReceipt {
+    const message = createBaseFungibleReceipt();
+    message.token = (object.token !== undefined && object.token !== null)
+      ? TokenInfo.fromPartial(object.token)
+      : undefined;
+    message.amount = object.amount ?? "";
+    return message;
+  },
+};
+
+function createBasePosition(): Position {
+  return {
+    id: "",
+    chainId: "",
+    name: "",
+    positionType: "",
+    amount: "",
+    token: undefined,
+    price: undefined,
+    value: undefined,
+    changeAbsolute1d: undefined,
+    changePercent1d: undefined,
+    protocol: "",
+    protocolModule: "",
+    poolAddress: "",
+    groupId: "",
+    parentId: "",
+    dapp: undefined,
+    fungibleReceipt: undefined,
+    nftReceipt: undefined,
+    isTrash: false,
+    displayable: false,
+    updatedAt: "0",
+    updatedAtBlock: "0",
+  };
+}
+
+export const Position: MessageFns<Position> = {
+  encode(message: Position, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.chainId !== "") {
+      writer.uint32(18).string(message.chainId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.positionType !== "") {
+      writer.uint32(34).string(message.positionType);
+    }
+    if (message.amount !== "") {
+      writer.uint32(42).string(message.amount);
+    }
+    if (message.token !== undefined) {
+      TokenInfo.encode(message.token, writer.uint32(50).fork()).join();
+    }
+    if (message.price !== undefined) {
+      writer.uint32(57).double(message.price);
+    }
+    if (message.value !== undefined) {
+      writer.uint32(65).double(message.value);
+    }
+    if (message.changeAbsolute1d !== undefined) {
+      writer.uint32(73).double(message.changeAbsolute1d);
+    }
+    if (message.changePercent1d !== undefined) {
+      writer.uint32(81).double(message.changePercent1d);
+    }
+    if (message.protocol !== "") {
+      writer.uint32(90).string(message.protocol);
+    }
+    if (message.protocolModule !== "") {
+      writer.uint32(98).string(message.protocolModule);
+    }
+    if (message.poolAddress !== "") {
+      writer.uint32(106).string(message.poolAddress);
+    }
+    if (message.groupId !== "") {
+      writer.uint32(114).string(message.groupId);
+    }
+    if (message.parentId !== "") {
+      writer.uint32(122).string(message.parentId);
+    }
+    if (message.dapp !== undefined) {
+      Dapp.encode(message.dapp, writer.uint32(130).fork()).join();
+    }
+    if (message.fungibleReceipt !== undefined) {
+      FungibleReceipt.encode(message.fungibleReceipt, writer.uint32(138).fork()).join();
+    }
+    if (message.nftReceipt !== undefined) {
+      NftReceipt.encode(message.nftReceipt, writer.uint32(146).fork()).join();
+    }
+    if (message.isTrash !== false) {
+      writer.uint32(152).bool(message.isTrash);
+    }
+    if (message.displayable !== false) {
+      writer.uint32(160).bool(message.displayable);
+    }
+    if (message.updatedAt !== "0") {
+      writer.uint32(168).uint64(message.updatedAt);
+    }
+    if (message.updatedAtBlock !== "0") {
+      writer.uint32(176).uint64(message.updatedAtBlock);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Position {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePosition();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.positionType = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.token = TokenInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.price = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 65) {
+              break;
+            }
+
+            message.value = reader.double();
+            continue;
+          }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.changeAbsolute1d = reader.double();
+            continue;
+          }
+          case 10: {
+            if (tag !== 81) {
+              break;
+            }
+
+            message.changePercent1d = reader.double();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.protocol = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.protocolModule = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.poolAddress = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.groupId = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.parentId = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.dapp = Dapp.decode(reader, reader.uint32());
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.fungibleReceipt = FungibleReceipt.decode(reader, reader.uint32());
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.nftReceipt = NftReceipt.decode(reader, reader.uint32());
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.isTrash = reader.bool();
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.displayable = reader.bool();
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.updatedAt = reader.uint64().toString();
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.updatedAtBlock = reader.uint64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Position {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      positionType: isSet(object.positionType)
+        ? globalThis.String(object.positionType)
+        : isSet(object.position_type)
+        ? globalThis.String(object.position_type)
+        : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      token: isSet(object.token) ? TokenInfo.fromJSON(object.token) : undefined,
+      price: isSet(object.price) ? globalThis.Number(object.price) : undefined,
+      value: isSet(object.value) ? globalThis.Number(object.value) : undefined,
+      changeAbsolute1d: isSet(object.changeAbsolute1d)
+        ? globalThis.Number(object.changeAbsolute1d)
+        : isSet(object.change_absolute_1d)
+        ? globalThis.Number(object.change_absolute_1d)
+        : undefined,
+      changePercent1d: isSet(object.changePercent1d)
+        ? globalThis.Number(object.changePercent1d)
+        : isSet(object.change_percent_1d)
+        ? globalThis.Number(object.change_percent_1d)
+        : undefined,
+      protocol: isSet(object.protocol) ? globalThis.String(object.protocol) : "",
+      protocolModule: isSet(object.protocolModule)
+        ? globalThis.String(object.protocolModule)
+        : isSet(object.protocol_module)
+        ? globalThis.String(object.protocol_module)
+        : "",
+      poolAddress: isSet(object.poolAddress)
+        ? globalThis.String(object.poolAddress)
+        : isSet(object.pool_address)
+        ? globalThis.String(object.pool_address)
+        : "",
+      groupId: isSet(object.groupId)
+        ? globalThis.String(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.String(object.group_id)
+        : "",
+      parentId: isSet(object.parentId)
+        ? globalThis.String(object.parentId)
+        : isSet(object.parent_id)
+        ? globalThis.String(object.parent_id)
+        : "",
+      dapp: isSet(object.dapp) ? Dapp.fromJSON(object.dapp) : undefined,
+      fungibleReceipt: isSet(object.fungibleReceipt)
+        ? FungibleReceipt.fromJSON(object.fungibleReceipt)
+        : isSet(object.fungible_receipt)
+        ? FungibleReceipt.fromJSON(object.fungible_receipt)
+        : undefined,
+      nftReceipt: isSet(object.nftReceipt)
+        ? NftReceipt.fromJSON(object.nftReceipt)
+        : isSet(object.nft_receipt)
+        ? NftReceipt.fromJSON(object.nft_receipt)
+        : undefined,
+      isTrash: isSet(object.isTrash)
+        ? globalThis.Boolean(object.isTrash)
+        : isSet(object.is_trash)
+        ? globalThis.Boolean(object.is_trash)
+        : false,
+      displayable: isSet(object.displayable) ? globalThis.Boolean(object.displayable) : false,
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "0",
+      updatedAtBlock: isSet(object.updatedAtBlock)
+        ? globalThis.String(object.updatedAtBlock)
+        : isSet(object.updated_at_block)
+        ? globalThis.String(object.updated_at_block)
+        : "0",
+    };
+  },
+
+  toJSON(message: Position): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.positionType !== "") {
+      obj.positionType = message.positionType;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.token !== undefined) {
+      obj.token = TokenInfo.toJSON(message.token);
+    }
+    if (message.price !== undefined) {
+      obj.price = floatToJson(message.price);
+    }
+    if (message.value !== undefined) {
+      obj.value = floatToJson(message.value);
+    }
+    if (message.changeAbsolute1d !== undefined) {
+      obj.changeAbsolute1d = floatToJson(message.changeAbsolute1d);
+    }
+    if (message.changePercent1d !== undefined) {
+      obj.changePercent1d = floatToJson(message.changePercent1d);
+    }
+    if (message.protocol !== "") {
+      obj.protocol = message.protocol;
+    }
+    if (message.protocolModule !== "") {
+      obj.protocolModule = message.protocolModule;
+    }
+    if (message.poolAddress !== "") {
+      obj.poolAddress = message.poolAddress;
+    }
+    if (message.groupId !== "") {
+      obj.groupId = message.groupId;
+    }
+    if (message.parentId !== "") {
+      obj.parentId = message.parentId;
+    }
+    if (message.dapp !== undefined) {
+      obj.dapp = Dapp.toJSON(message.dapp);
+    }
+    if (message.fungibleReceipt !== undefined) {
+      obj.fungibleReceipt = FungibleReceipt.toJSON(message.fungibleReceipt);
+    }
+    if (message.nftReceipt !== undefined) {
+      obj.nftReceipt = NftReceipt.toJSON(message.nftReceipt);
+    }
+    if (message.isTrash !== false) {
+      obj.isTrash = message.isTrash;
+    }
+    if (message.displayable !== false) {
+      obj.displayable = message.displayable;
+    }
+    if (message.updatedAt !== "0") {
+      obj.updatedAt = message.updatedAt;
+    }
+    if (message.updatedAtBlock !== "0") {
+      obj.updatedAtBlock = message.updatedAtBlock;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Position>, I>>(base?: I): Position {
+    return Position.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Position>, I>>(object: I): Position {
+    const message = createBasePosition();
+    message.id = object.id ?? "";
+    message.chainId = object.chainId ?? "";
+    message.name = object.name ?? "";
+    message.positionType = object.positionType ?? "";
+    message.amount = object.amount ?? "";
+    message.token = (object.token !== undefined && object.token !== null)
+      ? TokenInfo.fromPartial(object.token)
+      : undefined;
+    message.price = object.price ?? undefined;
+    message.value = object.value ?? undefined;
+    message.changeAbsolute1d = object.changeAbsolute1d ?? undefined;
+    message.changePercent1d = object.changePercent1d ?? undefined;
+    message.protocol = object.protocol ?? "";
+    message.protocolModule = object.protocolModule ?? "";
+    message.poolAddress = object.poolAddress ?? "";
+    message.groupId = object.groupId ?? "";
+    message.parentId = object.parentId ?? "";
+    message.dapp = (object.dapp !== undefined && object.dapp !== null) ? Dapp.fromPartial(object.dapp) : undefined;
+    message.fungibleReceipt = (object.fungibleReceipt !== undefined && object.fungibleReceipt !== null)
+      ? FungibleReceipt.fromPartial(object.fungibleReceipt)
+      : undefined;
+    message.nftReceipt = (object.nftReceipt !== undefined && object.nftReceipt !== null)
+      ? NftReceipt.fromPartial(object.nftReceipt)
+      : undefined;
+    message.isTrash = object.isTrash ?? false;
+    message.displayable = object.displayable ?? false;
+    message.updatedAt = object.updatedAt ?? "0";
+    message.updatedAtBlock = object.updatedAtBlock ?? "0";
+    return message;
+  },
+};
+
+function createBaseListPositionsResponse(): ListPositionsResponse {
+  return { positions: [] };
+}
+
+export const ListPositionsResponse: MessageFns<ListPositionsResponse> = {
+  encode(message: ListPositionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.positions) {
+      Position.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPositionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPositionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.positions.push(Position.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPositionsResponse {
+    return {
+      positions: globalThis.Array.isArray(object?.positions)
+        ? object.positions.map((e: any) => Position.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListPositionsResponse): unknown {
+    const obj: any = {};
+    if (message.positions?.length) {
+      obj.positions = message.positions.map((e) => Position.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPositionsResponse>, I>>(base?: I): ListPositionsResponse {
+    return ListPositionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPositionsResponse>, I>>(object: I): ListPositionsResponse {
+    const message = createBaseListPositionsResponse();
+    message.positions = object.positions?.map((e) => Position.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetPortfolioRequest(): GetPortfolioRequest {
+  return { context: undefined, address: "", chainIds: [], currency: "", positions: 0, sync: false };
+}
+
+export const GetPortfolioRequest: MessageFns<GetPortfolioRequest> = {
+  encode(message: GetPortfolioRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    if (message.positions !== 0) {
+      writer.uint32(40).int32(message.positions);
+    }
+    if (message.sync !== false) {
+      writer.uint32(48).bool(message.sync);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPortfolioRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPortfolioRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.positions = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.sync = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPortfolioRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      positions: isSet(object.positions) ? positionsFilterFromJSON(object.positions) : 0,
+      sync: isSet(object.sync) ? globalThis.Boolean(object.sync) : false,
+    };
+  },
+
+  toJSON(message: GetPortfolioRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.positions !== 0) {
+      obj.positions = positionsFilterToJSON(message.positions);
+    }
+    if (message.sync !== false) {
+      obj.sync = message.sync;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPortfolioRequest>, I>>(base?: I): GetPortfolioRequest {
+    return GetPortfolioRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPortfolioRequest>, I>>(object: I): GetPortfolioRequest {
+    const message = createBaseGetPortfolioRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.address = object.address ?? "";
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    message.currency = object.currency ?? "";
+    message.positions = object.positions ?? 0;
+    message.sync = object.sync ?? false;
+    return message;
+  },
+};
+
+function createBasePortfolio(): Portfolio {
+  return { byType: {}, byChain: {}, total: 0, changeAbsolute1d: 0, changePercent1d: 0 };
+}
+
+export const Portfolio: MessageFns<Portfolio> = {
+  encode(message: Portfolio, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    globalThis.Object.entries(message.byType).forEach(([key, value]: [string, number]) => {
+      Portfolio_ByTypeEntry.encode({ key: key as any, value }, writer.uint32(10).fork()).join();
+    });
+    globalThis.Object.entries(message.byChain).forEach(([key, value]: [string, number]) => {
+      Portfolio_ByChainEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
+    });
+    if (message.total !== 0) {
+      writer.uint32(25).double(message.total);
+    }
+    if (message.changeAbsolute1d !== 0) {
+      writer.uint32(33).double(message.changeAbsolute1d);
+    }
+    if (message.changePercent1d !== 0) {
+      writer.uint32(41).double(message.changePercent1d);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Portfolio {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePortfolio();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            const entry1 = Portfolio_ByTypeEntry.decode(reader, reader.uint32());
+            if (entry1.value !== undefined) {
+              message.byType[entry1.key] = entry1.value;
+            }
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            const entry2 = Portfolio_ByChainEntry.decode(reader, reader.uint32());
+            if (entry2.value !== undefined) {
+              message.byChain[entry2.key] = entry2.value;
+            }
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.total = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.changeAbsolute1d = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.changePercent1d = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Portfolio {
+    return {
+      byType: isObject(object.byType)
+        ? (globalThis.Object.entries(object.byType) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.by_type)
+        ? (globalThis.Object.entries(object.by_type) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      byChain: isObject(object.byChain)
+        ? (globalThis.Object.entries(object.byChain) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.by_chain)
+        ? (globalThis.Object.entries(object.by_chain) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      changeAbsolute1d: isSet(object.changeAbsolute1d)
+        ? globalThis.Number(object.changeAbsolute1d)
+        : isSet(object.change_absolute_1d)
+        ? globalThis.Number(object.change_absolute_1d)
+        : 0,
+      changePercent1d: isSet(object.changePercent1d)
+        ? globalThis.Number(object.changePercent1d)
+        : isSet(object.change_percent_1d)
+        ? globalThis.Number(object.change_percent_1d)
+        : 0,
+    };
+  },
+
+  toJSON(message: Portfolio): unknown {
+    const obj: any = {};
+    if (message.byType) {
+      const entries = globalThis.Object.entries(message.byType) as [string, number][];
+      if (entries.length > 0) {
+        obj.byType = {};
+        entries.forEach(([k, v]) => {
+          obj.byType[k] = floatToJson(v);
+        });
+      }
+    }
+    if (message.byChain) {
+      const entries = globalThis.Object.entries(message.byChain) as [string, number][];
+      if (entries.length > 0) {
+        obj.byChain = {};
+        entries.forEach(([k, v]) => {
+          obj.byChain[k] = floatToJson(v);
+        });
+      }
+    }
+    if (message.total !== 0) {
+      obj.total = floatToJson(message.total);
+    }
+    if (message.changeAbsolute1d !== 0) {
+      obj.changeAbsolute1d = floatToJson(message.changeAbsolute1d);
+    }
+    if (message.changePercent1d !== 0) {
+      obj.changePercent1d = floatToJson(message.changePercent1d);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Portfolio>, I>>(base?: I): Portfolio {
+    return Portfolio.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Portfolio>, I>>(object: I): Portfolio {
+    const message = createBasePortfolio();
+    message.byType = (globalThis.Object.entries(object.byType ?? {}) as [string, number][]).reduce(
+      (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.Number(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.byChain = (globalThis.Object.entries(object.byChain ?? {}) as [string, number][]).reduce(
+      (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.Number(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.total = object.total ?? 0;
+    message.changeAbsolute1d = object.changeAbsolute1d ?? 0;
+    message.changePercent1d = object.changePercent1d ?? 0;
+    return message;
+  },
+};
+
+function createBasePortfolio_ByTypeEntry(): Portfolio_ByTypeEntry {
+  return { key: "", value: 0 };
+}
+
+export const Portfolio_ByTypeEntry: MessageFns<Portfolio_ByTypeEntry> = {
+  encode(message: Portfolio_ByTypeEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== 0) {
+      writer.uint32(17).double(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Portfolio_ByTypeEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePortfolio_ByTypeEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.value = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Portfolio_ByTypeEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.Number(object.value) : 0,
+    };
+  },
+
+  toJSON(message: Portfolio_ByTypeEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== 0) {
+      obj.value = floatToJson(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Portfolio_ByTypeEntry>, I>>(base?: I): Portfolio_ByTypeEntry {
+    return Portfolio_ByTypeEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Portfolio_ByTypeEntry>, I>>(object: I): Portfolio_ByTypeEntry {
+    const message = createBasePortfolio_ByTypeEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBasePortfolio_ByChainEntry(): Portfolio_ByChainEntry {
+  return { key: "", value: 0 };
+}
+
+export const Portfolio_ByChainEntry: MessageFns<Portfolio_ByChainEntry> = {
+  encode(message: Portfolio_ByChainEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== 0) {
+      writer.uint32(17).double(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Portfolio_ByChainEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePortfolio_ByChainEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.value = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Portfolio_ByChainEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.Number(object.value) : 0,
+    };
+  },
+
+  toJSON(message: Portfolio_ByChainEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== 0) {
+      obj.value = floatToJson(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Portfolio_ByChainEntry>, I>>(base?: I): Portfolio_ByChainEntry {
+    return Portfolio_ByChainEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Portfolio_ByChainEntry>, I>>(object: I): Portfolio_ByChainEntry {
+    const message = createBasePortfolio_ByChainEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+/** Current balances and protocol positions of wallets, valued in a currency. */
 export type PositionsService = typeof PositionsService;
-export const PositionsService = {} as const;
+export const PositionsService = {
+  /**
+   * Every position of a wallet on the given chains that passes the filters, sorted. The gateway
+   * has validated the parameters and resolved which chains apply; INVALID_ARGUMENT otherwise.
+   */
+  listPositions: {
+    path: "/walletapi.positions.Positions/ListPositions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPositionsRequest): Buffer => Buffer.from(ListPositionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPositionsRequest => ListPositionsRequest.decode(value),
+    responseSerialize: (value: ListPositionsResponse): Buffer =>
+      Buffer.from(ListPositionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPositionsResponse => ListPositionsResponse.decode(value),
+  },
+  /** Totals of the positions ListPositions would return for the same wallet, chains and filter. */
+  getPortfolio: {
+    path: "/walletapi.positions.Positions/GetPortfolio" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPortfolioRequest): Buffer => Buffer.from(GetPortfolioRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPortfolioRequest => GetPortfolioRequest.decode(value),
+    responseSerialize: (value: Portfolio): Buffer => Buffer.from(Portfolio.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Portfolio => Portfolio.decode(value),
+  },
+} as const;
 
 export interface PositionsServer extends UntypedServiceImplementation {
+  /**
+   * Every position of a wallet on the given chains that passes the filters, sorted. The gateway
+   * has validated the parameters and resolved which chains apply; INVALID_ARGUMENT otherwise.
+   */
+  listPositions: handleUnaryCall<ListPositionsRequest, ListPositionsResponse>;
+  /** Totals of the positions ListPositions would return for the same wallet, chains and filter. */
+  getPortfolio: handleUnaryCall<GetPortfolioRequest, Portfolio>;
 }
 
 export interface PositionsClient extends Client {
+  /**
+   * Every position of a wallet on the given chains that passes the filters, sorted. The gateway
+   * has validated the parameters and resolved which chains apply; INVALID_ARGUMENT otherwise.
+   */
+  listPositions(
+    request: ListPositionsRequest,
+    callback: (error: ServiceError | null, response: ListPositionsResponse) => void,
+  ): ClientUnaryCall;
+  listPositions(
+    request: ListPositionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPositionsResponse) => void,
+  ): ClientUnaryCall;
+  listPositions(
+    request: ListPositionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPositionsResponse) => void,
+  ): ClientUnaryCall;
+  /** Totals of the positions ListPositions would return for the same wallet, chains and filter. */
+  getPortfolio(
+    request: GetPortfolioRequest,
+    callback: (error: ServiceError | null, response: Portfolio) => void,
+  ): ClientUnaryCall;
+  getPortfolio(
+    request: GetPortfolioRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Portfolio) => void,
+  ): ClientUnaryCall;
+  getPortfolio(
+    request: GetPortfolioRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Portfolio) => void,
+  ): ClientUnaryCall;
 }
 
 export const PositionsClient = makeGenericClientConstructor(
@@ -39,3 +1855,36 @@ export const PositionsClient = makeGenericClientConstructor(
   service: typeof PositionsService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
+type KeysOfUnion<T> = T extends T ? keyof T : never;
+export type Exact<P, I extends P> = P extends Builtin ? P
+  : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
+}
+
+function isSet(value: any): boolean {
+  return value !== null && value !== undefined;
+}
+
+export interface MessageFns<T> {
+  encode(message: T, writer?: BinaryWriter): BinaryWriter;
+  decode(input: BinaryReader | Uint8Array, length?: number): T;
+  fromJSON(object: any): T;
+  toJSON(message: T): unknown;
+  create<I extends Exact<DeepPartial<T>, I>>(base?: I): T;
+  fromPartial<I extends Exact<DeepPartial<T>, I>>(object: I): T;
+}

@@ -153,6 +153,117 @@ export function chainFamilyToJSON(object: ChainFamily): string {
   }
 }
 
+export interface PriceQuery {
+  token:
+    | TokenRef
+    | undefined;
+  /** Unix seconds; 0 asks for the latest price. */
+  timestamp: string;
+}
+
+export interface GetPricesRequest {
+  context:
+    | RequestContext
+    | undefined;
+  /** Lowercase: eth, btc, usd, eur, krw, rub, gbp, aud, cad, inr, jpy, nzd, try, zar, cny, chf. */
+  currency: string;
+  queries: PriceQuery[];
+}
+
+export interface TokenPrice {
+  /** Absent when the token has no price at that time (no pool above the liquidity threshold). */
+  price?: number | undefined;
+}
+
+export interface GetPricesResponse {
+  prices: TokenPrice[];
+}
+
+export interface GetFungiblesRequest {
+  context: RequestContext | undefined;
+  currency: string;
+  fungibleIds: string[];
+  implementations: TokenRef[];
+}
+
+export interface FungibleImplementation {
+  chainId: string;
+  /** Empty for a chain's native asset. */
+  address: string;
+  decimals: number;
+}
+
+export interface MarketChanges {
+  percent1d?: number | undefined;
+  percent30d?: number | undefined;
+  percent90d?: number | undefined;
+  percent365d?: number | undefined;
+}
+
+export interface MarketData {
+  price?: number | undefined;
+  totalSupply?: number | undefined;
+  circulatingSupply?: number | undefined;
+  fullyDilutedValuation?: number | undefined;
+  marketCap?: number | undefined;
+  changes:
+    | MarketChanges
+    | undefined;
+  /** Value swapped in the last 24 hours across the indexed pools, in the request's currency. */
+  volume1d?: number | undefined;
+}
+
+export interface Fungible {
+  id: string;
+  name: string;
+  symbol: string;
+  iconUrl: string;
+  verified: boolean;
+  implementations: FungibleImplementation[];
+  marketData:
+    | MarketData
+    | undefined;
+  /** Spec 2.2 asset_class; empty when unclassified or the organization lacks the classification add-on. */
+  assetClass: string;
+  description: string;
+}
+
+export interface GetFungiblesResponse {
+  fungibles: Fungible[];
+}
+
+export interface ListProtocolsRequest {
+  context: RequestContext | undefined;
+  chainId: string;
+}
+
+export interface UniswapV2Protocol {
+  factory: string;
+  /** Pairs known to the registry; adapters may find others from the wallet's LP token balances. */
+  pairs: string[];
+}
+
+export interface UniswapV3Protocol {
+  factory: string;
+  positionManager: string;
+}
+
+export interface ProtocolContract {
+  address: string;
+}
+
+export interface ListProtocolsResponse {
+  chainId: string;
+  uniswapV2: UniswapV2Protocol[];
+  uniswapV3: UniswapV3Protocol[];
+  /** ERC-4626 vaults. */
+  vaults: ProtocolContract[];
+  /** Staking contracts of the devnet staking kind (flexible and locked stakes, streamed rewards). */
+  staking: ProtocolContract[];
+  /** Lending pools of the devnet lending kind (supply shares, borrow snapshots per market). */
+  lending: ProtocolContract[];
+}
+
 export interface TokenRef {
   chainId: string;
   /** Lowercase 0x-hex; empty for the native asset. */
@@ -276,6 +387,1683 @@ export interface ChainFlags {
   supportsPositions: boolean;
   supportsNftPositions: boolean;
 }
+
+function createBasePriceQuery(): PriceQuery {
+  return { token: undefined, timestamp: "0" };
+}
+
+export const PriceQuery: MessageFns<PriceQuery> = {
+  encode(message: PriceQuery, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== undefined) {
+      TokenRef.encode(message.token, writer.uint32(10).fork()).join();
+    }
+    if (message.timestamp !== "0") {
+      writer.uint32(16).uint64(message.timestamp);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PriceQuery {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePriceQuery();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = TokenRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.timestamp = reader.uint64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PriceQuery {
+    return {
+      token: isSet(object.token) ? TokenRef.fromJSON(object.token) : undefined,
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "0",
+    };
+  },
+
+  toJSON(message: PriceQuery): unknown {
+    const obj: any = {};
+    if (message.token !== undefined) {
+      obj.token = TokenRef.toJSON(message.token);
+    }
+    if (message.timestamp !== "0") {
+      obj.timestamp = message.timestamp;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PriceQuery>, I>>(base?: I): PriceQuery {
+    return PriceQuery.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PriceQuery>, I>>(object: I): PriceQuery {
+    const message = createBasePriceQuery();
+    message.token = (object.token !== undefined && object.token !== null)
+      ? TokenRef.fromPartial(object.token)
+      : undefined;
+    message.timestamp = object.timestamp ?? "0";
+    return message;
+  },
+};
+
+function createBaseGetPricesRequest(): GetPricesRequest {
+  return { context: undefined, currency: "", queries: [] };
+}
+
+export const GetPricesRequest: MessageFns<GetPricesRequest> = {
+  encode(message: GetPricesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.currency !== "") {
+      writer.uint32(18).string(message.currency);
+    }
+    for (const v of message.queries) {
+      PriceQuery.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPricesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPricesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.queries.push(PriceQuery.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPricesRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      queries: globalThis.Array.isArray(object?.queries) ? object.queries.map((e: any) => PriceQuery.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetPricesRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.queries?.length) {
+      obj.queries = message.queries.map((e) => PriceQuery.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPricesRequest>, I>>(base?: I): GetPricesRequest {
+    return GetPricesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPricesRequest>, I>>(object: I): GetPricesRequest {
+    const message = createBaseGetPricesRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.currency = object.currency ?? "";
+    message.queries = object.queries?.map((e) => PriceQuery.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseTokenPrice(): TokenPrice {
+  return { price: undefined };
+}
+
+export const TokenPrice: MessageFns<TokenPrice> = {
+  encode(message: TokenPrice, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.price !== undefined) {
+      writer.uint32(9).double(message.price);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TokenPrice {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTokenPrice();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.price = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TokenPrice {
+    return { price: isSet(object.price) ? globalThis.Number(object.price) : undefined };
+  },
+
+  toJSON(message: TokenPrice): unknown {
+    const obj: any = {};
+    if (message.price !== undefined) {
+      obj.price = floatToJson(message.price);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TokenPrice>, I>>(base?: I): TokenPrice {
+    return TokenPrice.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TokenPrice>, I>>(object: I): TokenPrice {
+    const message = createBaseTokenPrice();
+    message.price = object.price ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetPricesResponse(): GetPricesResponse {
+  return { prices: [] };
+}
+
+export const GetPricesResponse: MessageFns<GetPricesResponse> = {
+  encode(message: GetPricesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.prices) {
+      TokenPrice.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPricesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPricesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.prices.push(TokenPrice.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPricesResponse {
+    return {
+      prices: globalThis.Array.isArray(object?.prices) ? object.prices.map((e: any) => TokenPrice.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetPricesResponse): unknown {
+    const obj: any = {};
+    if (message.prices?.length) {
+      obj.prices = message.prices.map((e) => TokenPrice.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPricesResponse>, I>>(base?: I): GetPricesResponse {
+    return GetPricesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPricesResponse>, I>>(object: I): GetPricesResponse {
+    const message = createBaseGetPricesResponse();
+    message.prices = object.prices?.map((e) => TokenPrice.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetFungiblesRequest(): GetFungiblesRequest {
+  return { context: undefined, currency: "", fungibleIds: [], implementations: [] };
+}
+
+export const GetFungiblesRequest: MessageFns<GetFungiblesRequest> = {
+  encode(message: GetFungiblesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.currency !== "") {
+      writer.uint32(18).string(message.currency);
+    }
+    for (const v of message.fungibleIds) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.implementations) {
+      TokenRef.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetFungiblesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetFungiblesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fungibleIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.implementations.push(TokenRef.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetFungiblesRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      fungibleIds: globalThis.Array.isArray(object?.fungibleIds)
+        ? object.fungibleIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.fungible_ids)
+        ? object.fungible_ids.map((e: any) => globalThis.String(e))
+        : [],
+      implementations: globalThis.Array.isArray(object?.implementations)
+        ? object.implementations.map((e: any) => TokenRef.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetFungiblesRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.fungibleIds?.length) {
+      obj.fungibleIds = message.fungibleIds;
+    }
+    if (message.implementations?.length) {
+      obj.implementations = message.implementations.map((e) => TokenRef.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetFungiblesRequest>, I>>(base?: I): GetFungiblesRequest {
+    return GetFungiblesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetFungiblesRequest>, I>>(object: I): GetFungiblesRequest {
+    const message = createBaseGetFungiblesRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.currency = object.currency ?? "";
+    message.fungibleIds = object.fungibleIds?.map((e) => e) || [];
+    message.implementations = object.implementations?.map((e) => TokenRef.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseFungibleImplementation(): FungibleImplementation {
+  return { chainId: "", address: "", decimals: 0 };
+}
+
+export const FungibleImplementation: MessageFns<FungibleImplementation> = {
+  encode(message: FungibleImplementation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chainId !== "") {
+      writer.uint32(10).string(message.chainId);
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    if (message.decimals !== 0) {
+      writer.uint32(24).uint32(message.decimals);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FungibleImplementation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFungibleImplementation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.decimals = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FungibleImplementation {
+    return {
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      decimals: isSet(object.decimals) ? globalThis.Number(object.decimals) : 0,
+    };
+  },
+
+  toJSON(message: FungibleImplementation): unknown {
+    const obj: any = {};
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.decimals !== 0) {
+      obj.decimals = Math.round(message.decimals);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FungibleImplementation>, I>>(base?: I): FungibleImplementation {
+    return FungibleImplementation.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FungibleImplementation>, I>>(object: I): FungibleImplementation {
+    const message = createBaseFungibleImplementation();
+    message.chainId = object.chainId ?? "";
+    message.address = object.address ?? "";
+    message.decimals = object.decimals ?? 0;
+    return message;
+  },
+};
+
+function createBaseMarketChanges(): MarketChanges {
+  return { percent1d: undefined, percent30d: undefined, percent90d: undefined, percent365d: undefined };
+}
+
+export const MarketChanges: MessageFns<MarketChanges> = {
+  encode(message: MarketChanges, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.percent1d !== undefined) {
+      writer.uint32(9).double(message.percent1d);
+    }
+    if (message.percent30d !== undefined) {
+      writer.uint32(17).double(message.percent30d);
+    }
+    if (message.percent90d !== undefined) {
+      writer.uint32(25).double(message.percent90d);
+    }
+    if (message.percent365d !== undefined) {
+      writer.uint32(33).double(message.percent365d);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarketChanges {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarketChanges();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.percent1d = reader.double();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.percent30d = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.percent90d = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.percent365d = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarketChanges {
+    return {
+      percent1d: isSet(object.percent1d)
+        ? globalThis.Number(object.percent1d)
+        : isSet(object.percent_1d)
+        ? globalThis.Number(object.percent_1d)
+        : undefined,
+      percent30d: isSet(object.percent30d)
+        ? globalThis.Number(object.percent30d)
+        : isSet(object.percent_30d)
+        ? globalThis.Number(object.percent_30d)
+        : undefined,
+      percent90d: isSet(object.percent90d)
+        ? globalThis.Number(object.percent90d)
+        : isSet(object.percent_90d)
+        ? globalThis.Number(object.percent_90d)
+        : undefined,
+      percent365d: isSet(object.percent365d)
+        ? globalThis.Number(object.percent365d)
+        : isSet(object.percent_365d)
+        ? globalThis.Number(object.percent_365d)
+        : undefined,
+    };
+  },
+
+  toJSON(message: MarketChanges): unknown {
+    const obj: any = {};
+    if (message.percent1d !== undefined) {
+      obj.percent1d = floatToJson(message.percent1d);
+    }
+    if (message.percent30d !== undefined) {
+      obj.percent30d = floatToJson(message.percent30d);
+    }
+    if (message.percent90d !== undefined) {
+      obj.percent90d = floatToJson(message.percent90d);
+    }
+    if (message.percent365d !== undefined) {
+      obj.percent365d = floatToJson(message.percent365d);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarketChanges>, I>>(base?: I): MarketChanges {
+    return MarketChanges.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarketChanges>, I>>(object: I): MarketChanges {
+    const message = createBaseMarketChanges();
+    message.percent1d = object.percent1d ?? undefined;
+    message.percent30d = object.percent30d ?? undefined;
+    message.percent90d = object.percent90d ?? undefined;
+    message.percent365d = object.percent365d ?? undefined;
+    return message;
+  },
+};
+
+function createBaseMarketData(): MarketData {
+  return {
+    price: undefined,
+    totalSupply: undefined,
+    circulatingSupply: undefined,
+    fullyDilutedValuation: undefined,
+    marketCap: undefined,
+    changes: undefined,
+    volume1d: undefined,
+  };
+}
+
+export const MarketData: MessageFns<MarketData> = {
+  encode(message: MarketData, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.price !== undefined) {
+      writer.uint32(9).double(message.price);
+    }
+    if (message.totalSupply !== undefined) {
+      writer.uint32(17).double(message.totalSupply);
+    }
+    if (message.circulatingSupply !== undefined) {
+      writer.uint32(25).double(message.circulatingSupply);
+    }
+    if (message.fullyDilutedValuation !== undefined) {
+      writer.uint32(33).double(message.fullyDilutedValuation);
+    }
+    if (message.marketCap !== undefined) {
+      writer.uint32(41).double(message.marketCap);
+    }
+    if (message.changes !== undefined) {
+      MarketChanges.encode(message.changes, writer.uint32(50).fork()).join();
+    }
+    if (message.volume1d !== undefined) {
+      writer.uint32(57).double(message.volume1d);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarketData {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarketData();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.price = reader.double();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.totalSupply = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.circulatingSupply = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.fullyDilutedValuation = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.marketCap = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.changes = MarketChanges.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.volume1d = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarketData {
+    return {
+      price: isSet(object.price) ? globalThis.Number(object.price) : undefined,
+      totalSupply: isSet(object.totalSupply)
+        ? globalThis.Number(object.totalSupply)
+        : isSet(object.total_supply)
+        ? globalThis.Number(object.total_supply)
+        : undefined,
+      circulatingSupply: isSet(object.circulatingSupply)
+        ? globalThis.Number(object.circulatingSupply)
+        : isSet(object.circulating_supply)
+        ? globalThis.Number(object.circulating_supply)
+        : undefined,
+      fullyDilutedValuation: isSet(object.fullyDilutedValuation)
+        ? globalThis.Number(object.fullyDilutedValuation)
+        : isSet(object.fully_diluted_valuation)
+        ? globalThis.Number(object.fully_diluted_valuation)
+        : undefined,
+      marketCap: isSet(object.marketCap)
+        ? globalThis.Number(object.marketCap)
+        : isSet(object.market_cap)
+        ? globalThis.Number(object.market_cap)
+        : undefined,
+      changes: isSet(object.changes) ? MarketChanges.fromJSON(object.changes) : undefined,
+      volume1d: isSet(object.volume1d)
+        ? globalThis.Number(object.volume1d)
+        : isSet(object.volume_1d)
+        ? globalThis.Number(object.volume_1d)
+        : undefined,
+    };
+  },
+
+  toJSON(message: MarketData): unknown {
+    const obj: any = {};
+    if (message.price !== undefined) {
+      obj.price = floatToJson(message.price);
+    }
+    if (message.totalSupply !== undefined) {
+      obj.totalSupply = floatToJson(message.totalSupply);
+    }
+    if (message.circulatingSupply !== undefined) {
+      obj.circulatingSupply = floatToJson(message.circulatingSupply);
+    }
+    if (message.fullyDilutedValuation !== undefined) {
+      obj.fullyDilutedValuation = floatToJson(message.fullyDilutedValuation);
+    }
+    if (message.marketCap !== undefined) {
+      obj.marketCap = floatToJson(message.marketCap);
+    }
+    if (message.changes !== undefined) {
+      obj.changes = MarketChanges.toJSON(message.changes);
+    }
+    if (message.volume1d !== undefined) {
+      obj.volume1d = floatToJson(message.volume1d);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MarketData>, I>>(base?: I): MarketData {
+    return MarketData.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MarketData>, I>>(object: I): MarketData {
+    const message = createBaseMarketData();
+    message.price = object.price ?? undefined;
+    message.totalSupply = object.totalSupply ?? undefined;
+    message.circulatingSupply = object.circulatingSupply ?? undefined;
+    message.fullyDilutedValuation = object.fullyDilutedValuation ?? undefined;
+    message.marketCap = object.marketCap ?? undefined;
+    message.changes = (object.changes !== undefined && object.changes !== null)
+      ? MarketChanges.fromPartial(object.changes)
+      : undefined;
+    message.volume1d = object.volume1d ?? undefined;
+    return message;
+  },
+};
+
+function createBaseFungible(): Fungible {
+  return {
+    id: "",
+    name: "",
+    symbol: "",
+    iconUrl: "",
+    verified: false,
+    implementations: [],
+    marketData: undefined,
+    assetClass: "",
+    description: "",
+  };
+}
+
+export const Fungible: MessageFns<Fungible> = {
+  encode(message: Fungible, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.symbol !== "") {
+      writer.uint32(26).string(message.symbol);
+    }
+    if (message.iconUrl !== "") {
+      writer.uint32(34).string(message.iconUrl);
+    }
+    if (message.verified !== false) {
+      writer.uint32(40).bool(message.verified);
+    }
+    for (const v of message.implementations) {
+      FungibleImplementation.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.marketData !== undefined) {
+      MarketData.encode(message.marketData, writer.uint32(58).fork()).join();
+    }
+    if (message.assetClass !== "") {
+      writer.uint32(66).string(message.assetClass);
+    }
+    if (message.description !== "") {
+      writer.uint32(74).string(message.description);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Fungible {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFungible();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.symbol = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.iconUrl = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.verified = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.implementations.push(FungibleImplementation.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.marketData = MarketData.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.assetClass = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Fungible {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      symbol: isSet(object.symbol) ? globalThis.String(object.symbol) : "",
+      iconUrl: isSet(object.iconUrl)
+        ? globalThis.String(object.iconUrl)
+        : isSet(object.icon_url)
+        ? globalThis.String(object.icon_url)
+        : "",
+      verified: isSet(object.verified) ? globalThis.Boolean(object.verified) : false,
+      implementations: globalThis.Array.isArray(object?.implementations)
+        ? object.implementations.map((e: any) => FungibleImplementation.fromJSON(e))
+        : [],
+      marketData: isSet(object.marketData)
+        ? MarketData.fromJSON(object.marketData)
+        : isSet(object.market_data)
+        ? MarketData.fromJSON(object.market_data)
+        : undefined,
+      assetClass: isSet(object.assetClass)
+        ? globalThis.String(object.assetClass)
+        : isSet(object.asset_class)
+        ? globalThis.String(object.asset_class)
+        : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+    };
+  },
+
+  toJSON(message: Fungible): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.symbol !== "") {
+      obj.symbol = message.symbol;
+    }
+    if (message.iconUrl !== "") {
+      obj.iconUrl = message.iconUrl;
+    }
+    if (message.verified !== false) {
+      obj.verified = message.verified;
+    }
+    if (message.implementations?.length) {
+      obj.implementations = message.implementations.map((e) => FungibleImplementation.toJSON(e));
+    }
+    if (message.marketData !== undefined) {
+      obj.marketData = MarketData.toJSON(message.marketData);
+    }
+    if (message.assetClass !== "") {
+      obj.assetClass = message.assetClass;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Fungible>, I>>(base?: I): Fungible {
+    return Fungible.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Fungible>, I>>(object: I): Fungible {
+    const message = createBaseFungible();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.symbol = object.symbol ?? "";
+    message.iconUrl = object.iconUrl ?? "";
+    message.verified = object.verified ?? false;
+    message.implementations = object.implementations?.map((e) => FungibleImplementation.fromPartial(e)) || [];
+    message.marketData = (object.marketData !== undefined && object.marketData !== null)
+      ? MarketData.fromPartial(object.marketData)
+      : undefined;
+    message.assetClass = object.assetClass ?? "";
+    message.description = object.description ?? "";
+    return message;
+  },
+};
+
+function createBaseGetFungiblesResponse(): GetFungiblesResponse {
+  return { fungibles: [] };
+}
+
+export const GetFungiblesResponse: MessageFns<GetFungiblesResponse> = {
+  encode(message: GetFungiblesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.fungibles) {
+      Fungible.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetFungiblesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetFungiblesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.fungibles.push(Fungible.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetFungiblesResponse {
+    return {
+      fungibles: globalThis.Array.isArray(object?.fungibles)
+        ? object.fungibles.map((e: any) => Fungible.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetFungiblesResponse): unknown {
+    const obj: any = {};
+    if (message.fungibles?.length) {
+      obj.fungibles = message.fungibles.map((e) => Fungible.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetFungiblesResponse>, I>>(base?: I): GetFungiblesResponse {
+    return GetFungiblesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetFungiblesResponse>, I>>(object: I): GetFungiblesResponse {
+    const message = createBaseGetFungiblesResponse();
+    message.fungibles = object.fungibles?.map((e) => Fungible.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListProtocolsRequest(): ListProtocolsRequest {
+  return { context: undefined, chainId: "" };
+}
+
+export const ListProtocolsRequest: MessageFns<ListProtocolsRequest> = {
+  encode(message: ListProtocolsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.chainId !== "") {
+      writer.uint32(18).string(message.chainId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListProtocolsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListProtocolsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListProtocolsRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListProtocolsRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListProtocolsRequest>, I>>(base?: I): ListProtocolsRequest {
+    return ListProtocolsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListProtocolsRequest>, I>>(object: I): ListProtocolsRequest {
+    const message = createBaseListProtocolsRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.chainId = object.chainId ?? "";
+    return message;
+  },
+};
+
+function createBaseUniswapV2Protocol(): UniswapV2Protocol {
+  return { factory: "", pairs: [] };
+}
+
+export const UniswapV2Protocol: MessageFns<UniswapV2Protocol> = {
+  encode(message: UniswapV2Protocol, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.factory !== "") {
+      writer.uint32(10).string(message.factory);
+    }
+    for (const v of message.pairs) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UniswapV2Protocol {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUniswapV2Protocol();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.factory = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.pairs.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UniswapV2Protocol {
+    return {
+      factory: isSet(object.factory) ? globalThis.String(object.factory) : "",
+      pairs: globalThis.Array.isArray(object?.pairs) ? object.pairs.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: UniswapV2Protocol): unknown {
+    const obj: any = {};
+    if (message.factory !== "") {
+      obj.factory = message.factory;
+    }
+    if (message.pairs?.length) {
+      obj.pairs = message.pairs;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UniswapV2Protocol>, I>>(base?: I): UniswapV2Protocol {
+    return UniswapV2Protocol.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UniswapV2Protocol>, I>>(object: I): UniswapV2Protocol {
+    const message = createBaseUniswapV2Protocol();
+    message.factory = object.factory ?? "";
+    message.pairs = object.pairs?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseUniswapV3Protocol(): UniswapV3Protocol {
+  return { factory: "", positionManager: "" };
+}
+
+export const UniswapV3Protocol: MessageFns<UniswapV3Protocol> = {
+  encode(message: UniswapV3Protocol, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.factory !== "") {
+      writer.uint32(10).string(message.factory);
+    }
+    if (message.positionManager !== "") {
+      writer.uint32(18).string(message.positionManager);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UniswapV3Protocol {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUniswapV3Protocol();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.factory = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.positionManager = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UniswapV3Protocol {
+    return {
+      factory: isSet(object.factory) ? globalThis.String(object.factory) : "",
+      positionManager: isSet(object.positionManager)
+        ? globalThis.String(object.positionManager)
+        : isSet(object.position_manager)
+        ? globalThis.String(object.position_manager)
+        : "",
+    };
+  },
+
+  toJSON(message: UniswapV3Protocol): unknown {
+    const obj: any = {};
+    if (message.factory !== "") {
+      obj.factory = message.factory;
+    }
+    if (message.positionManager !== "") {
+      obj.positionManager = message.positionManager;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UniswapV3Protocol>, I>>(base?: I): UniswapV3Protocol {
+    return UniswapV3Protocol.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UniswapV3Protocol>, I>>(object: I): UniswapV3Protocol {
+    const message = createBaseUniswapV3Protocol();
+    message.factory = object.factory ?? "";
+    message.positionManager = object.positionManager ?? "";
+    return message;
+  },
+};
+
+function createBaseProtocolContract(): ProtocolContract {
+  return { address: "" };
+}
+
+export const ProtocolContract: MessageFns<ProtocolContract> = {
+  encode(message: ProtocolContract, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.address !== "") {
+      writer.uint32(10).string(message.address);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProtocolContract {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProtocolContract();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProtocolContract {
+    return { address: isSet(object.address) ? globalThis.String(object.address) : "" };
+  },
+
+  toJSON(message: ProtocolContract): unknown {
+    const obj: any = {};
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProtocolContract>, I>>(base?: I): ProtocolContract {
+    return ProtocolContract.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProtocolContract>, I>>(object: I): ProtocolContract {
+    const message = createBaseProtocolContract();
+    message.address = object.address ?? "";
+    return message;
+  },
+};
+
+function createBaseListProtocolsResponse(): ListProtocolsResponse {
+  return { chainId: "", uniswapV2: [], uniswapV3: [], vaults: [], staking: [], lending: [] };
+}
+
+export const ListProtocolsResponse: MessageFns<ListProtocolsResponse> = {
+  encode(message: ListProtocolsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chainId !== "") {
+      writer.uint32(10).string(message.chainId);
+    }
+    for (const v of message.uniswapV2) {
+      UniswapV2Protocol.encode(v!, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.uniswapV3) {
+      UniswapV3Protocol.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.vaults) {
+      ProtocolContract.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.staking) {
+      ProtocolContract.encode(v!, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.lending) {
+      ProtocolContract.encode(v!, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListProtocolsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListProtocolsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.uniswapV2.push(UniswapV2Protocol.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.uniswapV3.push(UniswapV3Protocol.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.vaults.push(ProtocolContract.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.staking.push(ProtocolContract.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.lending.push(ProtocolContract.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListProtocolsResponse {
+    return {
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      uniswapV2: globalThis.Array.isArray(object?.uniswapV2)
+        ? object.uniswapV2.map((e: any) => UniswapV2Protocol.fromJSON(e))
+        : globalThis.Array.isArray(object?.uniswap_v2)
+        ? object.uniswap_v2.map((e: any) => UniswapV2Protocol.fromJSON(e))
+        : [],
+      uniswapV3: globalThis.Array.isArray(object?.uniswapV3)
+        ? object.uniswapV3.map((e: any) => UniswapV3Protocol.fromJSON(e))
+        : globalThis.Array.isArray(object?.uniswap_v3)
+        ? object.uniswap_v3.map((e: any) => UniswapV3Protocol.fromJSON(e))
+        : [],
+      vaults: globalThis.Array.isArray(object?.vaults)
+        ? object.vaults.map((e: any) => ProtocolContract.fromJSON(e))
+        : [],
+      staking: globalThis.Array.isArray(object?.staking)
+        ? object.staking.map((e: any) => ProtocolContract.fromJSON(e))
+        : [],
+      lending: globalThis.Array.isArray(object?.lending)
+        ? object.lending.map((e: any) => ProtocolContract.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListProtocolsResponse): unknown {
+    const obj: any = {};
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.uniswapV2?.length) {
+      obj.uniswapV2 = message.uniswapV2.map((e) => UniswapV2Protocol.toJSON(e));
+    }
+    if (message.uniswapV3?.length) {
+      obj.uniswapV3 = message.uniswapV3.map((e) => UniswapV3Protocol.toJSON(e));
+    }
+    if (message.vaults?.length) {
+      obj.vaults = message.vaults.map((e) => ProtocolContract.toJSON(e));
+    }
+    if (message.staking?.length) {
+      obj.staking = message.staking.map((e) => ProtocolContract.toJSON(e));
+    }
+    if (message.lending?.length) {
+      obj.lending = message.lending.map((e) => ProtocolContract.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListProtocolsResponse>, I>>(base?: I): ListProtocolsResponse {
+    return ListProtocolsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListProtocolsResponse>, I>>(object: I): ListProtocolsResponse {
+    const message = createBaseListProtocolsResponse();
+    message.chainId = object.chainId ?? "";
+    message.uniswapV2 = object.uniswapV2?.map((e) => UniswapV2Protocol.fromPartial(e)) || [];
+    message.uniswapV3 = object.uniswapV3?.map((e) => UniswapV3Protocol.fromPartial(e)) || [];
+    message.vaults = object.vaults?.map((e) => ProtocolContract.fromPartial(e)) || [];
+    message.staking = object.staking?.map((e) => ProtocolContract.fromPartial(e)) || [];
+    message.lending = object.lending?.map((e) => ProtocolContract.fromPartial(e)) || [];
+    return message;
+  },
+};
 
 function createBaseTokenRef(): TokenRef {
   return { chainId: "", address: "" };
@@ -2467,6 +4255,46 @@ export const ReferenceDataService = {
     responseSerialize: (value: GetTokensResponse): Buffer => Buffer.from(GetTokensResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetTokensResponse => GetTokensResponse.decode(value),
   },
+  /**
+   * Prices of tokens at given times in a currency, from indexed pool states (routed to the USD
+   * stablecoins directly or through the wrapped native asset, weighted by liquidity, thin pools
+   * ignored); LP tokens and vault shares from their underlying assets. One answer per query, in
+   * request order. INVALID_ARGUMENT for a currency outside the spec's 16.
+   */
+  getPrices: {
+    path: "/walletapi.referencedata.ReferenceData/GetPrices" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPricesRequest): Buffer => Buffer.from(GetPricesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPricesRequest => GetPricesRequest.decode(value),
+    responseSerialize: (value: GetPricesResponse): Buffer => Buffer.from(GetPricesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPricesResponse => GetPricesResponse.decode(value),
+  },
+  /**
+   * Fungibles (spec 2.2) with their implementations across chains and market data in a currency,
+   * looked up by fungible id or by implementation. Unknown ones are absent from the answer.
+   */
+  getFungibles: {
+    path: "/walletapi.referencedata.ReferenceData/GetFungibles" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetFungiblesRequest): Buffer => Buffer.from(GetFungiblesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetFungiblesRequest => GetFungiblesRequest.decode(value),
+    responseSerialize: (value: GetFungiblesResponse): Buffer =>
+      Buffer.from(GetFungiblesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetFungiblesResponse => GetFungiblesResponse.decode(value),
+  },
+  /** The protocol contracts of a chain that position adapters read (from the registry). */
+  listProtocols: {
+    path: "/walletapi.referencedata.ReferenceData/ListProtocols" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListProtocolsRequest): Buffer => Buffer.from(ListProtocolsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListProtocolsRequest => ListProtocolsRequest.decode(value),
+    responseSerialize: (value: ListProtocolsResponse): Buffer =>
+      Buffer.from(ListProtocolsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListProtocolsResponse => ListProtocolsResponse.decode(value),
+  },
 } as const;
 
 export interface ReferenceDataServer extends UntypedServiceImplementation {
@@ -2492,6 +4320,20 @@ export interface ReferenceDataServer extends UntypedServiceImplementation {
    * transaction search by token symbol.
    */
   findTokensBySymbol: handleUnaryCall<FindTokensBySymbolRequest, GetTokensResponse>;
+  /**
+   * Prices of tokens at given times in a currency, from indexed pool states (routed to the USD
+   * stablecoins directly or through the wrapped native asset, weighted by liquidity, thin pools
+   * ignored); LP tokens and vault shares from their underlying assets. One answer per query, in
+   * request order. INVALID_ARGUMENT for a currency outside the spec's 16.
+   */
+  getPrices: handleUnaryCall<GetPricesRequest, GetPricesResponse>;
+  /**
+   * Fungibles (spec 2.2) with their implementations across chains and market data in a currency,
+   * looked up by fungible id or by implementation. Unknown ones are absent from the answer.
+   */
+  getFungibles: handleUnaryCall<GetFungiblesRequest, GetFungiblesResponse>;
+  /** The protocol contracts of a chain that position adapters read (from the registry). */
+  listProtocols: handleUnaryCall<ListProtocolsRequest, ListProtocolsResponse>;
 }
 
 export interface ReferenceDataClient extends Client {
@@ -2598,6 +4440,62 @@ export interface ReferenceDataClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetTokensResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Prices of tokens at given times in a currency, from indexed pool states (routed to the USD
+   * stablecoins directly or through the wrapped native asset, weighted by liquidity, thin pools
+   * ignored); LP tokens and vault shares from their underlying assets. One answer per query, in
+   * request order. INVALID_ARGUMENT for a currency outside the spec's 16.
+   */
+  getPrices(
+    request: GetPricesRequest,
+    callback: (error: ServiceError | null, response: GetPricesResponse) => void,
+  ): ClientUnaryCall;
+  getPrices(
+    request: GetPricesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPricesResponse) => void,
+  ): ClientUnaryCall;
+  getPrices(
+    request: GetPricesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPricesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Fungibles (spec 2.2) with their implementations across chains and market data in a currency,
+   * looked up by fungible id or by implementation. Unknown ones are absent from the answer.
+   */
+  getFungibles(
+    request: GetFungiblesRequest,
+    callback: (error: ServiceError | null, response: GetFungiblesResponse) => void,
+  ): ClientUnaryCall;
+  getFungibles(
+    request: GetFungiblesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetFungiblesResponse) => void,
+  ): ClientUnaryCall;
+  getFungibles(
+    request: GetFungiblesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetFungiblesResponse) => void,
+  ): ClientUnaryCall;
+  /** The protocol contracts of a chain that position adapters read (from the registry). */
+  listProtocols(
+    request: ListProtocolsRequest,
+    callback: (error: ServiceError | null, response: ListProtocolsResponse) => void,
+  ): ClientUnaryCall;
+  listProtocols(
+    request: ListProtocolsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListProtocolsResponse) => void,
+  ): ClientUnaryCall;
+  listProtocols(
+    request: ListProtocolsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListProtocolsResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const ReferenceDataClient = makeGenericClientConstructor(
@@ -2608,6 +4506,10 @@ export const ReferenceDataClient = makeGenericClientConstructor(
   service: typeof ReferenceDataService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
