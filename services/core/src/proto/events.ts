@@ -244,6 +244,13 @@ export interface PoolEvent {
   /** Absolute amounts of each token the event swapped; "0" for events that are not swaps. */
   volume0: string;
   volume1: string;
+  /**
+   * What the pool's factory() answers. Consumers trust only pools of registry factories, and check
+   * with the factory (getPair / getPool) that the pool is really its own.
+   */
+  factory: string;
+  /** V3 fee tier in hundredths of a bip; 0 for V2. */
+  fee: number;
 }
 
 function createBaseChainBlock(): ChainBlock {
@@ -1956,6 +1963,8 @@ function createBasePoolEvent(): PoolEvent {
     liquidity: "",
     volume0: "",
     volume1: "",
+    factory: "",
+    fee: 0,
   };
 }
 
@@ -2008,6 +2017,12 @@ export const PoolEvent: MessageFns<PoolEvent> = {
     }
     if (message.volume1 !== "") {
       writer.uint32(130).string(message.volume1);
+    }
+    if (message.factory !== "") {
+      writer.uint32(138).string(message.factory);
+    }
+    if (message.fee !== 0) {
+      writer.uint32(144).uint32(message.fee);
     }
     return writer;
   },
@@ -2153,6 +2168,22 @@ export const PoolEvent: MessageFns<PoolEvent> = {
             message.volume1 = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.factory = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.fee = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2211,6 +2242,8 @@ export const PoolEvent: MessageFns<PoolEvent> = {
       liquidity: isSet(object.liquidity) ? globalThis.String(object.liquidity) : "",
       volume0: isSet(object.volume0) ? globalThis.String(object.volume0) : "",
       volume1: isSet(object.volume1) ? globalThis.String(object.volume1) : "",
+      factory: isSet(object.factory) ? globalThis.String(object.factory) : "",
+      fee: isSet(object.fee) ? globalThis.Number(object.fee) : 0,
     };
   },
 
@@ -2264,6 +2297,12 @@ export const PoolEvent: MessageFns<PoolEvent> = {
     if (message.volume1 !== "") {
       obj.volume1 = message.volume1;
     }
+    if (message.factory !== "") {
+      obj.factory = message.factory;
+    }
+    if (message.fee !== 0) {
+      obj.fee = Math.round(message.fee);
+    }
     return obj;
   },
 
@@ -2288,6 +2327,8 @@ export const PoolEvent: MessageFns<PoolEvent> = {
     message.liquidity = object.liquidity ?? "";
     message.volume0 = object.volume0 ?? "";
     message.volume1 = object.volume1 ?? "";
+    message.factory = object.factory ?? "";
+    message.fee = object.fee ?? 0;
     return message;
   },
 };
