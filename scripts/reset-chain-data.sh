@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Forgets everything the services derived from the chains, in the databases the start command
-# serves (wallet_api): the indexer's checkpoints, token metadata, the ClickHouse history tables and
-# the Kafka log (topics and consumer offsets). start.sh runs it when it loads a different devnet
+# serves (wallet_api): the indexer's checkpoints, token metadata, the positions service's balances,
+# the ClickHouse history tables and the Kafka log (topics and consumer offsets). start.sh runs it when it loads a different devnet
 # world, since the chains then start over with other blocks. Services must be stopped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/common.sh
 COMPONENT=reset
 
-log "PostgreSQL: indexer checkpoints and token metadata"
-psql -q -h 127.0.0.1 -U postgres -d wallet_api -c 'TRUNCATE indexed_blocks, token_metadata' >/dev/null ||
+log "PostgreSQL: indexer checkpoints, token metadata, balances and protocol positions"
+psql -q -h 127.0.0.1 -U postgres -d wallet_api \
+  -c 'TRUNCATE indexed_blocks, token_metadata, wallet_balances, balance_entries, position_block_states, protocol_snapshots' >/dev/null ||
   die "cannot clear PostgreSQL tables (is scripts/up.sh done?)"
 
 log "ClickHouse: wallet history, balance changes and block states"
