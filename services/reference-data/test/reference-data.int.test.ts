@@ -223,4 +223,39 @@ describe('reference-data tokens, dapps and addresses against the test world', ()
       ['base', TokenInterface.TOKEN_INTERFACE_NATIVE],
     ]);
   });
+
+  test('lists each chain\'s protocol contracts, which the chain confirms are what they claim to be', async () => {
+    const protocolAbi = parseAbi([
+      'function factory() view returns (address)',
+      'function getPair(address, address) view returns (address)',
+      'function token0() view returns (address)',
+      'function token1() view returns (address)',
+      'function asset() view returns (address)',
+    ]);
+    for (const chain of manifest.chains) {
+      const rpc = createPublicClient({ transport: http(chain.rpcUrl) });
+      const read = (address: string, functionName: 'factory' | 'token0' | 'token1' | 'asset') =>
+        rpc.readContract({ address: address as Address, abi: protocolAbi, functionName }).then((value) => value.toLowerCase());
+      const listed = await unary(client, client.listProtocols, { context: context(), chainId: chain.id });
+      const defi = chain.protocols.defi as { vaults: { address: string }[]; staking: { address: string }; lending: { address: string } };
+      expect(listed.chainId).toBe(chain.id);
+      expect(listed.uniswapV2).toHaveLength(1);
+      const [v2] = listed.uniswapV2;
+      expect(v2!.pairs).toEqual(uniswapOf(chain).v2.pairs.map((pair) => pair.address.toLowerCase()));
+      for (const pair of v2!.pairs) {
+        expect(await read(pair, 'factory')).toBe(v2!.factory);
+        const [token0, token1] = await Promise.all([read(pair, 'token0'), read(pair, 'token1')]);
+        const registered = await rpc.readContract({ address: v2!.factory as Address, abi: protocolAbi, functionName: 'getPair', args: [token0 as Address, token1 as Address] });
+        expect(registered.toLowerCase()).toBe(pair);
+      }
+      expect(listed.uniswapV3).toHaveLength(1);
+      expect(await read(listed.uniswapV3[0]!.positionManager, 'factory')).toBe(listed.uniswapV3[0]!.factory);
+      for (const pool of uniswapOf(chain).v3.pools) expect(await read(pool.address, 'factory')).toBe(listed.uniswapV3[0]!.factory);
+      expect(listed.vaults.map((vault) => vault.address)).toEqual(defi.vaults.map((vault) => vault.address.toLowerCase()));
+      for (const vault of listed.vaults) expect(await read(vault.address, 'asset')).toMatch(/^0x[0-9a-f]{40}$/);
+      expect(listed.staking).toEqual([{ address: defi.staking.address.toLowerCase() }]);
+      expect(listed.lending).toEqual([{ address: defi.lending.address.toLowerCase() }]);
+    }
+    await expect(unary(client, client.listProtocols, { context: context(), chainId: 'solana' })).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
+  });
 });

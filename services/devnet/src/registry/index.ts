@@ -1,1 +1,1 @@
-export { defaultRegistryPath, devnetRegistry, writeDevnetRegistry, type DevnetRegistry, type RegistryDapp, type RegistryToken } from './registry.js';
+export { defaultRegistryPath, devnetMinLiquidityUsd, devnetRegistry, writeDevnetRegistry, type DevnetRegistry, type RegistryDapp, type RegistryPricing, type RegistryProtocols, type RegistryToken } from './registry.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChainWorld, Manifest } from '../manifest/index.js';
-import { devnetRegistry, writeDevnetRegistry } from './registry.js';
+import { devnetMinLiquidityUsd, devnetRegistry, writeDevnetRegistry } from './registry.js';
 
 // Addresses named for what they are, so the expectations read as the registry should.
 const at = (n: number, chain: number) => `0x${chain.toString(16).padStart(2, '0')}${n.toString(16).padStart(38, '0')}`;
@@ -12,7 +12,7 @@ function chainWorld(id: string, n: number, modules: 'all' | 'tokens-only'): Chai
   const protocols: Record<string, unknown> = {
     tokens: {
       weth: at(1, n),
-      tokens: [token('WETH', 1, 'weth'), token('USDC', 2, 'stable'), token('USDC', 3, 'spam'), token('ETHGIFT', 4, 'spam')],
+      tokens: [token('WETH', 1, 'weth'), token('USDC', 2, 'stable'), token('USDC', 3, 'spam'), token('ETHGIFT', 4, 'spam'), token('WBTC', 5, 'btc')],
       walletContractBytecode: '0x',
     },
   };
@@ -60,8 +60,37 @@ describe('devnet registry', () => {
     expect(registry.tokens.map((token) => [token.fungible_id, token.symbol, token.implementations])).toEqual([
       ['weth', 'WETH', [{ chain_id: 'ethereum', address: at(1, 1) }, { chain_id: 'sepolia', address: at(1, 2) }]],
       ['usdc', 'USDC', [{ chain_id: 'ethereum', address: at(2, 1) }, { chain_id: 'sepolia', address: at(2, 2) }]],
+      ['wbtc', 'WBTC', [{ chain_id: 'ethereum', address: at(5, 1) }, { chain_id: 'sepolia', address: at(5, 2) }]],
     ]);
     expect(registry.spam_tokens).toEqual({ ethereum: [at(3, 1), at(4, 1), at(42, 1)], sepolia: [at(3, 2), at(4, 2)] });
+  });
+
+  test('classifies only the stablecoins and counts the deployer\'s holdings of minted tokens as not circulating', () => {
+    const byId = Object.fromEntries(registry.tokens.map((token) => [token.fungible_id, token]));
+    expect(byId.usdc!.asset_class).toBe('stablecoin');
+    expect(byId.weth!.asset_class).toBeUndefined();
+    expect(byId.wbtc!.asset_class).toBeUndefined();
+    expect(byId.usdc!.non_circulating_holders).toEqual([{ chain_id: 'ethereum', address: at(99, 1) }, { chain_id: 'sepolia', address: at(99, 2) }]);
+    expect(byId.weth!.non_circulating_holders).toEqual([]);
+  });
+
+  test('lists the protocol contracts of the chains that have them', () => {
+    expect(registry.protocols).toEqual({
+      ethereum: {
+        uniswap_v2: [{ factory: at(10, 1), pairs: [at(12, 1)] }],
+        uniswap_v3: [{ factory: at(20, 1), position_manager: at(21, 1) }],
+        vaults: [at(30, 1), at(31, 1)],
+        staking: [at(32, 1)],
+        lending: [at(33, 1)],
+      },
+    });
+  });
+
+  test('routes prices to the stable tokens and WETH, with the btc tokens as the btc currency', () => {
+    expect(registry.pricing).toEqual({
+      ethereum: { usd_stablecoins: [at(2, 1)], wrapped_native: at(1, 1), btc: [at(5, 1)], min_liquidity_usd: devnetMinLiquidityUsd },
+      sepolia: { usd_stablecoins: [at(2, 2)], wrapped_native: at(1, 2), btc: [at(5, 2)], min_liquidity_usd: devnetMinLiquidityUsd },
+    });
   });
 
   test('writes lowercase addresses as JSON', async () => {

@@ -25,6 +25,23 @@ export interface RegistryToken {
   name: string;
   icon_url: string;
   implementations: { chain_id: string; address: string }[];
+  asset_class?: 'stablecoin';
+  non_circulating_holders: { chain_id: string; address: string }[];
+}
+
+export interface RegistryProtocols {
+  uniswap_v2: { factory: string; pairs: string[] }[];
+  uniswap_v3: { factory: string; position_manager: string }[];
+  vaults: string[];
+  staking: string[];
+  lending: string[];
+}
+
+export interface RegistryPricing {
+  usd_stablecoins: string[];
+  wrapped_native: string;
+  btc: string[];
+  min_liquidity_usd: number;
 }
 
 export interface DevnetRegistry {
@@ -33,6 +50,8 @@ export interface DevnetRegistry {
   spam_tokens: Record<string, string[]>;
   burn_addresses: string[];
   high_volume_addresses: { address: string; name: string }[];
+  protocols: Record<string, RegistryProtocols>;
+  pricing: Record<string, RegistryPricing>;
 }
 
 type DappInfo = Omit<RegistryDapp, 'contracts'>;
@@ -92,16 +111,54 @@ function dappContracts(chain: ChainWorld): [DappInfo, string[]][] {
 const lower = (addresses: readonly string[]) => addresses.map((address) => address.toLowerCase());
 
 /**
+ * Well above the world's thin V3 pool (about 150 USD a side) and far below its real pools (millions),
+ * so the devnet's prices come from the real pools only.
+ */
+export const devnetMinLiquidityUsd = 10_000;
+
+function chainProtocols(chain: ChainWorld): RegistryProtocols | undefined {
+  const uniswap = chain.protocols.uniswap as UniswapManifest | undefined;
+  const defi = chain.protocols.defi as DefiManifest | undefined;
+  if (!uniswap && !defi) return undefined;
+  return {
+    uniswap_v2: uniswap ? [{ factory: uniswap.v2.factory.toLowerCase(), pairs: lower(uniswap.v2.pairs.map((pair) => pair.address)) }] : [],
+    uniswap_v3: uniswap ? [{ factory: uniswap.v3.factory.toLowerCase(), position_manager: uniswap.v3.positionManager.toLowerCase() }] : [],
+    vaults: defi ? lower(defi.vaults.map((vault) => vault.address)) : [],
+    staking: defi ? lower([defi.staking.address]) : [],
+    lending: defi ? lower([defi.lending.address]) : [],
+  };
+}
+
+/** Prices route to the tokens module's `stable` tokens and its WETH; its `btc` tokens are the `btc` currency. */
+function chainPricing(chain: ChainWorld): RegistryPricing | undefined {
+  const tokens = chain.protocols.tokens as TokensManifest | undefined;
+  const stables = (tokens?.tokens ?? []).filter((token) => token.kind === 'stable');
+  if (!tokens || stables.length === 0) return undefined;
+  return {
+    usd_stablecoins: lower(stables.map((token) => token.address)),
+    wrapped_native: tokens.weth.toLowerCase(),
+    btc: lower(tokens.tokens.filter((token) => token.kind === 'btc').map((token) => token.address)),
+    min_liquidity_usd: devnetMinLiquidityUsd,
+  };
+}
+
+/**
  * Derives the registry from a world's manifest. The tokens module's real tokens are the verified
  * list, grouped across chains by symbol (fungible id = lowercase symbol, so WETH is `weth` as the
  * chains config names the wrapped native fungible); its `spam` tokens and the spam NFT collection
- * are the spam list.
+ * are the spam list. Stable tokens are classified `stablecoin`; the others stay unclassified.
  */
 export function devnetRegistry(manifest: Manifest): DevnetRegistry {
   const registryDapps = new Map<string, RegistryDapp>();
   const tokens = new Map<string, RegistryToken>();
   const spam: Record<string, string[]> = {};
+  const protocols: Record<string, RegistryProtocols> = {};
+  const pricing: Record<string, RegistryPricing> = {};
   for (const chain of manifest.chains) {
+    const chainProtocolsEntry = chainProtocols(chain);
+    if (chainProtocolsEntry) protocols[chain.id] = chainProtocolsEntry;
+    const chainPricingEntry = chainPricing(chain);
+    if (chainPricingEntry) pricing[chain.id] = chainPricingEntry;
     for (const [info, contracts] of dappContracts(chain)) {
       const entry = registryDapps.get(info.id) ?? { ...info, contracts: {} };
       entry.contracts[chain.id] = lower(contracts);
@@ -112,8 +169,19 @@ export function devnetRegistry(manifest: Manifest): DevnetRegistry {
     for (const token of tokensSection?.tokens ?? []) {
       if (token.kind === 'spam') continue;
       const fungibleId = token.symbol.toLowerCase();
-      const entry = tokens.get(fungibleId) ?? { fungible_id: fungibleId, symbol: token.symbol, name: token.name, icon_url: '', implementations: [] };
+      const entry: RegistryToken = tokens.get(fungibleId) ?? {
+        fungible_id: fungibleId,
+        symbol: token.symbol,
+        name: token.name,
+        icon_url: '',
+        implementations: [],
+        ...(token.kind === 'stable' ? { asset_class: 'stablecoin' as const } : {}),
+        non_circulating_holders: [],
+      };
       entry.implementations.push({ chain_id: chain.id, address: token.address.toLowerCase() });
+      // The deployer minted each token's supply and keeps what it has not handed out, like a
+      // treasury; wrapped ether it holds is ether like anyone's.
+      if (token.kind !== 'weth') entry.non_circulating_holders.push({ chain_id: chain.id, address: chain.deployer.toLowerCase() });
       tokens.set(fungibleId, entry);
     }
     const spamContracts = [
@@ -122,7 +190,7 @@ export function devnetRegistry(manifest: Manifest): DevnetRegistry {
     ];
     if (spamContracts.length > 0) spam[chain.id] = lower(spamContracts);
   }
-  return { dapps: [...registryDapps.values()], tokens: [...tokens.values()], spam_tokens: spam, burn_addresses: [], high_volume_addresses: [] };
+  return { dapps: [...registryDapps.values()], tokens: [...tokens.values()], spam_tokens: spam, burn_addresses: [], high_volume_addresses: [], protocols, pricing };
 }
 
 /** Where the start and test commands leave the registry of the loaded world, next to its manifest. */

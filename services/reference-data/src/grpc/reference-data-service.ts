@@ -59,5 +59,24 @@ export function referenceDataService(chains: ChainRegistry, domain?: ReferenceDa
     async findTokensBySymbol(request) {
       return { tokens: await need().tokens.findBySymbol(request.symbol, network(request)) };
     },
+    async getPrices() {
+      throw new GrpcError(status.UNIMPLEMENTED, 'prices are not served yet');
+    },
+    async getFungibles() {
+      throw new GrpcError(status.UNIMPLEMENTED, 'fungibles are not served yet');
+    },
+    async listProtocols(request) {
+      const { registry } = need();
+      if (!chains.find(request.chainId)) throw invalidArgument(`chain ${request.chainId} is not supported`);
+      const protocols = registry.protocols(request.chainId);
+      return {
+        chainId: request.chainId,
+        uniswapV2: protocols.uniswap_v2.map((entry) => ({ factory: entry.factory, pairs: entry.pairs })),
+        uniswapV3: protocols.uniswap_v3.map((entry) => ({ factory: entry.factory, positionManager: entry.position_manager })),
+        vaults: protocols.vaults.map((address) => ({ address })),
+        staking: protocols.staking.map((address) => ({ address })),
+        lending: protocols.lending.map((address) => ({ address })),
+      };
+    },
   });
 }

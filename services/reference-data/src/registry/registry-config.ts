@@ -22,6 +22,8 @@ export const dappConfigSchema = z.object({
   contracts: z.record(chainId, z.array(address)).default({}),
 });
 
+const assetClass = z.enum(['commodity', 'tokenized_stock', 'tokenized_treasury', 'stablecoin', 'other_financial', 'other_non_financial', 'unknown']);
+
 export const verifiedTokenConfigSchema = z.object({
   // Fungible ids are opaque, stable and at most 44 characters (decisions.md).
   fungible_id: z.string().regex(/^[a-z0-9-]{1,44}$/, 'fungible ids are 1 to 44 lowercase letters, digits and dashes'),
@@ -29,6 +31,35 @@ export const verifiedTokenConfigSchema = z.object({
   name: z.string().min(1),
   icon_url: optionalUrl,
   implementations: z.array(z.object({ chain_id: chainId, address })).min(1),
+  /** Spec 2.2 asset_class, served only to organizations with the classification add-on. */
+  asset_class: assetClass.optional(),
+  /** Holders whose balances are not circulating (treasuries, locked vesting contracts). */
+  non_circulating_holders: z.array(z.object({ chain_id: chainId, address })).default([]),
+});
+
+/** A chain's protocol contracts that position adapters read and price sources trust. */
+export const chainProtocolsSchema = z.object({
+  uniswap_v2: z.array(z.object({ factory: address, pairs: z.array(address).default([]) })).default([]),
+  uniswap_v3: z.array(z.object({ factory: address, position_manager: address })).default([]),
+  /** ERC-4626 vaults, priced as their share of the underlying asset. */
+  vaults: z.array(address).default([]),
+  staking: z.array(address).default([]),
+  lending: z.array(address).default([]),
+});
+
+/** What a chain's on-chain prices are routed to. */
+export const chainPricingSchema = z.object({
+  /** Tokens worth one US dollar by definition. */
+  usd_stablecoins: z.array(address).min(1),
+  /** Priced from its stablecoin pools first; the other tokens' pools against it route through it. */
+  wrapped_native: address,
+  /** The token(s) whose price is the `btc` currency, in order of preference. */
+  btc: z.array(address).default([]),
+  /** A pool holding less than this (both sides, in USD) sets no price. */
+  min_liquidity_usd: z.number().nonnegative(),
+}).refine((pricing) => !pricing.usd_stablecoins.includes(pricing.wrapped_native), {
+  message: 'the wrapped native token cannot be a USD stablecoin',
+  path: ['wrapped_native'],
 });
 
 export const registryFileSchema = z.object({
@@ -41,10 +72,16 @@ export const registryFileSchema = z.object({
   burn_addresses: z.array(address).default([]),
   /** Exchange hot wallets and other addresses whose history is too large to serve. */
   high_volume_addresses: z.array(z.object({ address, name: z.string().min(1) })).default([]),
+  /** By chain id. A later file's entry for a chain replaces an earlier one: a chain's deployment is described whole. */
+  protocols: z.record(chainId, chainProtocolsSchema).default({}),
+  /** By chain id, replaced per chain like `protocols`. */
+  pricing: z.record(chainId, chainPricingSchema).default({}),
 });
 
 export type DappConfig = z.infer<typeof dappConfigSchema>;
 export type VerifiedTokenConfig = z.infer<typeof verifiedTokenConfigSchema>;
+export type ChainProtocolsConfig = z.infer<typeof chainProtocolsSchema>;
+export type ChainPricingConfig = z.infer<typeof chainPricingSchema>;
 export type RegistryConfig = z.infer<typeof registryFileSchema>;
 
 export function parseRegistryConfig(json: unknown, source: string): RegistryConfig {
@@ -69,12 +106,14 @@ function mergeRecords(a: Record<string, string[]>, b: Record<string, string[]>):
 /**
  * Combines registries, later ones extending earlier ones: a dapp or verified token with an id seen
  * before keeps the new metadata and gains the new contracts or implementations, so a deployment's
- * file can add its own contracts to a dapp the shipped file already describes.
+ * file can add its own contracts to a dapp the shipped file already describes. Protocols and
+ * pricing are replaced per chain instead: a devnet chain named `ethereum` must not inherit
+ * mainnet's factories or stablecoins.
  */
 export function mergeRegistries(registries: readonly RegistryConfig[]): RegistryConfig {
   const dapps = new Map<string, DappConfig>();
   const tokens = new Map<string, VerifiedTokenConfig>();
-  const merged: RegistryConfig = { dapps: [], tokens: [], spam_tokens: {}, burn_addresses: [], high_volume_addresses: [] };
+  const merged: RegistryConfig = { dapps: [], tokens: [], spam_tokens: {}, burn_addresses: [], high_volume_addresses: [], protocols: {}, pricing: {} };
   for (const registry of registries) {
     for (const dapp of registry.dapps) {
       const earlier = dapps.get(dapp.id);
@@ -88,8 +127,14 @@ export function mergeRegistries(registries: readonly RegistryConfig[]): Registry
           implementations.push(implementation);
         }
       }
-      tokens.set(token.fungible_id, { ...token, implementations });
+      const holders = [...(earlier?.non_circulating_holders ?? [])];
+      for (const holder of token.non_circulating_holders) {
+        if (!holders.some((known) => known.chain_id === holder.chain_id && known.address === holder.address)) holders.push(holder);
+      }
+      tokens.set(token.fungible_id, { ...token, asset_class: token.asset_class ?? earlier?.asset_class, implementations, non_circulating_holders: holders });
     }
+    Object.assign(merged.protocols, registry.protocols);
+    Object.assign(merged.pricing, registry.pricing);
     merged.spam_tokens = mergeRecords(merged.spam_tokens, registry.spam_tokens);
     merged.burn_addresses = union(merged.burn_addresses, registry.burn_addresses);
     for (const entry of registry.high_volume_addresses) {

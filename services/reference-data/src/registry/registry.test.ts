@@ -25,6 +25,11 @@ describe('registry configuration', () => {
     ['a dapp id over 32 characters', { dapps: [{ id: 'a'.repeat(33), name: 'x' }] }, 'dapps.0.id'],
     ['a fungible id over 44 characters', { tokens: [{ fungible_id: 'a'.repeat(45), symbol: 'A', name: 'A', implementations: [{ chain_id: 'ethereum', address: devnetUsdc }] }] }, 'tokens.0.fungible_id'],
     ['an uppercase chain id', { spam_tokens: { Ethereum: [devnetUsdc] } }, 'spam_tokens.Ethereum'],
+    ['an unknown asset class', { tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', asset_class: 'rwa', implementations: [{ chain_id: 'ethereum', address: devnetUsdc }] }] }, 'tokens.0.asset_class'],
+    ['a V3 protocol without its position manager', { protocols: { ethereum: { uniswap_v3: [{ factory: devnetPair }] } } }, 'protocols.ethereum.uniswap_v3.0.position_manager'],
+    ['pricing without a stablecoin', { pricing: { ethereum: { usd_stablecoins: [], wrapped_native: devnetPair, min_liquidity_usd: 1 } } }, 'pricing.ethereum.usd_stablecoins'],
+    ['the wrapped native token listed as a stablecoin', { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetUsdc, min_liquidity_usd: 1 } } }, 'pricing.ethereum.wrapped_native'],
+    ['a negative liquidity threshold', { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, min_liquidity_usd: -1 } } }, 'pricing.ethereum.min_liquidity_usd'],
   ])('refuses %s, naming the field', (_name, json, field) => {
     expect(() => registryOf(json)).toThrow(field);
   });
@@ -53,6 +58,31 @@ describe('registry configuration', () => {
     ]);
     expect(merged.high_volume_addresses).toHaveLength(1);
   });
+
+  test('a later file replaces a chain\'s protocols and pricing whole, and keeps the other chains\'', () => {
+    const devnetFactory = '0x255ebd3069559d6db2efe9f2dfd96dca6adb6a20';
+    const merged = mergeRegistries([
+      registryOf(shipped),
+      registryOf({
+        protocols: { ethereum: { uniswap_v2: [{ factory: devnetFactory, pairs: [devnetPair] }], vaults: [devnetUsdc] } },
+        pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, min_liquidity_usd: 10_000 } },
+      }),
+    ]);
+    expect(merged.protocols.ethereum).toEqual({ uniswap_v2: [{ factory: devnetFactory, pairs: [devnetPair] }], uniswap_v3: [], vaults: [devnetUsdc], staking: [], lending: [] });
+    expect(merged.pricing.ethereum).toEqual({ usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, btc: [], min_liquidity_usd: 10_000 });
+    expect(merged.pricing.base!.wrapped_native).toBe('0x4200000000000000000000000000000000000006');
+  });
+
+  test('a later file adds non-circulating holders and keeps an asset class it does not restate', () => {
+    const holder = { chain_id: 'ethereum', address: devnetPair };
+    const merged = mergeRegistries([
+      registryOf(shipped),
+      registryOf({ tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'ethereum', address: devnetUsdc }], non_circulating_holders: [holder] }] }),
+    ]);
+    const usdc = merged.tokens.find((token) => token.fungible_id === 'usdc')!;
+    expect(usdc.asset_class).toBe('stablecoin');
+    expect(usdc.non_circulating_holders).toEqual([holder]);
+  });
 });
 
 describe('registry lookups', () => {
@@ -78,6 +108,15 @@ describe('registry lookups', () => {
     expect(registry.isListedSpam('ethereum', devnetUsdc)).toBe(false);
     expect(registry.isConfiguredBurn('0x0000000000000000000000000000000000000001')).toBe(true);
     expect(registry.highVolumeName('0x28c6c06298d514db089934071355e5743bf21d60')).toBe('Binance hot wallet');
+  });
+
+  test('answers a chain\'s protocols and pricing, and empty protocols and no pricing for a chain it does not describe', () => {
+    expect(registry.protocols('ethereum').uniswap_v3).toEqual([
+      { factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984', position_manager: '0xc36442b4a4522e871399cd717abdd847ab11fe88' },
+    ]);
+    expect(registry.protocols('sepolia')).toEqual({ uniswap_v2: [], uniswap_v3: [], vaults: [], staking: [], lending: [] });
+    expect(registry.pricing('ethereum')?.btc).toEqual(['0x2260fac5e5542a773aa44fbcfedf7c193bc2c599']);
+    expect(registry.pricing('sepolia')).toBeUndefined();
   });
 
   test('refuses a contract claimed by two dapps', () => {

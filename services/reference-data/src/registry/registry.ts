@@ -1,5 +1,5 @@
 import type { Dapp } from '@wallet-api/core/proto/reference_data';
-import type { RegistryConfig } from './registry-config.js';
+import type { ChainPricingConfig, ChainProtocolsConfig, RegistryConfig } from './registry-config.js';
 
 export interface VerifiedToken {
   fungibleId: string;
@@ -25,6 +25,10 @@ export interface Registry {
   isConfiguredBurn(address: string): boolean;
   /** The configured name of a high-volume address. */
   highVolumeName(address: string): string | undefined;
+  /** The chain's protocol contracts; empty lists for a chain the registry says nothing about. */
+  protocols(chainId: string): ChainProtocolsConfig;
+  /** Where the chain's prices are routed; undefined for a chain without pricing, whose tokens have no price. */
+  pricing(chainId: string): ChainPricingConfig | undefined;
 }
 
 const key = (chainId: string, address: string) => `${chainId}:${address.toLowerCase()}`;
@@ -78,5 +82,7 @@ export function createRegistry(config: RegistryConfig): Registry {
     isListedSpam: (chainId, address) => spam.has(key(chainId, address)),
     isConfiguredBurn: (address) => burns.has(address.toLowerCase()),
     highVolumeName: (address) => highVolume.get(address.toLowerCase()),
+    protocols: (chainId) => config.protocols[chainId] ?? { uniswap_v2: [], uniswap_v3: [], vaults: [], staking: [], lending: [] },
+    pricing: (chainId) => config.pricing[chainId],
   };
 }
