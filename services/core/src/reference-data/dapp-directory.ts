@@ -1,6 +1,6 @@
-import { unary } from '@wallet-api/core/grpc';
-import type { RequestContext } from '@wallet-api/core/proto/common';
-import type { Dapp, ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { unary } from '../grpc/index.js';
+import type { RequestContext } from '../proto/common.js';
+import type { Dapp, ReferenceDataClient } from '../proto/reference_data.js';
 import { createExpiringCache, type CacheOptions } from './expiring-cache.js';
 
 export interface DappTable {

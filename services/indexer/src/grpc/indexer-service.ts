@@ -11,8 +11,8 @@ import {
   type TransactionRecord,
 } from '@wallet-api/core/proto/indexer';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { createDappDirectory, type DappTable } from '@wallet-api/core/reference-data';
 import { walletView } from '../decode/wallet-view.js';
-import { createDappDirectory, type DappTable } from '../reference/dapp-directory.js';
 import { createTokenDirectory, type TokenTable } from '../reference/token-directory.js';
 import { transactionTokens } from '../reference/transaction-tokens.js';
 import { createWalletHistoryStore, type StoredWalletTransaction } from '../store/wallet-history-store.js';

@@ -1,0 +1,4 @@
+// Cached lookups of reference-data that several services make: token metadata and dapp attribution.
+export { createExpiringCache, type CacheOptions, type ExpiringCache } from './expiring-cache.js';
+export { createDappDirectory, type DappDirectory, type DappTable } from './dapp-directory.js';
+export { createTokenDirectory, type TokenDirectory, type TokenTable } from './token-directory.js';
