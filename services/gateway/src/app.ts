@@ -10,6 +10,8 @@ import { buildOpenApiDocument, createOpenApiRegistryComponents } from './openapi
 import { rateLimit, type RateLimitDefaults } from './rate-limit/rate-limit.js';
 import { addChainRoutes } from './routes/chains.js';
 import { createApiRoutes } from './routes/define-route.js';
+import { addWalletPortfolioRoutes } from './routes/wallet-portfolio.js';
+import { addWalletPositionRoutes } from './routes/wallet-positions.js';
 import { addWalletTransactionRoutes } from './routes/wallet-transactions.js';
 
 export interface GatewayDependencies {
@@ -35,6 +37,8 @@ export function createApp(deps: GatewayDependencies): Express {
   const routes = createApiRoutes({ registry, publicUrl: deps.publicUrl, logger: deps.logger, checkResponses: deps.checkResponses });
   addChainRoutes(routes, deps.backends);
   addWalletTransactionRoutes(routes, deps.backends);
+  addWalletPositionRoutes(routes, deps.backends);
+  addWalletPortfolioRoutes(routes, deps.backends);
   const openApiDocument = buildOpenApiDocument(registry, deps.publicUrl);
 
   app.get('/healthz', (_req, res) => {

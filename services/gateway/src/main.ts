@@ -24,7 +24,11 @@ const telemetry = startTelemetry({ serviceName: 'gateway', otlpEndpoint: process
 const prisma = createPrisma(config.DATABASE_URL);
 const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false });
 redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
-const backends = createBackends({ referenceData: config.REFERENCE_DATA_GRPC_ADDRESS, indexer: config.INDEXER_GRPC_ADDRESS });
+const backends = createBackends({
+  referenceData: config.REFERENCE_DATA_GRPC_ADDRESS,
+  indexer: config.INDEXER_GRPC_ADDRESS,
+  positions: config.POSITIONS_GRPC_ADDRESS,
+});
 
 const app = createApp({
   lookupOrganization: cachedLookup((key) => findOrganizationByKey(prisma, key)),

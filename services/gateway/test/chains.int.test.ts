@@ -66,7 +66,7 @@ describe('gateway chains endpoints end to end through gRPC', () => {
     declared = JSON.parse(await readFile(chainsFile, 'utf8')).chains;
     const registry = createChainRegistry(await loadChainsConfig(chainsFile.pathname, {}));
     grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [referenceDataService(registry)], logger: testLogger });
-    backends = createBackends({ referenceData: `127.0.0.1:${grpc.port}`, indexer: `127.0.0.1:${grpc.port}` });
+    backends = createBackends({ referenceData: `127.0.0.1:${grpc.port}`, indexer: `127.0.0.1:${grpc.port}`, positions: `127.0.0.1:${grpc.port}` });
     server = await startGateway(backends);
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     ({ key } = await createOrganizationKey(prisma, { org: uniqueName('org'), roles: ['rwa'], addons: [] }));
@@ -212,7 +212,7 @@ describe('gateway chains endpoints end to end through gRPC', () => {
   });
 
   test('503 with Retry-After when the backend is unavailable', async () => {
-    const unreachable = createBackends({ referenceData: '127.0.0.1:1', indexer: '127.0.0.1:1' });
+    const unreachable = createBackends({ referenceData: '127.0.0.1:1', indexer: '127.0.0.1:1', positions: '127.0.0.1:1' });
     const down = await startGateway(unreachable);
     try {
       const response = await fetch(`http://127.0.0.1:${(down.address() as AddressInfo).port}/v1/chains/`, { headers: auth(key) });

@@ -89,7 +89,7 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
       untracked: { [untracked]: 'address is a burn address and is not tracked' },
     });
     grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
-    backends = createBackends({ referenceData: referenceData.address, indexer: `127.0.0.1:${grpc.port}` });
+    backends = createBackends({ referenceData: referenceData.address, indexer: `127.0.0.1:${grpc.port}`, positions: `127.0.0.1:${grpc.port}` });
     const app = createApp({
       lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
       redis,

@@ -68,7 +68,7 @@ export async function startPipeline(): Promise<Pipeline> {
   const writer: TransactionWriter = createTransactionWriter({ kafka, clickhouse: database.clickhouse, referenceData, logger: testLogger, topics: ownTopics, groupId: suffix });
   await writer.start();
   const indexerGrpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: database.clickhouse, referenceData })], logger: testLogger });
-  const backends: Backends = createBackends({ referenceData: `127.0.0.1:${referenceGrpc.port}`, indexer: `127.0.0.1:${indexerGrpc.port}` });
+  const backends: Backends = createBackends({ referenceData: `127.0.0.1:${referenceGrpc.port}`, indexer: `127.0.0.1:${indexerGrpc.port}`, positions: `127.0.0.1:${indexerGrpc.port}` });
   const app = createApp({
     lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
     redis,

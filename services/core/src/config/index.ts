@@ -59,4 +59,5 @@ export const serviceAddressEnv = z.object({
   SUBSCRIPTION_GRPC_PORT: port.default(50057),
   REFERENCE_DATA_GRPC_ADDRESS: z.string().default('127.0.0.1:50051'),
   INDEXER_GRPC_ADDRESS: z.string().default('127.0.0.1:50052'),
+  POSITIONS_GRPC_ADDRESS: z.string().default('127.0.0.1:50053'),
 });

@@ -25,6 +25,11 @@ describe('gRPC status to HTTP', () => {
     expect(error.detail).not.toContain('10.1.2.3');
   });
 
+  test('DEADLINE_EXCEEDED -> 503 with Retry-After, as the spec has no 504', () => {
+    const error = grpcErrorToApiError(serviceError(status.DEADLINE_EXCEEDED, 'Deadline exceeded after 10.001s'), testLogger);
+    expect([error.status, error.title, error.headers['Retry-After']]).toEqual([503, 'Service is temporarily unavailable', '5']);
+  });
+
   test.each([status.INTERNAL, status.UNKNOWN, status.DATA_LOSS])('%p -> 500 with a generic detail', (code) => {
     const error = grpcErrorToApiError(serviceError(code, 'stack at /srv/x.ts:1'), testLogger);
     expect(error.status).toBe(500);

@@ -31,9 +31,12 @@ export function grpcErrorToApiError(error: ServiceError, logger: Logger): ApiErr
       return apiError(503, 'a backend service is unavailable; retry later', {
         'Retry-After': String(unavailableRetryAfterSeconds),
       });
+    // The spec answers a slow backend like an unavailable one (section 7 has no 504): retrying helps.
     case status.DEADLINE_EXCEEDED:
       logger.warn({ code: error.code, details: error.details }, 'backend deadline exceeded');
-      return apiError(504, 'a backend service did not answer in time');
+      return apiError(503, 'a backend service did not answer in time; retry later', {
+        'Retry-After': String(unavailableRetryAfterSeconds),
+      });
     default:
       logger.error({ code: error.code, details: error.details }, 'backend call failed');
       return apiError(500, 'the request could not be completed');

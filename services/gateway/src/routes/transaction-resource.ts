@@ -2,21 +2,8 @@ import { AssetKind } from '@wallet-api/core/proto/events';
 import type { TokenView, TransactionCursor, TransactionRecord } from '@wallet-api/core/proto/indexer';
 import { TokenInterface, type Dapp } from '@wallet-api/core/proto/reference_data';
 import type { TransactionResource } from '../schemas/transaction.js';
-
-/** `int / 10^decimals` as exact decimal text, without trailing zeros. */
-export function formatUnits(amount: string, decimals: number): string {
-  const value = BigInt(amount);
-  const negative = value < 0n;
-  const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0');
-  const whole = digits.slice(0, digits.length - decimals);
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
-}
-
-export function quantity(amount: string, decimals: number) {
-  const numeric = formatUnits(amount, decimals);
-  return { int: amount, decimals, float: Number(numeric), numeric };
-}
+import { toFungibleInfo } from './fungible-info.js';
+import { quantity } from './quantity.js';
 
 /** The resource id doubles as the cursor position: `<chain>:<block number>:<transaction index>`. */
 export function transactionId(cursor: TransactionCursor): string {
@@ -30,19 +17,6 @@ export function cursorFromPage(lastId: string, lastTimestampMs: bigint): Transac
 }
 
 const isNftKind = (kind: AssetKind | undefined) => kind === AssetKind.ASSET_KIND_ERC721 || kind === AssetKind.ASSET_KIND_ERC1155;
-
-function fungibleInfo(token: TokenView, chainId: string) {
-  const info = token.info;
-  const address = token.asset?.address ?? '';
-  return {
-    name: info?.name ?? '',
-    symbol: info?.symbol ?? '',
-    icon: info?.iconUrl ? { url: info.iconUrl } : null,
-    flags: { verified: info?.verified ?? false },
-    implementations: [{ chain_id: chainId, decimals: info?.decimals ?? 0, address: address === '' ? null : address }],
-    id: info?.fungibleId ?? '',
-  };
-}
 
 function nftInfo(token: TokenView) {
   const kind = token.asset?.kind;
@@ -61,7 +35,7 @@ function nftInfo(token: TokenView) {
 function assetFields(token: TokenView | undefined, amount: string, chainId: string) {
   const view = token ?? { asset: undefined, info: undefined };
   if (isNftKind(view.asset?.kind)) return { quantity: quantity(amount, 0), fungible_info: null, nft_info: nftInfo(view) };
-  return { quantity: quantity(amount, view.info?.decimals ?? 0), fungible_info: fungibleInfo(view, chainId), nft_info: null };
+  return { quantity: quantity(amount, view.info?.decimals ?? 0), fungible_info: toFungibleInfo(view.info, chainId, view.asset?.address ?? ''), nft_info: null };
 }
 
 const dappName = (dapp: Dapp | undefined) => dapp?.name ?? null;

@@ -1,36 +1,20 @@
 import { unary } from '@wallet-api/core/grpc';
 import { TrashFilter } from '@wallet-api/core/proto/indexer';
-import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
 import type { Backends } from '../grpc/backends.js';
 import { apiError } from '../http/api-error.js';
 import { networkHeaders } from '../schemas/common.js';
-import { evmAddressPattern, transactionListResponseSchema, transactionsQuery, walletAddressParam } from '../schemas/transaction.js';
+import { transactionListResponseSchema, transactionsQuery } from '../schemas/transaction.js';
+import { walletAddressParam } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
 import { toRequestContext } from './request-context.js';
 import { cursorFromPage, toTransactionResource, transactionId } from './transaction-resource.js';
+import { resolveWalletScope } from './wallet-scope.js';
 
 const trashFilters = {
   only_non_trash: TrashFilter.TRASH_FILTER_ONLY_NON_TRASH,
   only_trash: TrashFilter.TRASH_FILTER_ONLY_TRASH,
   no_filter: TrashFilter.TRASH_FILTER_NO_FILTER,
 } as const;
-
-/**
- * The chains to read: those named, each checked (listed for this network, indexes transactions,
- * of the address's family), or else every chain of the network that qualifies.
- */
-export function selectChains(chains: readonly Chain[], family: ChainFamily, requested: readonly string[] | undefined): string[] {
-  const qualifies = (chain: Chain) => (chain.flags?.supportsTransactions ?? false) && chain.family === family;
-  if (!requested) return chains.filter(qualifies).map((chain) => chain.id);
-  const byId = new Map(chains.map((chain) => [chain.id, chain]));
-  for (const id of requested) {
-    const chain = byId.get(id);
-    if (!chain) throw apiError(400, `parameter filter[chain_ids]: chain ${id} is not supported`);
-    if (!chain.flags?.supportsTransactions) throw apiError(400, `chain ${id} does not support transactions`);
-    if (chain.family !== family) throw apiError(400, `chain ${id} does not support this wallet address type`);
-  }
-  return [...new Set(requested)];
-}
 
 /** `links.next`: this request with the page parameters moved past the last item. */
 function nextLink(selfUrl: string, last: { id: string; minedAtMs: string }, size: number): string {
@@ -59,16 +43,12 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
       if (includePending && !organization.roles.includes('pending-orders')) {
         throw apiError(403, 'parameter filter[include_pending]: requires the pending-orders role');
       }
-      const evm = evmAddressPattern.test(params.address);
-      const address = evm ? params.address.toLowerCase() : params.address;
-      const family = evm ? ChainFamily.CHAIN_FAMILY_EVM : ChainFamily.CHAIN_FAMILY_SOLANA;
-
-      const [{ chains }, classification] = await Promise.all([
-        unary(referenceData, referenceData.listChains, { context }, { name: 'ReferenceData/ListChains' }),
-        unary(referenceData, referenceData.classifyAddress, { context, address }, { name: 'ReferenceData/ClassifyAddress' }),
-      ]);
-      const chainIds = selectChains(chains, family, query['filter[chain_ids]']);
-      if (!classification.tracked) throw apiError(400, classification.reason || `address ${address} is not tracked`);
+      const { address, chainIds } = await resolveWalletScope(referenceData, {
+        context,
+        address: params.address,
+        chainIds: query['filter[chain_ids]'],
+        capabilities: ['transactions'],
+      });
 
       const size = query['page[size]'];
       const lastId = query['page[lastId]'];

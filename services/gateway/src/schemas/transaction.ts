@@ -1,32 +1,13 @@
 import { z } from 'zod';
+import { fungibleInfoSchema, quantitySchema } from './asset.js';
 import { iconSchema, selfLinksSchema } from './common.js';
-
-export const currencies = ['eth', 'btc', 'usd', 'eur', 'krw', 'rub', 'gbp', 'aud', 'cad', 'inr', 'jpy', 'nzd', 'try', 'zar', 'cny', 'chf'] as const;
+import { booleanParam, chainIdsFilter, csvList, currencyParam, trashFilterParam } from './wallet-query.js';
 
 /** decisions.md, "Transaction types". */
 export const operationTypes = [
   'approve', 'bid', 'burn', 'claim', 'delegate', 'deploy', 'deposit', 'execute', 'mint', 'receive', 'revoke',
   'revoke_delegation', 'send', 'trade', 'withdraw',
 ] as const;
-
-export const evmAddressPattern = /^0x[a-fA-F0-9]{40}$/;
-/** 32-byte public keys in base58: 32 to 44 characters without 0, O, I, l. */
-export const solanaAddressPattern = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-const chainIdPattern = /^[A-Za-z0-9_.-]{1,64}$/;
-
-export const walletAddressParam = z.object({
-  address: z
-    .string()
-    .refine((value) => evmAddressPattern.test(value) || solanaAddressPattern.test(value), 'must be an EVM address (0x and 40 hex digits) or a Solana address'),
-});
-
-/** A comma-separated list (form style, not exploded), each item checked by `item`. */
-function csvList<T extends z.ZodType<string, string>>(item: T, maxItems: number) {
-  return z
-    .string()
-    .transform((value) => value.split(',').map((entry) => entry.trim()))
-    .pipe(z.array(item).min(1, 'must name at least one value').max(maxItems, `must name at most ${maxItems} values`));
-}
 
 const milliseconds = z
   .string()
@@ -35,15 +16,15 @@ const milliseconds = z
 
 export const transactionsQuery = z
   .object({
-    currency: z.enum(currencies, { error: `must be one of ${currencies.join(', ')}` }).default('usd'),
-    'filter[chain_ids]': csvList(z.string().regex(chainIdPattern, 'each chain id must be 1 to 64 letters, digits, dots, dashes or underscores'), 25).optional(),
+    currency: currencyParam,
+    'filter[chain_ids]': chainIdsFilter.optional(),
     'filter[operation_types]': csvList(z.enum(operationTypes, { error: `each value must be one of ${operationTypes.join(', ')}` }), operationTypes.length).optional(),
-    'filter[trash]': z.enum(['only_trash', 'only_non_trash', 'no_filter'], { error: 'must be only_trash, only_non_trash or no_filter' }).default('only_non_trash'),
+    'filter[trash]': trashFilterParam,
     'filter[min_mined_at]': milliseconds.optional(),
     'filter[max_mined_at]': milliseconds.optional(),
     'filter[asset_types]': csvList(z.enum(['fungible', 'nft'], { error: 'each value must be fungible or nft' }), 2).optional(),
     'filter[search_query]': z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
-    'filter[include_pending]': z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+    'filter[include_pending]': booleanParam,
     'page[lastId]': z.string().regex(/^[A-Za-z0-9_.-]{1,64}:\d{1,20}:\d{1,10}$/, 'is not an id this endpoint returned').optional(),
     'page[lastTimestamp]': milliseconds.optional(),
     'page[size]': z
@@ -63,21 +44,6 @@ export const transactionsQuery = z
       context.addIssue({ code: 'custom', path: ['page[lastId]'], message: 'page[lastId] and page[lastTimestamp] go together, as links.next gives them' });
     }
   });
-
-const quantitySchema = z
-  .object({ int: z.string(), decimals: z.number().int(), float: z.number(), numeric: z.string() })
-  .meta({ id: 'Quantity' });
-
-export const fungibleInfoSchema = z
-  .object({
-    name: z.string(),
-    symbol: z.string(),
-    icon: iconSchema.nullable(),
-    flags: z.object({ verified: z.boolean() }),
-    implementations: z.array(z.object({ chain_id: z.string(), decimals: z.number().int(), address: z.string().nullable() })),
-    id: z.string(),
-  })
-  .meta({ id: 'FungibleInfo' });
 
 const contentItemSchema = z.object({ url: z.string(), content_type: z.string() });
 

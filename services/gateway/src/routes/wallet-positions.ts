@@ -1,0 +1,87 @@
+import { unary } from '@wallet-api/core/grpc';
+import { PositionsFilter, TrashFilter } from '@wallet-api/core/proto/positions';
+import { ChainFamily } from '@wallet-api/core/proto/reference_data';
+import type { Backends } from '../grpc/backends.js';
+import { networkHeaders } from '../schemas/common.js';
+import { positionListResponseSchema, positionsQuery } from '../schemas/position.js';
+import { walletAddressParam } from '../schemas/wallet-query.js';
+import type { ApiRoutes } from './define-route.js';
+import { toPositionResource, withoutReceiptBalances } from './position-resource.js';
+import { toRequestContext } from './request-context.js';
+import { checkRequestUrlLength } from './request-url.js';
+import { resolveWalletScope } from './wallet-scope.js';
+
+export const positionsFilters = {
+  only_simple: PositionsFilter.POSITIONS_FILTER_ONLY_SIMPLE,
+  only_complex: PositionsFilter.POSITIONS_FILTER_ONLY_COMPLEX,
+  no_filter: PositionsFilter.POSITIONS_FILTER_NO_FILTER,
+} as const;
+
+const trashFilters = {
+  only_non_trash: TrashFilter.TRASH_FILTER_ONLY_NON_TRASH,
+  only_trash: TrashFilter.TRASH_FILTER_ONLY_TRASH,
+  no_filter: TrashFilter.TRASH_FILTER_NO_FILTER,
+} as const;
+
+/** `sync=true` lets the positions service wait up to 30 s for fresh protocol positions; the call gets that plus headroom. */
+export const positionsDeadlineMs = (sync: boolean) => (sync ? 35_000 : 10_000);
+
+/**
+ * What to ask the positions service for: protocol positions are not supported for Solana
+ * addresses (spec 4.3, 4.4), so a Solana wallet gets its simple balances only, and nothing at all
+ * when it asks for protocol positions only.
+ */
+export function positionsFilterFor(family: ChainFamily, requested: keyof typeof positionsFilters): PositionsFilter | undefined {
+  if (family !== ChainFamily.CHAIN_FAMILY_SOLANA) return positionsFilters[requested];
+  return requested === 'only_complex' ? undefined : PositionsFilter.POSITIONS_FILTER_ONLY_SIMPLE;
+}
+
+export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends): void {
+  const { referenceData, positions } = backends;
+  routes.add({
+    method: 'get',
+    path: '/v1/wallets/{address}/positions/',
+    summary:
+      "A wallet's fungible positions (token and native balances, protocol positions), all in one response sorted by value; not paginated",
+    tag: 'wallets',
+    params: walletAddressParam,
+    query: positionsQuery,
+    headers: networkHeaders,
+    response: positionListResponseSchema,
+    async handle({ params, query, headers }, { organization, selfUrl, baseUrl }) {
+      checkRequestUrlLength(selfUrl);
+      const context = toRequestContext(organization, headers['X-Env']);
+      const scope = await resolveWalletScope(referenceData, {
+        context,
+        address: params.address,
+        chainIds: query['filter[chain_ids]'],
+        capabilities: ['positions'],
+      });
+      const filter = positionsFilterFor(scope.family, query['filter[positions]']);
+      const sync = query.sync === 'true';
+      const response =
+        scope.chainIds.length === 0 || filter === undefined
+          ? { positions: [] }
+          : await unary(
+              positions,
+              positions.listPositions,
+              {
+                context,
+                address: scope.address,
+                chainIds: scope.chainIds,
+                currency: query.currency,
+                positions: filter,
+                positionTypes: query['filter[position_types]'] ?? [],
+                fungibleIds: query['filter[fungible_ids]'] ?? [],
+                dappIds: query['filter[dapp_ids]'] ?? [],
+                trash: trashFilters[query['filter[trash]']],
+                sortAscending: query.sort === '-value',
+                sync,
+              },
+              { name: 'Positions/ListPositions', deadlineMs: positionsDeadlineMs(sync) },
+            );
+      const listed = filter === PositionsFilter.POSITIONS_FILTER_NO_FILTER ? withoutReceiptBalances(response.positions) : response.positions;
+      return { links: { self: selfUrl }, data: listed.map((position) => toPositionResource(position, baseUrl)) };
+    },
+  });
+}

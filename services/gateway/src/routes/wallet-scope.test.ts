@@ -1,0 +1,47 @@
+import { Network } from '@wallet-api/core/proto/common';
+import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
+import { ApiError } from '../http/api-error.js';
+import { selectChains } from './wallet-scope.js';
+
+const flags = { supportsTrading: true, supportsSending: true, supportsBridge: true, supportsTransactions: true, supportsPositions: true, supportsNftPositions: true };
+const chain = (id: string, fields: Partial<Chain> = {}): Chain => ({
+  id, name: id, externalId: id, iconUrl: '', explorer: undefined, rpc: undefined, flags, nativeFungibleId: 'eth', wrappedNativeFungibleId: '',
+  network: Network.NETWORK_MAINNET, family: ChainFamily.CHAIN_FAMILY_EVM, evmChainId: '1', ...fields,
+});
+const chains = [
+  chain('ethereum'),
+  chain('history-only', { flags: { ...flags, supportsPositions: false } }),
+  chain('balances-only', { flags: { ...flags, supportsTransactions: false } }),
+  chain('solana', { family: ChainFamily.CHAIN_FAMILY_SOLANA }),
+];
+const refusal = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return error instanceof ApiError ? [error.status, error.detail] : error;
+  }
+  return undefined;
+};
+
+describe('selectChains', () => {
+  test('omitted: every chain of the family reporting the capabilities', () => {
+    expect(selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, undefined, ['positions'])).toEqual(['ethereum', 'balances-only']);
+    expect(selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, undefined, ['transactions'])).toEqual(['ethereum', 'history-only']);
+    expect(selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, undefined, ['transactions', 'positions'])).toEqual(['ethereum']);
+    expect(selectChains(chains, ChainFamily.CHAIN_FAMILY_SOLANA, undefined, ['positions'])).toEqual(['solana']);
+  });
+
+  test('named: kept once each, in the order given', () => {
+    expect(selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['balances-only', 'ethereum', 'balances-only'], ['positions'])).toEqual(['balances-only', 'ethereum']);
+  });
+
+  test('named: unknown, lacking a capability, or of the other family is a 400 naming the chain', () => {
+    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['ethereum', 'sepolia'], ['positions'])))
+      .toEqual([400, 'parameter filter[chain_ids]: chain sepolia is not supported']);
+    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['history-only'], ['positions']))).toEqual([400, 'chain history-only does not support positions']);
+    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['balances-only'], ['transactions', 'positions'])))
+      .toEqual([400, 'chain balances-only does not support transactions']);
+    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['solana'], ['positions']))).toEqual([400, 'chain solana does not support this wallet address type']);
+    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_SOLANA, ['ethereum'], ['positions']))).toEqual([400, 'chain ethereum does not support this wallet address type']);
+  });
+});

@@ -1,0 +1,64 @@
+import { unary } from '@wallet-api/core/grpc';
+import type { RequestContext } from '@wallet-api/core/proto/common';
+import { ChainFamily, type Chain, type ChainFlags, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { apiError } from '../http/api-error.js';
+import { evmAddressPattern } from '../schemas/wallet-query.js';
+
+/** A chain flag a wallet endpoint needs; named in the 400 detail (`chain <id> does not support <capability>`). */
+export type ChainCapability = 'transactions' | 'positions';
+
+const flags: Record<ChainCapability, keyof ChainFlags> = {
+  transactions: 'supportsTransactions',
+  positions: 'supportsPositions',
+};
+
+/**
+ * The chains to read: those named, each checked (listed for this network, reporting every
+ * capability, of the address's family), or else every chain of the network that qualifies.
+ */
+export function selectChains(
+  chains: readonly Chain[],
+  family: ChainFamily,
+  requested: readonly string[] | undefined,
+  capabilities: readonly ChainCapability[],
+): string[] {
+  const missing = (chain: Chain) => capabilities.find((capability) => !(chain.flags?.[flags[capability]] ?? false));
+  if (!requested) return chains.filter((chain) => missing(chain) === undefined && chain.family === family).map((chain) => chain.id);
+  const byId = new Map(chains.map((chain) => [chain.id, chain]));
+  for (const id of requested) {
+    const chain = byId.get(id);
+    if (!chain) throw apiError(400, `parameter filter[chain_ids]: chain ${id} is not supported`);
+    const capability = missing(chain);
+    if (capability) throw apiError(400, `chain ${id} does not support ${capability}`);
+    if (chain.family !== family) throw apiError(400, `chain ${id} does not support this wallet address type`);
+  }
+  return [...new Set(requested)];
+}
+
+export interface WalletScope {
+  /** EVM addresses lowercased; Solana addresses keep their case (base58). */
+  address: string;
+  family: ChainFamily;
+  chainIds: string[];
+}
+
+/**
+ * The wallet a request is about and the chains to read for it. Chain problems are answered before
+ * an untracked address, so a client fixing its filter learns about the address next.
+ */
+export async function resolveWalletScope(
+  referenceData: ReferenceDataClient,
+  request: { context: RequestContext; address: string; chainIds: readonly string[] | undefined; capabilities: readonly ChainCapability[] },
+): Promise<WalletScope> {
+  const { context } = request;
+  const evm = evmAddressPattern.test(request.address);
+  const address = evm ? request.address.toLowerCase() : request.address;
+  const family = evm ? ChainFamily.CHAIN_FAMILY_EVM : ChainFamily.CHAIN_FAMILY_SOLANA;
+  const [{ chains }, classification] = await Promise.all([
+    unary(referenceData, referenceData.listChains, { context }, { name: 'ReferenceData/ListChains' }),
+    unary(referenceData, referenceData.classifyAddress, { context, address }, { name: 'ReferenceData/ClassifyAddress' }),
+  ]);
+  const chainIds = selectChains(chains, family, request.chainIds, request.capabilities);
+  if (!classification.tracked) throw apiError(400, classification.reason || `address ${address} is not tracked`);
+  return { address, family, chainIds };
+}
