@@ -1,4 +1,4 @@
-import { protocolFeeLiquidity, v2BurnAmounts } from './v2-math.js';
+import { protocolFeeLiquidity, v2BurnAmounts } from './uniswap-v2.js';
 
 describe('protocolFeeLiquidity', () => {
   test.each([

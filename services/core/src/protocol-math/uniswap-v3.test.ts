@@ -15,7 +15,7 @@ import {
   minTick,
   sqrt,
   usableTickRange,
-} from './v3-math.js';
+} from './uniswap-v3.js';
 
 // Expected values are the results the Uniswap V3 contracts give (v3-core test snapshots and specs).
 const maxUint256 = (1n << 256n) - 1n;
