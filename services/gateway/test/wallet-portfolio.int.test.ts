@@ -40,7 +40,7 @@ describe('GET /v1/wallets/{address}/portfolio: every 400, answered before the po
   });
 
   test('a valid request reaches the positions service (503 with Retry-After while it is down), on testnet too', async () => {
-    for (const headers of [{}, { 'X-Env': 'testnet' }]) {
+    for (const headers of [{}, { 'X-Env': 'testnet' }] as Record<string, string>[]) {
       const response = await gateway.get(path('?currency=eur&filter[positions]=no_filter&sync=true'), headers);
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('5');
