@@ -207,6 +207,17 @@ INDEXER_GRPC_ADDRESS for the gateway: host:port of the indexer Service.
 {{- end }}
 
 {{/*
+POSITIONS_GRPC_ADDRESS for the gateway: host:port of the positions Service.
+*/}}
+{{- define "wallet-api.positionsAddress" -}}
+{{- if .Values.services.gateway.positionsAddress }}
+{{- .Values.services.gateway.positionsAddress }}
+{{- else }}
+{{- printf "%s.%s.svc:%d" (include "wallet-api.componentName" (dict "root" . "name" "positions")) .Release.Namespace (.Values.services.positions.port | int) }}
+{{- end }}
+{{- end }}
+
+{{/*
 Pod spec of a hook Job. Call with (dict "root" $ "name" "migrate" "job" .Values.migrations "env" "<yaml list>").
 */}}
 {{- define "wallet-api.hookPodSpec" -}}
