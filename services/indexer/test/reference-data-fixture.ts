@@ -1,4 +1,5 @@
-import { createGrpcClient, invalidArgument, notFound, registration, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
+import { status } from '@grpc/grpc-js';
+import { createGrpcClient, GrpcError, invalidArgument, notFound, registration, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
 import { Network } from '@wallet-api/core/proto/common';
 import {
   AddressKind,
@@ -78,6 +79,16 @@ export async function startReferenceDataFixture(fixture: ReferenceDataFixture): 
         },
         async findTokensBySymbol(request) {
           return { tokens: fixture.tokens.filter((token) => token.symbol.toLowerCase() === request.symbol.toLowerCase()) };
+        },
+        // Prices, fungibles and protocols come from the real service; a test here that calls one should fail loudly.
+        async getPrices() {
+          throw new GrpcError(status.UNIMPLEMENTED, 'GetPrices is not part of the fixture');
+        },
+        async getFungibles() {
+          throw new GrpcError(status.UNIMPLEMENTED, 'GetFungibles is not part of the fixture');
+        },
+        async listProtocols() {
+          throw new GrpcError(status.UNIMPLEMENTED, 'ListProtocols is not part of the fixture');
         },
       }),
     ],

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createPrisma, type PrismaClient } from '@wallet-api/core/db';
 import { createProducer, ensureTopics, type MessageProducer, type TopicSpec } from '@wallet-api/core/kafka';
 import { Registry } from '@wallet-api/core/metrics';
-import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
+import type { BalanceChange, ChainBlock, ChainRollback, PoolEvent, WalletTransaction } from '@wallet-api/core/proto/events';
 import { setupKafka, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
 
 export { eventually } from '@wallet-api/core/testing';
@@ -52,14 +52,15 @@ export interface Published {
   rollbacks: ChainRollback[];
   transactions: WalletTransaction[];
   balanceChanges: BalanceChange[];
+  poolEvents: PoolEvent[];
 }
 
-/** Reads the harness's four topics and keeps the messages of one chain id. */
+/** Reads the harness's topics and keeps the messages of one chain id. */
 export async function collectPublished(kafka: Kafka, topics: PublisherTopics, chainId: string): Promise<Published & { stop(): Promise<void> }> {
-  const published: Published = { blocks: [], rollbacks: [], transactions: [], balanceChanges: [] };
+  const published: Published = { blocks: [], rollbacks: [], transactions: [], balanceChanges: [], poolEvents: [] };
   const consumer: Consumer = kafka.consumer({ groupId: uniqueName('indexer-test') });
   await consumer.connect();
-  const specs = [topics.chainBlocks, topics.chainRollbacks, topics.walletTransactions, topics.balanceChanges] as const;
+  const specs = [topics.chainBlocks, topics.chainRollbacks, topics.walletTransactions, topics.balanceChanges, topics.poolEvents] as const;
   await consumer.subscribe({ topics: specs.map((spec) => spec.name), fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ topic, message }) => {
@@ -83,6 +84,11 @@ export async function collectPublished(kafka: Kafka, topics: PublisherTopics, ch
         case topics.balanceChanges.name: {
           const value = topics.balanceChanges.codec.decode(message.value);
           if (value.chainId === chainId) published.balanceChanges.push(value);
+          return;
+        }
+        case topics.poolEvents.name: {
+          const value = topics.poolEvents.codec.decode(message.value);
+          if (value.chainId === chainId) published.poolEvents.push(value);
           return;
         }
       }

@@ -1,5 +1,5 @@
 import { formatTransactionReceipt, numberToHex, type Hash, type PublicClient, type RpcTransactionReceipt } from 'viem';
-import { backoffDelay, defaultRetryPolicy, type RetryPolicy } from '../sync/backoff.js';
+import { defaultRetryPolicy, withRetry, type RetryPolicy } from '../sync/backoff.js';
 import type { BlockBundle, TransactionTrace } from './block-bundle.js';
 
 export interface BlockSourceOptions {
@@ -28,18 +28,6 @@ export function createBlockSource(options: BlockSourceOptions): BlockSource {
   const { client, chainId } = options;
   const retry = options.retry ?? defaultRetryPolicy;
 
-  async function withRetry<T>(request: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await request();
-      } catch (error) {
-        if (attempt + 1 >= retry.attempts) throw error;
-        options.onTransientError?.(error);
-        await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, retry)));
-      }
-    }
-  }
-
   async function fetchOnce(number: bigint, expectedHash?: Hash): Promise<BlockBundle | undefined> {
     const blockNumber = numberToHex(number);
     const [block, rawReceipts, traces] = await Promise.all([
@@ -62,6 +50,6 @@ export function createBlockSource(options: BlockSourceOptions): BlockSource {
   }
 
   return {
-    fetch: (number, expectedHash) => withRetry(() => fetchOnce(number, expectedHash)),
+    fetch: (number, expectedHash) => withRetry(() => fetchOnce(number, expectedHash), retry, options.onTransientError),
   };
 }

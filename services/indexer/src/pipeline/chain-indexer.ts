@@ -1,8 +1,9 @@
-import type { BalanceChange, WalletTransaction } from '@wallet-api/core/proto/events';
+import type { BalanceChange, PoolEvent, WalletTransaction } from '@wallet-api/core/proto/events';
 import type { Logger } from '@wallet-api/core/logger';
 import type { PublicClient } from 'viem';
 import type { BlockBundle } from '../fetch/block-bundle.js';
 import { createBlockSource } from '../fetch/block-source.js';
+import { createPoolEventSource } from '../fetch/pool-event-source.js';
 import type { BlockPublisher, DecodedBlock } from '../publish/block-publisher.js';
 import type { CheckpointBlock, CheckpointStore } from '../store/checkpoint-store.js';
 import { backoffDelay, defaultRetryPolicy } from '../sync/backoff.js';
@@ -11,7 +12,7 @@ import type { IndexerMetrics } from './indexer-metrics.js';
 
 export interface ChainIndexerOptions {
   chainId: string;
-  client: Pick<PublicClient, 'getBlock' | 'getBlockNumber' | 'request'>;
+  client: Pick<PublicClient, 'getBlock' | 'getBlockNumber' | 'readContract' | 'request'>;
   startBlock: bigint;
   finalityDepth: number;
   pollIntervalMs: number;
@@ -36,9 +37,14 @@ export interface ChainIndexer {
 /** Checkpoint rows kept beyond the finality depth, matching the follower's reorg window. */
 const checkpointMargin = 8;
 
+interface FetchedBlock {
+  bundle: BlockBundle;
+  poolEvents: PoolEvent[];
+}
+
 interface InFlight {
   header: FollowedBlock;
-  bundle: Promise<BlockBundle | undefined>;
+  fetched: Promise<FetchedBlock | undefined>;
   settled: boolean;
 }
 
@@ -48,6 +54,14 @@ export function createChainIndexer(options: ChainIndexerOptions): ChainIndexer {
   const windowSize = options.finalityDepth + 1 + checkpointMargin;
   const progressIntervalMs = options.progressIntervalMs ?? 10_000;
   const labels = { chain: chainId };
+
+  function transient(error: unknown): void {
+    metrics.rpcRetries.inc(labels);
+    logger.warn({ err: error }, 'transient RPC failure, retrying');
+  }
+
+  // Outlives restarts: what a pool answered about itself stays true.
+  const pools = createPoolEventSource({ client: options.client, onTransientError: transient });
 
   async function runOnce(signal: AbortSignal): Promise<void> {
     const recent = await checkpoints.recent(chainId, windowSize);
@@ -74,11 +88,6 @@ export function createChainIndexer(options: ChainIndexerOptions): ChainIndexer {
     const queue: InFlight[] = [];
     let finalized: bigint | undefined;
 
-    function transient(error: unknown): void {
-      metrics.rpcRetries.inc(labels);
-      logger.warn({ err: error }, 'transient RPC failure, retrying');
-    }
-
     /** Publishes the settled blocks at the front of the queue (all of them when `all`). */
     async function flush(all: boolean): Promise<void> {
       while (queue.length > 0 && (all || queue[0]!.settled)) {
@@ -86,15 +95,15 @@ export function createChainIndexer(options: ChainIndexerOptions): ChainIndexer {
         while (queue.length > 0 && batch.length < options.publishBatchSize && (queue[0]!.settled || (all && batch.length === 0))) batch.push(queue.shift()!);
         const decoded: (DecodedBlock & { sequence: bigint })[] = [];
         for (const entry of batch) {
-          const bundle = await entry.bundle;
-          if (!bundle) {
+          const fetched = await entry.fetched;
+          if (!fetched) {
             // The follower saw this block, but the node now has another one at its height: the
             // follower reports the reorg shortly, and a block never published needs no rollback.
             logger.warn({ number: entry.header.number.toString(), hash: entry.header.hash }, 'block replaced before it was fetched; waiting for the reorg');
             continue;
           }
-          const { transactions, balanceChanges } = options.decode(bundle);
-          decoded.push({ ...entry.header, transactions, balanceChanges, sequence: nextSequence() });
+          const { transactions, balanceChanges } = options.decode(fetched.bundle);
+          decoded.push({ ...entry.header, transactions, balanceChanges, poolEvents: fetched.poolEvents, sequence: nextSequence() });
         }
         if (decoded.length === 0) continue;
         await publisher.publishBlocks(decoded);
@@ -112,14 +121,15 @@ export function createChainIndexer(options: ChainIndexerOptions): ChainIndexer {
       switch (event.type) {
         case 'block': {
           while (queue.length >= options.concurrency) {
-            await queue[0]!.bundle.catch(() => undefined);
+            await queue[0]!.fetched.catch(() => undefined);
             await flush(false);
           }
-          const entry: InFlight = { header: event.block, bundle: source.fetch(event.block.number, event.block.hash), settled: false };
+          const fetched = source.fetch(event.block.number, event.block.hash).then(async (bundle) => bundle && { bundle, poolEvents: await pools.eventsOf(bundle) });
+          const entry: InFlight = { header: event.block, fetched, settled: false };
           const settle = () => {
             entry.settled = true;
           };
-          entry.bundle.then(settle, settle);
+          fetched.then(settle, settle);
           queue.push(entry);
           return;
         }
@@ -151,7 +161,7 @@ export function createChainIndexer(options: ChainIndexerOptions): ChainIndexer {
       for (;;) {
         const head = queue[0];
         const step = head
-          ? await Promise.race([next.then((result) => ({ kind: 'event' as const, result })), head.bundle.then(() => ({ kind: 'fetched' as const }), () => ({ kind: 'fetched' as const }))])
+          ? await Promise.race([next.then((result) => ({ kind: 'event' as const, result })), head.fetched.then(() => ({ kind: 'fetched' as const }), () => ({ kind: 'fetched' as const }))])
           : { kind: 'event' as const, result: await next };
         if (step.kind === 'fetched') {
           await flush(false);

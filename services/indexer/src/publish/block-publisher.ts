@@ -1,5 +1,5 @@
 import { topics, type MessageProducer, type OutgoingMessage, type TopicSpec } from '@wallet-api/core/kafka';
-import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
+import type { BalanceChange, ChainBlock, ChainRollback, PoolEvent, WalletTransaction } from '@wallet-api/core/proto/events';
 import type { Hash } from 'viem';
 
 export interface DecodedBlock {
@@ -9,6 +9,7 @@ export interface DecodedBlock {
   timestamp: bigint;
   transactions: WalletTransaction[];
   balanceChanges: BalanceChange[];
+  poolEvents: PoolEvent[];
 }
 
 export interface Rollback {
@@ -18,9 +19,9 @@ export interface Rollback {
 
 export interface BlockPublisher {
   /**
-   * Publishes the blocks in order and resolves once Kafka acknowledged all of it. Transactions and
-   * balance changes go first, the blocks' own messages last, so a consumer that sees a block
-   * message has already been offered everything derived from it.
+   * Publishes the blocks in order and resolves once Kafka acknowledged all of it. Transactions,
+   * balance changes and pool events go first, the blocks' own messages last, so a consumer that
+   * sees a block message has already been offered everything derived from it.
    */
   publishBlocks(blocks: readonly (DecodedBlock & { sequence: bigint })[]): Promise<void>;
   publishRollback(rollback: Rollback & { sequence: bigint }): Promise<void>;
@@ -40,6 +41,7 @@ async function sendInChunks<T>(producer: MessageProducer, topic: TopicSpec<T>, m
 export interface PublisherTopics {
   walletTransactions: TopicSpec<WalletTransaction>;
   balanceChanges: TopicSpec<BalanceChange>;
+  poolEvents: TopicSpec<PoolEvent>;
   chainBlocks: TopicSpec<ChainBlock>;
   chainRollbacks: TopicSpec<ChainRollback>;
 }
@@ -50,9 +52,11 @@ export function createBlockPublisher(producer: MessageProducer, chainId: string,
     async publishBlocks(blocks) {
       const transactions = blocks.flatMap((block) => block.transactions);
       const balanceChanges = blocks.flatMap((block) => block.balanceChanges);
+      const poolEvents = blocks.flatMap((block) => block.poolEvents);
       await Promise.all([
         sendInChunks(producer, topicSet.walletTransactions, transactions.map((value) => ({ key: chainId, value }))),
         sendInChunks(producer, topicSet.balanceChanges, balanceChanges.map((value) => ({ key: `${chainId}:${value.wallet}`, value }))),
+        sendInChunks(producer, topicSet.poolEvents, poolEvents.map((value) => ({ key: chainId, value }))),
       ]);
       await sendInChunks(
         producer,
