@@ -1,2 +1,3 @@
 export { createClickHouse, type ClickHouse, type ClickHouseOptions } from './client.js';
-export { escapeString, identifier, join, literal, migrationStatement, sql, type SqlFragment, type SqlValue } from './sql.js';
+export { orphanedBlocks } from './block-states.js';
+export { escapeString, identifier, inList, join, literal, migrationStatement, sql, type SqlFragment, type SqlValue } from './sql.js';

@@ -83,6 +83,12 @@ export function sql(strings: TemplateStringsArray, ...values: SqlValue[]): SqlFr
   return fragment(text);
 }
 
+/** ClickHouse 18.16 refuses an array on the right of IN; a parenthesised list is what it takes. */
+export function inList(values: readonly SqlValue[]): SqlFragment {
+  if (values.length === 0) throw new TypeError('an IN list needs at least one value');
+  return sql`(${join(values.map((value) => sql`${value}`), ', ')})`;
+}
+
 /**
  * A statement from the repository's own migration files (infra/clickhouse/migrations), which hold
  * no values at all. Never pass text that came from a request, a message or a chain.

@@ -1,4 +1,7 @@
-import { join, sql, type SqlFragment, type SqlValue } from '@wallet-api/core/clickhouse';
+import { inList, join, orphanedBlocks, sql, type SqlFragment, type SqlValue } from '@wallet-api/core/clickhouse';
+
+// Moved to core for reference-data's price tables; kept importable from here for the indexer's callers.
+export { inList, orphanedBlocks };
 
 export type TrashFilter = 'only_trash' | 'only_non_trash' | 'no_filter';
 
@@ -30,28 +33,8 @@ export interface WalletTransactionFilter {
   limit: number;
 }
 
-/** ClickHouse 18.16 refuses an array on the right of IN; a parenthesised list is what it takes. */
-export function inList(values: readonly SqlValue[]): SqlFragment {
-  if (values.length === 0) throw new TypeError('an IN list needs at least one value');
-  return sql`(${join(values.map((value) => sql`${value}`), ', ')})`;
-}
-
 const maxDateTime = 4_294_967_295n;
 const clampSeconds = (seconds: bigint) => (seconds < 0n ? 0n : seconds > maxDateTime ? maxDateTime : seconds);
-
-/**
- * Hashes of the given chains' blocks whose latest state (by sequence) is orphaned. The inner
- * query reads only the rare orphaned rows (PREWHERE), the outer one looks those hashes up by
- * primary key to see whether a newer ChainBlock revived them.
- */
-export function orphanedBlocks(chainIds: readonly string[]): SqlFragment {
-  const chains = inList(chainIds);
-  return sql`SELECT chain_id, block_hash FROM block_states
-    WHERE chain_id IN ${chains}
-      AND block_hash IN (SELECT block_hash FROM block_states PREWHERE orphaned = 1 WHERE chain_id IN ${chains})
-    GROUP BY chain_id, block_hash
-    HAVING argMax(orphaned, sequence) = 1`;
-}
 
 function searchCondition(search: TransactionSearch): SqlFragment {
   switch (search.kind) {
