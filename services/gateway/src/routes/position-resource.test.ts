@@ -1,7 +1,7 @@
 import { Position } from '@wallet-api/core/proto/positions';
 import { TokenInterface, type TokenInfo } from '@wallet-api/core/proto/reference_data';
 import { positionResourceSchema } from '../schemas/position.js';
-import { toPositionResource, withoutReceiptBalances } from './position-resource.js';
+import { toPositionResource } from './position-resource.js';
 
 const baseUrl = 'https://api.wallet.test';
 const token = (fields: Partial<TokenInfo>): TokenInfo => ({
@@ -22,7 +22,7 @@ const lpUsdc = Position.fromPartial({
   protocol: 'Uniswap V2', protocolModule: 'liquidity_pool', poolAddress: lpToken.address, groupId: 'g-1', dapp: dex,
   fungibleReceipt: { token: lpToken, amount: '1000000000000000000' }, displayable: true, updatedAt: '1700000100', updatedAtBlock: '1300',
 });
-const walletLp = Position.fromPartial({ id: 'p-lp-wallet', chainId: 'ethereum', name: 'Uniswap V2', positionType: 'wallet', amount: '1000000000000000000', token: lpToken });
+const walletLp = Position.fromPartial({ id: 'p-lp-wallet', chainId: 'ethereum', name: 'Uniswap V2', positionType: 'wallet', amount: '1000000000000000000', token: lpToken, updatedAt: '1700000000' });
 
 describe('toPositionResource', () => {
   test('a plain native balance: exact quantity, null address, no dapp fields, spec 2.3 layout', () => {
@@ -100,17 +100,5 @@ describe('toPositionResource', () => {
       .toEqual({ int: '123456789', decimals: 8, float: 1.23456789, numeric: '1.23456789' });
     expect(toPositionResource({ ...walletEther, amount: '123456789012345678901234567890' }, baseUrl).attributes.quantity)
       .toEqual({ int: '123456789012345678901234567890', decimals: 18, float: Number('123456789012.34567890123456789'), numeric: '123456789012.34567890123456789' });
-  });
-});
-
-describe('withoutReceiptBalances', () => {
-  test('drops the wallet row of a share token a returned protocol position carries as receipt', () => {
-    expect(withoutReceiptBalances([walletEther, lpUsdc, walletLp]).map((position) => position.id)).toEqual(['p-eth', 'p-lp-usdc']);
-  });
-
-  test('keeps share tokens no returned position carries, and the same token on another chain', () => {
-    expect(withoutReceiptBalances([walletEther, walletLp]).map((position) => position.id)).toEqual(['p-eth', 'p-lp-wallet']);
-    const onBase = { ...walletLp, id: 'p-lp-base', chainId: 'base' };
-    expect(withoutReceiptBalances([lpUsdc, onBase]).map((position) => position.id)).toEqual(['p-lp-usdc', 'p-lp-base']);
   });
 });

@@ -65,17 +65,3 @@ export function toPositionResource(position: Position, baseUrl: string): Positio
     },
   };
 }
-
-const tokenKey = (chainId: string, address: string) => `${chainId}:${address}`;
-
-/**
- * Spec 4.4, `filter[positions]=no_filter`: a plain wallet balance of a share token (LP token,
- * vault share) that a returned protocol position already carries as its receipt is left out, so
- * the same holding is not listed twice. Share tokens no returned position carries stay.
- */
-export function withoutReceiptBalances(positions: readonly Position[]): Position[] {
-  const receipts = new Set(
-    positions.flatMap((position) => (position.fungibleReceipt?.token ? [tokenKey(position.chainId, position.fungibleReceipt.token.address)] : [])),
-  );
-  return positions.filter((position) => position.protocol !== '' || !receipts.has(tokenKey(position.chainId, position.token?.address ?? '')));
-}

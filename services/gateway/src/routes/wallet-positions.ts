@@ -6,12 +6,12 @@ import { networkHeaders } from '../schemas/common.js';
 import { positionListResponseSchema, positionsQuery } from '../schemas/position.js';
 import { walletAddressParam } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
-import { toPositionResource, withoutReceiptBalances } from './position-resource.js';
+import { toPositionResource } from './position-resource.js';
 import { toRequestContext } from './request-context.js';
 import { checkRequestUrlLength } from './request-url.js';
 import { resolveWalletScope } from './wallet-scope.js';
 
-export const positionsFilters = {
+const positionsFilters = {
   only_simple: PositionsFilter.POSITIONS_FILTER_ONLY_SIMPLE,
   only_complex: PositionsFilter.POSITIONS_FILTER_ONLY_COMPLEX,
   no_filter: PositionsFilter.POSITIONS_FILTER_NO_FILTER,
@@ -80,8 +80,9 @@ export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends): 
               },
               { name: 'Positions/ListPositions', deadlineMs: positionsDeadlineMs(sync) },
             );
-      const listed = filter === PositionsFilter.POSITIONS_FILTER_NO_FILTER ? withoutReceiptBalances(response.positions) : response.positions;
-      return { links: { self: selfUrl }, data: listed.map((position) => toPositionResource(position, baseUrl)) };
+      // With no_filter the service itself leaves out wallet rows of share tokens that a returned
+      // position carries as receipt (spec 4.4), so that GetPortfolio counts them once as well.
+      return { links: { self: selfUrl }, data: response.positions.map((position) => toPositionResource(position, baseUrl)) };
     },
   });
 }
