@@ -219,8 +219,9 @@ export interface BalanceChange {
 }
 
 /**
- * A liquidity pool's state after one of its events (V2 Sync, Swap; V3 Initialize, Swap), the raw
- * material of on-chain prices. Every pool event of a block is published, whoever sent it.
+ * A liquidity pool's state after one of its events (V2 Sync, Swap; V3 Initialize, Swap, and Mint and
+ * Burn of liquidity, which move the in-range liquidity when the position spans the current tick),
+ * the raw material of on-chain prices. Every pool event of a block is published, whoever sent it.
  */
 export interface PoolEvent {
   chainId: string;

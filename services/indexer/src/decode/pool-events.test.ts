@@ -1,6 +1,6 @@
 import { PoolKind } from '@wallet-api/core/proto/events';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, type Hex } from 'viem';
-import { decodePoolLogs, toPoolEvent, virtualReserves, type PoolLog, type PoolReceipt } from './pool-events.js';
+import { poolsNeedingPriorState, readPoolLogs, resolvePoolLogs, toPoolEvent, virtualReserves, type PoolLog, type PoolReceipt, type V3PoolState } from './pool-events.js';
 
 const pair = '0x00000000000000000000000000000000000000aa';
 const otherPair = '0x00000000000000000000000000000000000000bb';
@@ -15,8 +15,10 @@ const abi = parseAbi([
   'event Initialize(uint160 sqrtPriceX96, int24 tick)',
   'event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)',
   'event Transfer(address indexed from, address indexed to, uint256 value)',
+  'event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)',
+  'event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)',
 ]);
-const [sync, v2Swap, initialize, v3Swap, transfer] = abi;
+const [sync, v2Swap, initialize, v3Swap, transfer, mint, burn] = abi;
 
 type Event = (typeof abi)[number];
 type LogInput = { address: string; topics: Hex[]; data: Hex };
@@ -34,6 +36,8 @@ const initializeLog = (address: string, sqrtPriceX96: bigint, tick: number) => l
 const v3SwapLog = (address: string, amount0: bigint, amount1: bigint, sqrtPriceX96: bigint, liquidity: bigint, tick: number) =>
   log(v3Swap, address, [trader, trader], [amount0, amount1, sqrtPriceX96, liquidity, tick]);
 const transferLog = (address: string) => log(transfer, address, [trader, trader], [5n]);
+const mintLog = (address: string, tickLower: number, tickUpper: number, amount: bigint) => log(mint, address, [trader, tickLower, tickUpper], [trader, amount, 1n, 1n]);
+const burnLog = (address: string, tickLower: number, tickUpper: number, amount: bigint) => log(burn, address, [trader, tickLower, tickUpper], [amount, 1n, 1n]);
 
 /** Receipts in block order; log indexes count across the block as a node numbers them. */
 function receipts(...transactions: LogInput[][]): PoolReceipt[] {
@@ -45,9 +49,13 @@ const v2 = PoolKind.POOL_KIND_UNISWAP_V2;
 const v3 = PoolKind.POOL_KIND_UNISWAP_V3;
 const noPrice = { sqrtPriceX96: 0n, liquidity: 0n };
 const noVolume = { volume0: 0n, volume1: 0n };
+/** A V3 state after a log that swapped nothing. */
+const v3State = (liquidity: bigint, sqrtPriceX96: bigint) => ({ ...virtualReserves(liquidity, sqrtPriceX96), sqrtPriceX96, liquidity, ...noVolume });
 
-describe('decodePoolLogs', () => {
-  test.each<{ name: string; receipts: PoolReceipt[]; expected: PoolLog[] }>([
+const decode = (input: PoolReceipt[], prior: ReadonlyMap<string, V3PoolState> = new Map()) => resolvePoolLogs(readPoolLogs(input), prior);
+
+describe('pool logs to pool states', () => {
+  test.each<{ name: string; receipts: PoolReceipt[]; prior?: Map<string, V3PoolState>; expected: PoolLog[] }>([
     {
       name: 'a V2 Sync carries the reserves and no volume',
       receipts: receipts([syncLog(pair, 1_000n, 2_000n)]),
@@ -120,8 +128,53 @@ describe('decodePoolLogs', () => {
       receipts: receipts([], [transferLog(pair)]),
       expected: [],
     },
+    {
+      name: 'a V3 Mint around the tick of the Swap before it adds its liquidity; one beside it adds none',
+      receipts: receipts([v3SwapLog(pool, 1n, -1n, 2n * q96, 1_000n, 13_863)], [mintLog(pool, 13_800, 13_900, 500n), mintLog(pool, 0, 13_800, 700n)]),
+      expected: [
+        { kind: v3, pool, transactionIndex: 0, logIndex: 0, ...v3State(1_000n, 2n * q96), volume0: 1n, volume1: 1n },
+        { kind: v3, pool, transactionIndex: 1, logIndex: 1, ...v3State(1_500n, 2n * q96) },
+        { kind: v3, pool, transactionIndex: 1, logIndex: 2, ...v3State(1_500n, 2n * q96) },
+      ],
+    },
+    {
+      name: 'a position starting at the tick is in range, one ending at it is not (tickLower <= tick < tickUpper)',
+      receipts: receipts([initializeLog(pool, q96, 0), mintLog(pool, 0, 60, 10n), mintLog(pool, -60, 0, 20n), burnLog(pool, -60, 60, 0n)]),
+      expected: [
+        { kind: v3, pool, transactionIndex: 0, logIndex: 0, ...v3State(0n, q96) },
+        { kind: v3, pool, transactionIndex: 0, logIndex: 1, ...v3State(10n, q96) },
+        { kind: v3, pool, transactionIndex: 0, logIndex: 2, ...v3State(10n, q96) },
+      ],
+    },
+    {
+      name: 'a V3 Burn before any Swap of the block takes from the pool\'s liquidity before the block',
+      receipts: receipts([burnLog(mixedCasePool, -600, 600, 300n)], [v3SwapLog(pool, -5n, 5n, q96, 700n, 1), burnLog(pool, -600, 600, 100n)]),
+      prior: new Map([[pool, { sqrtPriceX96: 2n * q96, tick: 5, liquidity: 1_000n }]]),
+      expected: [
+        { kind: v3, pool, transactionIndex: 0, logIndex: 0, ...v3State(700n, 2n * q96) },
+        { kind: v3, pool, transactionIndex: 1, logIndex: 1, ...v3State(700n, q96), volume0: 5n, volume1: 5n },
+        { kind: v3, pool, transactionIndex: 1, logIndex: 2, ...v3State(600n, q96) },
+      ],
+    },
+    {
+      name: 'a position change of a pool whose state is unknown is left out',
+      receipts: receipts([mintLog(pool, -60, 60, 10n), syncLog(pair, 1n, 2n)]),
+      expected: [{ kind: v2, pool: pair, transactionIndex: 0, logIndex: 1, reserve0: 1n, reserve1: 2n, ...noPrice, ...noVolume }],
+    },
+  ])('$name', ({ receipts: input, prior, expected }) => {
+    expect(decode(input, prior)).toEqual(expected);
+  });
+});
+
+describe('poolsNeedingPriorState', () => {
+  test.each<{ name: string; receipts: PoolReceipt[]; expected: string[] }>([
+    { name: 'a Mint first', receipts: receipts([mintLog(pool, 0, 60, 1n), v3SwapLog(pool, 1n, -1n, q96, 1n, 0), burnLog(pool, 0, 60, 1n)]), expected: [pool] },
+    { name: 'a Swap first', receipts: receipts([v3SwapLog(pool, 1n, -1n, q96, 1n, 0), mintLog(pool, 0, 60, 1n)]), expected: [] },
+    { name: 'an Initialize first', receipts: receipts([initializeLog(pool, q96, 0), mintLog(pool, 0, 60, 1n)]), expected: [] },
+    { name: 'no position change', receipts: receipts([syncLog(pair, 1n, 1n), v3SwapLog(pool, 1n, -1n, q96, 1n, 0)]), expected: [] },
+    { name: 'a Burn of nothing changes nothing', receipts: receipts([burnLog(pool, 0, 60, 0n)]), expected: [] },
   ])('$name', ({ receipts: input, expected }) => {
-    expect(decodePoolLogs(input)).toEqual(expected);
+    expect(poolsNeedingPriorState(readPoolLogs(input))).toEqual(expected);
   });
 });
 
