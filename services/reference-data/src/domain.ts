@@ -1,29 +1,96 @@
+import { TokenInterface } from '@wallet-api/core/proto/reference_data';
+import type { ClickHouse } from '@wallet-api/core/clickhouse';
 import type { PrismaClient } from '@wallet-api/core/db';
 import type { Logger } from '@wallet-api/core/logger';
+import type { PublicClient } from 'viem';
 import { createAddressClassifier } from './addresses/address-classifier.js';
 import { createAddressProber } from './addresses/address-prober.js';
 import type { ChainConfig } from './chains/chain-config.js';
+import { createFungibleCatalog } from './fungibles/fungible-catalog.js';
+import { createTokenSupply } from './fungibles/token-supply.js';
 import type { ReferenceDataDomain } from './grpc/reference-data-service.js';
+import { createBlockClock } from './prices/block-clock.js';
+import type { FxTable } from './prices/currencies.js';
+import { createDerivedTokens } from './prices/derived-tokens.js';
+import type { PricingRules } from './prices/price-book.js';
+import { createPriceOracle } from './prices/price-oracle.js';
+import { createPriceTracker, type PriceTracker } from './prices/price-tracker.js';
+import { createPoolTrust } from './prices/pool-trust.js';
 import type { RegistryConfig } from './registry/registry-config.js';
-import { createRegistry } from './registry/registry.js';
+import { createRegistry, type Registry } from './registry/registry.js';
+import { createPoolEventStore } from './store/pool-event-store.js';
+import { createPriceStore } from './store/price-store.js';
 import { createTokenStore } from './store/token-store.js';
-import { createTokenCatalog } from './tokens/token-catalog.js';
+import { createTokenCatalog, type TokenCatalog } from './tokens/token-catalog.js';
 import { createRpcClient, createTokenReader } from './tokens/token-reader.js';
 
-/** Builds the token, dapp and address lookups over the configured chains, the registry and PostgreSQL. */
+function evmClients(chains: readonly ChainConfig[]): Map<string, PublicClient> {
+  return new Map(chains.filter((chain) => chain.family === 'evm').map((chain) => [chain.id, createRpcClient(chain.rpc.url)]));
+}
+
+/** Decimals of the ERC-20 tokens among `tokens`, from token metadata. */
+function decimalsFrom(tokens: TokenCatalog) {
+  return async (chainId: string, addresses: readonly string[]): Promise<Map<string, number>> => {
+    const infos = await tokens.getTokens(addresses.map((address) => ({ chainId, address })));
+    return new Map(infos.filter((info) => info.interface === TokenInterface.TOKEN_INTERFACE_ERC20).map((info) => [info.address, info.decimals]));
+  };
+}
+
+/**
+ * Builds the token, dapp and address lookups over the configured chains, the registry and
+ * PostgreSQL; with `prices` (ClickHouse and the FX table), prices and fungibles too.
+ */
 export function createReferenceDataDomain(options: {
   chains: readonly ChainConfig[];
   registry: RegistryConfig;
   prisma: PrismaClient;
   logger: Logger;
+  prices?: { clickhouse: ClickHouse; fx: FxTable };
 }): ReferenceDataDomain {
   const registry = createRegistry(options.registry);
-  const clients = new Map(options.chains.filter((chain) => chain.family === 'evm').map((chain) => [chain.id, createRpcClient(chain.rpc.url)]));
+  const clients = evmClients(options.chains);
   const readers = new Map([...clients].map(([chainId, client]) => [chainId, createTokenReader(client)]));
   const probers = new Map([...clients].map(([chainId, client]) => [chainId, createAddressProber(client)]));
-  return {
+  const tokens = createTokenCatalog({ chains: options.chains, registry, store: createTokenStore(options.prisma), readers, logger: options.logger });
+  const domain: ReferenceDataDomain = {
     registry,
-    tokens: createTokenCatalog({ chains: options.chains, registry, store: createTokenStore(options.prisma), readers, logger: options.logger }),
+    tokens,
     addresses: createAddressClassifier({ chains: options.chains, registry, probers, logger: options.logger }),
   };
+  if (!options.prices) return domain;
+  const store = createPriceStore(options.prices.clickhouse);
+  const oracle = createPriceOracle({
+    registry,
+    chainIds: new Set(options.chains.map((chain) => chain.id)),
+    store,
+    fx: options.prices.fx,
+    derived: new Map([...clients].map(([chainId, client]) => [chainId, createDerivedTokens(chainId, registry.protocols(chainId), client)])),
+    clocks: new Map([...clients].map(([chainId, client]) => [chainId, createBlockClock(client)])),
+    decimals: decimalsFrom(tokens),
+  });
+  return {
+    ...domain,
+    prices: oracle,
+    fungibles: createFungibleCatalog({ chains: options.chains, registry, tokens, oracle, store, supply: createTokenSupply(clients) }),
+  };
+}
+
+/** The fold of pool events into price history, for the consumer of chain.pool-events.v1. */
+export function createChainPriceTracker(options: { chains: readonly ChainConfig[]; registry: Registry; tokens: TokenCatalog; clickhouse: ClickHouse; logger: Logger; rollbackWaitMs?: number }): PriceTracker {
+  const clients = evmClients(options.chains);
+  const trusts = new Map([...clients].map(([chainId, client]) => [chainId, createPoolTrust(options.registry.protocols(chainId), client)]));
+  const rules = new Map<string, PricingRules>();
+  for (const chain of options.chains) {
+    const pricing = options.registry.pricing(chain.id);
+    if (pricing) rules.set(chain.id, { usdStablecoins: new Set(pricing.usd_stablecoins), wrappedNative: pricing.wrapped_native, minLiquidityUsd: pricing.min_liquidity_usd });
+  }
+  return createPriceTracker({
+    rules: (chainId) => rules.get(chainId),
+    trust: (chainId) => trusts.get(chainId),
+    decimals: decimalsFrom(options.tokens),
+    events: createPoolEventStore(options.clickhouse),
+    prices: createPriceStore(options.clickhouse),
+    logger: options.logger,
+    ...(options.rollbackWaitMs === undefined ? {} : { rollbackWaitMs: options.rollbackWaitMs }),
+  });
 }

@@ -1,29 +1,55 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { databaseEnv, parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
+import { createClickHouse } from '@wallet-api/core/clickhouse';
+import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
+import { createKafka } from '@wallet-api/core/kafka';
 import { runGrpcService } from '@wallet-api/core/service';
 import { loadChainsConfig } from './chains/chain-config.js';
 import { createChainRegistry } from './chains/chain-registry.js';
-import { createReferenceDataDomain } from './domain.js';
+import { createPriceConsumer } from './consume/price-consumer.js';
+import { createChainPriceTracker, createReferenceDataDomain } from './domain.js';
 import { referenceDataService } from './grpc/reference-data-service.js';
+import { loadFxTable } from './prices/currencies.js';
 import { loadRegistryConfig, registryPaths } from './registry/registry-config.js';
 
 const config = parseEnv(
-  serviceAddressEnv.extend(databaseEnv.shape).extend({
+  serviceAddressEnv.extend(databaseEnv.shape).extend(clickHouseEnv.shape).extend(kafkaEnv.shape).extend({
     CHAINS_CONFIG_FILE: z.string().default(fileURLToPath(new URL('../config/chains.json', import.meta.url))),
     // The shipped dapp and token registry; REGISTRY_PATHS (comma-separated) are merged over it in order.
     REGISTRY_CONFIG_FILE: z.string().default(fileURLToPath(new URL('../config/registry.json', import.meta.url))),
     REGISTRY_PATHS: z.string().default('').transform(registryPaths),
+    // USD to fiat rates with their as-of date; the bundled table serves offline deployments.
+    FX_RATES_FILE: z.string().default(fileURLToPath(new URL('../config/fx-rates.json', import.meta.url))),
   }),
 );
 
 await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({ logger }) => {
   const chains = await loadChainsConfig(config.CHAINS_CONFIG_FILE);
   const registry = await loadRegistryConfig([config.REGISTRY_CONFIG_FILE, ...config.REGISTRY_PATHS]);
+  const fx = await loadFxTable(config.FX_RATES_FILE);
   const prisma = createPrisma(config.DATABASE_URL);
+  const clickhouse = createClickHouse({
+    url: config.CLICKHOUSE_URL,
+    database: config.CLICKHOUSE_DATABASE,
+    username: config.CLICKHOUSE_USER,
+    password: config.CLICKHOUSE_PASSWORD,
+  });
+  const domain = createReferenceDataDomain({ chains, registry, prisma, logger, prices: { clickhouse, fx } });
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'reference-data', logger });
+  const consumer = createPriceConsumer({
+    kafka,
+    tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse, logger }),
+    logger,
+  });
+  await consumer.start();
+  logger.info({ fxAsOf: fx.as_of }, 'price consumer started');
   return {
-    services: [referenceDataService(createChainRegistry(chains), createReferenceDataDomain({ chains, registry, prisma, logger }))],
-    closers: [{ name: 'postgresql', close: () => prisma.$disconnect() }],
+    services: [referenceDataService(createChainRegistry(chains), domain)],
+    closers: [
+      { name: 'price consumer', close: () => consumer.stop() },
+      { name: 'clickhouse', close: () => clickhouse.close() },
+      { name: 'postgresql', close: () => prisma.$disconnect() },
+    ],
   };
 });

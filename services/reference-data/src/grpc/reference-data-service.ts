@@ -5,6 +5,9 @@ import { ReferenceDataService, type ContractDapp, type ReferenceDataServer } fro
 import type { AddressClassifier } from '../addresses/address-classifier.js';
 import type { ChainRegistry } from '../chains/chain-registry.js';
 import type { Registry } from '../registry/registry.js';
+import type { FungibleCatalog } from '../fungibles/fungible-catalog.js';
+import { currencies, isCurrency, type Currency } from '../prices/currencies.js';
+import type { PriceOracle } from '../prices/price-oracle.js';
 import type { TokenCatalog } from '../tokens/token-catalog.js';
 
 /** What the token, dapp and address RPCs answer from; chains alone are enough for the chain RPCs. */
@@ -12,6 +15,9 @@ export interface ReferenceDataDomain {
   tokens: TokenCatalog;
   registry: Registry;
   addresses: AddressClassifier;
+  /** Absent on a server without ClickHouse: GetPrices and GetFungibles are then UNIMPLEMENTED. */
+  prices?: PriceOracle;
+  fungibles?: FungibleCatalog;
 }
 
 /** Requests larger than this are refused rather than fanned out to the chains in one go. */
@@ -26,6 +32,16 @@ export function referenceDataService(chains: ChainRegistry, domain?: ReferenceDa
   };
   const limit = (count: number, what: string) => {
     if (count > maxItemsPerRequest) throw invalidArgument(`${what} should have at most ${maxItemsPerRequest} items`);
+  };
+  const currencyOf = (value: string): Currency => {
+    const currency = value.trim().toLowerCase() || 'usd';
+    if (!isCurrency(currency)) throw invalidArgument(`currency ${value} should be one of ${currencies.join(', ')}`);
+    return currency;
+  };
+  const pricing = () => {
+    const { prices, fungibles } = need();
+    if (!prices || !fungibles) throw new GrpcError(status.UNIMPLEMENTED, 'this server serves no prices');
+    return { prices, fungibles };
   };
 
   return registration<ReferenceDataServer>('walletapi.referencedata.ReferenceData', ReferenceDataService, {
@@ -59,11 +75,29 @@ export function referenceDataService(chains: ChainRegistry, domain?: ReferenceDa
     async findTokensBySymbol(request) {
       return { tokens: await need().tokens.findBySymbol(request.symbol, network(request)) };
     },
-    async getPrices() {
-      throw new GrpcError(status.UNIMPLEMENTED, 'prices are not served yet');
+    async getPrices(request) {
+      const { prices } = pricing();
+      const currency = currencyOf(request.currency);
+      limit(request.queries.length, 'queries');
+      const answers = await prices.prices(
+        currency,
+        request.queries.map((query) => ({ chainId: query.token?.chainId ?? '', address: query.token?.address ?? '', timestamp: Number(query.timestamp) })),
+      );
+      return { prices: answers.map((price) => (price === undefined ? {} : { price })) };
     },
-    async getFungibles() {
-      throw new GrpcError(status.UNIMPLEMENTED, 'fungibles are not served yet');
+    async getFungibles(request) {
+      const { fungibles } = pricing();
+      const currency = currencyOf(request.currency);
+      limit(request.fungibleIds.length + request.implementations.length, 'fungible ids and implementations');
+      return {
+        fungibles: await fungibles.getFungibles({
+          currency,
+          fungibleIds: request.fungibleIds,
+          implementations: request.implementations,
+          network: network(request),
+          addons: request.context?.addons ?? [],
+        }),
+      };
     },
     async listProtocols(request) {
       const { registry } = need();

@@ -1,5 +1,5 @@
 import type { Dapp } from '@wallet-api/core/proto/reference_data';
-import type { ChainPricingConfig, ChainProtocolsConfig, RegistryConfig } from './registry-config.js';
+import type { ChainPricingConfig, ChainProtocolsConfig, RegistryConfig, VerifiedTokenConfig } from './registry-config.js';
 
 export interface VerifiedToken {
   fungibleId: string;
@@ -17,6 +17,8 @@ export interface TokenRefKey {
 export interface Registry {
   dappForContract(chainId: string, address: string): Dapp | undefined;
   verifiedToken(chainId: string, address: string): VerifiedToken | undefined;
+  /** A verified fungible by id, with all its implementations, class and non-circulating holders. */
+  fungible(fungibleId: string): VerifiedTokenConfig | undefined;
   /** Implementations of verified tokens whose symbol equals `symbol`, ignoring case. */
   verifiedImplementationsBySymbol(symbol: string): TokenRefKey[];
   /** Whether a verified token uses this symbol (ignoring case): a different contract using it is a look-alike. */
@@ -70,6 +72,7 @@ export function createRegistry(config: RegistryConfig): Registry {
     }
   }
 
+  const fungibles = new Map(config.tokens.map((token) => [token.fungible_id, token]));
   const spam = new Set(Object.entries(config.spam_tokens).flatMap(([chainId, addresses]) => addresses.map((address) => key(chainId, address))));
   const burns = new Set(config.burn_addresses);
   const highVolume = new Map(config.high_volume_addresses.map((entry) => [entry.address, entry.name]));
@@ -77,6 +80,7 @@ export function createRegistry(config: RegistryConfig): Registry {
   return {
     dappForContract: (chainId, address) => dappByContract.get(key(chainId, address)),
     verifiedToken: (chainId, address) => verifiedByImplementation.get(key(chainId, address)),
+    fungible: (fungibleId) => fungibles.get(fungibleId),
     verifiedImplementationsBySymbol: (symbol) => implementationsBySymbol.get(symbol.toUpperCase()) ?? [],
     isVerifiedSymbol: (symbol) => implementationsBySymbol.has(symbol.toUpperCase()),
     isListedSpam: (chainId, address) => spam.has(key(chainId, address)),

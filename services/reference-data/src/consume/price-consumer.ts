@@ -1,0 +1,71 @@
+import { startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import type { Logger } from '@wallet-api/core/logger';
+import type { ChainRollback, PoolEvent } from '@wallet-api/core/proto/events';
+import { fromPoolEvent, type ChainPoolEvent } from '../prices/chain-pool-event.js';
+import type { PriceTracker } from '../prices/price-tracker.js';
+
+export interface PriceConsumerTopics {
+  poolEvents: TopicSpec<PoolEvent>;
+  chainRollbacks: TopicSpec<ChainRollback>;
+}
+
+export interface PriceConsumerOptions {
+  kafka: ReturnType<typeof createKafka>;
+  tracker: PriceTracker;
+  logger: Logger;
+  /** Prefix of the consumer groups, one per topic. */
+  groupId?: string;
+  /** Tests read their own topics. */
+  topics?: PriceConsumerTopics;
+}
+
+export interface PriceConsumer {
+  start(): Promise<void>;
+  /** Stops both consumers, committing what each has handled. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Pool events into prices, and rollbacks into refolds. The two topics have their own groups; the
+ * tracker serializes each chain's work, and a new branch's events wait for their rollback.
+ */
+export function createPriceConsumer(options: PriceConsumerOptions): PriceConsumer {
+  const { kafka, tracker, logger } = options;
+  const topics = options.topics ?? platformTopics;
+  const groupId = options.groupId ?? 'reference-data.prices';
+  let consumers: MessageConsumer[] = [];
+
+  return {
+    async start() {
+      const started = await Promise.allSettled([
+        startConsumer(kafka, {
+          groupId: `${groupId}.pool-events`,
+          topic: topics.poolEvents,
+          logger,
+          async handleBatch(messages) {
+            await tracker.apply(messages.map((message) => fromPoolEvent(message.value)).filter((event): event is ChainPoolEvent => event !== undefined));
+          },
+        }),
+        startConsumer(kafka, {
+          groupId: `${groupId}.rollbacks`,
+          topic: topics.chainRollbacks,
+          logger,
+          async handleBatch(messages) {
+            for (const message of messages) await tracker.rollback(message.value);
+          },
+        }),
+      ]);
+      consumers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+      const failure = started.find((result) => result.status === 'rejected');
+      if (failure) {
+        await this.stop();
+        throw failure.reason;
+      }
+    },
+    async stop() {
+      const running = consumers;
+      consumers = [];
+      await Promise.all(running.map((consumer) => consumer.stop()));
+    },
+  };
+}

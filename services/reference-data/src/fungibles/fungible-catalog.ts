@@ -1,0 +1,227 @@
+import { invalidArgument } from '@wallet-api/core/grpc';
+import { Network } from '@wallet-api/core/proto/common';
+import { TokenInterface, type Fungible, type MarketChanges, type TokenRef } from '@wallet-api/core/proto/reference_data';
+import type { ChainConfig } from '../chains/chain-config.js';
+import { daySeconds } from '../prices/price-fold.js';
+import type { Currency } from '../prices/currencies.js';
+import type { PriceOracle, PriceQuery } from '../prices/price-oracle.js';
+import type { Registry } from '../registry/registry.js';
+import type { PriceStore } from '../store/price-store.js';
+import type { TokenCatalog } from '../tokens/token-catalog.js';
+import type { TokenSupply } from './token-supply.js';
+
+export interface FungiblesRequest {
+  currency: Currency;
+  fungibleIds: readonly string[];
+  implementations: readonly TokenRef[];
+  network: Network;
+  /** The organization's add-ons: `classification` unlocks asset_class. */
+  addons: readonly string[];
+}
+
+export interface FungibleCatalog {
+  /** The fungibles asked for by id or by implementation, each once, in request order; unknown ones are left out. */
+  getFungibles(request: FungiblesRequest): Promise<Fungible[]>;
+}
+
+export interface FungibleCatalogOptions {
+  chains: readonly ChainConfig[];
+  registry: Registry;
+  tokens: TokenCatalog;
+  oracle: PriceOracle;
+  store: PriceStore;
+  supply: TokenSupply;
+  /** Milliseconds since 1970; market data is as of this moment. */
+  now?: () => number;
+}
+
+interface FungibleSpec {
+  id: string;
+  name: string;
+  symbol: string;
+  iconUrl: string;
+  verified: boolean;
+  native: boolean;
+  implementations: TokenRef[];
+  assetClass: string;
+  nonCirculatingHolders: TokenRef[];
+}
+
+/** Days back of each `changes` field. */
+const changeWindows = [
+  ['percent1d', 1],
+  ['percent30d', 30],
+  ['percent90d', 90],
+  ['percent365d', 365],
+] as const satisfies readonly (readonly [keyof MarketChanges, number])[];
+
+const whole = (amount: bigint, decimals: number) => Number(amount) / 10 ** decimals;
+
+/**
+ * Fungibles (spec 2.2): the registry's verified tokens grouped across chains, each chain's native
+ * asset, and any other ERC-20 as a fungible of its own. Market data: the price of the first
+ * implementation with one, its changes from the price history, total supply read from the chains
+ * (summed over implementations), circulating supply without the registry's non-circulating
+ * holders, and the value swapped in the indexed pools over the last 24 hours.
+ */
+export function createFungibleCatalog(options: FungibleCatalogOptions): FungibleCatalog {
+  const { registry } = options;
+  const now = options.now ?? Date.now;
+  const chains = new Map(options.chains.map((chain) => [chain.id, chain]));
+  const networkName = (network: Network) => (network === Network.NETWORK_TESTNET ? 'testnet' : 'mainnet');
+
+  function verifiedSpec(fungibleId: string, onNetwork: (chainId: string) => boolean, classified: boolean): FungibleSpec | undefined {
+    const entry = registry.fungible(fungibleId);
+    if (!entry) return undefined;
+    const implementations = entry.implementations.filter((ref) => onNetwork(ref.chain_id) && chains.has(ref.chain_id));
+    if (implementations.length === 0) return undefined;
+    return {
+      id: entry.fungible_id,
+      name: entry.name,
+      symbol: entry.symbol,
+      iconUrl: entry.icon_url,
+      verified: true,
+      native: false,
+      implementations: implementations.map((ref) => ({ chainId: ref.chain_id, address: ref.address })),
+      assetClass: classified ? (entry.asset_class ?? '') : '',
+      nonCirculatingHolders: entry.non_circulating_holders.filter((holder) => implementations.some((ref) => ref.chain_id === holder.chain_id)).map((holder) => ({ chainId: holder.chain_id, address: holder.address })),
+    };
+  }
+
+  function nativeSpec(fungibleId: string, onNetwork: (chainId: string) => boolean): FungibleSpec | undefined {
+    const carriers = options.chains.filter((chain) => chain.native_fungible_id === fungibleId && onNetwork(chain.id));
+    const first = carriers[0];
+    if (!first) return undefined;
+    return {
+      id: fungibleId,
+      name: first.native.name,
+      symbol: first.native.symbol,
+      iconUrl: '',
+      verified: true,
+      native: true,
+      implementations: carriers.map((chain) => ({ chainId: chain.id, address: '' })),
+      assetClass: '',
+      nonCirculatingHolders: [],
+    };
+  }
+
+  async function resolve(request: FungiblesRequest): Promise<FungibleSpec[]> {
+    const network = networkName(request.network);
+    const onNetwork = (chainId: string) => chains.get(chainId)?.network === network;
+    const classified = request.addons.includes('classification');
+    const specs = new Map<string, FungibleSpec>();
+    for (const id of request.fungibleIds) {
+      const spec = verifiedSpec(id, onNetwork, classified) ?? nativeSpec(id, onNetwork);
+      if (spec && !specs.has(spec.id)) specs.set(spec.id, spec);
+    }
+    const unverified = request.implementations.filter((ref) => ref.address.trim() !== '' && !registry.verifiedToken(ref.chainId, ref.address.trim().toLowerCase()));
+    const infos = await options.tokens.getTokens(unverified);
+    const unverifiedInfo = new Map(infos.map((info) => [`${info.chainId}:${info.address}`, info]));
+    for (const ref of request.implementations) {
+      const chain = chains.get(ref.chainId);
+      if (!chain) throw invalidArgument(`chain ${ref.chainId} is not supported`);
+      const address = ref.address.trim().toLowerCase();
+      let spec: FungibleSpec | undefined;
+      if (address === '') {
+        spec = nativeSpec(chain.native_fungible_id, (chainId) => chains.get(chainId)?.network === chain.network);
+      } else {
+        const verified = registry.verifiedToken(ref.chainId, address);
+        if (verified) {
+          spec = verifiedSpec(verified.fungibleId, (chainId) => chains.get(chainId)?.network === chain.network, classified);
+        } else {
+          const info = unverifiedInfo.get(`${ref.chainId}:${address}`);
+          if (info?.interface === TokenInterface.TOKEN_INTERFACE_ERC20) {
+            spec = {
+              id: info.fungibleId,
+              name: info.name,
+              symbol: info.symbol,
+              iconUrl: '',
+              verified: false,
+              native: false,
+              implementations: [{ chainId: ref.chainId, address }],
+              assetClass: '',
+              nonCirculatingHolders: [],
+            };
+          }
+        }
+      }
+      if (spec && !specs.has(spec.id)) specs.set(spec.id, spec);
+    }
+    return [...specs.values()];
+  }
+
+  return {
+    async getFungibles(request) {
+      const specs = await resolve(request);
+      if (specs.length === 0) return [];
+      const infos = await options.tokens.getTokens(specs.flatMap((spec) => spec.implementations));
+      const decimalsOf = new Map(infos.map((info) => [`${info.chainId}:${info.address}`, info.decimals]));
+      const decimals = (ref: TokenRef) => decimalsOf.get(`${ref.chainId}:${ref.address}`) ?? 0;
+
+      const seconds = Math.floor(now() / 1000);
+      const times = [0, ...changeWindows.map(([, days]) => seconds - days * daySeconds)];
+      const queries: PriceQuery[] = [{ usd: true, timestamp: 0 }];
+      const priceAt = new Map<string, number>();
+      for (const spec of specs) {
+        for (const ref of spec.implementations) {
+          for (const timestamp of times) {
+            priceAt.set(`${ref.chainId}:${ref.address}:${timestamp}`, queries.push({ chainId: ref.chainId, address: ref.address, timestamp }) - 1);
+          }
+        }
+      }
+      const windows = specs.flatMap((spec) => (spec.native ? [] : spec.implementations.map((ref) => ({ chainId: ref.chainId, token: ref.address, since: seconds - daySeconds }))));
+      const [prices, volumes, supplies] = await Promise.all([
+        options.oracle.prices(request.currency, queries),
+        options.store.volumesSince(windows),
+        Promise.all(
+          specs.map(async (spec) => {
+            if (spec.native) return undefined;
+            const [totals, held] = await Promise.all([
+              Promise.all(spec.implementations.map(async (ref) => whole(await options.supply.totalSupply(ref.chainId, ref.address), decimals(ref)))),
+              Promise.all(
+                spec.nonCirculatingHolders.flatMap((holder) =>
+                  spec.implementations
+                    .filter((ref) => ref.chainId === holder.chainId)
+                    .map(async (ref) => whole(await options.supply.balanceOf(ref.chainId, ref.address, holder.address), decimals(ref))),
+                ),
+              ),
+            ]);
+            const total = totals.reduce((sum, value) => sum + value, 0);
+            return { total, circulating: total - held.reduce((sum, value) => sum + value, 0) };
+          }),
+        ),
+      ]);
+      const usdUnit = prices[0];
+
+      return specs.map((spec, index): Fungible => {
+        const at = (ref: TokenRef, timestamp: number) => prices[priceAt.get(`${ref.chainId}:${ref.address}:${timestamp}`)!];
+        const primary = spec.implementations.find((ref) => at(ref, 0) !== undefined);
+        const price = primary && at(primary, 0);
+        const changes: MarketChanges = {};
+        for (const [field, days] of changeWindows) {
+          const then = primary && at(primary, seconds - days * daySeconds);
+          if (price !== undefined && then !== undefined && then > 0) changes[field] = (price / then - 1) * 100;
+        }
+        const supply = supplies[index];
+        const volumeUsd = spec.native ? undefined : spec.implementations.reduce((sum, ref) => sum + (volumes.get(`${ref.chainId}:${ref.address}`) ?? 0), 0);
+        return {
+          id: spec.id,
+          name: spec.name,
+          symbol: spec.symbol,
+          iconUrl: spec.iconUrl,
+          verified: spec.verified,
+          implementations: spec.implementations.map((ref) => ({ chainId: ref.chainId, address: ref.address, decimals: spec.native ? chains.get(ref.chainId)!.native.decimals : decimals(ref) })),
+          marketData: {
+            ...(price === undefined ? {} : { price }),
+            ...(supply ? { totalSupply: supply.total, circulatingSupply: supply.circulating } : {}),
+            ...(supply && price !== undefined ? { marketCap: supply.circulating * price, fullyDilutedValuation: supply.total * price } : {}),
+            changes,
+            ...(volumeUsd !== undefined && usdUnit !== undefined ? { volume1d: volumeUsd * usdUnit } : {}),
+          },
+          assetClass: spec.assetClass,
+          description: '',
+        };
+      });
+    },
+  };
+}

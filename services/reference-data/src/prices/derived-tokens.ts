@@ -1,0 +1,100 @@
+import { unavailable } from '@wallet-api/core/grpc';
+import { parseAbi, type Address, type PublicClient } from 'viem';
+import type { ChainProtocolsConfig } from '../registry/registry-config.js';
+import { isRevert, rpcFailure } from '../tokens/rpc-errors.js';
+
+/** What a token's price is made of: its own markets, a V2 pair's reserves, or a vault's asset. */
+export type TokenComposition = { kind: 'market' } | { kind: 'lp'; token0: string; token1: string } | { kind: 'vault'; asset: string };
+
+export interface LpReserves {
+  reserve0: bigint;
+  reserve1: bigint;
+  totalSupply: bigint;
+}
+
+/** Reads of LP tokens and vault shares on one chain, at a block (the head when absent). */
+export interface DerivedTokens {
+  composition(address: string): Promise<TokenComposition>;
+  lpReserves(pair: string, blockNumber?: bigint): Promise<LpReserves>;
+  /** Assets (base units) that `shares` (base units) of the vault redeem for. */
+  vaultAssets(vault: string, shares: bigint, blockNumber?: bigint): Promise<bigint>;
+}
+
+const abi = parseAbi([
+  'function factory() view returns (address)',
+  'function token0() view returns (address)',
+  'function token1() view returns (address)',
+  'function getPair(address, address) view returns (address)',
+  'function getReserves() view returns (uint112, uint112, uint32)',
+  'function totalSupply() view returns (uint256)',
+  'function asset() view returns (address)',
+  'function convertToAssets(uint256 shares) view returns (uint256)',
+]);
+
+/**
+ * A token is an LP token when it is a pair that a registry V2 factory confirms (getPair answers
+ * it for its own tokens), and a vault share when the registry lists it as a vault. What a token is
+ * never changes, so the answer is remembered.
+ */
+export function createDerivedTokens(chainId: string, protocols: ChainProtocolsConfig, client: Pick<PublicClient, 'readContract'>): DerivedTokens {
+  const v2Factories = new Set(protocols.uniswap_v2.map((entry) => entry.factory));
+  const vaults = new Set(protocols.vaults);
+  const known = new Map<string, Promise<TokenComposition>>();
+
+  async function read<T>(what: () => Promise<T>): Promise<T> {
+    try {
+      return await what();
+    } catch (error) {
+      throw unavailable(`chain ${chainId} did not answer (${rpcFailure(error)}); retry later`);
+    }
+  }
+
+  /** Undefined when the contract reverts: it is not what was asked. */
+  async function optional<T>(what: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await what();
+    } catch (error) {
+      if (isRevert(error)) return undefined;
+      throw unavailable(`chain ${chainId} did not answer (${rpcFailure(error)}); retry later`);
+    }
+  }
+
+  async function classify(address: Address): Promise<TokenComposition> {
+    if (vaults.has(address)) {
+      const asset = await read(() => client.readContract({ address, abi, functionName: 'asset' }));
+      return { kind: 'vault', asset: asset.toLowerCase() };
+    }
+    if (v2Factories.size === 0) return { kind: 'market' };
+    const factory = (await optional(() => client.readContract({ address, abi, functionName: 'factory' })))?.toLowerCase();
+    if (!factory || !v2Factories.has(factory)) return { kind: 'market' };
+    const [token0, token1] = await Promise.all([
+      read(() => client.readContract({ address, abi, functionName: 'token0' })),
+      read(() => client.readContract({ address, abi, functionName: 'token1' })),
+    ]);
+    const pair = await read(() => client.readContract({ address: factory as Address, abi, functionName: 'getPair', args: [token0, token1] }));
+    return pair.toLowerCase() === address ? { kind: 'lp', token0: token0.toLowerCase(), token1: token1.toLowerCase() } : { kind: 'market' };
+  }
+
+  return {
+    composition(address) {
+      let answer = known.get(address);
+      if (!answer) {
+        answer = classify(address as Address);
+        known.set(address, answer);
+        answer.catch(() => known.delete(address));
+      }
+      return answer;
+    },
+    async lpReserves(pair, blockNumber) {
+      const at = { address: pair as Address, ...(blockNumber === undefined ? {} : { blockNumber }) };
+      const [[reserve0, reserve1], totalSupply] = await read(() =>
+        Promise.all([client.readContract({ ...at, abi, functionName: 'getReserves' }), client.readContract({ ...at, abi, functionName: 'totalSupply' })]),
+      );
+      return { reserve0, reserve1, totalSupply };
+    },
+    async vaultAssets(vault, shares, blockNumber) {
+      const at = { address: vault as Address, ...(blockNumber === undefined ? {} : { blockNumber }) };
+      return read(() => client.readContract({ ...at, abi, functionName: 'convertToAssets', args: [shares] }));
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import { invalidArgument } from '@wallet-api/core/grpc';
+import type { Registry } from '../registry/registry.js';
+import { latestTimestamp, type PriceLookup, type PriceStore } from '../store/price-store.js';
+import type { BlockClock } from './block-clock.js';
+import { convertUsd, type Currency, type FxTable } from './currencies.js';
+import type { DerivedTokens } from './derived-tokens.js';
+
+/** A token's price at a time (unix seconds, 0 for the newest), or what one US dollar is worth then. */
+export type PriceQuery = { chainId: string; address: string; timestamp: number } | { usd: true; timestamp: number };
+
+export interface PriceOracle {
+  /** One answer per query, in `currency`; undefined when unknown. One history lookup for the whole list. */
+  prices(currency: Currency, queries: readonly PriceQuery[]): Promise<(number | undefined)[]>;
+}
+
+export interface PriceOracleOptions {
+  registry: Registry;
+  /** Chain ids the service knows (any network). */
+  chainIds: ReadonlySet<string>;
+  store: PriceStore;
+  fx: FxTable;
+  derived: ReadonlyMap<string, DerivedTokens>;
+  clocks: ReadonlyMap<string, BlockClock>;
+  /** Decimals of ERC-20 tokens of a chain; tokens that are not are absent. */
+  decimals(chainId: string, tokens: readonly string[]): Promise<Map<string, number>>;
+}
+
+/** The chain whose wrapped native token is the `eth` currency and whose `btc` tokens are the `btc` currency. */
+export const currencyChainId = 'ethereum';
+
+const evmAddress = /^0x[0-9a-f]{40}$/;
+
+type Plan =
+  | { kind: 'none' }
+  | { kind: 'fixed'; usd: number }
+  | { kind: 'market'; lookup: number }
+  | { kind: 'lp'; chainId: string; pair: string; token0: Plan; token1: Plan; decimals: [number, number, number]; block: bigint | undefined }
+  | { kind: 'vault'; chainId: string; vault: string; asset: Plan; shareDecimals: number; assetDecimals: number; block: bigint | undefined };
+
+const whole = (amount: bigint, decimals: number) => Number(amount) / 10 ** decimals;
+
+/**
+ * Prices from the indexed pools' history (see the price tracker): stablecoins at 1, the native
+ * asset as its wrapped token, LP tokens as their reserves' value per LP token and vault shares as
+ * the assets one share redeems for, both read from the chain at the block of the time asked.
+ */
+export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
+  const { registry } = options;
+
+  return {
+    async prices(currency, queries) {
+      const lookups: PriceLookup[] = [];
+      const lookupIndex = new Map<string, number>();
+      const lookup = (chainId: string, token: string, timestamp: number): number => {
+        const key = `${chainId}:${token}:${timestamp}`;
+        let index = lookupIndex.get(key);
+        if (index === undefined) {
+          index = lookups.push({ chainId, token, timestamp }) - 1;
+          lookupIndex.set(key, index);
+        }
+        return index;
+      };
+      const marketPlan = (chainId: string, token: string, timestamp: number): Plan =>
+        registry.pricing(chainId)?.usd_stablecoins.includes(token) ? { kind: 'fixed', usd: 1 } : { kind: 'market', lookup: lookup(chainId, token, timestamp) };
+
+      async function plan(query: PriceQuery): Promise<Plan> {
+        if ('usd' in query) return { kind: 'fixed', usd: 1 };
+        if (!options.chainIds.has(query.chainId)) throw invalidArgument(`chain ${query.chainId} is not supported`);
+        const address = query.address.trim().toLowerCase();
+        if (address !== '' && !evmAddress.test(address)) throw invalidArgument(`token address ${query.address} should be a valid EVM address`);
+        const rules = registry.pricing(query.chainId);
+        if (!rules) return { kind: 'none' };
+        const timestamp = query.timestamp === 0 ? latestTimestamp : query.timestamp;
+        const token = address === '' ? rules.wrapped_native : address;
+        const derived = options.derived.get(query.chainId);
+        const composition = derived && !rules.usd_stablecoins.includes(token) ? await derived.composition(token) : { kind: 'market' as const };
+        if (composition.kind === 'market') return marketPlan(query.chainId, token, timestamp);
+        const clock = options.clocks.get(query.chainId);
+        const block = query.timestamp === 0 || !clock ? undefined : await clock.blockAt(query.timestamp);
+        if (query.timestamp !== 0 && block === undefined) return { kind: 'none' };
+        if (composition.kind === 'lp') {
+          const decimals = await options.decimals(query.chainId, [composition.token0, composition.token1, token]);
+          const [d0, d1, dLp] = [decimals.get(composition.token0), decimals.get(composition.token1), decimals.get(token)];
+          if (d0 === undefined || d1 === undefined || dLp === undefined) return { kind: 'none' };
+          return {
+            kind: 'lp',
+            chainId: query.chainId,
+            pair: token,
+            token0: marketPlan(query.chainId, composition.token0, timestamp),
+            token1: marketPlan(query.chainId, composition.token1, timestamp),
+            decimals: [d0, d1, dLp],
+            block,
+          };
+        }
+        const decimals = await options.decimals(query.chainId, [token, composition.asset]);
+        const [shareDecimals, assetDecimals] = [decimals.get(token), decimals.get(composition.asset)];
+        if (shareDecimals === undefined || assetDecimals === undefined) return { kind: 'none' };
+        return { kind: 'vault', chainId: query.chainId, vault: token, asset: marketPlan(query.chainId, composition.asset, timestamp), shareDecimals, assetDecimals, block };
+      }
+
+      const plans = await Promise.all(queries.map(plan));
+      const times = [...new Set(queries.map((query) => (query.timestamp === 0 ? latestTimestamp : query.timestamp)))];
+      const currencyPricing = registry.pricing(currencyChainId);
+      const currencyLookups = new Map<number, { eth?: number; btc: number[] }>();
+      if ((currency === 'eth' || currency === 'btc') && currencyPricing) {
+        for (const time of times) {
+          currencyLookups.set(time, {
+            eth: lookup(currencyChainId, currencyPricing.wrapped_native, time),
+            btc: currencyPricing.btc.map((token) => lookup(currencyChainId, token, time)),
+          });
+        }
+      }
+
+      const history = await options.store.pricesAt(lookups);
+
+      async function usdOf(step: Plan): Promise<number | undefined> {
+        switch (step.kind) {
+          case 'none':
+            return undefined;
+          case 'fixed':
+            return step.usd;
+          case 'market':
+            return history[step.lookup];
+          case 'lp': {
+            const [price0, price1] = await Promise.all([usdOf(step.token0), usdOf(step.token1)]);
+            if (price0 === undefined || price1 === undefined) return undefined;
+            const reserves = await options.derived.get(step.chainId)!.lpReserves(step.pair, step.block);
+            if (reserves.totalSupply === 0n) return undefined;
+            const [d0, d1, dLp] = step.decimals;
+            return (whole(reserves.reserve0, d0) * price0 + whole(reserves.reserve1, d1) * price1) / whole(reserves.totalSupply, dLp);
+          }
+          case 'vault': {
+            const assetPrice = await usdOf(step.asset);
+            if (assetPrice === undefined) return undefined;
+            const assets = await options.derived.get(step.chainId)!.vaultAssets(step.vault, 10n ** BigInt(step.shareDecimals), step.block);
+            return whole(assets, step.assetDecimals) * assetPrice;
+          }
+        }
+      }
+
+      const usd = await Promise.all(plans.map(usdOf));
+      return usd.map((value, index) => {
+        if (value === undefined) return undefined;
+        const query = queries[index]!;
+        const refs = currencyLookups.get(query.timestamp === 0 ? latestTimestamp : query.timestamp);
+        const crypto = {
+          eth: refs?.eth === undefined ? undefined : history[refs.eth],
+          btc: refs?.btc.map((ref) => history[ref]).find((price) => price !== undefined),
+        };
+        return convertUsd(value, currency, options.fx, crypto);
+      });
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import { inList, join, orphanedBlocks, sql, type ClickHouse, type SqlFragment } from '@wallet-api/core/clickhouse';
+import type { DayMark, PriceRow, VolumeRow } from '../prices/price-fold.js';
+
+/** A token on a chain at a time (unix seconds). */
+export interface PriceLookup {
+  chainId: string;
+  token: string;
+  timestamp: number;
+}
+
+export interface VolumeWindow {
+  chainId: string;
+  token: string;
+  /** Unix seconds; swaps after it count. */
+  since: number;
+}
+
+/** `token_prices`, `price_days` and `token_volumes`; every read leaves out orphaned blocks. */
+export interface PriceStore {
+  /** Writes one chain's fold output; `revision` orders rows written again for the same block. */
+  write(chainId: string, rows: { prices: readonly PriceRow[]; days: readonly DayMark[]; volumes: readonly VolumeRow[] }): Promise<void>;
+  /** By block hash, the tokens with rows at those blocks. */
+  tokensWithRowsAt(chainId: string, blockHashes: readonly string[]): Promise<Map<string, Set<string>>>;
+  /** The price of each lookup in USD (newest row at or before its time), in lookup order; one query. */
+  pricesAt(lookups: readonly PriceLookup[]): Promise<(number | undefined)[]>;
+  /** USD value swapped per token since each window's start, keyed `<chain>:<token>`. */
+  volumesSince(windows: readonly VolumeWindow[]): Promise<Map<string, number>>;
+}
+
+/** DateTime's last second: the time of a lookup for the newest price. */
+export const latestTimestamp = 4_294_967_295;
+
+let lastRevision = 0;
+/** Increases with every write, across restarts too (milliseconds of the wall clock, bumped on ties). */
+function nextRevision(): number {
+  lastRevision = Math.max(Date.now(), lastRevision + 1);
+  return lastRevision;
+}
+
+export function createPriceStore(clickhouse: ClickHouse): PriceStore {
+  const notOrphaned = (chainIds: readonly string[]): SqlFragment => sql`(chain_id, block_hash) NOT IN (${orphanedBlocks(chainIds)})`;
+
+  return {
+    async write(chainId, rows) {
+      const revision = nextRevision();
+      await Promise.all([
+        clickhouse.insert(
+          'token_prices',
+          rows.prices.map((row) => ({
+            chain_id: chainId,
+            token: row.token,
+            day: row.day,
+            timestamp: row.timestamp,
+            block_number: row.blockNumber.toString(),
+            block_hash: row.blockHash,
+            price: row.price ?? 0,
+            priced: row.price === undefined ? 0 : 1,
+            revision,
+          })),
+        ),
+        clickhouse.insert(
+          'token_volumes',
+          rows.volumes.map((row) => ({
+            chain_id: chainId,
+            token: row.token,
+            timestamp: row.timestamp,
+            block_number: row.blockNumber.toString(),
+            block_hash: row.blockHash,
+            log_index: row.logIndex,
+            pool: row.pool,
+            amount: row.amount,
+            value_usd: row.valueUsd,
+            revision,
+          })),
+        ),
+      ]);
+      // A day mark promises that its block's prices are stored, so it goes last.
+      await clickhouse.insert(
+        'price_days',
+        rows.days.map((day) => ({ chain_id: chainId, day: day.day, timestamp: day.timestamp, block_number: day.blockNumber.toString(), block_hash: day.blockHash, revision })),
+      );
+    },
+
+    async tokensWithRowsAt(chainId, blockHashes) {
+      const found = new Map<string, Set<string>>();
+      if (blockHashes.length === 0) return found;
+      const rows = await clickhouse.query<{ block_hash: string; token: string }>(sql`
+        SELECT DISTINCT block_hash, token FROM token_prices
+        WHERE chain_id = ${chainId} AND block_hash IN ${inList([...new Set(blockHashes)])}`);
+      for (const row of rows) {
+        let tokens = found.get(row.block_hash);
+        if (!tokens) found.set(row.block_hash, (tokens = new Set()));
+        tokens.add(row.token);
+      }
+      return found;
+    },
+
+    async pricesAt(lookups) {
+      if (lookups.length === 0) return [];
+      const chainIds = [...new Set(lookups.map((lookup) => lookup.chainId))];
+      const tuples = lookups.map((lookup, index) => sql`(${index}, ${lookup.chainId}, ${lookup.token}, toDateTime(${Math.min(Math.max(0, Math.floor(lookup.timestamp)), latestTimestamp)}))`);
+      // For each lookup, the day of the chain's newest day mark at or before its time: that day
+      // holds the answer (see migration 0006).
+      const floors = sql`
+        SELECT i, chain_id, token, t, max(mark_day) AS day
+        FROM (SELECT q.1 AS i, q.2 AS chain_id, q.3 AS token, q.4 AS t FROM (SELECT arrayJoin([${join(tuples, ', ')}]) AS q))
+        ALL INNER JOIN (
+          SELECT chain_id, day AS mark_day, timestamp AS mark_time FROM price_days
+          WHERE chain_id IN ${inList(chainIds)} AND ${notOrphaned(chainIds)}
+        ) USING chain_id
+        WHERE mark_time <= t
+        GROUP BY i, chain_id, token, t`;
+      const rows = await clickhouse.query<{ i: number; price: number; priced: number }>(sql`
+        SELECT i, argMax(price, (timestamp, block_number, revision)) AS price, argMax(priced, (timestamp, block_number, revision)) AS priced
+        FROM (
+          SELECT chain_id, token, day, timestamp, block_number, revision, price, priced FROM token_prices
+          WHERE (chain_id, token, day) IN (SELECT chain_id, token, day FROM (${floors})) AND ${notOrphaned(chainIds)}
+        )
+        ALL INNER JOIN (${floors}) USING (chain_id, token, day)
+        WHERE timestamp <= t
+        GROUP BY i`);
+      const prices: (number | undefined)[] = lookups.map(() => undefined);
+      for (const row of rows) if (Number(row.priced) === 1) prices[Number(row.i)] = Number(row.price);
+      return prices;
+    },
+
+    async volumesSince(windows) {
+      const volumes = new Map<string, number>();
+      if (windows.length === 0) return volumes;
+      const chainIds = [...new Set(windows.map((window) => window.chainId))];
+      const conditions = windows.map((window) => sql`(chain_id = ${window.chainId} AND token = ${window.token} AND timestamp > toDateTime(${Math.max(0, Math.floor(window.since))}))`);
+      const rows = await clickhouse.query<{ chain_id: string; token: string; value: number }>(sql`
+        SELECT chain_id, token, sum(value) AS value FROM (
+          SELECT chain_id, token, argMax(value_usd, revision) AS value FROM token_volumes
+          WHERE (${join(conditions, ' OR ')}) AND ${notOrphaned(chainIds)}
+          GROUP BY chain_id, token, block_hash, log_index
+        )
+        GROUP BY chain_id, token`);
+      for (const row of rows) volumes.set(`${row.chain_id}:${row.token}`, Number(row.value));
+      return volumes;
+    },
+  };
+}
