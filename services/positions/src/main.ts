@@ -1,8 +1,71 @@
-import { parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
-import { registration } from '@wallet-api/core/grpc';
-import { PositionsService, type PositionsServer } from '@wallet-api/core/proto/positions';
+import { z } from 'zod';
+import { databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
+import { createPrisma } from '@wallet-api/core/db';
+import { createGrpcClient } from '@wallet-api/core/grpc';
+import { createKafka } from '@wallet-api/core/kafka';
+import { startMetricsServer } from '@wallet-api/core/metrics';
+import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { createDappDirectory, createTokenDirectory } from '@wallet-api/core/reference-data';
 import { runGrpcService } from '@wallet-api/core/service';
+import { createChainDirectory } from './chain/chain-directory.js';
+import { createPositionsConsumers } from './consume/positions-consumers.js';
+import { positionsService } from './grpc/positions-service.js';
+import { createPositionsMetrics } from './metrics/positions-metrics.js';
+import { createPriceBook } from './prices/price-book.js';
+import { createProtocolDirectory } from './protocols/protocol-directory.js';
+import { createProtocolHoldings } from './protocols/protocol-holdings.js';
+import { createBalanceStore } from './store/balance-store.js';
+import { createSnapshotStore } from './store/snapshot-store.js';
 
-await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_PORT, async () => ({
-  services: [registration<PositionsServer>('walletapi.positions.Positions', PositionsService, {})],
-}));
+const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend({
+  POSITIONS_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  // The spec lets sync=true wait 30 s; the chain read gets most of it, pricing the rest.
+  POSITIONS_SYNC_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+  POSITIONS_SNAPSHOT_MAX_AGE_MS: z.coerce.number().int().positive().default(5 * 60_000),
+  POSITIONS_REFRESH_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  POSITIONS_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  POSITIONS_PRICE_TTL_MS: z.coerce.number().int().positive().default(15_000),
+});
+
+await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_PORT, async ({ logger }) => {
+  const config = parseEnv(env);
+  const metricsServer = await startMetricsServer({ port: config.POSITIONS_METRICS_PORT, serviceName: 'positions' });
+  const metrics = createPositionsMetrics(metricsServer.registry);
+  const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
+  const prisma = createPrisma(config.DATABASE_URL);
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'positions', logger });
+  const balances = createBalanceStore(prisma);
+  const snapshots = createSnapshotStore(prisma);
+  const protocols = createProtocolDirectory(referenceData);
+  const holdings = createProtocolHoldings({
+    chains: createChainDirectory(referenceData, { rpcTimeoutMs: config.POSITIONS_RPC_TIMEOUT_MS }),
+    protocols,
+    snapshots,
+    logger,
+    metrics,
+    syncTimeoutMs: config.POSITIONS_SYNC_TIMEOUT_MS,
+    maxSnapshotAgeMs: config.POSITIONS_SNAPSHOT_MAX_AGE_MS,
+    refreshConcurrency: config.POSITIONS_REFRESH_CONCURRENCY,
+  });
+  const consumers = createPositionsConsumers({ kafka, balances, snapshots, protocols, logger, metrics });
+  await consumers.start();
+
+  return {
+    services: [
+      positionsService({
+        balances,
+        holdings,
+        tokens: createTokenDirectory(referenceData),
+        dapps: createDappDirectory(referenceData),
+        prices: createPriceBook(referenceData, logger, { ttlMs: config.POSITIONS_PRICE_TTL_MS }),
+      }),
+    ],
+    closers: [
+      { name: 'kafka consumers', close: () => consumers.stop() },
+      { name: 'protocol refreshes', close: () => holdings.close() },
+      { name: 'postgres', close: () => prisma.$disconnect() },
+      { name: 'reference-data client', close: async () => referenceData.close() },
+      { name: 'metrics server', close: () => metricsServer.close() },
+    ],
+  };
+});

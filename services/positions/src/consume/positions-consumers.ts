@@ -1,0 +1,127 @@
+import { startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import type { Logger } from '@wallet-api/core/logger';
+import { AssetKind, type BalanceChange, type ChainBlock, type ChainRollback, type WalletTransaction } from '@wallet-api/core/proto/events';
+import type { PositionsMetrics } from '../metrics/positions-metrics.js';
+import type { ProtocolDirectory } from '../protocols/protocol-directory.js';
+import type { BalanceEntry, BalanceStore } from '../store/balance-store.js';
+import type { SnapshotStore } from '../store/snapshot-store.js';
+import { protocolTouches } from './protocol-touches.js';
+
+export interface PositionsTopics {
+  balanceChanges: TopicSpec<BalanceChange>;
+  chainBlocks: TopicSpec<ChainBlock>;
+  chainRollbacks: TopicSpec<ChainRollback>;
+  walletTransactions: TopicSpec<WalletTransaction>;
+}
+
+export interface PositionsConsumerOptions {
+  kafka: ReturnType<typeof createKafka>;
+  balances: BalanceStore;
+  snapshots: SnapshotStore;
+  protocols: ProtocolDirectory;
+  logger: Logger;
+  metrics: PositionsMetrics;
+  /** Prefix of the consumer groups, one per topic. */
+  groupId?: string;
+  /** Tests read their own topics. */
+  topics?: PositionsTopics;
+}
+
+export interface PositionsConsumers {
+  start(): Promise<void>;
+  /** Stops every consumer, committing what each has handled. */
+  stop(): Promise<void>;
+}
+
+/** Only fungible assets are positions; NFT balance changes are someone else's. */
+function toEntry(change: BalanceChange): BalanceEntry | undefined {
+  const kind = change.asset?.kind;
+  if (kind !== AssetKind.ASSET_KIND_NATIVE && kind !== AssetKind.ASSET_KIND_ERC20) return undefined;
+  return {
+    chainId: change.chainId,
+    blockHash: change.blockHash,
+    transactionIndex: change.transactionIndex,
+    wallet: change.wallet.toLowerCase(),
+    asset: kind === AssetKind.ASSET_KIND_NATIVE ? '' : change.asset!.address.toLowerCase(),
+    blockNumber: BigInt(change.blockNumber),
+    blockTimestamp: BigInt(change.blockTimestamp),
+    amount: BigInt(change.amount),
+  };
+}
+
+/**
+ * The four chain topics into the positions tables: balance changes into exact balances, blocks
+ * and rollbacks into block canonicality (which takes orphaned entries out and puts revived ones
+ * back), and transactions touching protocol contracts into stale marks on the wallets' protocol
+ * snapshots. Each topic has its own consumer group; the result does not depend on which topic is
+ * read first (see the balance store).
+ */
+export function createPositionsConsumers(options: PositionsConsumerOptions): PositionsConsumers {
+  const { kafka, balances, snapshots, protocols, logger, metrics } = options;
+  const topics = options.topics ?? platformTopics;
+  const groupId = options.groupId ?? 'positions';
+  let consumers: MessageConsumer[] = [];
+
+  return {
+    async start() {
+      const started = await Promise.allSettled([
+        startConsumer(kafka, {
+          groupId: `${groupId}.balance-changes`,
+          topic: topics.balanceChanges,
+          logger,
+          async handleBatch(messages) {
+            await balances.applyEntries(messages.flatMap((message) => toEntry(message.value) ?? []));
+            metrics.messages.inc({ topic: 'balance-changes' }, messages.length);
+          },
+        }),
+        startConsumer(kafka, {
+          groupId: `${groupId}.blocks`,
+          topic: topics.chainBlocks,
+          logger,
+          async handleBatch(messages) {
+            await balances.applyBlockStates(
+              messages.map(({ value }) => ({ chainId: value.chainId, blockHash: value.hash, orphaned: false, sequence: BigInt(value.sequence) })),
+            );
+            metrics.messages.inc({ topic: 'blocks' }, messages.length);
+          },
+        }),
+        startConsumer(kafka, {
+          groupId: `${groupId}.rollbacks`,
+          topic: topics.chainRollbacks,
+          logger,
+          async handleBatch(messages) {
+            await balances.applyBlockStates(
+              messages.flatMap(({ value }) =>
+                value.orphanedBlockHashes.map((blockHash) => ({ chainId: value.chainId, blockHash, orphaned: true, sequence: BigInt(value.sequence) })),
+              ),
+            );
+            for (const { value } of messages) await snapshots.markReorganised(value.chainId, BigInt(value.commonAncestorNumber));
+            metrics.messages.inc({ topic: 'rollbacks' }, messages.length);
+          },
+        }),
+        startConsumer(kafka, {
+          groupId: `${groupId}.transactions`,
+          topic: topics.walletTransactions,
+          logger,
+          async handleBatch(messages) {
+            const chainIds = [...new Set(messages.map((message) => message.value.chainId))];
+            const contracts = new Map(await Promise.all(chainIds.map(async (chainId) => [chainId, (await protocols.protocols(chainId)).contracts] as const)));
+            await snapshots.markTouched(messages.flatMap(({ value }) => protocolTouches(value, contracts.get(value.chainId)!)));
+            metrics.messages.inc({ topic: 'transactions' }, messages.length);
+          },
+        }),
+      ]);
+      consumers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+      const failure = started.find((result) => result.status === 'rejected');
+      if (failure) {
+        await this.stop();
+        throw failure.reason;
+      }
+    },
+    async stop() {
+      const running = consumers;
+      consumers = [];
+      await Promise.all(running.map((consumer) => consumer.stop()));
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { invalidArgument, registration, type ServiceRegistration } from '@wallet-api/core/grpc';
+import type { RequestContext } from '@wallet-api/core/proto/common';
+import { PositionsService, TrashFilter, type Position, type PositionsServer } from '@wallet-api/core/proto/positions';
+import type { DappDirectory, TokenDirectory } from '@wallet-api/core/reference-data';
+import { selectPositions, wantsProtocolRows, wantsWalletRows, type PositionSelection } from '../positions/position-filter.js';
+import { protocolPositions, tokensOf, walletPositions } from '../positions/position-rows.js';
+import { portfolioOf } from '../positions/portfolio.js';
+import { sortByValue, valuePosition } from '../positions/valuation.js';
+import { tokenKey, type PriceBook } from '../prices/price-book.js';
+import type { ProtocolHoldingsSource } from '../protocols/protocol-holdings.js';
+import type { BalanceStore } from '../store/balance-store.js';
+
+export interface PositionsServiceDeps {
+  balances: BalanceStore;
+  holdings: ProtocolHoldingsSource;
+  tokens: TokenDirectory;
+  dapps: DappDirectory;
+  prices: PriceBook;
+}
+
+interface WalletQuery {
+  context: RequestContext | undefined;
+  address: string;
+  chainIds: readonly string[];
+  currency: string;
+  sync: boolean;
+}
+
+const evmAddress = /^0x[0-9a-fA-F]{40}$/;
+
+/** EVM addresses are kept lowercase; other families' addresses are case-sensitive. */
+function walletOf(address: string): string {
+  if (address === '') throw invalidArgument('address is required');
+  return evmAddress.test(address) ? address.toLowerCase() : address;
+}
+
+export function positionsService(deps: PositionsServiceDeps): ServiceRegistration {
+  const { balances, holdings, tokens, dapps, prices } = deps;
+
+  /** The wallet's positions on the chains that pass the selection, valued in the currency. */
+  async function valuedPositions(query: WalletQuery, selection: PositionSelection): Promise<Position[]> {
+    const wallet = walletOf(query.address);
+    const chainIds = [...new Set(query.chainIds)];
+    const currency = query.currency || 'usd';
+    const held = await balances.walletBalances(wallet, chainIds);
+    const heldTokens = new Map<string, string[]>();
+    for (const balance of held) if (balance.asset !== '') heldTokens.set(balance.chainId, [...(heldTokens.get(balance.chainId) ?? []), balance.asset]);
+    const protocolHoldings = wantsProtocolRows(selection) ? await holdings.holdings({ wallet, chainIds, sync: query.sync, heldTokens }) : [];
+    const walletBalances = wantsWalletRows(selection) ? held : [];
+    const [tokenTable, dappTable] = await Promise.all([
+      tokens.load(tokensOf(walletBalances, protocolHoldings), query.context),
+      dapps.load(
+        protocolHoldings.flatMap(({ chainId, positions }) => positions.map((position) => ({ chainId, address: position.contract }))),
+        query.context,
+      ),
+    ]);
+    const selected = selectPositions(
+      walletPositions(wallet, walletBalances, tokenTable),
+      protocolHoldings.flatMap((chainHoldings) => protocolPositions(wallet, chainHoldings, tokenTable, dappTable)),
+      selection,
+    );
+    const quotes = await prices.quotes(
+      selected.map((position) => ({ chainId: position.chainId, address: position.token?.address ?? '' })),
+      currency,
+      query.context,
+    );
+    return selected.map((position) => valuePosition(position, quotes.get(tokenKey(position.chainId, position.token?.address ?? '')) ?? {}));
+  }
+
+  return registration<PositionsServer>('walletapi.positions.Positions', PositionsService, {
+    async listPositions(request) {
+      const positions = await valuedPositions(request, {
+        positions: request.positions,
+        positionTypes: request.positionTypes,
+        fungibleIds: request.fungibleIds,
+        dappIds: request.dappIds,
+        trash: request.trash,
+      });
+      return { positions: sortByValue(positions, request.sortAscending) };
+    },
+    async getPortfolio(request) {
+      const positions = await valuedPositions(request, {
+        positions: request.positions,
+        positionTypes: [],
+        fungibleIds: [],
+        dappIds: [],
+        trash: TrashFilter.TRASH_FILTER_ONLY_NON_TRASH,
+      });
+      return portfolioOf(positions, [...new Set(request.chainIds)]);
+    },
+  });
+}

@@ -1,0 +1,39 @@
+import type { Position } from '@wallet-api/core/proto/positions';
+import { formatUnits } from 'viem';
+
+/** An asset's price in the request's currency now and a day ago; absent when it has none. */
+export interface PriceQuote {
+  now?: number | undefined;
+  dayAgo?: number | undefined;
+}
+
+/** The display quantity of a base-unit amount, exact until the one conversion to a double. */
+export function displayQuantity(amount: string, decimals: number): number {
+  return Number(formatUnits(BigInt(amount), decimals));
+}
+
+/**
+ * value = quantity × price; the 1-day change is the value now minus the same quantity at the price
+ * a day ago, in percent of that older value. A loan keeps a positive value: its type says it is owed.
+ */
+export function valuePosition(position: Position, quote: PriceQuote): Position {
+  if (quote.now === undefined || !position.token) return position;
+  const quantity = displayQuantity(position.amount, position.token.decimals);
+  const value = quantity * quote.now;
+  if (quote.dayAgo === undefined) return { ...position, price: quote.now, value };
+  const before = quantity * quote.dayAgo;
+  const change = value - before;
+  return { ...position, price: quote.now, value, changeAbsolute1d: change, changePercent1d: before === 0 ? 0 : (change / before) * 100 };
+}
+
+/** By value, largest first unless ascending; rows without a value last either way; ties by id, so answers are stable. */
+export function sortByValue(positions: readonly Position[], ascending: boolean): Position[] {
+  return [...positions].sort((a, b) => {
+    if (a.value === undefined || b.value === undefined) {
+      if (a.value !== b.value) return a.value === undefined ? 1 : -1;
+    } else if (a.value !== b.value) {
+      return ascending ? a.value - b.value : b.value - a.value;
+    }
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  });
+}
