@@ -137,7 +137,7 @@ try {
   const row = (title: string, run: { seconds: number; transactions: number }) => ({
     target: title,
     seconds: Number(run.seconds.toFixed(2)),
-    'blocks/s': Math.round(blocks / run.seconds),
+    'blocks/s': Number((blocks / run.seconds).toFixed(2)),
     'tx/s': Math.round(run.transactions / run.seconds),
     transactions: run.transactions,
   });
