@@ -45,7 +45,8 @@ export function createReferenceDataDomain(options: {
   registry: RegistryConfig;
   prisma: PrismaClient;
   logger: Logger;
-  prices?: { clickhouse: ClickHouse; fx: FxTable };
+  /** `currencyChainId` (default `ethereum`): whose wrapped native and BTC tokens price the `eth` and `btc` currencies. */
+  prices?: { clickhouse: ClickHouse; fx: FxTable; currencyChainId?: string };
 }): ReferenceDataDomain {
   const registry = createRegistry(options.registry);
   const clients = evmClients(options.chains);
@@ -67,6 +68,7 @@ export function createReferenceDataDomain(options: {
     derived: new Map([...clients].map(([chainId, client]) => [chainId, createDerivedTokens(chainId, registry.protocols(chainId), client)])),
     clocks: new Map([...clients].map(([chainId, client]) => [chainId, createBlockClock(client)])),
     decimals: decimalsFrom(tokens),
+    currencyChainId: options.prices.currencyChainId ?? 'ethereum',
   });
   return {
     ...domain,

@@ -21,6 +21,8 @@ const config = parseEnv(
     REGISTRY_PATHS: z.string().default('').transform(registryPaths),
     // USD to fiat rates with their as-of date; the bundled table serves offline deployments.
     FX_RATES_FILE: z.string().default(fileURLToPath(new URL('../config/fx-rates.json', import.meta.url))),
+    // The chain whose wrapped native token and registry `btc` tokens are the eth and btc currencies.
+    PRICES_CURRENCY_CHAIN: z.string().default('ethereum'),
   }),
 );
 
@@ -35,7 +37,7 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
     username: config.CLICKHOUSE_USER,
     password: config.CLICKHOUSE_PASSWORD,
   });
-  const domain = createReferenceDataDomain({ chains, registry, prisma, logger, prices: { clickhouse, fx } });
+  const domain = createReferenceDataDomain({ chains, registry, prisma, logger, prices: { clickhouse, fx, currencyChainId: config.PRICES_CURRENCY_CHAIN } });
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'reference-data', logger });
   const consumer = createPriceConsumer({
     kafka,

@@ -152,11 +152,19 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
 
   return {
     async getFungibles(request) {
-      const specs = await resolve(request);
+      const resolved = await resolve(request);
+      const infos = await options.tokens.getTokens(resolved.flatMap((spec) => spec.implementations));
+      const infoOf = new Map(infos.map((info) => [`${info.chainId}:${info.address}`, info]));
+      const decimals = (ref: TokenRef) => infoOf.get(`${ref.chainId}:${ref.address}`)?.decimals ?? 0;
+      // A registry address with no ERC-20 behind it on its chain (a merged file's mainnet address
+      // on a devnet chain of the same name) is no implementation there.
+      const specs = resolved
+        .map((spec) => ({
+          ...spec,
+          implementations: spec.native ? spec.implementations : spec.implementations.filter((ref) => infoOf.get(`${ref.chainId}:${ref.address}`)?.interface === TokenInterface.TOKEN_INTERFACE_ERC20),
+        }))
+        .filter((spec) => spec.implementations.length > 0);
       if (specs.length === 0) return [];
-      const infos = await options.tokens.getTokens(specs.flatMap((spec) => spec.implementations));
-      const decimalsOf = new Map(infos.map((info) => [`${info.chainId}:${info.address}`, info.decimals]));
-      const decimals = (ref: TokenRef) => decimalsOf.get(`${ref.chainId}:${ref.address}`) ?? 0;
 
       const seconds = Math.floor(now() / 1000);
       const times = [0, ...changeWindows.map(([, days]) => seconds - days * daySeconds)];

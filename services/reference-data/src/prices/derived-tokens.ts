@@ -1,7 +1,7 @@
 import { unavailable } from '@wallet-api/core/grpc';
 import { parseAbi, type Address, type PublicClient } from 'viem';
 import type { ChainProtocolsConfig } from '../registry/registry-config.js';
-import { isRevert, rpcFailure } from '../tokens/rpc-errors.js';
+import { answersNothing, rpcFailure } from '../tokens/rpc-errors.js';
 
 /** What a token's price is made of: its own markets, a V2 pair's reserves, or a vault's asset. */
 export type TokenComposition = { kind: 'market' } | { kind: 'lp'; token0: string; token1: string } | { kind: 'vault'; asset: string };
@@ -49,12 +49,12 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
     }
   }
 
-  /** Undefined when the contract reverts: it is not what was asked. */
+  /** Undefined when the contract does not answer the call: it is not what was asked. */
   async function optional<T>(what: () => Promise<T>): Promise<T | undefined> {
     try {
       return await what();
     } catch (error) {
-      if (isRevert(error)) return undefined;
+      if (answersNothing(error)) return undefined;
       throw unavailable(`chain ${chainId} did not answer (${rpcFailure(error)}); retry later`);
     }
   }

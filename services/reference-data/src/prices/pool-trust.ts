@@ -1,6 +1,6 @@
 import { parseAbi, zeroAddress, type Address, type PublicClient } from 'viem';
 import type { ChainProtocolsConfig } from '../registry/registry-config.js';
-import { isRevert } from '../tokens/rpc-errors.js';
+import { answersNothing } from '../tokens/rpc-errors.js';
 import type { ChainPoolEvent } from './chain-pool-event.js';
 
 const factoryAbi = parseAbi([
@@ -36,7 +36,7 @@ export function createPoolTrust(protocols: ChainProtocolsConfig, client: Pick<Pu
           : await client.readContract({ ...at, abi: factoryAbi, functionName: 'getPool', args: [...tokens, event.fee] })
       ).toLowerCase();
     } catch (error) {
-      if (isRevert(error)) return false;
+      if (answersNothing(error)) return false;
       throw error;
     }
     // No pool for these tokens at this height (yet, or on this branch): ask again next time.

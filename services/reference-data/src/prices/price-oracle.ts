@@ -23,10 +23,9 @@ export interface PriceOracleOptions {
   clocks: ReadonlyMap<string, BlockClock>;
   /** Decimals of ERC-20 tokens of a chain; tokens that are not are absent. */
   decimals(chainId: string, tokens: readonly string[]): Promise<Map<string, number>>;
+  /** The chain whose wrapped native token is the `eth` currency and whose `btc` tokens are the `btc` currency. */
+  currencyChainId: string;
 }
-
-/** The chain whose wrapped native token is the `eth` currency and whose `btc` tokens are the `btc` currency. */
-export const currencyChainId = 'ethereum';
 
 const evmAddress = /^0x[0-9a-f]{40}$/;
 
@@ -45,7 +44,7 @@ const whole = (amount: bigint, decimals: number) => Number(amount) / 10 ** decim
  * the assets one share redeems for, both read from the chain at the block of the time asked.
  */
 export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
-  const { registry } = options;
+  const { registry, currencyChainId } = options;
 
   return {
     async prices(currency, queries) {

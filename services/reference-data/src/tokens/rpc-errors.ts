@@ -1,4 +1,4 @@
-import { BaseError, ExecutionRevertedError, RpcRequestError } from 'viem';
+import { AbiDecodingDataSizeTooSmallError, BaseError, ContractFunctionZeroDataError, ExecutionRevertedError, RpcRequestError } from 'viem';
 
 /**
  * Whether an eth_call failed because the contract did (a revert, an invalid opcode, running out of
@@ -13,6 +13,17 @@ export function isRevert(error: unknown): boolean {
         cause instanceof ExecutionRevertedError ||
         (cause instanceof RpcRequestError && /revert|invalid opcode|out of gas|stack (underflow|overflow)|invalid jump/i.test(cause.details)),
     ),
+  );
+}
+
+/**
+ * The contract answered but not the call asked of it: it reverted, returned nothing (no such
+ * function, or no code) or too little to decode. Transport failures are not this.
+ */
+export function answersNothing(error: unknown): boolean {
+  return (
+    isRevert(error) ||
+    (error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionZeroDataError || cause instanceof AbiDecodingDataSizeTooSmallError) !== null)
   );
 }
 
