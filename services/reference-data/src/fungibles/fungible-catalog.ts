@@ -177,10 +177,10 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
           }
         }
       }
-      const windows = specs.flatMap((spec) => (spec.native ? [] : spec.implementations.map((ref) => ({ chainId: ref.chainId, token: ref.address, since: seconds - daySeconds }))));
+      const traded = specs.flatMap((spec) => (spec.native ? [] : spec.implementations.map((ref) => ({ chainId: ref.chainId, token: ref.address }))));
       const [prices, volumes, supplies] = await Promise.all([
         options.oracle.prices(request.currency, queries),
-        options.store.volumesSince(windows),
+        options.store.volumesSince(traded, seconds - daySeconds),
         Promise.all(
           specs.map(async (spec) => {
             if (spec.native) return undefined;
