@@ -142,8 +142,9 @@ export function createPriceTracker(options: PriceTrackerOptions): PriceTracker {
     const state = chainState(chainId);
     try {
       const fold = await load(chainId, state, rules);
-      const stored = await eventStore.storedKeys(chainId, batch);
-      const fresh = batch.filter((event) => !stored.has(poolEventKey(event)));
+      const [stored, orphaned] = await Promise.all([eventStore.storedKeys(chainId, batch), eventStore.orphanedAmong(chainId, batch.map((event) => event.blockHash))]);
+      // A consumer behind the indexer meets blocks whose rollback it has already handled: they never count.
+      const fresh = batch.filter((event) => !stored.has(poolEventKey(event)) && !orphaned.has(event.blockHash));
       const blocks = groupByBlock(fresh);
       let head = fold.head;
       let cut = blocks.length;

@@ -13,6 +13,8 @@ export interface PoolEventStore {
   /** `<block hash>:<log index>` of the events already stored. */
   storedKeys(chainId: string, events: readonly ChainPoolEvent[]): Promise<Set<string>>;
   insert(events: readonly ChainPoolEvent[]): Promise<void>;
+  /** Those of the hashes that a rollback already orphaned. */
+  orphanedAmong(chainId: string, blockHashes: readonly string[]): Promise<Set<string>>;
   /** Each pool's newest event at or below `atMost` (any height when absent), of `pools` only when given. */
   latestStates(chainId: string, options?: { atMost?: bigint; pools?: readonly string[] }): Promise<ChainPoolEvent[]>;
   /** Events above `after`, in chain order. */
@@ -121,6 +123,13 @@ export function createPoolEventStore(clickhouse: ClickHouse): PoolEventStore {
 
     async insert(events) {
       await clickhouse.insert('pool_events', events.map(toRow));
+    },
+
+    async orphanedAmong(chainId, blockHashes) {
+      if (blockHashes.length === 0) return new Set();
+      const rows = await clickhouse.query<{ block_hash: string }>(sql`
+        SELECT block_hash FROM (${orphanedBlocks([chainId])}) WHERE block_hash IN ${inList([...new Set(blockHashes)])}`);
+      return new Set(rows.map((row) => row.block_hash));
     },
 
     async latestStates(chainId, options = {}) {
