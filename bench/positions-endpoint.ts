@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createPrisma } from '@wallet-api/core/db';
-import { createPublicClient, createWalletClient, http, parseEther, type Abi, type Address, type Hex } from 'viem';
+import { createPublicClient, createWalletClient, defineChain, http, parseEther, type Abi, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 const { values } = parseArgs({
@@ -39,10 +39,15 @@ if (!artifactsFile) throw new Error('no compiled devnet contracts in .data/devne
 const erc20 = (JSON.parse(readFileSync(join(artifactsDir, artifactsFile), 'utf8')) as Record<string, { abi: Abi; bytecode: Hex }>).DevnetERC20!;
 
 const publicClient = createPublicClient({ transport: http(values.rpc) });
+const chain = defineChain({
+  id: await publicClient.getChainId(),
+  name: 'devnet',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [values.rpc] } },
+});
 const deployer = privateKeyToAccount(generatePrivateKey());
-const walletClient = createWalletClient({ account: deployer, transport: http(values.rpc), chain: null });
+const walletClient = createWalletClient({ account: deployer, transport: http(values.rpc), chain });
 await publicClient.request({ method: 'anvil_setBalance' as never, params: [deployer.address, `0x${parseEther('1000').toString(16)}`] as never });
-const chainId = await publicClient.getChainId();
 
 /** A fresh wallet holding `tokenCount` tokens, each minted to it by its constructor. */
 async function walletWithTokens(label: string): Promise<Address> {
@@ -56,7 +61,6 @@ async function walletWithTokens(label: string): Promise<Address> {
         bytecode: erc20.bytecode,
         args: [`Bench ${label} ${index}`, `B${label}${index}`, 18, parseEther(String(index + 1)), wallet],
         nonce: nonce + index,
-        chain: { id: chainId } as never,
       }),
     );
   }
