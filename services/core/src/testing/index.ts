@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../logger/index.js';
 export { checkHealth } from './health-check.js';
 export { eventually } from './eventually.js';
 export { migrationStatements, setupClickHouseDatabase, type ClickHouseDatabase } from './clickhouse-database.js';
+export { setupPostgresDatabase, type PostgresDatabase } from './postgres-database.js';
 
 export const testLogger: Logger = createLogger('test', process.env.LOG_LEVEL ?? 'warn');
 

@@ -16,26 +16,35 @@ export const tokenKey = (chainId: string, address: string) => `${chainId}:${addr
 const day = 24 * 60 * 60;
 
 /**
- * Prices from reference-data's GetPrices, cached briefly (a price "now" for `ttlMs`, by default
- * 15 s; the price a day ago at minute resolution, which does not change, for ten minutes). A
- * reference-data that does not serve prices yet (UNIMPLEMENTED) leaves every asset unpriced.
+ * Prices from reference-data's GetPrices, cached for `ttlMs` (by default 15 s): the price now and
+ * the price at the minute a day ago (which changes too, while the pools of that time are folded or
+ * rolled back). A reference-data that does not serve prices yet (UNIMPLEMENTED) leaves every
+ * asset unpriced.
  */
-export function createPriceBook(referenceData: ReferenceDataClient, logger: Logger, options: { ttlMs?: number; now?: () => number } = {}): PriceBook {
+export function createPriceBook(referenceData: ReferenceDataClient, logger: Logger, options: { ttlMs?: number } = {}): PriceBook {
   const current = createExpiringCache<number | null>({ ttlMs: options.ttlMs ?? 15_000 });
-  const past = createExpiringCache<number | null>({ ttlMs: 10 * 60_000 });
-  const clock = options.now ?? Date.now;
+  const past = createExpiringCache<number | null>({ ttlMs: options.ttlMs ?? 15_000 });
   let warnedUnimplemented = false;
 
   return {
     async quotes(tokens, currency, context) {
-      const dayAgo = Math.floor(clock() / 1000 / 60) * 60 - day;
+      const dayAgo = Math.floor(Date.now() / 1000 / 60) * 60 - day;
       const unique = [...new Map(tokens.map((token) => [tokenKey(token.chainId, token.address), token])).values()];
       const keyNow = (token: { chainId: string; address: string }) => `${currency}:${tokenKey(token.chainId, token.address)}`;
       const keyPast = (token: { chainId: string; address: string }) => `${currency}:${dayAgo}:${tokenKey(token.chainId, token.address)}`;
-      const queries = unique.flatMap((token) => [
-        ...(current.get(keyNow(token)) === undefined ? [{ token, timestamp: 0 }] : []),
-        ...(past.get(keyPast(token)) === undefined ? [{ token, timestamp: dayAgo }] : []),
-      ]);
+      // Answers are collected here rather than read back from the caches, which may expire meanwhile.
+      const now = new Map<string, number | null>();
+      const before = new Map<string, number | null>();
+      const queries: { token: { chainId: string; address: string }; timestamp: number }[] = [];
+      for (const token of unique) {
+        const key = tokenKey(token.chainId, token.address);
+        const cachedNow = current.get(keyNow(token));
+        const cachedBefore = past.get(keyPast(token));
+        if (cachedNow === undefined) queries.push({ token, timestamp: 0 });
+        else now.set(key, cachedNow);
+        if (cachedBefore === undefined) queries.push({ token, timestamp: dayAgo });
+        else before.set(key, cachedBefore);
+      }
       if (queries.length > 0) {
         const response = await unary(
           referenceData,
@@ -51,17 +60,21 @@ export function createPriceBook(referenceData: ReferenceDataClient, logger: Logg
         if (response) {
           queries.forEach((query, index) => {
             const price = response.prices[index]?.price ?? null;
-            if (query.timestamp === 0) current.set(keyNow(query.token), price);
-            else past.set(keyPast(query.token), price);
+            const key = tokenKey(query.token.chainId, query.token.address);
+            if (query.timestamp === 0) {
+              current.set(keyNow(query.token), price);
+              now.set(key, price);
+            } else {
+              past.set(keyPast(query.token), price);
+              before.set(key, price);
+            }
           });
         }
       }
-      return new Map(
-        unique.map((token) => [
-          tokenKey(token.chainId, token.address),
-          { now: current.get(keyNow(token)) ?? undefined, dayAgo: past.get(keyPast(token)) ?? undefined },
-        ]),
-      );
+      return new Map(unique.map((token) => {
+        const key = tokenKey(token.chainId, token.address);
+        return [key, { now: now.get(key) ?? undefined, dayAgo: before.get(key) ?? undefined }];
+      }));
     },
   };
 }

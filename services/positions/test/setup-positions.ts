@@ -1,0 +1,223 @@
+import { createGrpcClient, startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
+import { createProducer, ensureTopics, type TopicSpec } from '@wallet-api/core/kafka';
+import { Registry } from '@wallet-api/core/metrics';
+import { Network } from '@wallet-api/core/proto/common';
+import {
+  PositionsClient,
+  PositionsFilter,
+  TrashFilter,
+  type GetPortfolioRequest,
+  type ListPositionsRequest,
+  type Portfolio,
+  type Position,
+} from '@wallet-api/core/proto/positions';
+import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { createDappDirectory, createTokenDirectory } from '@wallet-api/core/reference-data';
+import {
+  setupClickHouseDatabase,
+  setupKafka,
+  setupPostgresDatabase,
+  testLogger,
+  uniqueName,
+  type ClickHouseDatabase,
+  type PostgresDatabase,
+} from '@wallet-api/core/testing';
+import { createIndexerMetrics } from '../../indexer/src/pipeline/indexer-metrics.js';
+import type { PublisherTopics } from '../../indexer/src/publish/block-publisher.js';
+import { pipelineTopics } from '../../indexer/test/pipeline-topics.js';
+import { runChainIndexer } from '../../indexer/test/setup-indexing.js';
+import { loadChainsConfig, rpcOverrideVariable } from '../../reference-data/src/chains/chain-config.js';
+import { createChainRegistry } from '../../reference-data/src/chains/chain-registry.js';
+import { createPriceConsumer, type PriceConsumer } from '../../reference-data/src/consume/price-consumer.js';
+import { createChainPriceTracker, createReferenceDataDomain } from '../../reference-data/src/domain.js';
+import { referenceDataService } from '../../reference-data/src/grpc/reference-data-service.js';
+import { loadFxTable } from '../../reference-data/src/prices/currencies.js';
+import { loadRegistryConfig } from '../../reference-data/src/registry/registry-config.js';
+import { createChainDirectory } from '../src/chain/chain-directory.js';
+import { createPositionsConsumers, type PositionsConsumers } from '../src/consume/positions-consumers.js';
+import { positionsService } from '../src/grpc/positions-service.js';
+import { createPositionsMetrics } from '../src/metrics/positions-metrics.js';
+import { createPriceBook } from '../src/prices/price-book.js';
+import { createProtocolDirectory } from '../src/protocols/protocol-directory.js';
+import { createProtocolHoldings, type ProtocolHoldingsSource } from '../src/protocols/protocol-holdings.js';
+import { createBalanceStore } from '../src/store/balance-store.js';
+import { createSnapshotStore } from '../src/store/snapshot-store.js';
+
+const referenceConfig = new URL('../../reference-data/config/', import.meta.url).pathname;
+const devnetRegistry = new URL('../../../.data/devnet/registry.json', import.meta.url).pathname;
+
+/**
+ * The positions service with everything it reads, real and in one process: chain indexers
+ * publishing to topics of the harness's own, a PostgreSQL database and a ClickHouse database of
+ * its own, reference-data (tokens, dapps, protocols, and prices folded from the same topics' pool
+ * events) and the positions consumers and gRPC service. `rpcUrls` points chains at anvils of the
+ * test's own.
+ */
+export interface PositionsHarness {
+  topics: PublisherTopics;
+  suffix: string;
+  database: PostgresDatabase;
+  referenceData: ReferenceDataClient;
+  /** Address of the reference-data gRPC server, for a consumer in a process of its own. */
+  referenceDataAddress: string;
+  /** Starts indexing a chain; call the result to stop it. */
+  index(options: { chainId: string; rpcUrl: string; finalityDepth?: number }): () => Promise<void>;
+  /** The positions consumers in this process, on the harness's topics and consumer groups. */
+  startConsumers(): Promise<PositionsConsumers>;
+  /** A positions gRPC service over the harness's database; the harness stops it on close. */
+  startService(): Promise<PositionsService>;
+  close(): Promise<void>;
+}
+
+export interface PositionsService {
+  list(request: Partial<ListPositionsRequest> & { address: string; chainIds: string[] }): Promise<Position[]>;
+  portfolio(request: Partial<GetPortfolioRequest> & { address: string; chainIds: string[] }): Promise<Portfolio>;
+  stop(): Promise<void>;
+}
+
+const testnets = new Set(['sepolia']);
+const context = (chainIds: readonly string[]) => ({
+  organizationId: '',
+  roles: [],
+  addons: [],
+  network: chainIds.some((chainId) => testnets.has(chainId)) ? Network.NETWORK_TESTNET : Network.NETWORK_MAINNET,
+});
+
+export async function startPositionsHarness(options: { rpcUrls?: Record<string, string> } = {}): Promise<PositionsHarness> {
+  const suffix = uniqueName('positions');
+  const topics = pipelineTopics(suffix);
+  const kafka = setupKafka('positions-test');
+  await ensureTopics(kafka, Object.values(topics) as TopicSpec<unknown>[]);
+  const database = await setupPostgresDatabase(suffix);
+  const clickhouse: ClickHouseDatabase = await setupClickHouseDatabase(suffix);
+  const overrides = Object.fromEntries(Object.entries(options.rpcUrls ?? {}).map(([chainId, url]) => [rpcOverrideVariable(chainId), url]));
+  const chains = await loadChainsConfig(`${referenceConfig}chains.json`, { ...process.env, ...overrides });
+  const registry = await loadRegistryConfig([`${referenceConfig}registry.json`, devnetRegistry]);
+  const fx = await loadFxTable(`${referenceConfig}fx-rates.json`);
+  const domain = createReferenceDataDomain({ chains, registry, prisma: database.prisma, logger: testLogger, prices: { clickhouse: clickhouse.clickhouse, fx, currencyChainId: 'ethereum' } });
+  const priceConsumer: PriceConsumer = createPriceConsumer({
+    kafka,
+    tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: clickhouse.clickhouse, logger: testLogger }),
+    logger: testLogger,
+    groupId: `${suffix}.prices`,
+    topics: { poolEvents: topics.poolEvents, chainRollbacks: topics.chainRollbacks },
+  });
+  await priceConsumer.start();
+  const referenceGrpc: GrpcServer = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [referenceDataService(createChainRegistry(chains), domain)],
+    logger: testLogger,
+  });
+  const referenceDataAddress = `127.0.0.1:${referenceGrpc.port}`;
+  const referenceData = createGrpcClient(ReferenceDataClient, referenceDataAddress);
+
+  const producer = await createProducer(kafka);
+  const indexerMetrics = createIndexerMetrics(new Registry());
+  const stops = new Set<() => Promise<void>>();
+  const running: { stop(): Promise<void> }[] = [];
+  const protocols = createProtocolDirectory(referenceData);
+  const balances = createBalanceStore(database.prisma);
+  const snapshots = createSnapshotStore(database.prisma);
+
+  return {
+    topics,
+    suffix,
+    database,
+    referenceData,
+    referenceDataAddress,
+    index: (indexed) => runChainIndexer({ prisma: database.prisma, producer, topics, metrics: indexerMetrics, stops, ...indexed }),
+    async startConsumers() {
+      const consumers = createPositionsConsumers({
+        kafka,
+        balances,
+        snapshots,
+        protocols,
+        logger: testLogger,
+        metrics: createPositionsMetrics(new Registry()),
+        groupId: suffix,
+        topics,
+      });
+      await consumers.start();
+      running.push(consumers);
+      return consumers;
+    },
+    async startService() {
+      const holdings: ProtocolHoldingsSource = createProtocolHoldings({
+        chains: createChainDirectory(referenceData, { rpcTimeoutMs: 30_000 }),
+        protocols,
+        snapshots,
+        logger: testLogger,
+        metrics: createPositionsMetrics(new Registry()),
+        syncTimeoutMs: 60_000,
+        maxSnapshotAgeMs: 60 * 60_000,
+        refreshConcurrency: 4,
+      });
+      const server = await startGrpcServer({
+        host: '127.0.0.1',
+        port: 0,
+        services: [
+          positionsService({
+            balances,
+            holdings,
+            tokens: createTokenDirectory(referenceData),
+            dapps: createDappDirectory(referenceData),
+            prices: createPriceBook(referenceData, testLogger, { ttlMs: 1 }),
+          }),
+        ],
+        logger: testLogger,
+      });
+      const client = createGrpcClient(PositionsClient, `127.0.0.1:${server.port}`);
+      const service: PositionsService = {
+        async list(request) {
+          const response = await unary(
+            client,
+            client.listPositions,
+            {
+              context: context(request.chainIds),
+              currency: 'usd',
+              positions: PositionsFilter.POSITIONS_FILTER_NO_FILTER,
+              positionTypes: [],
+              fungibleIds: [],
+              dappIds: [],
+              trash: TrashFilter.TRASH_FILTER_NO_FILTER,
+              sortAscending: false,
+              sync: false,
+              ...request,
+            },
+            { deadlineMs: 120_000 },
+          );
+          return response.positions;
+        },
+        portfolio: (request) =>
+          unary(
+            client,
+            client.getPortfolio,
+            { context: context(request.chainIds), currency: 'usd', positions: PositionsFilter.POSITIONS_FILTER_NO_FILTER, sync: false, ...request },
+            { deadlineMs: 120_000 },
+          ),
+        async stop() {
+          client.close();
+          await server.shutdown(1_000);
+          await holdings.close();
+        },
+      };
+      running.push(service);
+      return service;
+    },
+    async close() {
+      for (const stop of [...stops]) await stop();
+      for (const part of running.splice(0).reverse()) await part.stop();
+      await priceConsumer.stop();
+      await producer.disconnect();
+      referenceData.close();
+      await referenceGrpc.shutdown(1_000);
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.deleteTopics({ topics: Object.values(topics).map((spec) => spec.name) }).catch(() => undefined);
+      await admin.disconnect();
+      await clickhouse.drop();
+      await database.drop();
+    },
+  };
+}
