@@ -70,6 +70,8 @@ export interface PositionsHarness {
 }
 
 export interface PositionsService {
+  /** host:port of the gRPC server, for a client elsewhere (the gateway's tests). */
+  address: string;
   list(request: Partial<ListPositionsRequest> & { address: string; chainIds: string[] }): Promise<Position[]>;
   portfolio(request: Partial<GetPortfolioRequest> & { address: string; chainIds: string[] }): Promise<Portfolio>;
   stop(): Promise<void>;
@@ -169,6 +171,7 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
       });
       const client = createGrpcClient(PositionsClient, `127.0.0.1:${server.port}`);
       const service: PositionsService = {
+        address: `127.0.0.1:${server.port}`,
         async list(request) {
           const response = await unary(
             client,
@@ -197,6 +200,7 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
             { deadlineMs: 120_000 },
           ),
         async stop() {
+          running.splice(running.indexOf(service), 1);
           client.close();
           await server.shutdown(1_000);
           await holdings.close();

@@ -1,0 +1,309 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Redis } from 'ioredis';
+import { createPrisma } from '@wallet-api/core/db';
+import { unary } from '@wallet-api/core/grpc';
+import { Network } from '@wallet-api/core/proto/common';
+import { eventually, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { createPublicClient, formatUnits, http, type Address, type PublicClient } from 'viem';
+import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
+import { readWalletTruth, type WalletTruth } from '../../devnet/src/truth/index.js';
+import { protocolHoldings, walletHoldings, type Holding } from '../../positions/test/chain-truth.js';
+import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
+import { createApp } from '../src/app.js';
+import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
+import { createBackends, type Backends } from '../src/grpc/backends.js';
+
+// The positions and portfolio endpoints over the real positions service fed by the test world
+// (chain -> indexer -> Kafka -> positions consumers -> PostgreSQL -> gRPC -> gateway), held
+// against the chain: every quantity equals what the devnet's truth readers read with viem at the
+// same block, in the spec's Quantity form. The shared chains are only read.
+
+const publicUrl = 'https://api.wallet.test';
+/** Wallets per chain: those with the most protocol positions, so every adapter's rows pass through. */
+const walletsPerChain = 3;
+const testnets = new Set(['sepolia']);
+
+interface SampledWallet {
+  chain: ChainWorld;
+  address: string;
+  truth: WalletTruth;
+}
+
+let manifest: Manifest;
+let harness: PositionsHarness;
+let backends: Backends;
+let server: Server;
+let baseUrl: string;
+let authorization: string;
+const prisma = createPrisma(testConfig().DATABASE_URL);
+const redis = new Redis(testConfig().REDIS_URL);
+const sampled: SampledWallet[] = [];
+const heads = new Map<string, bigint>();
+
+const networkHeaders = (chainId: string): Record<string, string> => (testnets.has(chainId) ? { 'X-Env': 'testnet' } : {});
+
+async function get(path: string, headers: Record<string, string> = {}): Promise<any> {
+  const response = await fetch(`${baseUrl}${path}`, { headers: { authorization, ...headers } });
+  const body = await response.json();
+  if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** The wallet's positions on its chain through the gateway, with `query` parameters. */
+async function positionsOf(wallet: SampledWallet, query: Record<string, string>): Promise<any[]> {
+  const search = new URLSearchParams({ 'filter[chain_ids]': wallet.chain.id, ...query });
+  const path = `/v1/wallets/${wallet.address}/positions/?${search}`;
+  const body = await get(path, networkHeaders(wallet.chain.id));
+  expect(body.links).toEqual({ self: `${publicUrl}${path}` });
+  return body.data;
+}
+
+const assetAddress = (resource: any): string => resource.attributes.fungible_info.implementations[0].address ?? '';
+const ids = (resources: readonly any[]) => resources.map((resource) => resource.id).sort();
+
+/** A served protocol position reduced the way chain-truth reduces the chain's. */
+function servedHolding(resource: any): Holding {
+  const { attributes } = resource;
+  const receipt = attributes.receipt;
+  return {
+    type: attributes.position_type,
+    token: assetAddress(resource),
+    amount: BigInt(attributes.quantity.int),
+    receipt: receipt?.fungible_info
+      ? `fungible:${receipt.fungible_info.implementations[0].address}:${receipt.quantity?.int ?? '0'}`
+      : receipt?.nft_info
+        ? `nft:${receipt.nft_info.contract_address}:${receipt.nft_info.token_id}`
+        : '',
+    pool: attributes.pool_address ?? '',
+  };
+}
+
+function sortHoldings(holdings: Holding[]): Holding[] {
+  const key = (holding: Holding) => `${holding.type}|${holding.token}|${holding.receipt}|${holding.pool}|${holding.amount}`;
+  return holdings.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/** Equal up to float summation order: within a billionth of the magnitude. */
+const near = (value: number) => expect.closeTo(value, 9 - Math.ceil(Math.log10(Math.max(1, Math.abs(value)))));
+
+/** Spec 2.1, checked with viem's formatting rather than the gateway's. */
+function expectQuantity(quantity: any, amount: bigint, decimals: number): void {
+  const numeric = formatUnits(amount, decimals);
+  expect(quantity).toEqual({ int: amount.toString(), decimals, float: Number(numeric), numeric });
+}
+
+beforeAll(async () => {
+  manifest = await readManifest();
+  harness = await startPositionsHarness();
+  for (const chain of manifest.chains) harness.index({ chainId: chain.id, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
+  await harness.startConsumers();
+  const service = await harness.startService();
+  backends = createBackends({ referenceData: harness.referenceDataAddress, indexer: harness.referenceDataAddress, positions: service.address });
+  const app = createApp({
+    lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
+    redis,
+    backends,
+    publicUrl,
+    rateLimits: { perSecond: 100_000, burst: 100_000 },
+    logger: testLogger,
+    checkResponses: true,
+  });
+  server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { key } = await createOrganizationKey(prisma, { org: uniqueName('positions-world'), roles: [], addons: [] });
+  authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+
+  for (const chain of manifest.chains) {
+    const client: PublicClient = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 });
+    const head = await client.getBlockNumber();
+    heads.set(chain.id, head);
+    const candidates: SampledWallet[] = [];
+    for (const { address } of chain.wallets) {
+      // A genesis allocation (the devnet deployer's) is in no transaction, so no balance change
+      // carries it; the positions service's own world test covers that wallet.
+      if ((await client.getBalance({ address: address as Address, blockNumber: 0n })) !== 0n) continue;
+      candidates.push({ chain, address: address.toLowerCase(), truth: await readWalletTruth(client, chain, address as Address, head) });
+    }
+    const protocolRows = (wallet: SampledWallet) => protocolHoldings(wallet.truth, chain).length;
+    sampled.push(...candidates.sort((a, b) => protocolRows(b) - protocolRows(a)).slice(0, walletsPerChain));
+  }
+}, 300_000);
+
+afterAll(async () => {
+  if (server) await new Promise((resolve) => server.close(resolve));
+  backends?.close();
+  await harness?.close();
+  redis.disconnect();
+  await prisma.$disconnect();
+});
+
+describe('GET /v1/wallets/{address}/positions/ over the test world', () => {
+  test('simple positions: each balance equals the chain exactly, as a spec 2.1 Quantity of the token decimals (testnet through X-Env)', async () => {
+    await eventually(async () => {
+      for (const wallet of sampled) {
+        const served = await positionsOf(wallet, { 'filter[positions]': 'only_simple', 'filter[trash]': 'no_filter' });
+        const held = new Map(served.map((resource) => [assetAddress(resource), BigInt(resource.attributes.quantity.int)]));
+        expect({ wallet: wallet.address, held }).toEqual({ wallet: wallet.address, held: walletHoldings(wallet.truth, 0n) });
+      }
+    }, 240_000);
+    const decimals = (wallet: SampledWallet, address: string) =>
+      address === '' ? 18 : (wallet.truth.tokens.find((token) => token.address.toLowerCase() === address)?.decimals ?? 18);
+    for (const wallet of sampled) {
+      for (const resource of await positionsOf(wallet, { 'filter[positions]': 'only_simple', 'filter[trash]': 'no_filter' })) {
+        const { attributes, relationships } = resource;
+        const address = assetAddress(resource);
+        expectQuantity(attributes.quantity, BigInt(attributes.quantity.int), decimals(wallet, address));
+        expect(attributes.fungible_info.implementations).toEqual([{ chain_id: wallet.chain.id, decimals: decimals(wallet, address), address: address === '' ? null : address }]);
+        expect([attributes.position_type, attributes.protocol, attributes.application_metadata, attributes.receipt]).toEqual(['wallet', null, undefined, undefined]);
+        expect(relationships.chain).toEqual({ links: { related: `${publicUrl}/v1/chains/${wallet.chain.id}` }, data: { type: 'chains', id: wallet.chain.id } });
+        expect(relationships.dapp).toBeUndefined();
+        if (attributes.fungible_info.id) expect(relationships.fungible.data).toEqual({ type: 'fungibles', id: attributes.fungible_info.id });
+        expect(new Date(attributes.updated_at).toISOString()).toBe(attributes.updated_at);
+      }
+    }
+  }, 300_000);
+
+  test('protocol positions (sync=true): LP amounts, V3 amounts and fees, vault assets, stakes, deposits and debts equal the chain, with dapp and receipt', async () => {
+    let seen = 0;
+    for (const wallet of sampled) {
+      const served = await positionsOf(wallet, { 'filter[positions]': 'only_complex', 'filter[trash]': 'no_filter', sync: 'true' });
+      expect({ wallet: wallet.address, positions: sortHoldings(served.map(servedHolding)) }).toEqual({
+        wallet: wallet.address,
+        positions: protocolHoldings(wallet.truth, wallet.chain),
+      });
+      seen += served.length;
+      for (const resource of served) {
+        const { attributes, relationships } = resource;
+        expectQuantity(attributes.quantity, BigInt(attributes.quantity.int), attributes.fungible_info.implementations[0].decimals);
+        expect(attributes.updated_at_block).toBe(Number(heads.get(wallet.chain.id)));
+        expect(Object.keys(attributes.application_metadata).sort()).toEqual(['icon', 'name', 'url']);
+        expect(relationships.dapp).toEqual({ data: { type: 'dapps', id: expect.any(String) } });
+        if (attributes.receipt?.quantity) {
+          expectQuantity(attributes.receipt.quantity, BigInt(attributes.receipt.quantity.int), attributes.receipt.fungible_info.implementations[0].decimals);
+        }
+        if (attributes.protocol_module === 'liquidity_pool' || attributes.receipt?.nft_info) {
+          const group = served.filter((other) => other.attributes.group_id === attributes.group_id);
+          expect(new Set(group.map((other) => other.attributes.pool_address))).toEqual(new Set([attributes.pool_address]));
+        }
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
+  }, 600_000);
+
+  test('no_filter leaves out wallet rows of receipt tokens a protocol row carries; ids stable across requests; sort by value both ways', async () => {
+    for (const wallet of sampled) {
+      const simple = await positionsOf(wallet, { 'filter[positions]': 'only_simple' });
+      const complex = await positionsOf(wallet, { 'filter[positions]': 'only_complex' });
+      const all = await positionsOf(wallet, { 'filter[positions]': 'no_filter' });
+      const receipts = new Set(complex.flatMap((resource) => (resource.attributes.receipt?.fungible_info ? [resource.attributes.receipt.fungible_info.implementations[0].address] : [])));
+      const expected = [...simple.filter((resource) => !receipts.has(assetAddress(resource))), ...complex];
+      expect({ wallet: wallet.address, ids: ids(all) }).toEqual({ wallet: wallet.address, ids: ids(expected) });
+      expect(ids(await positionsOf(wallet, { 'filter[positions]': 'no_filter', 'page[size]': '1' }))).toEqual(ids(all));
+
+      // Priced positions by value, unpriced ones (value null) after them, either way.
+      const expectSorted = (resources: any[], direction: 1 | -1) => {
+        const values: (number | null)[] = resources.map((resource) => resource.attributes.value);
+        const priced = values.filter((value): value is number => value !== null);
+        expect(values).toEqual([...[...priced].sort((a, b) => direction * (a - b)), ...values.filter((value) => value === null)]);
+      };
+      expectSorted(all, -1);
+      const ascending = await positionsOf(wallet, { 'filter[positions]': 'no_filter', sort: '-value' });
+      expect(ids(ascending)).toEqual(ids(all));
+      expectSorted(ascending, 1);
+    }
+  }, 300_000);
+
+  test("price, value and the 1-day change: quantity times reference-data's price now, and the same quantity at its price a day ago", async () => {
+    let valued = 0;
+    for (const wallet of sampled) {
+      const served = await positionsOf(wallet, { 'filter[positions]': 'no_filter' });
+      const dayAgo = Math.floor(Date.now() / 60_000) * 60 - 86_400;
+      const context = { organizationId: '', roles: [], addons: [], network: testnets.has(wallet.chain.id) ? Network.NETWORK_TESTNET : Network.NETWORK_MAINNET };
+      const { prices } = await unary(harness.referenceData, harness.referenceData.getPrices, {
+        context,
+        currency: 'usd',
+        queries: served.flatMap((resource) => [
+          { token: { chainId: wallet.chain.id, address: assetAddress(resource) }, timestamp: '0' },
+          { token: { chainId: wallet.chain.id, address: assetAddress(resource) }, timestamp: String(dayAgo) },
+        ]),
+      });
+      served.forEach((resource, index) => {
+        const { quantity, price, value, changes } = resource.attributes;
+        const [now, before] = [prices[2 * index]!.price, prices[2 * index + 1]!.price];
+        if (now === undefined) {
+          expect({ id: resource.id, price, value, changes }).toEqual({ id: resource.id, price: null, value: null, changes: null });
+          return;
+        }
+        valued++;
+        expect({ id: resource.id, price, value }).toEqual({ id: resource.id, price: now, value: near(quantity.float * now) });
+        if (before === undefined) {
+          expect(changes).toBeNull();
+          return;
+        }
+        const change = quantity.float * now - quantity.float * before;
+        const older = quantity.float * before;
+        expect(changes).toEqual({ absolute_1d: near(change), percent_1d: near(older === 0 ? 0 : (change / older) * 100) });
+      });
+    }
+    expect(valued).toBeGreaterThan(0);
+  }, 300_000);
+
+  test('filters: position types, fungible ids, dapp ids and trash keep exactly the matching rows', async () => {
+    const wallet = sampled.find((candidate) => protocolHoldings(candidate.truth, candidate.chain).length > 0)!;
+    const all = await positionsOf(wallet, { 'filter[positions]': 'no_filter', 'filter[trash]': 'no_filter' });
+    const only = async (query: Record<string, string>, keep: (resource: any) => boolean) => {
+      const served = await positionsOf(wallet, { 'filter[positions]': 'no_filter', 'filter[trash]': 'no_filter', ...query });
+      expect({ query, ids: ids(served) }).toEqual({ query, ids: ids(all.filter(keep)) });
+      return served;
+    };
+    expect(await only({ 'filter[position_types]': 'wallet,deposit' }, (resource) => ['wallet', 'deposit'].includes(resource.attributes.position_type))).not.toHaveLength(0);
+    const fungibleId = all.find((resource) => resource.attributes.fungible_info.id)!.attributes.fungible_info.id;
+    expect(await only({ 'filter[fungible_ids]': fungibleId }, (resource) => resource.attributes.fungible_info.id === fungibleId)).not.toHaveLength(0);
+    const dappId = all.find((resource) => resource.relationships.dapp)!.relationships.dapp.data.id;
+    expect(await only({ 'filter[dapp_ids]': dappId }, (resource) => resource.relationships.dapp?.data.id === dappId)).not.toHaveLength(0);
+    await only({ 'filter[trash]': 'only_trash' }, (resource) => resource.attributes.flags.is_trash);
+    await only({ 'filter[trash]': 'only_non_trash' }, (resource) => !resource.attributes.flags.is_trash);
+  }, 300_000);
+});
+
+describe('GET /v1/wallets/{address}/portfolio over the test world', () => {
+  test('totals by type, by chain and overall, and the 1-day change, are the sums of the positions the positions endpoint serves, in each currency and network', async () => {
+    for (const wallet of sampled) {
+      const headers = networkHeaders(wallet.chain.id);
+      const networkChains = manifest.chains.filter((chain) => testnets.has(chain.id) === testnets.has(wallet.chain.id)).map((chain) => chain.id);
+      // Prices follow the pool events as reference-data folds them; both reads see the same ones once it has caught up.
+      for (const currency of ['usd', 'eur']) await eventually(async () => {
+        const positions = (await get(`/v1/wallets/${wallet.address}/positions/?filter[positions]=no_filter&currency=${currency}`, headers)).data as any[];
+        const path = `/v1/wallets/${wallet.address}/portfolio?filter[positions]=no_filter&currency=${currency}`;
+        const body = await get(path, headers);
+        expect(body.links).toEqual({ self: `${publicUrl}${path}` });
+        expect([body.data.type, body.data.id]).toEqual(['portfolio', wallet.address]);
+        const sign = (resource: any) => (resource.attributes.position_type === 'loan' ? -1 : 1);
+        const sum = (keep: (resource: any) => boolean, of: (resource: any) => number) => positions.filter(keep).reduce((total, resource) => total + of(resource), 0);
+        const value = (resource: any) => resource.attributes.value ?? 0;
+        const ofTypes = (types: string[]) => sum((resource) => types.includes(resource.attributes.position_type), value);
+        const attributes = body.data.attributes;
+        expect(attributes.positions_distribution_by_type).toEqual({
+          wallet: near(ofTypes(['wallet'])),
+          deposited: near(ofTypes(['deposit', 'reward', 'investment'])),
+          borrowed: near(ofTypes(['loan'])),
+          locked: near(ofTypes(['locked'])),
+          staked: near(ofTypes(['staked'])),
+        });
+        const total = sum(() => true, (resource) => sign(resource) * value(resource));
+        expect(attributes.total.positions).toEqual(near(total));
+        expect(Object.keys(attributes.positions_distribution_by_chain).sort()).toEqual([...networkChains].sort());
+        for (const chainId of networkChains) {
+          const onChain = sum((resource) => resource.relationships.chain.data.id === chainId, (resource) => sign(resource) * value(resource));
+          expect(attributes.positions_distribution_by_chain[chainId]).toEqual(near(onChain));
+        }
+        const change = sum(() => true, (resource) => sign(resource) * (resource.attributes.changes?.absolute_1d ?? 0));
+        expect(attributes.changes.absolute_1d).toEqual(near(change));
+        expect(attributes.changes.percent_1d).toEqual(near(total - change === 0 ? 0 : (change / (total - change)) * 100));
+      }, 120_000);
+    }
+  }, 300_000);
+});
