@@ -21,6 +21,9 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
   POSITIONS_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
   // The spec lets sync=true wait 30 s; the chain read gets most of it, pricing the rest.
   POSITIONS_SYNC_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+  // A wallet's first request without sync reads its protocols on demand, within the gateway's 10 s;
+  // past this it answers UNAVAILABLE (503, retry) while the read goes on in the background.
+  POSITIONS_FIRST_READ_TIMEOUT_MS: z.coerce.number().int().positive().default(8_000),
   POSITIONS_SNAPSHOT_MAX_AGE_MS: z.coerce.number().int().positive().default(5 * 60_000),
   POSITIONS_REFRESH_CONCURRENCY: z.coerce.number().int().positive().default(4),
   POSITIONS_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -44,6 +47,7 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
     logger,
     metrics,
     syncTimeoutMs: config.POSITIONS_SYNC_TIMEOUT_MS,
+    firstReadTimeoutMs: config.POSITIONS_FIRST_READ_TIMEOUT_MS,
     maxSnapshotAgeMs: config.POSITIONS_SNAPSHOT_MAX_AGE_MS,
     refreshConcurrency: config.POSITIONS_REFRESH_CONCURRENCY,
   });

@@ -152,6 +152,7 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
         logger: testLogger,
         metrics: createPositionsMetrics(new Registry()),
         syncTimeoutMs: 60_000,
+        firstReadTimeoutMs: 60_000,
         maxSnapshotAgeMs: 60 * 60_000,
         refreshConcurrency: 4,
       });

@@ -29,8 +29,10 @@ export interface ProtocolHoldingsOptions {
   snapshots: SnapshotStore;
   logger: Logger;
   metrics: PositionsMetrics;
-  /** How long a sync (or a first read, with no snapshot yet) waits for the chain. */
+  /** How long a sync waits for the chain. */
   syncTimeoutMs: number;
+  /** How long a request without sync waits for a wallet's first read (no snapshot yet). */
+  firstReadTimeoutMs: number;
   /** A snapshot older than this is refreshed in the background like a stale one. */
   maxSnapshotAgeMs: number;
   /** Background refreshes at once; more wait their turn. */
@@ -120,7 +122,7 @@ export function createProtocolHoldings(options: ProtocolHoldingsOptions): Protoc
           const heldTokens = request.heldTokens.get(chainId) ?? [];
           const snapshot = stored.get(chainId);
           if (sync || !snapshot) {
-            const fresh = await within(refresh(chainId, wallet, heldTokens), options.syncTimeoutMs).catch((error: unknown) => {
+            const fresh = await within(refresh(chainId, wallet, heldTokens), sync ? options.syncTimeoutMs : options.firstReadTimeoutMs).catch((error: unknown) => {
               logger.warn({ err: error, chainId, wallet }, 'protocol positions could not be read from the chain');
               if (!snapshot) throw unavailable(`protocol positions on ${chainId} cannot be read right now; retry later`);
               return snapshot;
