@@ -1,24 +1,32 @@
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
+import { createPublicClient, http, type Address, type PublicClient } from 'viem';
+import { sql } from '@wallet-api/core/clickhouse';
 import { createPrisma } from '@wallet-api/core/db';
 import { Network } from '@wallet-api/core/proto/common';
-import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
-import { startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
-import { setupClickHouse, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { ChainFamily, type Chain, type PriceQuery } from '@wallet-api/core/proto/reference_data';
+import { startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
+import { eventually, setupClickHouse, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
+import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
 import { walletRows } from '../../indexer/src/consume/wallet-rows.js';
 import { indexerService } from '../../indexer/src/grpc/indexer-service.js';
 import { createWalletHistoryStore } from '../../indexer/src/store/wallet-history-store.js';
 import { startReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
+import { startPipeline, type Pipeline } from '../../indexer/test/setup-pipeline.js';
 import { blockRef, erc20, erc721, native, randomAddress, token, transaction } from '../../indexer/test/wallet-history-fixtures.js';
 import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
 import { createChainRegistry } from '../../reference-data/src/chains/chain-registry.js';
+import { expectedPrices, readPools, relativeError, type Routing, type TestPool } from '../../reference-data/test/price-expectations.js';
 import { createApp } from '../src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
 import { createBackends, type Backends } from '../src/grpc/backends.js';
 
 const json = (response: Response): Promise<any> => response.json();
 const chainsFile = new URL('../../reference-data/config/chains.json', import.meta.url);
+const devnetRegistryFile = new URL('../../../.data/devnet/registry.json', import.meta.url);
 const publicUrl = 'https://api.wallet.test';
 
 describe('GET /v1/wallets/{address}/transactions/ through the gateway, the indexer and ClickHouse', () => {
@@ -63,7 +71,23 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
   const plain = Array.from({ length: 4 }, (_, index) =>
     transaction(blockRef('ethereum', 300 + index, base + index), 0, { from: wallet, to: friend, transfers: [{ asset: native, amount: '1000', sender: wallet, recipient: friend }] }),
   );
+  // More fungibles than one GetPrices request may ask for.
+  const airdropped = randomAddress();
+  const airdropTokens = Array.from({ length: 1_001 }, () => randomAddress());
+  const airdrop = transaction(blockRef('ethereum', 600, base + 60), 0, {
+    from: friend, to: router, transfers: airdropTokens.map((address) => ({ asset: erc20(address), amount: '3', sender: friend, recipient: airdropped })),
+  });
   const testnetTx = transaction(blockRef('sepolia', 10, base + 5), 0, { from: wallet, to: friend, transfers: [{ asset: native, amount: '5', sender: wallet, recipient: friend }] });
+
+  /** Ether on ethereum moves a dollar a second from 3000; USDC is worth 1 at the swap only; EUR is 0.9 USD. */
+  const fixturePrice = (query: PriceQuery, currency: string): number | undefined => {
+    const rate = { usd: 1, eur: 0.9 }[currency];
+    if (rate === undefined || query.token?.chainId !== 'ethereum') return undefined;
+    if (query.token.address === '') return (3000 + Number(query.timestamp) - base) * rate;
+    if (query.token.address === usdc && query.timestamp === String(base + 50)) return rate;
+    if (airdropTokens.includes(query.token.address)) return 0.5 * rate;
+    return undefined;
+  };
 
   const auth = (apiKey: string) => ({ Authorization: `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}` });
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${baseUrl}${path}`, { headers: { ...auth(key), ...headers } });
@@ -87,6 +111,7 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
       ],
       dapps: [{ chainId: 'ethereum', address: router, dapp: { id: 'swapper', name: 'Swapper', description: '', iconUrl: 'https://icons.test/swapper.png', url: '', managePositionsUrl: '' } }],
       untracked: { [untracked]: 'address is a burn address and is not tracked' },
+      price: fixturePrice,
     });
     grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
     backends = createBackends({ referenceData: referenceData.address, indexer: `127.0.0.1:${grpc.port}`, positions: `127.0.0.1:${grpc.port}` });
@@ -105,7 +130,7 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     ({ key } = await createOrganizationKey(prisma, { org: uniqueName('org'), roles: [], addons: [] }));
     ({ key: pendingKey } = await createOrganizationKey(prisma, { org: uniqueName('pending'), roles: ['pending-orders'], addons: [] }));
-    for (const tx of [swap, nftReceive, spam, ...plain, testnetTx]) await write(tx);
+    for (const tx of [swap, nftReceive, spam, ...plain, testnetTx, airdrop]) await write(tx);
   });
 
   afterAll(async () => {
@@ -143,17 +168,17 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
           implementations: [{ chain_id: 'ethereum', decimals: 18, address: null }], id: 'eth',
         },
         quantity: { int: '21000000000000', decimals: 18, float: 0.000021, numeric: '0.000021' },
-        price: null,
-        value: null,
+        price: 3050,
+        value: 0.000021 * 3050,
       },
       transfers: [
         expect.objectContaining({
-          direction: 'out', sender: wallet, recipient: router, act_id: '1', price: null, value: null, nft_info: null,
+          direction: 'out', sender: wallet, recipient: router, act_id: '1', price: 3050, value: 1.5 * 3050, nft_info: null,
           quantity: { int: '1500000000000000000', decimals: 18, float: 1.5, numeric: '1.5' },
           fungible_info: expect.objectContaining({ symbol: 'ETH' }),
         }),
         {
-          direction: 'in', sender: router, recipient: wallet, act_id: '1', price: null, value: null, nft_info: null,
+          direction: 'in', sender: router, recipient: wallet, act_id: '1', price: 1, value: 2.5, nft_info: null,
           quantity: { int: '2500000', decimals: 6, float: 2.5, numeric: '2.5' },
           fungible_info: {
             name: 'USD Coin', symbol: 'USDC', icon: null, flags: { verified: true },
@@ -185,7 +210,7 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     const nft = body.data[1];
     expect(nft.relationships.chain.data.id).toBe('base');
     expect(nft.attributes.transfers[0]).toEqual(expect.objectContaining({
-      direction: 'in', fungible_info: null, quantity: { int: '1', decimals: 0, float: 1, numeric: '1' },
+      direction: 'in', fungible_info: null, price: null, value: null, quantity: { int: '1', decimals: 0, float: 1, numeric: '1' },
       nft_info: { contract_address: collection, token_id: '7', name: 'Punks', interface: 'ERC721', flags: { is_spam: false }, content: {} },
     }));
     expect(nft.attributes.application_metadata).toBeNull();
@@ -205,6 +230,44 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     expect(hashesOf(await json(await get(path(`?filter[search_query]=${router.toUpperCase().replace('0X', '0x')}`))))).toEqual([swap.hash]);
     expect(hashesOf(await json(await get(path('?filter[search_query]=USDC'))))).toEqual([swap.hash]);
     expect(hashesOf(await json(await get(path(`?filter[search_query]=${friend}&filter[chain_ids]=ethereum`))))).toEqual([...plain].reverse().map((tx) => tx.hash));
+  });
+
+  test('prices and values in the requested currency at each transaction time, from one GetPrices call per page', async () => {
+    const before = referenceData.getPricesRequests.length;
+    const body = await json(await get(path('?currency=eur&filter[trash]=no_filter')));
+    expect(referenceData.getPricesRequests.slice(before)).toHaveLength(1);
+    const [request] = referenceData.getPricesRequests.slice(before);
+    expect(request!.currency).toBe('eur');
+    const asked = request!.queries.map((query) => `${query.token!.chainId}:${query.token!.address}:${query.timestamp}`);
+    expect(asked).toHaveLength(new Set(asked).size);
+    const valued: { price: number | null; value: number | null }[] = [];
+    for (const { attributes, relationships } of body.data) {
+      const at = String(Date.parse(attributes.mined_at) / 1000);
+      const chainId: string = relationships.chain.data.id;
+      for (const entry of [attributes.fee, ...attributes.transfers]) {
+        const expected = entry.nft_info ? undefined : fixturePrice({ token: { chainId, address: entry.fungible_info.implementations[0].address ?? '' }, timestamp: at }, 'eur');
+        expect({ hash: attributes.hash, price: entry.price, value: entry.value }).toEqual({
+          hash: attributes.hash,
+          price: expected ?? null,
+          value: expected === undefined ? null : entry.quantity.float * expected,
+        });
+        valued.push(entry);
+      }
+    }
+    // The page holds priced and unpriced entries both.
+    expect(valued.some((entry) => entry.price !== null)).toBe(true);
+    expect(valued.some((entry) => entry.price === null)).toBe(true);
+  });
+
+  test('a page moving more fungibles than one GetPrices request may ask for is priced in several', async () => {
+    const before = referenceData.getPricesRequests.length;
+    const response = await get(path('?filter[trash]=no_filter', airdropped));
+    expect(response.status).toBe(200);
+    const [item] = (await json(response)).data;
+    expect(referenceData.getPricesRequests.slice(before).map((request) => request.queries.length).sort((a, b) => a - b)).toEqual([2, 1_000]);
+    expect(item.attributes.transfers).toHaveLength(1_001);
+    for (const transfer of item.attributes.transfers) expect({ price: transfer.price, value: transfer.value }).toEqual({ price: 0.5, value: transfer.quantity.float * 0.5 });
+    expect(item.attributes.fee.price).toBe(3060);
   });
 
   test('X-Env: testnet reads testnet chains only', async () => {
@@ -293,5 +356,113 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     expect((await json(response)).data).toEqual([]);
     const evmChain = await get(path('?filter[chain_ids]=ethereum', solanaWallet));
     expect((await json(evmChain)).errors[0].detail).toBe('chain ethereum does not support this wallet address type');
+  });
+});
+
+describe('prices and values of the test world on ethereum, from chain to API', () => {
+  // The shared chain is only read; the pipeline indexes it into topics and tables of its own.
+  const chainId = 'ethereum';
+  const lower = (address: string) => address.toLowerCase();
+  let pipeline: Pipeline;
+  let chain: ChainWorld;
+  let client: PublicClient;
+  let routing: Routing;
+  let usdc: string;
+  let trustedPools: TestPool[];
+  /** Every fungible amount (fees included) of every manifest wallet's history, as the API shows it. */
+  let entries: { wallet: string; hash: string; block: bigint; timestamp: string; address: string; float: number; price: number | null; value: number | null }[];
+
+  beforeAll(async () => {
+    const manifest = await readManifest();
+    chain = manifest.chains.find((candidate) => candidate.id === chainId)!;
+    client = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 });
+    const uniswap = chain.protocols.uniswap as UniswapManifest;
+    const pricing = JSON.parse(await readFile(devnetRegistryFile, 'utf8')).pricing[chainId] as { usd_stablecoins: string[]; wrapped_native: string; min_liquidity_usd: number };
+    routing = {
+      stablecoins: new Set(pricing.usd_stablecoins),
+      weth: pricing.wrapped_native,
+      minLiquidityUsd: pricing.min_liquidity_usd,
+      decimals: new Map(uniswap.tokens.map((token) => [lower(token.address), token.decimals])),
+    };
+    usdc = lower(uniswap.tokens.find((token) => token.symbol === 'USDC')!.address);
+    trustedPools = [
+      ...uniswap.v2.pairs.map((pair) => ({ kind: 'v2' as const, address: lower(pair.address), token0: lower(pair.token0), token1: lower(pair.token1) })),
+      ...uniswap.v3.pools.map((pool) => ({ kind: 'v3' as const, address: lower(pool.address), token0: lower(pool.token0), token1: lower(pool.token1) })),
+    ];
+    const poolLogs = await client.getLogs({ address: trustedPools.map((pool) => pool.address as Address), fromBlock: 0n, toBlock: BigInt(chain.endBlock) });
+    const lastPoolBlock = poolLogs.reduce((max, log) => (log.blockNumber > max ? log.blockNumber : max), 0n);
+    let transactionCount = 0;
+    for (let number = 0n; number <= BigInt(chain.endBlock); number++) transactionCount += await client.getBlockTransactionCount({ blockNumber: number });
+
+    pipeline = await startPipeline();
+    await pipeline.resetCheckpoints([chainId]);
+    pipeline.index({ chainId, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
+    await eventually(async () => {
+      const [written] = await pipeline.database.clickhouse.query<{ count: string }>(
+        sql`SELECT uniqExact(block_hash, transaction_index) AS count FROM wallet_transactions WHERE chain_id = ${chainId}`,
+      );
+      const [folded] = await pipeline.database.clickhouse.query<{ height: string }>(sql`SELECT max(block_number) AS height FROM pool_events WHERE chain_id = ${chainId}`);
+      expect({ transactions: Number(written!.count), poolEventsThrough: BigInt(folded?.height ?? 0) >= lastPoolBlock }).toEqual({ transactions: transactionCount, poolEventsThrough: true });
+    }, 180_000);
+
+    entries = [];
+    for (const { address } of chain.wallets) {
+      const wallet = lower(address);
+      const items = await pipeline.getAll(`/v1/wallets/${wallet}/transactions/?filter[chain_ids]=${chainId}&filter[trash]=no_filter&page[size]=100`);
+      for (const { attributes } of items) {
+        for (const entry of [attributes.fee, ...attributes.transfers]) {
+          if (!entry.fungible_info) continue;
+          entries.push({
+            wallet,
+            hash: attributes.hash,
+            block: BigInt(attributes.mined_at_block),
+            timestamp: String(Date.parse(attributes.mined_at) / 1000),
+            address: entry.fungible_info.implementations[0].address ?? '',
+            float: entry.quantity.float,
+            price: entry.price,
+            value: entry.value,
+          });
+        }
+      }
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await pipeline?.close();
+  });
+
+  test('every transfer and fee is worth its quantity times the price GetPrices gives for its token at the transaction time', async () => {
+    const keys = [...new Set(entries.map((entry) => `${entry.address}|${entry.timestamp}`))];
+    const served = new Map<string, number | undefined>();
+    for (let start = 0; start < keys.length; start += 500) {
+      const batch = keys.slice(start, start + 500);
+      const queries = batch.map((key) => ({ token: { chainId, address: key.split('|')[0]! }, timestamp: key.split('|')[1]! }));
+      const response = await unary(pipeline.referenceData, pipeline.referenceData.getPrices, { context: undefined, currency: 'usd', queries });
+      batch.forEach((key, index) => served.set(key, response.prices[index]!.price));
+    }
+    for (const entry of entries) {
+      const price = served.get(`${entry.address}|${entry.timestamp}`);
+      const at = { hash: entry.hash, token: entry.address };
+      expect({ ...at, price: entry.price, value: entry.value }).toEqual({ ...at, price: price ?? null, value: price === undefined ? null : entry.float * price });
+    }
+    expect(entries.filter((entry) => entry.price !== null).length).toBeGreaterThan(0);
+  });
+
+  test('Ether, WETH and USDC are priced at what the chain\'s pools say at the transaction\'s block', async () => {
+    const checked = entries.filter((entry) => entry.address === '' || entry.address === routing.weth || entry.address === usdc);
+    const expectedByBlock = new Map<bigint, Map<string, number>>();
+    for (const block of new Set(checked.map((entry) => entry.block))) expectedByBlock.set(block, expectedPrices(await readPools(client, trustedPools, block), routing));
+    for (const entry of checked) {
+      const expected = expectedByBlock.get(entry.block)!.get(entry.address === '' ? routing.weth : entry.address);
+      const at = { hash: entry.hash, token: entry.address, block: entry.block };
+      if (expected === undefined) {
+        expect({ ...at, price: entry.price }).toEqual({ ...at, price: null });
+        continue;
+      }
+      expect({ ...at, close: entry.price !== null && relativeError(entry.price, expected) <= 1e-9 }).toEqual({ ...at, close: true });
+    }
+    expect(checked.filter((entry) => entry.address === '' && entry.price !== null).length).toBeGreaterThan(0);
+    expect(checked.filter((entry) => entry.address === routing.weth && entry.price !== null).length).toBeGreaterThan(0);
+    expect(checked.filter((entry) => entry.address === usdc && entry.price === 1).length).toBeGreaterThan(0);
   });
 });

@@ -7,10 +7,13 @@ import {
   ReferenceDataService,
   type Chain,
   type Dapp,
+  type GetPricesRequest,
+  type PriceQuery,
   type ReferenceDataServer,
   type TokenInfo,
 } from '@wallet-api/core/proto/reference_data';
 import { testLogger } from '@wallet-api/core/testing';
+import { maxItemsPerRequest } from '../../reference-data/src/grpc/reference-data-service.js';
 
 /** A chain id GetTokens refuses with INVALID_ARGUMENT, as for a chain removed from the configuration. */
 export const retiredChainId = 'retired-chain';
@@ -21,6 +24,8 @@ export interface ReferenceDataFixture {
   dapps: { chainId: string; address: string; dapp: Dapp }[];
   /** Address -> reason for the addresses ClassifyAddress reports untracked. */
   untracked?: Record<string, string>;
+  /** GetPrices' answer to one query; without it GetPrices is UNIMPLEMENTED. */
+  price?: (query: PriceQuery, currency: string) => number | undefined;
 }
 
 export interface RunningReferenceData {
@@ -28,6 +33,8 @@ export interface RunningReferenceData {
   client: ReferenceDataClient;
   /** GetTokens requests served, to see the cache at work. */
   getTokensCalls: number;
+  /** GetPrices requests served, in arrival order. */
+  getPricesRequests: readonly GetPricesRequest[];
   stop(): Promise<void>;
 }
 
@@ -36,7 +43,7 @@ export interface RunningReferenceData {
  * which tokens are spam, which contracts belong to which dapp and which addresses are tracked.
  */
 export async function startReferenceDataFixture(fixture: ReferenceDataFixture): Promise<RunningReferenceData> {
-  const state = { getTokensCalls: 0 };
+  const state = { getTokensCalls: 0, getPricesRequests: [] as GetPricesRequest[] };
   const unknownToken = (chainId: string, address: string): TokenInfo => ({
     chainId, address, interface: 0, name: '', symbol: '', decimals: 0, fungibleId: '', iconUrl: '', verified: false, isSpam: false,
   });
@@ -80,10 +87,15 @@ export async function startReferenceDataFixture(fixture: ReferenceDataFixture): 
         async findTokensBySymbol(request) {
           return { tokens: fixture.tokens.filter((token) => token.symbol.toLowerCase() === request.symbol.toLowerCase()) };
         },
-        // Prices, fungibles and protocols come from the real service; a test here that calls one should fail loudly.
-        async getPrices() {
-          throw new GrpcError(status.UNIMPLEMENTED, 'GetPrices is not part of the fixture');
+        async getPrices(request) {
+          const price = fixture.price;
+          if (!price) throw new GrpcError(status.UNIMPLEMENTED, 'GetPrices is not part of this fixture');
+          // As the real service refuses it.
+          if (request.queries.length > maxItemsPerRequest) throw invalidArgument(`queries should have at most ${maxItemsPerRequest} items`);
+          state.getPricesRequests.push(request);
+          return { prices: request.queries.map((query) => ({ price: price(query, request.currency) })) };
         },
+        // Fungibles and protocols come from the real service; a test here that calls one should fail loudly.
         async getFungibles() {
           throw new GrpcError(status.UNIMPLEMENTED, 'GetFungibles is not part of the fixture');
         },
@@ -100,6 +112,9 @@ export async function startReferenceDataFixture(fixture: ReferenceDataFixture): 
     client,
     get getTokensCalls() {
       return state.getTokensCalls;
+    },
+    get getPricesRequests() {
+      return state.getPricesRequests;
     },
     async stop() {
       client.close();

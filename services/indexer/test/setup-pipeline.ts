@@ -12,8 +12,10 @@ import { createOrganizationKey, findOrganizationByKey } from '../../gateway/src/
 import { createBackends, type Backends } from '../../gateway/src/grpc/backends.js';
 import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
 import { createChainRegistry } from '../../reference-data/src/chains/chain-registry.js';
-import { createReferenceDataDomain } from '../../reference-data/src/domain.js';
+import { createPriceConsumer } from '../../reference-data/src/consume/price-consumer.js';
+import { createChainPriceTracker, createReferenceDataDomain } from '../../reference-data/src/domain.js';
 import { referenceDataService } from '../../reference-data/src/grpc/reference-data-service.js';
+import { loadFxTable } from '../../reference-data/src/prices/currencies.js';
 import { loadRegistryConfig } from '../../reference-data/src/registry/registry-config.js';
 import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
 import { indexerService } from '../src/grpc/indexer-service.js';
@@ -25,17 +27,21 @@ import { runChainIndexer } from './setup-indexing.js';
 const chainsFile = new URL('../../reference-data/config/chains.json', import.meta.url).pathname;
 const shippedRegistry = new URL('../../reference-data/config/registry.json', import.meta.url).pathname;
 const devnetRegistry = new URL('../../../.data/devnet/registry.json', import.meta.url).pathname;
+const fxFile = new URL('../../reference-data/config/fx-rates.json', import.meta.url).pathname;
 
 /**
  * The whole path from chain to API answer, in one process with real parts: chain indexers,
- * Kafka (topics of this pipeline's own), the transaction writer, a ClickHouse database of its
- * own, the reference-data and indexer gRPC services, and the gateway with an API key.
+ * Kafka (topics of this pipeline's own), the transaction writer, reference-data's price consumer,
+ * a ClickHouse database of its own, the reference-data and indexer gRPC services, and the gateway
+ * with an API key.
  */
 export interface Pipeline {
   topics: PublisherTopics;
   /** Suffix of the pipeline's topic names and name of its ClickHouse database. */
   suffix: string;
   database: ClickHouseDatabase;
+  /** The pipeline's reference-data service, for what the API's answers are held against. */
+  referenceData: ReferenceDataClient;
   /** Starts indexing a chain in-process; call the result to stop it. */
   index(options: { chainId: string; rpcUrl: string; finalityDepth?: number }): () => Promise<void>;
   /** GET on the gateway with the pipeline's API key; answers the status and JSON body. */
@@ -58,12 +64,21 @@ export async function startPipeline(): Promise<Pipeline> {
 
   const chains = await loadChainsConfig(chainsFile);
   const registry = await loadRegistryConfig([shippedRegistry, devnetRegistry]);
+  const domain = createReferenceDataDomain({ chains, registry, prisma, logger: testLogger, prices: { clickhouse: database.clickhouse, fx: await loadFxTable(fxFile) } });
   const referenceGrpc: GrpcServer = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
-    services: [referenceDataService(createChainRegistry(chains), createReferenceDataDomain({ chains, registry, prisma, logger: testLogger }))],
+    services: [referenceDataService(createChainRegistry(chains), domain)],
     logger: testLogger,
   });
+  const prices = createPriceConsumer({
+    kafka,
+    tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: database.clickhouse, logger: testLogger }),
+    logger: testLogger,
+    groupId: suffix,
+    topics: ownTopics,
+  });
+  await prices.start();
   const referenceData = createGrpcClient(ReferenceDataClient, `127.0.0.1:${referenceGrpc.port}`);
   const writer: TransactionWriter = createTransactionWriter({ kafka, clickhouse: database.clickhouse, referenceData, logger: testLogger, topics: ownTopics, groupId: suffix });
   await writer.start();
@@ -98,6 +113,7 @@ export async function startPipeline(): Promise<Pipeline> {
     topics: ownTopics,
     suffix,
     database,
+    referenceData,
     index: (options) => runChainIndexer({ prisma, producer, topics: ownTopics, metrics, stops, ...options }),
     get,
     async getAll(path) {
@@ -117,6 +133,7 @@ export async function startPipeline(): Promise<Pipeline> {
     async close() {
       for (const stop of [...stops]) await stop();
       await writer.stop();
+      await prices.stop();
       await producer.disconnect();
       await new Promise((resolve) => server.close(resolve));
       backends.close();

@@ -1,6 +1,6 @@
 import { AssetKind } from '@wallet-api/core/proto/events';
 import type { TokenView, TransactionCursor, TransactionRecord } from '@wallet-api/core/proto/indexer';
-import { TokenInterface, type Dapp } from '@wallet-api/core/proto/reference_data';
+import { TokenInterface, type Dapp, type PriceQuery, type TokenPrice } from '@wallet-api/core/proto/reference_data';
 import type { TransactionResource } from '../schemas/transaction.js';
 import { toFungibleInfo } from './fungible-info.js';
 import { quantity } from './quantity.js';
@@ -38,10 +38,56 @@ function assetFields(token: TokenView | undefined, amount: string, chainId: stri
   return { quantity: quantity(amount, view.info?.decimals ?? 0), fungible_info: toFungibleInfo(view.info, chainId, view.asset?.address ?? ''), nft_info: null };
 }
 
+/** A page's token prices at its transactions' times, in the request's currency. */
+export interface PagePrices {
+  /** `address` '' is the native asset; `timestamp` unix seconds. Undefined: no price at that time. */
+  price(chainId: string, address: string, timestamp: string): number | undefined;
+}
+
+export const noPrices: PagePrices = { price: () => undefined };
+
+const priceKey = (chainId: string, address: string, timestamp: string) => `${chainId}:${address}:${timestamp}`;
+
+/** The fungible a transfer or fee moves, as GetPrices names it; NFTs are not priced. */
+function fungibleAddress(token: TokenView | undefined): string | undefined {
+  return isNftKind(token?.asset?.kind) ? undefined : (token?.asset?.address ?? '');
+}
+
+/** What a page asks GetPrices: each fungible its transfers and fees move, at its transaction's time, once. */
+export function priceQueries(records: readonly TransactionRecord[]): PriceQuery[] {
+  const queries = new Map<string, PriceQuery>();
+  for (const record of records) {
+    for (const token of [record.feeToken, ...record.transfers.map((transfer) => transfer.token)]) {
+      const address = fungibleAddress(token);
+      if (address === undefined) continue;
+      queries.set(priceKey(record.chainId, address, record.minedAt), { token: { chainId: record.chainId, address }, timestamp: record.minedAt });
+    }
+  }
+  return [...queries.values()];
+}
+
+/** GetPrices answers one price per query, in query order. */
+export function pagePrices(queries: readonly PriceQuery[], answers: readonly TokenPrice[]): PagePrices {
+  if (answers.length !== queries.length) throw new Error(`GetPrices answered ${answers.length} prices for ${queries.length} queries`);
+  const table = new Map<string, number>();
+  queries.forEach((query, index) => {
+    const { price } = answers[index]!;
+    if (price !== undefined) table.set(priceKey(query.token!.chainId, query.token!.address, query.timestamp), price);
+  });
+  return { price: (chainId, address, timestamp) => table.get(priceKey(chainId, address, timestamp)) };
+}
+
+/** Spec `price` and `value` (quantity times price) of a fungible amount; both null without a price. */
+function valuation(token: TokenView | undefined, amount: { float: number }, record: TransactionRecord, prices: PagePrices) {
+  const address = fungibleAddress(token);
+  const price = address === undefined ? undefined : prices.price(record.chainId, address, record.minedAt);
+  return price === undefined ? { price: null, value: null } : { price, value: amount.float * price };
+}
+
 const dappName = (dapp: Dapp | undefined) => dapp?.name ?? null;
 const dappIcon = (dapp: Dapp | undefined) => (dapp?.iconUrl ? { url: dapp.iconUrl } : null);
 
-export function toTransactionResource(record: TransactionRecord, baseUrl: string): TransactionResource {
+export function toTransactionResource(record: TransactionRecord, baseUrl: string, prices: PagePrices): TransactionResource {
   const chainId = record.chainId;
   const application = record.application;
   const fee = assetFields(record.feeToken, record.fee || '0', chainId);
@@ -57,16 +103,18 @@ export function toTransactionResource(record: TransactionRecord, baseUrl: string
       sent_to: record.sentTo,
       status: 'confirmed',
       nonce: Number(record.nonce),
-      fee: { fungible_info: fee.fungible_info, quantity: fee.quantity, price: null, value: null },
-      transfers: record.transfers.map((transfer) => ({
-        direction: transfer.direction as 'in' | 'out' | 'self',
-        ...assetFields(transfer.token, transfer.amount, chainId),
-        value: null,
-        price: null,
-        sender: transfer.sender,
-        recipient: transfer.recipient,
-        act_id: String(transfer.actId),
-      })),
+      fee: { fungible_info: fee.fungible_info, quantity: fee.quantity, ...valuation(record.feeToken, fee.quantity, record, prices) },
+      transfers: record.transfers.map((transfer) => {
+        const fields = assetFields(transfer.token, transfer.amount, chainId);
+        return {
+          direction: transfer.direction as 'in' | 'out' | 'self',
+          ...fields,
+          ...valuation(transfer.token, fields.quantity, record, prices),
+          sender: transfer.sender,
+          recipient: transfer.recipient,
+          act_id: String(transfer.actId),
+        };
+      }),
       approvals: record.approvals.map((approval) => ({
         ...assetFields(approval.token, approval.amount || '0', chainId),
         sender: approval.owner,

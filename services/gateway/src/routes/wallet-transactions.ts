@@ -1,5 +1,7 @@
 import { unary } from '@wallet-api/core/grpc';
-import { TrashFilter } from '@wallet-api/core/proto/indexer';
+import type { RequestContext } from '@wallet-api/core/proto/common';
+import { TrashFilter, type TransactionRecord } from '@wallet-api/core/proto/indexer';
+import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import type { Backends } from '../grpc/backends.js';
 import { apiError } from '../http/api-error.js';
 import { networkHeaders } from '../schemas/common.js';
@@ -7,7 +9,7 @@ import { transactionListResponseSchema, transactionsQuery } from '../schemas/tra
 import { walletAddressParam } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
 import { toRequestContext } from './request-context.js';
-import { cursorFromPage, toTransactionResource, transactionId } from './transaction-resource.js';
+import { cursorFromPage, noPrices, pagePrices, priceQueries, toTransactionResource, transactionId, type PagePrices } from './transaction-resource.js';
 import { resolveWalletScope } from './wallet-scope.js';
 
 const trashFilters = {
@@ -23,6 +25,18 @@ function nextLink(selfUrl: string, last: { id: string; minedAtMs: string }, size
   url.searchParams.set('page[lastTimestamp]', last.minedAtMs);
   url.searchParams.set('page[size]', String(size));
   return url.toString();
+}
+
+/** Reference data refuses a GetPrices request of more queries; a page that needs more splits them. */
+const maxPriceQueries = 1_000;
+
+/** Prices of every fungible a page moves at its transactions' times: one GetPrices call for a page of ordinary size. */
+async function fetchPagePrices(referenceData: ReferenceDataClient, context: RequestContext, currency: string, records: readonly TransactionRecord[]): Promise<PagePrices> {
+  const queries = priceQueries(records);
+  if (queries.length === 0) return noPrices;
+  const batches = Array.from({ length: Math.ceil(queries.length / maxPriceQueries) }, (_, index) => queries.slice(index * maxPriceQueries, (index + 1) * maxPriceQueries));
+  const answers = await Promise.all(batches.map((batch) => unary(referenceData, referenceData.getPrices, { context, currency, queries: batch }, { name: 'ReferenceData/GetPrices' })));
+  return pagePrices(queries, answers.flatMap((answer) => answer.prices));
 }
 
 export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends): void {
@@ -74,7 +88,8 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
               },
               { name: 'Indexer/ListWalletTransactions' },
             );
-      const data = response.transactions.map((record) => toTransactionResource(record, baseUrl));
+      const prices = await fetchPagePrices(referenceData, context, query.currency, response.transactions);
+      const data = response.transactions.map((record) => toTransactionResource(record, baseUrl, prices));
       const last = response.transactions.at(-1);
       return {
         links: {
