@@ -7,6 +7,8 @@ import {
   ReferenceDataService,
   type Chain,
   type Dapp,
+  type Fungible,
+  type GetFungiblesRequest,
   type GetPricesRequest,
   type PriceQuery,
   type ReferenceDataServer,
@@ -26,6 +28,8 @@ export interface ReferenceDataFixture {
   untracked?: Record<string, string>;
   /** GetPrices' answer to one query; without it GetPrices is UNIMPLEMENTED. */
   price?: (query: PriceQuery, currency: string) => number | undefined;
+  /** GetFungibles' answer to one request; without it GetFungibles is UNIMPLEMENTED. */
+  fungibles?: (request: GetFungiblesRequest) => Fungible[];
 }
 
 export interface RunningReferenceData {
@@ -35,6 +39,8 @@ export interface RunningReferenceData {
   getTokensCalls: number;
   /** GetPrices requests served, in arrival order. */
   getPricesRequests: readonly GetPricesRequest[];
+  /** GetFungibles requests served, in arrival order. */
+  getFungiblesRequests: readonly GetFungiblesRequest[];
   stop(): Promise<void>;
 }
 
@@ -43,7 +49,7 @@ export interface RunningReferenceData {
  * which tokens are spam, which contracts belong to which dapp and which addresses are tracked.
  */
 export async function startReferenceDataFixture(fixture: ReferenceDataFixture): Promise<RunningReferenceData> {
-  const state = { getTokensCalls: 0, getPricesRequests: [] as GetPricesRequest[] };
+  const state = { getTokensCalls: 0, getPricesRequests: [] as GetPricesRequest[], getFungiblesRequests: [] as GetFungiblesRequest[] };
   const unknownToken = (chainId: string, address: string): TokenInfo => ({
     chainId, address, interface: 0, name: '', symbol: '', decimals: 0, fungibleId: '', iconUrl: '', verified: false, isSpam: false,
   });
@@ -95,10 +101,17 @@ export async function startReferenceDataFixture(fixture: ReferenceDataFixture): 
           state.getPricesRequests.push(request);
           return { prices: request.queries.map((query) => ({ price: price(query, request.currency) })) };
         },
-        // Fungibles and protocols come from the real service; a test here that calls one should fail loudly.
-        async getFungibles() {
-          throw new GrpcError(status.UNIMPLEMENTED, 'GetFungibles is not part of the fixture');
+        async getFungibles(request) {
+          const fungibles = fixture.fungibles;
+          if (!fungibles) throw new GrpcError(status.UNIMPLEMENTED, 'GetFungibles is not part of this fixture');
+          // As the real service refuses it.
+          if (request.fungibleIds.length + request.implementations.length > maxItemsPerRequest) {
+            throw invalidArgument(`fungible ids and implementations should have at most ${maxItemsPerRequest} items`);
+          }
+          state.getFungiblesRequests.push(request);
+          return { fungibles: fungibles(request) };
         },
+        // Protocols come from the real service; a test here that calls ListProtocols should fail loudly.
         async listProtocols() {
           throw new GrpcError(status.UNIMPLEMENTED, 'ListProtocols is not part of the fixture');
         },
@@ -115,6 +128,9 @@ export async function startReferenceDataFixture(fixture: ReferenceDataFixture): 
     },
     get getPricesRequests() {
       return state.getPricesRequests;
+    },
+    get getFungiblesRequests() {
+      return state.getFungiblesRequests;
     },
     async stop() {
       client.close();

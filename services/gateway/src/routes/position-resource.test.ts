@@ -1,7 +1,8 @@
 import { Position } from '@wallet-api/core/proto/positions';
-import { TokenInterface, type TokenInfo } from '@wallet-api/core/proto/reference_data';
+import { Fungible, TokenInterface, type TokenInfo } from '@wallet-api/core/proto/reference_data';
 import { positionResourceSchema } from '../schemas/position.js';
-import { toPositionResource } from './position-resource.js';
+import { responseFungibles } from './fungible-info.js';
+import { positionTokens, toPositionResource } from './position-resource.js';
 
 const baseUrl = 'https://api.wallet.test';
 const token = (fields: Partial<TokenInfo>): TokenInfo => ({
@@ -22,11 +23,23 @@ const lpUsdc = Position.fromPartial({
   protocol: 'Uniswap V2', protocolModule: 'liquidity_pool', poolAddress: lpToken.address, groupId: 'g-1', dapp: dex,
   fungibleReceipt: { token: lpToken, amount: '1000000000000000000' }, displayable: true, updatedAt: '1700000100', updatedAtBlock: '1300',
 });
+// GetFungibles knows Ether on two chains; the LP token is unknown to it and falls back to its metadata.
+const fungibles = responseFungibles([
+  Fungible.fromPartial({
+    id: 'eth', name: 'Ether', symbol: 'ETH', iconUrl: 'https://icons.test/eth.png', verified: true,
+    implementations: [{ chainId: 'ethereum', address: '', decimals: 18 }, { chainId: 'base', address: '', decimals: 18 }],
+    marketData: { price: 2000, changes: { percent1d: -0.99 } },
+  }),
+]);
+const unknownMarket = {
+  price: null, total_supply: null, circulating_supply: null, fully_diluted_valuation: null, market_cap: null,
+  changes: { percent_1d: null, percent_30d: null, percent_90d: null, percent_365d: null }, trading_volumes: { volume_1d: null },
+};
 const walletLp = Position.fromPartial({ id: 'p-lp-wallet', chainId: 'ethereum', name: 'Uniswap V2', positionType: 'wallet', amount: '1000000000000000000', token: lpToken, updatedAt: '1700000000' });
 
 describe('toPositionResource', () => {
-  test('a plain native balance: exact quantity, null address, no dapp fields, spec 2.3 layout', () => {
-    const resource = toPositionResource(walletEther, baseUrl);
+  test('a plain native balance: exact quantity, the fungible on every chain with null addresses, no dapp fields, spec 2.3 layout', () => {
+    const resource = toPositionResource(walletEther, baseUrl, fungibles);
     expect(resource).toEqual({
       type: 'positions',
       id: 'p-eth',
@@ -44,7 +57,9 @@ describe('toPositionResource', () => {
         changes: { absolute_1d: -30, percent_1d: -0.99 },
         fungible_info: {
           name: 'Ether', symbol: 'ETH', icon: { url: 'https://icons.test/eth.png' }, flags: { verified: true },
-          implementations: [{ chain_id: 'ethereum', decimals: 18, address: null }], id: 'eth',
+          implementations: [{ chain_id: 'ethereum', decimals: 18, address: null }, { chain_id: 'base', decimals: 18, address: null }], id: 'eth',
+          description: '',
+          market_data: { ...unknownMarket, price: 2000, changes: { ...unknownMarket.changes, percent_1d: -0.99 } },
         },
         flags: { displayable: true, is_trash: false },
         updated_at: '2023-11-14T22:13:20.000Z',
@@ -59,7 +74,7 @@ describe('toPositionResource', () => {
   });
 
   test('a liquidity position: protocol fields, application_metadata, fungible receipt with its quantity, dapp relationship', () => {
-    const resource = toPositionResource(lpUsdc, baseUrl);
+    const resource = toPositionResource(lpUsdc, baseUrl, fungibles);
     expect(resource.attributes).toEqual(expect.objectContaining({
       quantity: { int: '2500000', decimals: 6, float: 2.5, numeric: '2.5' },
       protocol: 'Uniswap V2', protocol_module: 'liquidity_pool', pool_address: lpToken.address, group_id: 'g-1', position_type: 'deposit',
@@ -69,6 +84,7 @@ describe('toPositionResource', () => {
         fungible_info: {
           name: 'Uniswap V2', symbol: 'UNI-V2', icon: null, flags: { verified: false },
           implementations: [{ chain_id: 'ethereum', decimals: 18, address: lpToken.address }], id: 'univ2-eth-usdc',
+          description: '', market_data: unknownMarket,
         },
         quantity: { int: '1000000000000000000', decimals: 18, float: 1, numeric: '1' },
       },
@@ -79,26 +95,36 @@ describe('toPositionResource', () => {
 
   test('receipt quantity omitted when unknown or zero; NFT receipts carry chain, contract and token id', () => {
     for (const amount of ['', '0']) {
-      const resource = toPositionResource({ ...lpUsdc, fungibleReceipt: { token: lpToken, amount } }, baseUrl);
+      const resource = toPositionResource({ ...lpUsdc, fungibleReceipt: { token: lpToken, amount } }, baseUrl, fungibles);
       expect(resource.attributes.receipt).toEqual({ fungible_info: expect.objectContaining({ id: 'univ2-eth-usdc' }) });
     }
-    const v3 = toPositionResource({ ...lpUsdc, fungibleReceipt: undefined, nftReceipt: { chainId: 'ethereum', contractAddress: '0xc36442b4a4522e871399cd717abdd847ab11fe88', tokenId: '77' } }, baseUrl);
+    const v3 = toPositionResource({ ...lpUsdc, fungibleReceipt: undefined, nftReceipt: { chainId: 'ethereum', contractAddress: '0xc36442b4a4522e871399cd717abdd847ab11fe88', tokenId: '77' } }, baseUrl, fungibles);
     expect(v3.attributes.receipt).toEqual({ nft_info: { chain_id: 'ethereum', contract_address: '0xc36442b4a4522e871399cd717abdd847ab11fe88', token_id: '77' } });
   });
 
   test('a one-sided change keeps the other null; an asset without a fungible id has no fungible relationship', () => {
-    const resource = toPositionResource({ ...walletLp, token: { ...lpToken, fungibleId: '' }, changePercent1d: 2 }, baseUrl);
+    const resource = toPositionResource({ ...walletLp, token: { ...lpToken, fungibleId: '' }, changePercent1d: 2 }, baseUrl, fungibles);
     expect(resource.attributes.changes).toEqual({ absolute_1d: null, percent_1d: 2 });
     expect(resource.relationships.fungible).toBeUndefined();
     expect(resource.attributes.application_metadata).toBeUndefined();
     expect(resource.attributes.receipt).toBeUndefined();
   });
 
+  test('GetFungibles is asked for every position token and every fungible receipt', () => {
+    const v3 = { ...lpUsdc, fungibleReceipt: undefined, nftReceipt: { chainId: 'base', contractAddress: '0xc36442b4a4522e871399cd717abdd847ab11fe88', tokenId: '77' } };
+    expect(positionTokens([walletEther, lpUsdc, { ...v3, chainId: 'base' }])).toEqual([
+      { chainId: 'ethereum', address: '' },
+      { chainId: 'ethereum', address: usdc.address },
+      { chainId: 'ethereum', address: lpToken.address },
+      { chainId: 'base', address: usdc.address },
+    ]);
+  });
+
   test('quantities of tokens with few or many decimals stay exact in numeric', () => {
     const wbtc = token({ address: '0x00000000000000000000000000000000000000b7', decimals: 8 });
-    expect(toPositionResource({ ...walletEther, token: wbtc, amount: '123456789' }, baseUrl).attributes.quantity)
+    expect(toPositionResource({ ...walletEther, token: wbtc, amount: '123456789' }, baseUrl, fungibles).attributes.quantity)
       .toEqual({ int: '123456789', decimals: 8, float: 1.23456789, numeric: '1.23456789' });
-    expect(toPositionResource({ ...walletEther, amount: '123456789012345678901234567890' }, baseUrl).attributes.quantity)
+    expect(toPositionResource({ ...walletEther, amount: '123456789012345678901234567890' }, baseUrl, fungibles).attributes.quantity)
       .toEqual({ int: '123456789012345678901234567890', decimals: 18, float: Number('123456789012.34567890123456789'), numeric: '123456789012.34567890123456789' });
   });
 });

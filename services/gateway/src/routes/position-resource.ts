@@ -1,12 +1,21 @@
 import type { Position } from '@wallet-api/core/proto/positions';
+import type { TokenRef } from '@wallet-api/core/proto/reference_data';
 import type { PositionResource } from '../schemas/position.js';
-import { toFungibleInfo } from './fungible-info.js';
+import type { ResponseFungibles } from './fungible-info.js';
 import { quantity } from './quantity.js';
 
 /** Proto strings are empty when a field does not apply; the API says so with null. */
 const orNull = (value: string) => (value === '' ? null : value);
 
-function receipt(position: Position): PositionResource['attributes']['receipt'] {
+/** Every token the positions show, receipts' too, as GetFungibles is asked for them. */
+export function positionTokens(positions: readonly Position[]): TokenRef[] {
+  return positions.flatMap((position) => [
+    { chainId: position.chainId, address: position.token?.address ?? '' },
+    ...(position.fungibleReceipt ? [{ chainId: position.chainId, address: position.fungibleReceipt.token?.address ?? '' }] : []),
+  ]);
+}
+
+function receipt(position: Position, fungibles: ResponseFungibles): PositionResource['attributes']['receipt'] {
   const { fungibleReceipt, nftReceipt } = position;
   if (nftReceipt) {
     return { nft_info: { chain_id: nftReceipt.chainId, contract_address: nftReceipt.contractAddress, token_id: nftReceipt.tokenId } };
@@ -15,7 +24,7 @@ function receipt(position: Position): PositionResource['attributes']['receipt'] 
     const token = fungibleReceipt.token;
     const amount = fungibleReceipt.amount;
     return {
-      fungible_info: toFungibleInfo(token, position.chainId, token?.address ?? ''),
+      fungible_info: fungibles.fungibleInfo(position.chainId, token?.address ?? '', token),
       // Spec 2.3: the receipt quantity is omitted when unavailable or zero.
       ...(amount !== '' && BigInt(amount) !== 0n ? { quantity: quantity(amount, token?.decimals ?? 0) } : {}),
     };
@@ -29,11 +38,12 @@ function changes(position: Position): PositionResource['attributes']['changes'] 
   return { absolute_1d: changeAbsolute1d ?? null, percent_1d: changePercent1d ?? null };
 }
 
-/** Spec 2.3 position resource from the positions service's record. */
-export function toPositionResource(position: Position, baseUrl: string): PositionResource {
+/** Spec 2.3 position resource from the positions service's record and the response's fungibles. */
+export function toPositionResource(position: Position, baseUrl: string, fungibles: ResponseFungibles): PositionResource {
   const { chainId, token, dapp } = position;
-  const fungibleId = token?.fungibleId ?? '';
-  const positionReceipt = receipt(position);
+  const fungibleInfo = fungibles.fungibleInfo(chainId, token?.address ?? '', token);
+  const fungibleId = fungibleInfo.id;
+  const positionReceipt = receipt(position, fungibles);
   return {
     type: 'positions',
     id: position.id,
@@ -49,7 +59,7 @@ export function toPositionResource(position: Position, baseUrl: string): Positio
       value: position.value ?? null,
       price: position.price ?? null,
       changes: changes(position),
-      fungible_info: toFungibleInfo(token, chainId, token?.address ?? ''),
+      fungible_info: fungibleInfo,
       flags: { displayable: position.displayable, is_trash: position.isTrash },
       updated_at: new Date(Number(position.updatedAt) * 1000).toISOString(),
       updated_at_block: Number(position.updatedAtBlock),

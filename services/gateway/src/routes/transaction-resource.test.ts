@@ -1,7 +1,8 @@
 import { AssetKind } from '@wallet-api/core/proto/events';
 import { TransactionRecord } from '@wallet-api/core/proto/indexer';
 import { TokenInfo } from '@wallet-api/core/proto/reference_data';
-import { cursorFromPage, noPrices, pagePrices, priceQueries, toTransactionResource, transactionId } from './transaction-resource.js';
+import { responseFungibles } from './fungible-info.js';
+import { cursorFromPage, noPrices, pagePrices, priceQueries, toTransactionResource, transactionId, transactionTokens } from './transaction-resource.js';
 import { transactionsQuery } from '../schemas/transaction.js';
 
 describe('cursor', () => {
@@ -57,6 +58,17 @@ describe('prices of a page', () => {
     ]);
   });
 
+  test('GetFungibles is asked for the fee, transfer and approval fungibles of every transaction, never for an NFT', () => {
+    const approving = TransactionRecord.fromPartial({ ...onBase, approvals: [{ actId: 1, token: dollar, amount: '5' }, { actId: 2, token: punk, amount: '' }] });
+    expect(transactionTokens([swap, approving])).toEqual([
+      { chainId: 'ethereum', address: '' },
+      { chainId: 'ethereum', address: '' },
+      { chainId: 'ethereum', address: usdc },
+      { chainId: 'base', address: '' },
+      { chainId: 'base', address: usdc },
+    ]);
+  });
+
   test('a GetPrices answer of another length is refused rather than misread', () => {
     expect(() => pagePrices(priceQueries([swap]), [{ price: 1 }])).toThrow('GetPrices answered 1 prices for 2 queries');
   });
@@ -64,7 +76,7 @@ describe('prices of a page', () => {
   test('value is the quantity times the price at the transaction time; NFTs and unpriced tokens stay null', () => {
     const queries = priceQueries([swap, later]);
     const prices = pagePrices(queries, [{ price: 3000 }, { price: 0.999 }, { price: 3100 }, {}]);
-    const [swapResource, laterResource] = [swap, later].map((item) => toTransactionResource(item, 'https://api.test', prices));
+    const [swapResource, laterResource] = [swap, later].map((item) => toTransactionResource(item, 'https://api.test', prices, responseFungibles([])));
     expect(swapResource!.attributes.fee).toMatchObject({ price: 3000, value: 0.000021 * 3000 });
     expect(swapResource!.attributes.transfers.map(({ price, value }) => ({ price, value }))).toEqual([
       { price: 3000, value: 1.5 * 3000 },
@@ -76,7 +88,7 @@ describe('prices of a page', () => {
   });
 
   test('without prices every price and value is null', () => {
-    const resource = toTransactionResource(swap, 'https://api.test', noPrices);
+    const resource = toTransactionResource(swap, 'https://api.test', noPrices, responseFungibles([]));
     expect([resource.attributes.fee, ...resource.attributes.transfers].map(({ price, value }) => ({ price, value }))).toEqual(
       Array.from({ length: 4 }, () => ({ price: null, value: null })),
     );

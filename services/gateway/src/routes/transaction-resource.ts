@@ -1,8 +1,8 @@
 import { AssetKind } from '@wallet-api/core/proto/events';
 import type { TokenView, TransactionCursor, TransactionRecord } from '@wallet-api/core/proto/indexer';
-import { TokenInterface, type Dapp, type PriceQuery, type TokenPrice } from '@wallet-api/core/proto/reference_data';
+import { TokenInterface, type Dapp, type PriceQuery, type TokenPrice, type TokenRef } from '@wallet-api/core/proto/reference_data';
 import type { TransactionResource } from '../schemas/transaction.js';
-import { toFungibleInfo } from './fungible-info.js';
+import type { ResponseFungibles } from './fungible-info.js';
 import { quantity } from './quantity.js';
 
 /** The resource id doubles as the cursor position: `<chain>:<block number>:<transaction index>`. */
@@ -32,10 +32,10 @@ function nftInfo(token: TokenView) {
 }
 
 /** Fungible or NFT facts of a token, and the quantity in its units. */
-function assetFields(token: TokenView | undefined, amount: string, chainId: string) {
+function assetFields(token: TokenView | undefined, amount: string, chainId: string, fungibles: ResponseFungibles) {
   const view = token ?? { asset: undefined, info: undefined };
   if (isNftKind(view.asset?.kind)) return { quantity: quantity(amount, 0), fungible_info: null, nft_info: nftInfo(view) };
-  return { quantity: quantity(amount, view.info?.decimals ?? 0), fungible_info: toFungibleInfo(view.info, chainId, view.asset?.address ?? ''), nft_info: null };
+  return { quantity: quantity(amount, view.info?.decimals ?? 0), fungible_info: fungibles.fungibleInfo(chainId, view.asset?.address ?? '', view.info), nft_info: null };
 }
 
 /** A page's token prices at its transactions' times, in the request's currency. */
@@ -51,6 +51,16 @@ const priceKey = (chainId: string, address: string, timestamp: string) => `${cha
 /** The fungible a transfer or fee moves, as GetPrices names it; NFTs are not priced. */
 function fungibleAddress(token: TokenView | undefined): string | undefined {
   return isNftKind(token?.asset?.kind) ? undefined : (token?.asset?.address ?? '');
+}
+
+/** Every fungible a page shows (fees, transfers and approvals), as GetFungibles is asked for them. */
+export function transactionTokens(records: readonly TransactionRecord[]): TokenRef[] {
+  return records.flatMap((record) =>
+    [record.feeToken, ...record.transfers.map((transfer) => transfer.token), ...record.approvals.map((approval) => approval.token)].flatMap((token) => {
+      const address = fungibleAddress(token);
+      return address === undefined ? [] : [{ chainId: record.chainId, address }];
+    }),
+  );
 }
 
 /** What a page asks GetPrices: each fungible its transfers and fees move, at its transaction's time, once. */
@@ -87,10 +97,10 @@ function valuation(token: TokenView | undefined, amount: { float: number }, reco
 const dappName = (dapp: Dapp | undefined) => dapp?.name ?? null;
 const dappIcon = (dapp: Dapp | undefined) => (dapp?.iconUrl ? { url: dapp.iconUrl } : null);
 
-export function toTransactionResource(record: TransactionRecord, baseUrl: string, prices: PagePrices): TransactionResource {
+export function toTransactionResource(record: TransactionRecord, baseUrl: string, prices: PagePrices, fungibles: ResponseFungibles): TransactionResource {
   const chainId = record.chainId;
   const application = record.application;
-  const fee = assetFields(record.feeToken, record.fee || '0', chainId);
+  const fee = assetFields(record.feeToken, record.fee || '0', chainId, fungibles);
   return {
     type: 'transactions',
     id: transactionId(record.cursor!),
@@ -105,7 +115,7 @@ export function toTransactionResource(record: TransactionRecord, baseUrl: string
       nonce: Number(record.nonce),
       fee: { fungible_info: fee.fungible_info, quantity: fee.quantity, ...valuation(record.feeToken, fee.quantity, record, prices) },
       transfers: record.transfers.map((transfer) => {
-        const fields = assetFields(transfer.token, transfer.amount, chainId);
+        const fields = assetFields(transfer.token, transfer.amount, chainId, fungibles);
         return {
           direction: transfer.direction as 'in' | 'out' | 'self',
           ...fields,
@@ -116,7 +126,7 @@ export function toTransactionResource(record: TransactionRecord, baseUrl: string
         };
       }),
       approvals: record.approvals.map((approval) => ({
-        ...assetFields(approval.token, approval.amount || '0', chainId),
+        ...assetFields(approval.token, approval.amount || '0', chainId, fungibles),
         sender: approval.owner,
         spender: approval.spender,
         act_id: String(approval.actId),

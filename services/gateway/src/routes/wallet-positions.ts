@@ -6,7 +6,8 @@ import { networkHeaders } from '../schemas/common.js';
 import { positionListResponseSchema, positionsQuery } from '../schemas/position.js';
 import { walletAddressParam } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
-import { toPositionResource } from './position-resource.js';
+import { fetchResponseFungibles } from './fetch-fungibles.js';
+import { positionTokens, toPositionResource } from './position-resource.js';
 import { toRequestContext } from './request-context.js';
 import { checkRequestUrlLength } from './request-url.js';
 import { resolveWalletScope } from './wallet-scope.js';
@@ -80,9 +81,10 @@ export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends): 
               },
               { name: 'Positions/ListPositions', deadlineMs: positionsDeadlineMs(sync) },
             );
+      const fungibles = await fetchResponseFungibles(referenceData, context, query.currency, positionTokens(response.positions));
       // With no_filter the service itself leaves out wallet rows of share tokens that a returned
       // position carries as receipt (spec 4.4), so that GetPortfolio counts them once as well.
-      return { links: { self: selfUrl }, data: response.positions.map((position) => toPositionResource(position, baseUrl)) };
+      return { links: { self: selfUrl }, data: response.positions.map((position) => toPositionResource(position, baseUrl, fungibles)) };
     },
   });
 }

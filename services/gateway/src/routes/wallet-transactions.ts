@@ -8,8 +8,19 @@ import { networkHeaders } from '../schemas/common.js';
 import { transactionListResponseSchema, transactionsQuery } from '../schemas/transaction.js';
 import { walletAddressParam } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
+import { fetchResponseFungibles } from './fetch-fungibles.js';
+import { inBatches } from './reference-data-batches.js';
 import { toRequestContext } from './request-context.js';
-import { cursorFromPage, noPrices, pagePrices, priceQueries, toTransactionResource, transactionId, type PagePrices } from './transaction-resource.js';
+import {
+  cursorFromPage,
+  noPrices,
+  pagePrices,
+  priceQueries,
+  toTransactionResource,
+  transactionId,
+  transactionTokens,
+  type PagePrices,
+} from './transaction-resource.js';
 import { resolveWalletScope } from './wallet-scope.js';
 
 const trashFilters = {
@@ -27,15 +38,11 @@ function nextLink(selfUrl: string, last: { id: string; minedAtMs: string }, size
   return url.toString();
 }
 
-/** Reference data refuses a GetPrices request of more queries; a page that needs more splits them. */
-const maxPriceQueries = 1_000;
-
 /** Prices of every fungible a page moves at its transactions' times: one GetPrices call for a page of ordinary size. */
 async function fetchPagePrices(referenceData: ReferenceDataClient, context: RequestContext, currency: string, records: readonly TransactionRecord[]): Promise<PagePrices> {
   const queries = priceQueries(records);
   if (queries.length === 0) return noPrices;
-  const batches = Array.from({ length: Math.ceil(queries.length / maxPriceQueries) }, (_, index) => queries.slice(index * maxPriceQueries, (index + 1) * maxPriceQueries));
-  const answers = await Promise.all(batches.map((batch) => unary(referenceData, referenceData.getPrices, { context, currency, queries: batch }, { name: 'ReferenceData/GetPrices' })));
+  const answers = await Promise.all(inBatches(queries).map((batch) => unary(referenceData, referenceData.getPrices, { context, currency, queries: batch }, { name: 'ReferenceData/GetPrices' })));
   return pagePrices(queries, answers.flatMap((answer) => answer.prices));
 }
 
@@ -88,8 +95,12 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
               },
               { name: 'Indexer/ListWalletTransactions' },
             );
-      const prices = await fetchPagePrices(referenceData, context, query.currency, response.transactions);
-      const data = response.transactions.map((record) => toTransactionResource(record, baseUrl, prices));
+      // Prices at the transactions' times and the fungibles (market data as of now) are independent: asked at once.
+      const [prices, fungibles] = await Promise.all([
+        fetchPagePrices(referenceData, context, query.currency, response.transactions),
+        fetchResponseFungibles(referenceData, context, query.currency, transactionTokens(response.transactions)),
+      ]);
+      const data = response.transactions.map((record) => toTransactionResource(record, baseUrl, prices, fungibles));
       const last = response.transactions.at(-1);
       return {
         links: {
