@@ -84,7 +84,7 @@ export function createChainPriceTracker(options: { chains: readonly ChainConfig[
   const rules = new Map<string, PricingRules>();
   for (const chain of options.chains) {
     const pricing = options.registry.pricing(chain.id);
-    if (pricing) rules.set(chain.id, { usdStablecoins: new Set(pricing.usd_stablecoins), wrappedNative: pricing.wrapped_native, minLiquidityUsd: pricing.min_liquidity_usd });
+    if (pricing) rules.set(chain.id, { usdStablecoins: new Set(pricing.usd_stablecoins), wrappedNative: pricing.wrapped_native, minLiquidityUsd: pricing.min_liquidity_usd, maxDeviation: pricing.max_deviation });
   }
   return createPriceTracker({
     rules: (chainId) => rules.get(chainId),

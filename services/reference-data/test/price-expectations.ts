@@ -1,7 +1,11 @@
 // What the prices should be, computed in the test from the chain itself: each pool's state read
 // by eth_call at a block (getReserves; slot0 and liquidity), then the rule of issue 5 written out
-// again here, independently of the service's code.
+// again here, independently of the service's code: per token, its pools against a stablecoin or
+// WETH holding at least half the threshold on the quote side; their median price weighted by the
+// token each holds; of those, the ones within the deviation bound of it and holding at least half
+// the threshold of the token valued at it; their mean weighted the same way.
 import { parseAbi, type Address, type PublicClient } from 'viem';
+import { defaultMaxDeviation } from '../src/registry/registry-config.js';
 
 export interface TestPool {
   kind: 'v2' | 'v3';
@@ -21,6 +25,8 @@ export interface Routing {
   stablecoins: ReadonlySet<string>;
   weth: string;
   minLiquidityUsd: number;
+  /** The registry's `max_deviation`; absent, its default. */
+  maxDeviation?: number;
   decimals: ReadonlyMap<string, number>;
 }
 
@@ -53,8 +59,8 @@ export async function readPools(client: PublicClient, pools: readonly TestPool[]
   );
 }
 
-/** Whole units of `quote` per whole unit of `token` in the pool, and the pool's whole units of `quote`. */
-function quote(pool: PoolReading, token: string, other: string, decimals: ReadonlyMap<string, number>): { price: number; depth: number } | undefined {
+/** Whole units of `other` per whole unit of `token` in the pool, and the pool's whole units of each. */
+function quote(pool: PoolReading, token: string, other: string, decimals: ReadonlyMap<string, number>): { price: number; otherDepth: number; tokenDepth: number } | undefined {
   const [d0, d1] = [decimals.get(pool.token0)!, decimals.get(pool.token1)!];
   let oneIn0: number;
   if (pool.kind === 'v3') {
@@ -64,38 +70,52 @@ function quote(pool: PoolReading, token: string, other: string, decimals: Readon
     if (pool.reserve0 === 0n || pool.reserve1 === 0n) return undefined;
     oneIn0 = Number(pool.reserve1) / 10 ** d1 / (Number(pool.reserve0) / 10 ** d0);
   }
-  if (pool.token0 === token && pool.token1 === other) return { price: oneIn0, depth: Number(pool.reserve1) / 10 ** d1 };
-  if (pool.token1 === token && pool.token0 === other) return { price: 1 / oneIn0, depth: Number(pool.reserve0) / 10 ** d0 };
+  const [amount0, amount1] = [Number(pool.reserve0) / 10 ** d0, Number(pool.reserve1) / 10 ** d1];
+  if (pool.token0 === token && pool.token1 === other) return { price: oneIn0, otherDepth: amount1, tokenDepth: amount0 };
+  if (pool.token1 === token && pool.token0 === other) return { price: 1 / oneIn0, otherDepth: amount0, tokenDepth: amount1 };
   return undefined;
 }
 
-function weighted(token: string, pools: readonly PoolReading[], unitOf: (other: string) => number | undefined, routing: Routing): number | undefined {
-  let weights = 0;
-  let sum = 0;
+function robust(token: string, pools: readonly PoolReading[], unitOf: (other: string) => number | undefined, routing: Routing): number | undefined {
+  const half = routing.minLiquidityUsd / 2;
+  const bound = routing.maxDeviation ?? defaultMaxDeviation;
+  const candidates: { usd: number; depth: number }[] = [];
   for (const pool of pools) {
     if (pool.token0 !== token && pool.token1 !== token) continue;
     const other = pool.token0 === token ? pool.token1 : pool.token0;
     const unit = unitOf(other);
     const quoted = unit === undefined ? undefined : quote(pool, token, other, routing.decimals);
     if (unit === undefined || !quoted) continue;
-    const liquidityUsd = 2 * quoted.depth * unit;
-    if (liquidityUsd < routing.minLiquidityUsd || liquidityUsd === 0) continue;
-    weights += liquidityUsd;
-    sum += liquidityUsd * quoted.price * unit;
+    if (quoted.otherDepth * unit < half || quoted.otherDepth === 0 || quoted.tokenDepth === 0) continue;
+    candidates.push({ usd: quoted.price * unit, depth: quoted.tokenDepth });
   }
-  return weights > 0 ? sum / weights : undefined;
+  if (candidates.length === 0) return undefined;
+  const byPrice = [...candidates].sort((a, b) => a.usd - b.usd);
+  const total = byPrice.reduce((sum, candidate) => sum + candidate.depth, 0);
+  let below = 0;
+  let median = byPrice[byPrice.length - 1]!.usd;
+  for (const candidate of byPrice) {
+    below += candidate.depth;
+    if (below >= total / 2) {
+      median = candidate.usd;
+      break;
+    }
+  }
+  const kept = candidates.filter((candidate) => Math.abs(candidate.usd - median) <= bound * median && candidate.depth * median >= half);
+  const weights = kept.reduce((sum, candidate) => sum + candidate.depth, 0);
+  return weights > 0 ? kept.reduce((sum, candidate) => sum + candidate.depth * candidate.usd, 0) / weights : undefined;
 }
 
 /** USD price of every token of the pools that has one; stablecoins are 1. */
 export function expectedPrices(pools: readonly PoolReading[], routing: Routing): Map<string, number> {
   const prices = new Map<string, number>();
   for (const stable of routing.stablecoins) prices.set(stable, 1);
-  const wethPrice = weighted(routing.weth, pools, (other) => (routing.stablecoins.has(other) ? 1 : undefined), routing);
+  const wethPrice = robust(routing.weth, pools, (other) => (routing.stablecoins.has(other) ? 1 : undefined), routing);
   if (wethPrice !== undefined) prices.set(routing.weth, wethPrice);
   const tokens = new Set(pools.flatMap((pool) => [pool.token0, pool.token1]));
   for (const token of tokens) {
     if (prices.has(token)) continue;
-    const price = weighted(token, pools, (other) => (routing.stablecoins.has(other) ? 1 : other === routing.weth ? wethPrice : undefined), routing);
+    const price = robust(token, pools, (other) => (routing.stablecoins.has(other) ? 1 : other === routing.weth ? wethPrice : undefined), routing);
     if (price !== undefined) prices.set(token, price);
   }
   return prices;

@@ -14,12 +14,12 @@ describe('pool quotes', () => {
     expect(price1Per0(state)).toBeCloseTo(expected, 12);
   });
 
-  test('quotes either token in the other, with the quote side as depth; an empty or unrelated pool quotes nothing', () => {
+  test('quotes either token in the other, with the depth of both sides; an empty or unrelated pool quotes nothing', () => {
     const pool = v2(3_000_000n * 10n ** 6n, 1_000n * 10n ** 18n);
     const wethInUsdc = quoteIn(pool, weth, usdc)!;
     expect(wethInUsdc.price).toBeCloseTo(3000, 9);
-    expect(wethInUsdc.quoteReserve).toBe(3_000_000);
-    expect(quoteIn(pool, usdc, weth)).toEqual({ price: 1 / 3000, quoteReserve: 1000 });
+    expect([wethInUsdc.quoteReserve, wethInUsdc.tokenReserve]).toEqual([3_000_000, 1000]);
+    expect(quoteIn(pool, usdc, weth)).toEqual({ price: 1 / 3000, quoteReserve: 1000, tokenReserve: 3_000_000 });
     expect(quoteIn(v2(0n, 10n), weth, usdc)).toBeUndefined();
     expect(quoteIn(pool, weth, '0x00000000000000000000000000000000000000c3')).toBeUndefined();
   });

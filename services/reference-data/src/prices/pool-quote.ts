@@ -1,6 +1,6 @@
 /**
  * What one pool says about the price of one of its tokens: the price in units of the other token
- * and how much of the other token the pool holds. Uniswap V2 from the pair's reserves; V3 from
+ * and how much of each token the pool holds. Uniswap V2 from the pair's reserves; V3 from
  * sqrtPriceX96 and the virtual reserves of its in-range liquidity (L/sqrtP and L*sqrtP), which are
  * what a trade near the current price draws on.
  */
@@ -23,6 +23,8 @@ export interface PoolQuote {
   price: number;
   /** Whole units of `quote` the pool holds (V3: virtual reserve). */
   quoteReserve: number;
+  /** Whole units of `token` the pool holds (V3: virtual reserve). */
+  tokenReserve: number;
 }
 
 const q96 = 2 ** 96;
@@ -40,11 +42,12 @@ export function price1Per0(state: PoolState): number | undefined {
   return whole(state.reserve1, state.decimals1) / whole(state.reserve0, state.decimals0);
 }
 
-/** The pool's price of `token` in `quote` and its depth in `quote`; undefined if the pool does not pair them or is empty. */
+/** The pool's price of `token` in `quote` and its depth on both sides; undefined if the pool does not pair them or is empty. */
 export function quoteIn(state: PoolState, token: string, quote: string): PoolQuote | undefined {
   const ratio = price1Per0(state);
   if (ratio === undefined || !(ratio > 0) || !Number.isFinite(ratio)) return undefined;
-  if (state.token0 === token && state.token1 === quote) return { price: ratio, quoteReserve: whole(state.reserve1, state.decimals1) };
-  if (state.token1 === token && state.token0 === quote) return { price: 1 / ratio, quoteReserve: whole(state.reserve0, state.decimals0) };
+  const [reserve0, reserve1] = [whole(state.reserve0, state.decimals0), whole(state.reserve1, state.decimals1)];
+  if (state.token0 === token && state.token1 === quote) return { price: ratio, quoteReserve: reserve1, tokenReserve: reserve0 };
+  if (state.token1 === token && state.token0 === quote) return { price: 1 / ratio, quoteReserve: reserve0, tokenReserve: reserve1 };
   return undefined;
 }

@@ -5,7 +5,7 @@ const usdc = '0x00000000000000000000000000000000000000a1';
 const dai = '0x00000000000000000000000000000000000000a2';
 const weth = '0x00000000000000000000000000000000000000b2';
 const gov = '0x00000000000000000000000000000000000000c3';
-const rules: PricingRules = { usdStablecoins: new Set([usdc, dai]), wrappedNative: weth, minLiquidityUsd: 10_000 };
+const rules: PricingRules = { usdStablecoins: new Set([usdc, dai]), wrappedNative: weth, minLiquidityUsd: 10_000, maxDeviation: 0.1 };
 
 const units = (amount: number, decimals: number) => BigInt(Math.round(amount * 1e6)) * 10n ** BigInt(decimals - 6);
 
@@ -15,31 +15,72 @@ function pair(pool: string, token0: string, token1: string, amount0: number, amo
 }
 
 describe('price book', () => {
-  test('weights each pool by its USD liquidity (twice its quote side) and ignores pools below the threshold', () => {
+  // A V2 pair's price times its token side is its quote side, so each expected mean is the kept
+  // pools' quote sides over their WETH.
+  test.each([
+    [
+      'a pair drained of WETH by dumping DAI into it (1 WETH = 38M DAI) sets no price',
+      [pair('0x1', usdc, weth, 200_000_000, 66_682, [6, 18]), pair('0x2', weth, dai, 500, 1_550_000), pair('0x3', weth, dai, 148, 5_600_000_000)],
+      (200_000_000 + 1_550_000) / (66_682 + 500),
+    ],
+    [
+      'a pair WETH was dumped into (10 DAI per WETH, quote side above the threshold) sets no price',
+      [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 500, 1_550_000), pair('0x3', weth, dai, 900, 9_000)],
+      (3_000_000 + 1_550_000) / 1_500,
+    ],
+    [
+      'a pool exactly at the deviation bound (3300 against a consensus of 3000) counts',
+      [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 500, 1_650_000)],
+      (3_000_000 + 1_650_000) / 1_500,
+    ],
+    ['a pool just beyond the bound (3303) does not', [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 500, 1_651_500)], 3000],
+    ['a pool whose quote side is below half the threshold does not', [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', usdc, weth, 4_000, 1.3, [6, 18])], 3000],
+    [
+      'a pool whose WETH, valued at the consensus, is below half the threshold does not, though its quote side is above',
+      [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 1.6, 5_200)],
+      3000,
+    ],
+    [
+      'the median follows the depth in WETH, not the pools\' count or their own valuations',
+      [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 400, 2_000_000), pair('0x3', weth, dai, 300, 1_500_000)],
+      3000,
+    ],
+    ['no pool at all above the threshold: no price', [pair('0x1', usdc, weth, 4_000, 1.3, [6, 18])], undefined],
+  ])('%s', (_name, pools, expected) => {
     const book = createPriceBook(rules);
-    book.setPool(pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18])); // 3000, 6M USD
-    book.setPool(pair('0x2', weth, dai, 500, 1_550_000)); // 3100, 3.1M USD
-    book.setPool(pair('0x3', usdc, weth, 4_000, 0.001, [6, 18])); // 4,000,000 per WETH, 8,000 USD: too thin
+    for (const pool of pools) book.setPool(pool);
     const changes = book.repriceAll();
-    const expected = (3000 * 6_000_000 + 3100 * 3_100_000) / 9_100_000;
+    if (expected === undefined) {
+      expect(changes.size).toBe(0);
+      expect(book.price(weth)).toBeUndefined();
+      return;
+    }
     expect(changes.get(weth)).toBeCloseTo(expected, 9);
     expect(book.price(weth)).toBe(changes.get(weth));
     expect(book.price(usdc)).toBe(1);
     expect([...book.prices().keys()]).toEqual([weth]);
   });
 
+  test('the deviation bound is the registry\'s', () => {
+    const book = createPriceBook({ ...rules, maxDeviation: 0.2 });
+    book.setPool(pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]));
+    book.setPool(pair('0x2', weth, dai, 500, 1_750_000)); // 3500: 16.7% off
+    book.repriceAll();
+    expect(book.price(weth)).toBeCloseTo((3_000_000 + 1_750_000) / 1_500, 9);
+  });
+
   test('prices a token through the wrapped native token and its stablecoin pools together, and moves it with the wrapped native price', () => {
     const book = createPriceBook(rules);
     book.setPool(pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]));
-    book.setPool(pair('0x4', gov, weth, 100_000, 20)); // 0.0002 WETH = 0.6 USD, liquidity 2 * 20 * 3000 = 120,000
-    book.setPool(pair('0x5', usdc, gov, 40_000, 50_000, [6, 18])); // 0.8 USD, liquidity 80,000
+    book.setPool(pair('0x4', gov, weth, 100_000, 20)); // 0.0002 WETH = 0.6 USD, 100,000 GOV deep
+    book.setPool(pair('0x5', usdc, gov, 31_000, 50_000, [6, 18])); // 0.62 USD, 50,000 GOV deep
     book.repriceAll();
-    expect(book.price(gov)).toBeCloseTo((0.6 * 120_000 + 0.8 * 80_000) / 200_000, 12);
+    expect(book.price(gov)).toBeCloseTo((0.6 * 100_000 + 0.62 * 50_000) / 150_000, 12);
 
     book.setPool(pair('0x1', usdc, weth, 3_300_000, 1_000, [6, 18]));
     const changes = book.reprice(['0x1']);
     expect(changes.get(weth)).toBeCloseTo(3300, 9);
-    expect(changes.get(gov)).toBeCloseTo((0.66 * 132_000 + 0.8 * 80_000) / 212_000, 12);
+    expect(changes.get(gov)).toBeCloseTo((0.66 * 100_000 + 0.62 * 50_000) / 150_000, 12);
   });
 
   test('a token whose pools all fall below the threshold loses its price; an unchanged price is not a change', () => {

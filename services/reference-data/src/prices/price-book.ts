@@ -5,15 +5,54 @@ export interface PricingRules {
   usdStablecoins: ReadonlySet<string>;
   wrappedNative: string;
   minLiquidityUsd: number;
+  /** Relative distance from the consensus beyond which a pool's price is dropped. */
+  maxDeviation: number;
+}
+
+/** One pool's word on a token: its price in USD and how much of the token it holds (whole units). */
+interface PriceCandidate {
+  price: number;
+  depth: number;
 }
 
 /**
- * The trusted pools of one chain in their latest state and the token prices they make. A token's
- * price is the mean of its pools' prices weighted by each pool's liquidity in USD (both sides, at
- * the pool's own price: twice its quote side), over the pools that pair it with a USD stablecoin
- * (worth 1) or with the wrapped native token (priced first, from its stablecoin pools alone);
- * a pool below the liquidity threshold counts for nothing, so a thin pool cannot set a price.
- * Stablecoins are worth 1 by definition and are not kept here.
+ * The price the candidates agree on (see PriceBook); undefined when none is left. The candidates
+ * have passed the quote-side threshold already.
+ */
+function consensusPrice(candidates: readonly PriceCandidate[], rules: PricingRules): number | undefined {
+  const sorted = [...candidates].sort((a, b) => a.price - b.price);
+  const total = sorted.reduce((sum, candidate) => sum + candidate.depth, 0);
+  let cumulative = 0;
+  const median = sorted.find((candidate) => (cumulative += candidate.depth) * 2 >= total)?.price;
+  if (median === undefined) return undefined;
+  let weights = 0;
+  let weighted = 0;
+  for (const candidate of candidates) {
+    if (!(Math.abs(candidate.price - median) <= rules.maxDeviation * median)) continue;
+    if (!(candidate.depth * median >= rules.minLiquidityUsd / 2)) continue;
+    weights += candidate.depth;
+    weighted += candidate.depth * candidate.price;
+  }
+  return weights > 0 ? weighted / weights : undefined;
+}
+
+/**
+ * The trusted pools of one chain in their latest state and the token prices they make, from the
+ * pools pairing a token with a USD stablecoin (worth 1) or with the wrapped native token (priced
+ * first, from its stablecoin pools alone). Stablecoins are worth 1 by definition and are not kept.
+ *
+ * A pool's price is what its manipulator sets, and dumping one token into a pool inflates that
+ * side, so no pool may weigh by its own valuation: weighting by the quote side at the pool's own
+ * price let a pair drained of WETH with a stablecoin (148 WETH against 5.6 billion DAI) outweigh
+ * every honest pool. Pools weigh instead by how much of the priced token they hold, i.e. their
+ * liquidity at one common price. The consensus is the depth-weighted median, which pools holding
+ * less than half the depth cannot move however far off they are; pools further than
+ * `maxDeviation` from it are dropped, so an outlier cannot pull the mean either, and the price is
+ * the depth-weighted mean of the rest, which moves smoothly with trading in the deep pools. A
+ * pool must also hold at least half of `minLiquidityUsd` on each side, the token side valued at
+ * the consensus rather than at its own price: a thin pool cannot set a price, nor can one whose
+ * quote side a dump of the token drained. The quote side is checked before the median, because
+ * such a pool holds much of the token and would otherwise take the median with it.
  */
 export interface PriceBook {
   setPool(state: PoolState): void;
@@ -47,8 +86,7 @@ export function createPriceBook(rules: PricingRules): PriceBook {
   }
 
   function weightedPrice(token: string, wethPrice: number | undefined): number | undefined {
-    let weights = 0;
-    let weighted = 0;
+    const candidates: PriceCandidate[] = [];
     for (const address of poolsOfToken.get(token) ?? []) {
       const pool = pools.get(address)!;
       const quote = pool.token0 === token ? pool.token1 : pool.token0;
@@ -56,12 +94,11 @@ export function createPriceBook(rules: PricingRules): PriceBook {
       if (unit === undefined) continue;
       const quoted = quoteIn(pool, token, quote);
       if (!quoted) continue;
-      const liquidityUsd = 2 * quoted.quoteReserve * unit;
-      if (!(liquidityUsd >= rules.minLiquidityUsd) || liquidityUsd === 0) continue;
-      weights += liquidityUsd;
-      weighted += liquidityUsd * quoted.price * unit;
+      const quoteUsd = quoted.quoteReserve * unit;
+      if (!(quoteUsd >= rules.minLiquidityUsd / 2) || quoteUsd === 0 || !(quoted.tokenReserve > 0)) continue;
+      candidates.push({ price: quoted.price * unit, depth: quoted.tokenReserve });
     }
-    return weights > 0 ? weighted / weights : undefined;
+    return consensusPrice(candidates, rules);
   }
 
   function update(token: string, next: number | undefined, changes: Map<string, number | undefined>) {

@@ -31,7 +31,7 @@ function block(number: number, timestamp: number, reserves: [number, number], vo
   return { number: BigInt(number), hash: event.blockHash, timestamp, events: [event] };
 }
 
-const newFold = (): ChainFold => ({ book: createPriceBook({ usdStablecoins: new Set([usdc]), wrappedNative: weth, minLiquidityUsd: 0 }), head: undefined, recent: [], recentFloor: -1n });
+const newFold = (): ChainFold => ({ book: createPriceBook({ usdStablecoins: new Set([usdc]), wrappedNative: weth, minLiquidityUsd: 0, maxDeviation: 0.1 }), head: undefined, recent: [], recentFloor: -1n });
 const options: FoldOptions = { meta: () => ({ decimals0: 6, decimals1: 18 }), collapse: true, recentDepth: 3n };
 
 describe('price fold', () => {

@@ -47,6 +47,9 @@ export const chainProtocolsSchema = z.object({
   lending: z.array(address).default([]),
 });
 
+/** `pricing.max_deviation` when a chain's entry leaves it out. */
+export const defaultMaxDeviation = 0.1;
+
 /** What a chain's on-chain prices are routed to. */
 export const chainPricingSchema = z.object({
   /** Tokens worth one US dollar by definition. */
@@ -57,6 +60,8 @@ export const chainPricingSchema = z.object({
   btc: z.array(address).default([]),
   /** A pool holding less than this (both sides, in USD) sets no price. */
   min_liquidity_usd: z.number().nonnegative(),
+  /** A pool whose price is further than this (relative) from its pools' depth-weighted median sets no price. */
+  max_deviation: z.number().positive().default(defaultMaxDeviation),
 }).refine((pricing) => !pricing.usd_stablecoins.includes(pricing.wrapped_native), {
   message: 'the wrapped native token cannot be a USD stablecoin',
   path: ['wrapped_native'],

@@ -30,6 +30,7 @@ describe('registry configuration', () => {
     ['pricing without a stablecoin', { pricing: { ethereum: { usd_stablecoins: [], wrapped_native: devnetPair, min_liquidity_usd: 1 } } }, 'pricing.ethereum.usd_stablecoins'],
     ['the wrapped native token listed as a stablecoin', { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetUsdc, min_liquidity_usd: 1 } } }, 'pricing.ethereum.wrapped_native'],
     ['a negative liquidity threshold', { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, min_liquidity_usd: -1 } } }, 'pricing.ethereum.min_liquidity_usd'],
+    ['a deviation bound of zero', { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, min_liquidity_usd: 1, max_deviation: 0 } } }, 'pricing.ethereum.max_deviation'],
   ])('refuses %s, naming the field', (_name, json, field) => {
     expect(() => registryOf(json)).toThrow(field);
   });
@@ -69,7 +70,7 @@ describe('registry configuration', () => {
       }),
     ]);
     expect(merged.protocols.ethereum).toEqual({ uniswap_v2: [{ factory: devnetFactory, pairs: [devnetPair] }], uniswap_v3: [], vaults: [devnetUsdc], staking: [], lending: [] });
-    expect(merged.pricing.ethereum).toEqual({ usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, btc: [], min_liquidity_usd: 10_000 });
+    expect(merged.pricing.ethereum).toEqual({ usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, btc: [], min_liquidity_usd: 10_000, max_deviation: 0.1 });
     expect(merged.pricing.base!.wrapped_native).toBe('0x4200000000000000000000000000000000000006');
   });
 
