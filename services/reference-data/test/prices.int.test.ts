@@ -121,6 +121,7 @@ beforeAll(async () => {
     stablecoins: new Set(pricing.usd_stablecoins),
     weth: pricing.wrapped_native,
     minLiquidityUsd: pricing.min_liquidity_usd,
+    maxDeviation: pricing.max_deviation,
     decimals: new Map(tokens.tokens.map((token) => [lower(token.address), token.decimals])),
   };
   trustedPools = [
@@ -383,5 +384,35 @@ describe('prices from the indexed pools of the test world', () => {
     const [usdcAfter, govAfter] = await volumes();
     expectClose(usdcAfter, usdcVolume, 'USDC volume after the replay');
     expectClose(govAfter, govVolume! + 500 * expected.get(gov)!, 'GOV volume with the new swap');
+  });
+
+  test('a WETH/stablecoin pair drained of WETH by dumping the stablecoin into it does not move the WETH price', async () => {
+    const dai = symbol('DAI');
+    const drained = trustedPools.find((pool) => pool.kind === 'v2' && new Set([pool.token0, pool.token1]).has(dai) && new Set([pool.token0, pool.token1]).has(routing.weth))!;
+    const others = trustedPools.filter((pool) => pool !== drained);
+    const balance = await pipeline.client.readContract({ address: dai as Address, abi: erc20, functionName: 'balanceOf', args: [deployer()] });
+    await send(dai, encodeFunctionData({ abi: erc20, functionName: 'approve', args: [uniswap.v2.router, 2n ** 255n] }), 100_000n);
+    await send(uniswap.v2.router, encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [balance / 2n, 0n, [dai as Address, routing.weth as Address], deployer(), deadline()] }));
+    const head = await mine();
+    await indexedThrough(head);
+
+    const [pair] = await readPools(pipeline.client, [drained], head);
+    const [wethReserve, daiReserve] = (pair!.token0 === dai ? [pair!.reserve1, pair!.reserve0] : [pair!.reserve0, pair!.reserve1]).map((amount) => Number(amount) / 1e18) as [number, number];
+    const otherPools = await readPools(pipeline.client, others, head);
+    const othersPrice = expectedPrices(otherPools, routing).get(routing.weth)!;
+    // The drain is what the old rule fell for: the pair's price is far off, and its quote side
+    // outweighs the stablecoin side of every other WETH pool together.
+    const otherStable = otherPools
+      .filter((pool) => new Set([pool.token0, pool.token1]).has(routing.weth) && (routing.stablecoins.has(pool.token0) || routing.stablecoins.has(pool.token1)))
+      .reduce((sum, pool) => sum + (routing.stablecoins.has(pool.token0) ? Number(pool.reserve0) / 10 ** routing.decimals.get(pool.token0)! : Number(pool.reserve1) / 10 ** routing.decimals.get(pool.token1)!), 0);
+    expect(daiReserve / wethReserve).toBeGreaterThan(1_000 * othersPrice);
+    expect(daiReserve).toBeGreaterThan(10 * otherStable);
+
+    const expected = (await expectedAt(head)).get(routing.weth)!;
+    await eventually(async () => {
+      const [weth] = await servedPrices([{ address: routing.weth, timestamp: 0 }]);
+      expectClose(weth, expected, 'WETH after the drain');
+      expect(Math.abs(weth! - othersPrice)).toBeLessThanOrEqual(routing.maxDeviation! * othersPrice);
+    });
   });
 });
