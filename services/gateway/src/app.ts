@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@wallet-api/core/logger';
 import { authenticate, type OrganizationLookup } from './auth/authenticate.js';
+import { createFungibleDirectory } from './fungibles/fungible-directory.js';
 import type { Backends } from './grpc/backends.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
@@ -23,6 +24,8 @@ export interface GatewayDependencies {
   logger: Logger;
   /** Validate every response against its schema (on outside production). */
   checkResponses: boolean;
+  /** How long a fungible's GetFungibles answer (market data included) is reused; absent or 0: asked for every response. */
+  fungiblesTtlMs?: number;
 }
 
 export function createApp(deps: GatewayDependencies): Express {
@@ -36,8 +39,9 @@ export function createApp(deps: GatewayDependencies): Express {
   createOpenApiRegistryComponents(registry);
   const routes = createApiRoutes({ registry, publicUrl: deps.publicUrl, logger: deps.logger, checkResponses: deps.checkResponses });
   addChainRoutes(routes, deps.backends);
-  addWalletTransactionRoutes(routes, deps.backends);
-  addWalletPositionRoutes(routes, deps.backends);
+  const fungibles = createFungibleDirectory(deps.backends.referenceData, { ttlMs: deps.fungiblesTtlMs ?? 0 });
+  addWalletTransactionRoutes(routes, deps.backends, fungibles);
+  addWalletPositionRoutes(routes, deps.backends, fungibles);
   addWalletPortfolioRoutes(routes, deps.backends);
   const openApiDocument = buildOpenApiDocument(registry, deps.publicUrl);
 

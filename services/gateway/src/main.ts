@@ -16,6 +16,8 @@ const env = baseEnv.extend(databaseEnv.shape).extend(redisEnv.shape).extend(serv
   PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(20),
+  // fungible_info's market data is reused this long (GetFungibles reads price history and supplies per token).
+  GATEWAY_FUNGIBLES_TTL_MS: z.coerce.number().int().min(0).default(15_000),
 });
 
 const config = parseEnv(env);
@@ -38,6 +40,7 @@ const app = createApp({
   rateLimits: { perSecond: config.RATE_LIMIT_PER_SECOND, burst: config.RATE_LIMIT_BURST },
   logger,
   checkResponses: config.NODE_ENV !== 'production',
+  fungiblesTtlMs: config.GATEWAY_FUNGIBLES_TTL_MS,
 });
 
 const server = app.listen(config.HTTP_PORT, config.HTTP_HOST, () => {

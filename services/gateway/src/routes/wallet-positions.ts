@@ -1,12 +1,13 @@
 import { unary } from '@wallet-api/core/grpc';
 import { PositionsFilter, TrashFilter } from '@wallet-api/core/proto/positions';
 import { ChainFamily } from '@wallet-api/core/proto/reference_data';
+import type { FungibleDirectory } from '../fungibles/fungible-directory.js';
 import type { Backends } from '../grpc/backends.js';
 import { networkHeaders } from '../schemas/common.js';
 import { positionListResponseSchema, positionsQuery } from '../schemas/position.js';
 import { walletAddressParam } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
-import { fetchResponseFungibles } from './fetch-fungibles.js';
+import { responseFungibles } from './fungible-info.js';
 import { positionTokens, toPositionResource } from './position-resource.js';
 import { toRequestContext } from './request-context.js';
 import { checkRequestUrlLength } from './request-url.js';
@@ -37,7 +38,7 @@ export function positionsFilterFor(family: ChainFamily, requested: keyof typeof 
   return requested === 'only_complex' ? undefined : PositionsFilter.POSITIONS_FILTER_ONLY_SIMPLE;
 }
 
-export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends): void {
+export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory): void {
   const { referenceData, positions } = backends;
   routes.add({
     method: 'get',
@@ -81,7 +82,7 @@ export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends): 
               },
               { name: 'Positions/ListPositions', deadlineMs: positionsDeadlineMs(sync) },
             );
-      const fungibles = await fetchResponseFungibles(referenceData, context, query.currency, positionTokens(response.positions));
+      const fungibles = responseFungibles(await directory.lookup(context, query.currency, positionTokens(response.positions)));
       // With no_filter the service itself leaves out wallet rows of share tokens that a returned
       // position carries as receipt (spec 4.4), so that GetPortfolio counts them once as well.
       return { links: { self: selfUrl }, data: response.positions.map((position) => toPositionResource(position, baseUrl, fungibles)) };

@@ -2,14 +2,15 @@ import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { TrashFilter, type TransactionRecord } from '@wallet-api/core/proto/indexer';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import type { FungibleDirectory } from '../fungibles/fungible-directory.js';
 import type { Backends } from '../grpc/backends.js';
 import { apiError } from '../http/api-error.js';
 import { networkHeaders } from '../schemas/common.js';
 import { transactionListResponseSchema, transactionsQuery } from '../schemas/transaction.js';
 import { walletAddressParam } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
-import { fetchResponseFungibles } from './fetch-fungibles.js';
-import { inBatches } from './reference-data-batches.js';
+import { responseFungibles } from './fungible-info.js';
+import { inBatches } from '../grpc/reference-data-batches.js';
 import { toRequestContext } from './request-context.js';
 import {
   cursorFromPage,
@@ -46,7 +47,7 @@ async function fetchPagePrices(referenceData: ReferenceDataClient, context: Requ
   return pagePrices(queries, answers.flatMap((answer) => answer.prices));
 }
 
-export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends): void {
+export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory): void {
   const { referenceData, indexer } = backends;
   routes.add({
     method: 'get',
@@ -98,9 +99,9 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
       // Prices at the transactions' times and the fungibles (market data as of now) are independent: asked at once.
       const [prices, fungibles] = await Promise.all([
         fetchPagePrices(referenceData, context, query.currency, response.transactions),
-        fetchResponseFungibles(referenceData, context, query.currency, transactionTokens(response.transactions)),
+        directory.lookup(context, query.currency, transactionTokens(response.transactions)),
       ]);
-      const data = response.transactions.map((record) => toTransactionResource(record, baseUrl, prices, fungibles));
+      const data = response.transactions.map((record) => toTransactionResource(record, baseUrl, prices, responseFungibles(fungibles)));
       const last = response.transactions.at(-1);
       return {
         links: {

@@ -1,0 +1,83 @@
+import { unary } from '@wallet-api/core/grpc';
+import type { RequestContext } from '@wallet-api/core/proto/common';
+import type { Fungible, GetFungiblesResponse, ReferenceDataClient, TokenRef } from '@wallet-api/core/proto/reference_data';
+import { inBatches } from '../grpc/reference-data-batches.js';
+
+/** The fungibles (spec 2.2) of the tokens a response shows, from reference-data's GetFungibles. */
+export interface FungibleDirectory {
+  /**
+   * The fungibles of `tokens` in `currency` as GetFungibles describes them to `context` (its
+   * add-ons decide `asset_class`); tokens it does not know have none. One GetFungibles call for a
+   * response of ordinary size, asking each implementation once.
+   */
+  lookup(context: RequestContext, currency: string, tokens: readonly TokenRef[]): Promise<Fungible[]>;
+}
+
+export interface FungibleDirectoryOptions {
+  /**
+   * How long an answer (a fungible, or that a token has none) is reused for the same currency and
+   * caller entitlements. Market data moves with every block: keep it short; 0 asks every time.
+   */
+  ttlMs: number;
+  /** Answers kept at most; the oldest go first. */
+  maxEntries?: number;
+  /** Milliseconds since 1970. */
+  now?: () => number;
+}
+
+interface Entry {
+  /** Undefined: GetFungibles knows no fungible at this implementation. */
+  fungible: Fungible | undefined;
+  expiresAt: number;
+}
+
+const implementationKey = (chainId: string, address: string) => `${chainId}:${address.toLowerCase()}`;
+
+export function createFungibleDirectory(referenceData: ReferenceDataClient, options: FungibleDirectoryOptions): FungibleDirectory {
+  const now = options.now ?? Date.now;
+  const maxEntries = options.maxEntries ?? 50_000;
+  const entries = new Map<string, Entry>();
+
+  function remember(key: string, entry: Entry): void {
+    entries.delete(key);
+    entries.set(key, entry);
+    if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+  }
+
+  async function ask(context: RequestContext, currency: string, tokens: readonly TokenRef[]): Promise<Fungible[]> {
+    const answers: GetFungiblesResponse[] = await Promise.all(
+      inBatches(tokens).map((implementations) =>
+        unary(referenceData, referenceData.getFungibles, { context, currency, fungibleIds: [], implementations }, { name: 'ReferenceData/GetFungibles' }),
+      ),
+    );
+    return answers.flatMap((answer) => answer.fungibles);
+  }
+
+  return {
+    async lookup(context, currency, tokens) {
+      const unique = [...new Map(tokens.map((token) => [implementationKey(token.chainId, token.address), token])).values()];
+      if (options.ttlMs <= 0) return unique.length === 0 ? [] : ask(context, currency, unique);
+
+      // Everything of the context that can change GetFungibles' answer; the organization itself does not.
+      const scope = [context.network, [...context.roles].sort().join(','), [...context.addons].sort().join(','), currency].join('|');
+      const keyOf = (chainId: string, address: string) => `${scope}|${implementationKey(chainId, address)}`;
+      const at = now();
+      const known = new Set<Fungible>();
+      const missing: TokenRef[] = [];
+      for (const token of unique) {
+        const entry = entries.get(keyOf(token.chainId, token.address));
+        if (entry === undefined || entry.expiresAt <= at) missing.push(token);
+        else if (entry.fungible) known.add(entry.fungible);
+      }
+      if (missing.length === 0) return [...known];
+
+      const answered = await ask(context, currency, missing);
+      const expiresAt = at + options.ttlMs;
+      for (const token of missing) remember(keyOf(token.chainId, token.address), { fungible: undefined, expiresAt });
+      for (const fungible of answered) {
+        for (const implementation of fungible.implementations) remember(keyOf(implementation.chainId, implementation.address), { fungible, expiresAt });
+      }
+      return [...known, ...answered];
+    },
+  };
+}
