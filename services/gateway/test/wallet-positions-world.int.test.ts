@@ -13,6 +13,7 @@ import { startPositionsHarness, type PositionsHarness } from '../../positions/te
 import { createApp } from '../src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
 import { createBackends, type Backends } from '../src/grpc/backends.js';
+import { loadFungibleTruth, type ExpectedFungible } from './fungible-truth.js';
 
 // The positions and portfolio endpoints over the real positions service fed by the test world
 // (chain -> indexer -> Kafka -> positions consumers -> PostgreSQL -> gRPC -> gateway), held
@@ -20,7 +21,7 @@ import { createBackends, type Backends } from '../src/grpc/backends.js';
 // same block, in the spec's Quantity form. The shared chains are only read.
 
 const publicUrl = 'https://api.wallet.test';
-/** Wallets per chain: those with the most protocol positions, so every adapter's rows pass through. */
+/** Wallets per chain: those with the most protocol positions, so every adapter's rows pass through; and the deployer. */
 const walletsPerChain = 3;
 const testnets = new Set(['sepolia']);
 
@@ -36,6 +37,8 @@ let backends: Backends;
 let server: Server;
 let baseUrl: string;
 let authorization: string;
+/** A key of an organization with the classification add-on. */
+let classifiedAuthorization: string;
 const prisma = createPrisma(testConfig().DATABASE_URL);
 const redis = new Redis(testConfig().REDIS_URL);
 const sampled: SampledWallet[] = [];
@@ -50,16 +53,27 @@ async function get(path: string, headers: Record<string, string> = {}): Promise<
   return body;
 }
 
-/** The wallet's positions on its chain through the gateway, with `query` parameters. */
-async function positionsOf(wallet: SampledWallet, query: Record<string, string>): Promise<any[]> {
+/** The wallet's positions on its chain through the gateway, with `query` parameters (and the key of `headers.authorization` if given). */
+async function positionsOf(wallet: Pick<SampledWallet, 'chain' | 'address'>, query: Record<string, string>, headers: Record<string, string> = {}): Promise<any[]> {
   const search = new URLSearchParams({ 'filter[chain_ids]': wallet.chain.id, ...query });
   const path = `/v1/wallets/${wallet.address}/positions/?${search}`;
-  const body = await get(path, networkHeaders(wallet.chain.id));
+  const body = await get(path, { ...networkHeaders(wallet.chain.id), ...headers });
   expect(body.links).toEqual({ self: `${publicUrl}${path}` });
   return body.data;
 }
 
-const assetAddress = (resource: any): string => resource.attributes.fungible_info.implementations[0].address ?? '';
+/** A fungible_info's implementation on `chainId`: its address there ('' for the native asset). */
+const addressOn = (fungibleInfo: any, chainId: string): string => fungibleInfo.implementations.find((implementation: any) => implementation.chain_id === chainId).address ?? '';
+const assetAddress = (resource: any): string => addressOn(resource.attributes.fungible_info, resource.relationships.chain.data.id);
+/** The fungible_infos a position shows, with the address each names on the position's chain. */
+const shownFungibles = (resource: any): { address: string; info: any }[] => {
+  const chainId = resource.relationships.chain.data.id;
+  const receipt = resource.attributes.receipt?.fungible_info;
+  return [
+    { address: assetAddress(resource), info: resource.attributes.fungible_info },
+    ...(receipt ? [{ address: addressOn(receipt, chainId), info: receipt }] : []),
+  ];
+};
 const ids = (resources: readonly any[]) => resources.map((resource) => resource.id).sort();
 
 /** A served protocol position reduced the way chain-truth reduces the chain's. */
@@ -71,7 +85,7 @@ function servedHolding(resource: any): Holding {
     token: assetAddress(resource),
     amount: BigInt(attributes.quantity.int),
     receipt: receipt?.fungible_info
-      ? `fungible:${receipt.fungible_info.implementations[0].address}:${receipt.quantity?.int ?? '0'}`
+      ? `fungible:${addressOn(receipt.fungible_info, resource.relationships.chain.data.id)}:${receipt.quantity?.int ?? '0'}`
       : receipt?.nft_info
         ? `nft:${receipt.nft_info.contract_address}:${receipt.nft_info.token_id}`
         : '',
@@ -115,20 +129,22 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const { key } = await createOrganizationKey(prisma, { org: uniqueName('positions-world'), roles: [], addons: [] });
   authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+  const { key: classifiedKey } = await createOrganizationKey(prisma, { org: uniqueName('positions-world-classified'), roles: [], addons: ['classification'] });
+  classifiedAuthorization = `Basic ${Buffer.from(`${classifiedKey}:`).toString('base64')}`;
 
   for (const chain of manifest.chains) {
     const client: PublicClient = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 });
     const head = await client.getBlockNumber();
     heads.set(chain.id, head);
     const candidates: SampledWallet[] = [];
-    for (const { address } of chain.wallets) {
-      // A genesis allocation (the devnet deployer's) is in no transaction, so no balance change
-      // carries it; the positions service's own world test covers that wallet.
-      if ((await client.getBalance({ address: address as Address, blockNumber: 0n })) !== 0n) continue;
+    for (const address of [...chain.wallets.map((wallet) => wallet.address), chain.deployer]) {
       candidates.push({ chain, address: address.toLowerCase(), truth: await readWalletTruth(client, chain, address as Address, head) });
     }
     const protocolRows = (wallet: SampledWallet) => protocolHoldings(wallet.truth, chain).length;
-    sampled.push(...candidates.sort((a, b) => protocolRows(b) - protocolRows(a)).slice(0, walletsPerChain));
+    const ranked = candidates.sort((a, b) => protocolRows(b) - protocolRows(a)).slice(0, walletsPerChain);
+    // The deployer's ether is a genesis allocation, in no transaction: it is served all the same.
+    const deployer = candidates.find((wallet) => wallet.address === chain.deployer.toLowerCase())!;
+    sampled.push(...ranked, ...(ranked.includes(deployer) ? [] : [deployer]));
   }
 }, 300_000);
 
@@ -146,7 +162,7 @@ describe('GET /v1/wallets/{address}/positions/ over the test world', () => {
       for (const wallet of sampled) {
         const served = await positionsOf(wallet, { 'filter[positions]': 'only_simple', 'filter[trash]': 'no_filter' });
         const held = new Map(served.map((resource) => [assetAddress(resource), BigInt(resource.attributes.quantity.int)]));
-        expect({ wallet: wallet.address, held }).toEqual({ wallet: wallet.address, held: walletHoldings(wallet.truth, 0n) });
+        expect({ wallet: wallet.address, held }).toEqual({ wallet: wallet.address, held: walletHoldings(wallet.truth) });
       }
     }, 240_000);
     const decimals = (wallet: SampledWallet, address: string) =>
@@ -156,7 +172,7 @@ describe('GET /v1/wallets/{address}/positions/ over the test world', () => {
         const { attributes, relationships } = resource;
         const address = assetAddress(resource);
         expectQuantity(attributes.quantity, BigInt(attributes.quantity.int), decimals(wallet, address));
-        expect(attributes.fungible_info.implementations).toEqual([{ chain_id: wallet.chain.id, decimals: decimals(wallet, address), address: address === '' ? null : address }]);
+        expect(attributes.fungible_info.implementations).toContainEqual({ chain_id: wallet.chain.id, decimals: decimals(wallet, address), address: address === '' ? null : address });
         expect([attributes.position_type, attributes.protocol, attributes.application_metadata, attributes.receipt]).toEqual(['wallet', null, undefined, undefined]);
         expect(relationships.chain).toEqual({ links: { related: `${publicUrl}/v1/chains/${wallet.chain.id}` }, data: { type: 'chains', id: wallet.chain.id } });
         expect(relationships.dapp).toBeUndefined();
@@ -177,12 +193,13 @@ describe('GET /v1/wallets/{address}/positions/ over the test world', () => {
       seen += served.length;
       for (const resource of served) {
         const { attributes, relationships } = resource;
-        expectQuantity(attributes.quantity, BigInt(attributes.quantity.int), attributes.fungible_info.implementations[0].decimals);
+        const onChain = (info: any) => info.implementations.find((implementation: any) => implementation.chain_id === wallet.chain.id);
+        expectQuantity(attributes.quantity, BigInt(attributes.quantity.int), onChain(attributes.fungible_info).decimals);
         expect(attributes.updated_at_block).toBe(Number(heads.get(wallet.chain.id)));
         expect(Object.keys(attributes.application_metadata).sort()).toEqual(['icon', 'name', 'url']);
         expect(relationships.dapp).toEqual({ data: { type: 'dapps', id: expect.any(String) } });
         if (attributes.receipt?.quantity) {
-          expectQuantity(attributes.receipt.quantity, BigInt(attributes.receipt.quantity.int), attributes.receipt.fungible_info.implementations[0].decimals);
+          expectQuantity(attributes.receipt.quantity, BigInt(attributes.receipt.quantity.int), onChain(attributes.receipt.fungible_info).decimals);
         }
         if (attributes.protocol_module === 'liquidity_pool' || attributes.receipt?.nft_info) {
           const group = served.filter((other) => other.attributes.group_id === attributes.group_id);
@@ -198,7 +215,7 @@ describe('GET /v1/wallets/{address}/positions/ over the test world', () => {
       const simple = await positionsOf(wallet, { 'filter[positions]': 'only_simple' });
       const complex = await positionsOf(wallet, { 'filter[positions]': 'only_complex' });
       const all = await positionsOf(wallet, { 'filter[positions]': 'no_filter' });
-      const receipts = new Set(complex.flatMap((resource) => (resource.attributes.receipt?.fungible_info ? [resource.attributes.receipt.fungible_info.implementations[0].address] : [])));
+      const receipts = new Set(complex.flatMap((resource) => (resource.attributes.receipt?.fungible_info ? [addressOn(resource.attributes.receipt.fungible_info, wallet.chain.id)] : [])));
       const expected = [...simple.filter((resource) => !receipts.has(assetAddress(resource))), ...complex];
       expect({ wallet: wallet.address, ids: ids(all) }).toEqual({ wallet: wallet.address, ids: ids(expected) });
       expect(ids(await positionsOf(wallet, { 'filter[positions]': 'no_filter', 'page[size]': '1' }))).toEqual(ids(all));
@@ -266,6 +283,100 @@ describe('GET /v1/wallets/{address}/positions/ over the test world', () => {
     expect(await only({ 'filter[dapp_ids]': dappId }, (resource) => resource.relationships.dapp?.data.id === dappId)).not.toHaveLength(0);
     await only({ 'filter[trash]': 'only_trash' }, (resource) => resource.attributes.flags.is_trash);
     await only({ 'filter[trash]': 'only_non_trash' }, (resource) => !resource.attributes.flags.is_trash);
+  }, 300_000);
+});
+
+describe('fungible_info (spec 2.2) of positions over the test world', () => {
+  /** The sampled wallets and, per chain, one that received spam airdrops, so unverified tokens pass through. */
+  const wallets = () => [
+    ...sampled,
+    ...manifest.chains.flatMap((chain) => {
+      const spammed = chain.wallets.find((wallet) => wallet.labels.includes('tokens:spam-airdrop'));
+      return spammed ? [{ chain, address: spammed.address.toLowerCase() }] : [];
+    }),
+  ];
+
+  test('the registry\'s tokens on every chain of the network with the addresses and decimals the chains answer, verified from the registry, price from GetPrices now, supplies from totalSupply()', async () => {
+    const truth = await loadFungibleTruth(manifest);
+    const seen = { multiChain: 0, verified: 0, unverified: 0, spam: 0, priced: 0, native: 0 };
+    for (const wallet of wallets()) {
+      const context = { organizationId: '', roles: [], addons: [], network: testnets.has(wallet.chain.id) ? Network.NETWORK_TESTNET : Network.NETWORK_MAINNET };
+      // Prices and supplies are read from the chain as it is now, the API's answer and the chain
+      // reads are compared once both are of the same state.
+      const checked = await eventually(async () => {
+        const shown = (await positionsOf(wallet, { 'filter[positions]': 'no_filter', 'filter[trash]': 'no_filter' })).flatMap(shownFungibles);
+        const expected = new Map<string, ExpectedFungible>();
+        for (const { address } of shown) if (!expected.has(address)) expected.set(address, await truth.expected(wallet.chain.id, address));
+        const implementations = [...expected.values()].flatMap((fungible) => fungible.implementations);
+        const { prices } = await unary(harness.referenceData, harness.referenceData.getPrices, {
+          context,
+          currency: 'usd',
+          queries: implementations.map((implementation) => ({ token: { chainId: implementation.chain_id, address: implementation.address ?? '' }, timestamp: '0' })),
+        });
+        const priceOf = new Map(implementations.map((implementation, index) => [`${implementation.chain_id}:${implementation.address ?? ''}`, prices[index]!.price]));
+        for (const { address, info } of shown) {
+          const fungible = expected.get(address)!;
+          // The fungible's price is its first implementation's that has one.
+          const price = fungible.implementations.map((implementation) => priceOf.get(`${implementation.chain_id}:${implementation.address ?? ''}`)).find((value) => value !== undefined) ?? null;
+          const market = info.market_data;
+          const at = { chain: wallet.chain.id, token: address };
+          expect({ ...at, implementations: info.implementations, verified: info.flags.verified, asset_class: info.asset_class, price: market.price }).toEqual({
+            ...at,
+            implementations: fungible.implementations,
+            verified: fungible.verified,
+            asset_class: undefined,
+            price,
+          });
+          if (fungible.id !== undefined) expect({ ...at, id: info.id }).toEqual({ ...at, id: fungible.id });
+          const nearOrNull = (value: number | null) => (value === null ? null : near(value));
+          expect({ ...at, total: market.total_supply, circulating: market.circulating_supply, fdv: market.fully_diluted_valuation, cap: market.market_cap }).toEqual({
+            ...at,
+            total: nearOrNull(fungible.totalSupply),
+            circulating: nearOrNull(fungible.circulatingSupply),
+            fdv: fungible.totalSupply === null || price === null ? null : near(fungible.totalSupply * price),
+            cap: fungible.circulatingSupply === null || price === null ? null : near(fungible.circulatingSupply * price),
+          });
+          expect(Object.keys(market.changes).sort()).toEqual(['percent_1d', 'percent_30d', 'percent_365d', 'percent_90d']);
+        }
+        return { shown, expected };
+      }, 120_000);
+      for (const { address, info } of checked.shown) {
+        const fungible = checked.expected.get(address)!;
+        if (info.implementations.length > 1) seen.multiChain++;
+        if (fungible.verified) seen.verified++;
+        else seen.unverified++;
+        if (fungible.spam) seen.spam++;
+        if (info.market_data.price !== null) seen.priced++;
+        if (address === '') seen.native++;
+      }
+    }
+    // Each kind of fungible passed through: a registry token on two chains, the native asset, spam and other unverified tokens.
+    expect(Object.fromEntries(Object.entries(seen).map(([kind, count]) => [kind, count > 0]))).toEqual({
+      multiChain: true, verified: true, unverified: true, spam: true, priced: true, native: true,
+    });
+  }, 600_000);
+
+  test('asset_class only for an organization with the classification add-on, and only for classified assets', async () => {
+    const truth = await loadFungibleTruth(manifest);
+    let classified = 0;
+    for (const wallet of wallets()) {
+      const plain = (await positionsOf(wallet, { 'filter[positions]': 'no_filter', 'filter[trash]': 'no_filter' })).flatMap(shownFungibles);
+      expect(plain.filter(({ info }) => 'asset_class' in info)).toEqual([]);
+      const served = (await positionsOf(wallet, { 'filter[positions]': 'no_filter', 'filter[trash]': 'no_filter' }, { authorization: classifiedAuthorization })).flatMap(shownFungibles);
+      for (const { address, info } of served) {
+        const assetClass = truth.assetClass(wallet.chain.id, address);
+        expect({ token: address, asset_class: info.asset_class }).toEqual({ token: address, asset_class: assetClass });
+        expect('asset_class' in info).toBe(assetClass !== undefined);
+        if (assetClass !== undefined) classified++;
+      }
+      // Nothing else differs between the two organizations' answers.
+      const withoutClass = served.map(({ address, info }) => {
+        const { asset_class: _, ...rest } = info;
+        return { address, id: rest.id, implementations: rest.implementations, verified: rest.flags.verified };
+      });
+      expect(withoutClass).toEqual(plain.map(({ address, info }) => ({ address, id: info.id, implementations: info.implementations, verified: info.flags.verified })));
+    }
+    expect(classified).toBeGreaterThan(0);
   }, 300_000);
 });
 

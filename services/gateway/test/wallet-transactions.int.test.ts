@@ -6,7 +6,7 @@ import { createPublicClient, http, type Address, type PublicClient } from 'viem'
 import { sql } from '@wallet-api/core/clickhouse';
 import { createPrisma } from '@wallet-api/core/db';
 import { Network } from '@wallet-api/core/proto/common';
-import { ChainFamily, type Chain, type PriceQuery } from '@wallet-api/core/proto/reference_data';
+import { ChainFamily, Fungible, type Chain, type GetFungiblesRequest, type PriceQuery } from '@wallet-api/core/proto/reference_data';
 import { startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
 import { eventually, setupClickHouse, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
@@ -23,6 +23,7 @@ import { expectedPrices, readPools, relativeError, type Routing, type TestPool }
 import { createApp } from '../src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
 import { createBackends, type Backends } from '../src/grpc/backends.js';
+import { loadFungibleTruth, type FungibleTruth } from './fungible-truth.js';
 
 const json = (response: Response): Promise<any> => response.json();
 const chainsFile = new URL('../../reference-data/config/chains.json', import.meta.url);
@@ -48,6 +49,7 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
   let baseUrl: string;
   let key: string;
   let pendingKey: string;
+  let classifiedKey: string;
   const store = createWalletHistoryStore(clickhouse);
   const facts = {
     lookup: (_chainId: string, address: string) =>
@@ -78,6 +80,48 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     from: friend, to: router, transfers: airdropTokens.map((address) => ({ asset: erc20(address), amount: '3', sender: friend, recipient: airdropped })),
   });
   const testnetTx = transaction(blockRef('sepolia', 10, base + 5), 0, { from: wallet, to: friend, transfers: [{ asset: native, amount: '5', sender: wallet, recipient: friend }] });
+
+  // What GetFungibles knows: Ether and USDC on ethereum and base (USDC at another address there),
+  // USDC classified for organizations with the add-on; the spam and airdropped tokens are unknown to it.
+  const usdcOnBase = randomAddress();
+  const catalog = (classified: boolean) => [
+    Fungible.fromPartial({
+      id: 'eth', name: 'Ether', symbol: 'ETH', iconUrl: 'https://icons.test/eth.png', verified: true,
+      implementations: [{ chainId: 'ethereum', address: '', decimals: 18 }, { chainId: 'base', address: '', decimals: 18 }],
+      marketData: { price: 3120, changes: { percent1d: 1.5, percent30d: -3 } },
+    }),
+    Fungible.fromPartial({
+      id: 'usdc', name: 'USD Coin', symbol: 'USDC', verified: true, description: 'A dollar stablecoin.',
+      implementations: [{ chainId: 'ethereum', address: usdc, decimals: 6 }, { chainId: 'base', address: usdcOnBase, decimals: 6 }],
+      marketData: {
+        price: 0.9995, totalSupply: 3_000_000, circulatingSupply: 2_000_000, fullyDilutedValuation: 2_998_500, marketCap: 1_999_000,
+        changes: { percent1d: 0.01, percent30d: -0.02, percent90d: 0.03, percent365d: 0 }, volume1d: 42_000,
+      },
+      assetClass: classified ? 'stablecoin' : '',
+    }),
+  ];
+  const fixtureFungibles = (request: GetFungiblesRequest): Fungible[] =>
+    catalog(request.context?.addons.includes('classification') ?? false).filter((fungible) =>
+      fungible.implementations.some((implementation) => request.implementations.some((ref) => ref.chainId === implementation.chainId && ref.address === implementation.address)),
+    );
+  const nullMarket = {
+    price: null, total_supply: null, circulating_supply: null, fully_diluted_valuation: null, market_cap: null,
+    changes: { percent_1d: null, percent_30d: null, percent_90d: null, percent_365d: null }, trading_volumes: { volume_1d: null },
+  };
+  const etherInfo = {
+    name: 'Ether', symbol: 'ETH', icon: { url: 'https://icons.test/eth.png' }, flags: { verified: true },
+    implementations: [{ chain_id: 'ethereum', decimals: 18, address: null }, { chain_id: 'base', decimals: 18, address: null }], id: 'eth',
+    description: '', market_data: { ...nullMarket, price: 3120, changes: { ...nullMarket.changes, percent_1d: 1.5, percent_30d: -3 } },
+  };
+  const usdcInfo = {
+    name: 'USD Coin', symbol: 'USDC', icon: null, flags: { verified: true },
+    implementations: [{ chain_id: 'ethereum', decimals: 6, address: usdc }, { chain_id: 'base', decimals: 6, address: usdcOnBase }], id: 'usdc',
+    description: 'A dollar stablecoin.',
+    market_data: {
+      price: 0.9995, total_supply: 3_000_000, circulating_supply: 2_000_000, fully_diluted_valuation: 2_998_500, market_cap: 1_999_000,
+      changes: { percent_1d: 0.01, percent_30d: -0.02, percent_90d: 0.03, percent_365d: 0 }, trading_volumes: { volume_1d: 42_000 },
+    },
+  };
 
   /** Ether on ethereum moves a dollar a second from 3000; USDC is worth 1 at the swap only; EUR is 0.9 USD. */
   const fixturePrice = (query: PriceQuery, currency: string): number | undefined => {
@@ -112,6 +156,7 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
       dapps: [{ chainId: 'ethereum', address: router, dapp: { id: 'swapper', name: 'Swapper', description: '', iconUrl: 'https://icons.test/swapper.png', url: '', managePositionsUrl: '' } }],
       untracked: { [untracked]: 'address is a burn address and is not tracked' },
       price: fixturePrice,
+      fungibles: fixtureFungibles,
     });
     grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
     backends = createBackends({ referenceData: referenceData.address, indexer: `127.0.0.1:${grpc.port}`, positions: `127.0.0.1:${grpc.port}` });
@@ -130,6 +175,7 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     ({ key } = await createOrganizationKey(prisma, { org: uniqueName('org'), roles: [], addons: [] }));
     ({ key: pendingKey } = await createOrganizationKey(prisma, { org: uniqueName('pending'), roles: ['pending-orders'], addons: [] }));
+    ({ key: classifiedKey } = await createOrganizationKey(prisma, { org: uniqueName('classified'), roles: [], addons: ['classification'] }));
     for (const tx of [swap, nftReceive, spam, ...plain, testnetTx, airdrop]) await write(tx);
   });
 
@@ -163,10 +209,7 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
       status: 'confirmed',
       nonce: 3,
       fee: {
-        fungible_info: {
-          name: 'Ether', symbol: 'ETH', icon: { url: 'https://icons.test/eth.png' }, flags: { verified: true },
-          implementations: [{ chain_id: 'ethereum', decimals: 18, address: null }], id: 'eth',
-        },
+        fungible_info: etherInfo,
         quantity: { int: '21000000000000', decimals: 18, float: 0.000021, numeric: '0.000021' },
         price: 3050,
         value: 0.000021 * 3050,
@@ -175,15 +218,12 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
         expect.objectContaining({
           direction: 'out', sender: wallet, recipient: router, act_id: '1', price: 3050, value: 1.5 * 3050, nft_info: null,
           quantity: { int: '1500000000000000000', decimals: 18, float: 1.5, numeric: '1.5' },
-          fungible_info: expect.objectContaining({ symbol: 'ETH' }),
+          fungible_info: etherInfo,
         }),
         {
           direction: 'in', sender: router, recipient: wallet, act_id: '1', price: 1, value: 2.5, nft_info: null,
           quantity: { int: '2500000', decimals: 6, float: 2.5, numeric: '2.5' },
-          fungible_info: {
-            name: 'USD Coin', symbol: 'USDC', icon: null, flags: { verified: true },
-            implementations: [{ chain_id: 'ethereum', decimals: 6, address: usdc }], id: 'usdc',
-          },
+          fungible_info: usdcInfo,
         },
       ],
       approvals: [],
@@ -259,12 +299,48 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     expect(valued.some((entry) => entry.price === null)).toBe(true);
   });
 
-  test('a page moving more fungibles than one GetPrices request may ask for is priced in several', async () => {
+  test('fungible_info from one GetFungibles call per page, in the request\'s currency and organization; tokens it does not know keep their metadata', async () => {
+    const before = referenceData.getFungiblesRequests.length;
+    const body = await json(await get(path('?currency=eur&filter[trash]=no_filter')));
+    const requests = referenceData.getFungiblesRequests.slice(before);
+    expect(requests).toHaveLength(1);
+    const [request] = requests;
+    expect([request!.currency, request!.fungibleIds, request!.context?.addons]).toEqual(['eur', [], []]);
+    // Each fungible the page shows, once; never an NFT.
+    expect(request!.implementations.map((ref) => `${ref.chainId}:${ref.address}`).sort()).toEqual(
+      ['ethereum:', 'base:', `ethereum:${usdc}`, `ethereum:${spamToken}`].sort(),
+    );
+    const infos = body.data.flatMap((item: any) => [item.attributes.fee, ...item.attributes.transfers].map((entry: any) => entry.fungible_info));
+    expect(infos.filter((info: any) => info?.id === 'eth')).toEqual(infos.filter((info: any) => info?.symbol === 'ETH').map(() => etherInfo));
+    expect(infos.filter((info: any) => info?.id === 'usdc')).toEqual([usdcInfo]);
+    const spamTransfer = body.data.find((item: any) => item.attributes.hash === spam.hash).attributes.transfers[0];
+    expect(spamTransfer.fungible_info).toEqual({
+      name: '', symbol: '', icon: null, flags: { verified: false },
+      implementations: [{ chain_id: 'ethereum', decimals: 0, address: spamToken }], id: '', description: '', market_data: nullMarket,
+    });
+  });
+
+  test('asset_class only for an organization with the classification add-on', async () => {
+    const before = referenceData.getFungiblesRequests.length;
+    const classified = await json(await get(path('?filter[search_query]=' + swap.hash), auth(classifiedKey)));
+    expect(referenceData.getFungiblesRequests.slice(before).map((request) => request.context?.addons)).toEqual([['classification']]);
+    const [fee, ...transfers] = [classified.data[0].attributes.fee, ...classified.data[0].attributes.transfers].map((entry: any) => entry.fungible_info);
+    expect(transfers).toEqual([etherInfo, { ...usdcInfo, asset_class: 'stablecoin' }]);
+    expect(fee).toEqual(etherInfo);
+    expect('asset_class' in fee).toBe(false);
+    const plain = await json(await get(path('?filter[search_query]=' + swap.hash)));
+    expect(plain.data[0].attributes.transfers[1].fungible_info).toEqual(usdcInfo);
+    expect('asset_class' in plain.data[0].attributes.transfers[1].fungible_info).toBe(false);
+  });
+
+  test('a page moving more fungibles than one GetPrices or GetFungibles request may ask for asks in several', async () => {
     const before = referenceData.getPricesRequests.length;
+    const fungiblesBefore = referenceData.getFungiblesRequests.length;
     const response = await get(path('?filter[trash]=no_filter', airdropped));
     expect(response.status).toBe(200);
     const [item] = (await json(response)).data;
     expect(referenceData.getPricesRequests.slice(before).map((request) => request.queries.length).sort((a, b) => a - b)).toEqual([2, 1_000]);
+    expect(referenceData.getFungiblesRequests.slice(fungiblesBefore).map((request) => request.implementations.length).sort((a, b) => a - b)).toEqual([2, 1_000]);
     expect(item.attributes.transfers).toHaveLength(1_001);
     for (const transfer of item.attributes.transfers) expect({ price: transfer.price, value: transfer.value }).toEqual({ price: 0.5, value: transfer.quantity.float * 0.5 });
     expect(item.attributes.fee.price).toBe(3060);
@@ -369,11 +445,13 @@ describe('prices and values of the test world on ethereum, from chain to API', (
   let routing: Routing;
   let usdc: string;
   let trustedPools: TestPool[];
+  let truth: FungibleTruth;
   /** Every fungible amount (fees included) of every manifest wallet's history, as the API shows it. */
-  let entries: { wallet: string; hash: string; block: bigint; timestamp: string; address: string; float: number; price: number | null; value: number | null }[];
+  let entries: { wallet: string; hash: string; block: bigint; timestamp: string; address: string; float: number; price: number | null; value: number | null; info: any }[];
 
   beforeAll(async () => {
     const manifest = await readManifest();
+    truth = await loadFungibleTruth(manifest);
     chain = manifest.chains.find((candidate) => candidate.id === chainId)!;
     client = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 });
     const uniswap = chain.protocols.uniswap as UniswapManifest;
@@ -417,10 +495,11 @@ describe('prices and values of the test world on ethereum, from chain to API', (
             hash: attributes.hash,
             block: BigInt(attributes.mined_at_block),
             timestamp: String(Date.parse(attributes.mined_at) / 1000),
-            address: entry.fungible_info.implementations[0].address ?? '',
+            address: entry.fungible_info.implementations.find((implementation: any) => implementation.chain_id === chainId).address ?? '',
             float: entry.quantity.float,
             price: entry.price,
             value: entry.value,
+            info: entry.fungible_info,
           });
         }
       }
@@ -464,5 +543,68 @@ describe('prices and values of the test world on ethereum, from chain to API', (
     expect(checked.filter((entry) => entry.address === '' && entry.price !== null).length).toBeGreaterThan(0);
     expect(checked.filter((entry) => entry.address === routing.weth && entry.price !== null).length).toBeGreaterThan(0);
     expect(checked.filter((entry) => entry.address === usdc && entry.price === 1).length).toBeGreaterThan(0);
+  });
+
+  test('fungible_info of every fee and transfer: the registry\'s tokens on ethereum and base with the addresses and decimals the chains answer, verified from the registry, price from GetPrices now, total supply from totalSupply()', async () => {
+    const tokens = [...new Set(entries.map((entry) => entry.address))];
+    const expected = new Map(await Promise.all(tokens.map(async (address) => [address, await truth.expected(chainId, address)] as const)));
+    const implementations = [...expected.values()].flatMap((fungible) => fungible.implementations);
+    const { prices } = await unary(pipeline.referenceData, pipeline.referenceData.getPrices, {
+      context: undefined,
+      currency: 'usd',
+      queries: implementations.map((implementation) => ({ token: { chainId: implementation.chain_id, address: implementation.address ?? '' }, timestamp: '0' })),
+    });
+    const priceOf = new Map(implementations.map((implementation, index) => [`${implementation.chain_id}:${implementation.address ?? ''}`, prices[index]!.price]));
+    const near = (value: number) => expect.closeTo(value, 9 - Math.ceil(Math.log10(Math.max(1, Math.abs(value)))));
+    for (const entry of entries) {
+      const fungible = expected.get(entry.address)!;
+      const price = fungible.implementations.map((implementation) => priceOf.get(`${implementation.chain_id}:${implementation.address ?? ''}`)).find((value) => value !== undefined) ?? null;
+      const at = { hash: entry.hash, token: entry.address };
+      expect({ ...at, implementations: entry.info.implementations, verified: entry.info.flags.verified, asset_class: entry.info.asset_class, price: entry.info.market_data.price }).toEqual({
+        ...at,
+        implementations: fungible.implementations,
+        verified: fungible.verified,
+        asset_class: undefined,
+        price,
+      });
+      if (fungible.id !== undefined) expect({ ...at, id: entry.info.id }).toEqual({ ...at, id: fungible.id });
+      expect({ ...at, total: entry.info.market_data.total_supply }).toEqual({ ...at, total: fungible.totalSupply === null ? null : near(fungible.totalSupply) });
+    }
+    const seen = (keep: (entry: (typeof entries)[number]) => boolean) => entries.some(keep);
+    expect({
+      multiChain: seen((entry) => entry.info.implementations.length > 1 && entry.address !== ''),
+      native: seen((entry) => entry.address === ''),
+      spam: seen((entry) => expected.get(entry.address)!.spam && !entry.info.flags.verified),
+      priced: seen((entry) => entry.info.market_data.price !== null),
+    }).toEqual({ multiChain: true, native: true, spam: true, priced: true });
+  });
+
+  test('asset_class appears for an organization with the classification add-on, on the registry\'s classified tokens only', async () => {
+    const prisma = createPrisma(testConfig().DATABASE_URL);
+    try {
+      const { key } = await createOrganizationKey(prisma, { org: uniqueName('classified'), roles: [], addons: ['classification'] });
+      const authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+      let classified = 0;
+      for (const wallet of new Set(entries.map((entry) => entry.wallet))) {
+        const { status, body } = await pipeline.get(`/v1/wallets/${wallet}/transactions/?filter[chain_ids]=${chainId}&filter[trash]=no_filter&page[size]=100`, { authorization });
+        expect(status).toBe(200);
+        for (const { attributes } of body.data) {
+          for (const entry of [attributes.fee, ...attributes.transfers, ...attributes.approvals]) {
+            if (!entry.fungible_info) continue;
+            const address = entry.fungible_info.implementations.find((implementation: any) => implementation.chain_id === chainId).address ?? '';
+            const assetClass = truth.assetClass(chainId, address);
+            expect({ token: address, asset_class: entry.fungible_info.asset_class, present: 'asset_class' in entry.fungible_info }).toEqual({
+              token: address,
+              asset_class: assetClass,
+              present: assetClass !== undefined,
+            });
+            if (assetClass !== undefined) classified++;
+          }
+        }
+      }
+      expect(classified).toBeGreaterThan(0);
+    } finally {
+      await prisma.$disconnect();
+    }
   });
 });
