@@ -71,13 +71,15 @@ async function readChainFacts(client: PublicClient, chain: ChainWorld): Promise<
 function holdingsFromApi(items: any[], wallet: string): Map<string, bigint> {
   const holdings = new Map<string, bigint>();
   const add = (key: string, amount: bigint) => holdings.set(key, (holdings.get(key) ?? 0n) + amount);
-  for (const { attributes } of items) {
+  for (const { attributes, relationships } of items) {
     if (attributes.sent_from === wallet) add('native', -BigInt(attributes.fee.quantity.int));
+    // A fungible lists its implementations on every chain of the network; the transfer moved the one on its own chain.
+    const onChain = (info: any) => info.implementations.find((implementation: any) => implementation.chain_id === relationships.chain.data.id);
     for (const transfer of attributes.transfers) {
       const sign = transfer.direction === 'in' ? 1n : transfer.direction === 'out' ? -1n : 0n;
       const key = transfer.nft_info
         ? `${transfer.nft_info.contract_address}:${transfer.nft_info.token_id}`
-        : (transfer.fungible_info.implementations[0].address ?? 'native');
+        : (onChain(transfer.fungible_info).address ?? 'native');
       add(key, sign * BigInt(transfer.quantity.int));
     }
   }
