@@ -121,12 +121,14 @@ export function runChainIndexer(options: {
   chainId: string;
   rpcUrl: string;
   finalityDepth?: number;
+  /** Where indexing starts (INDEXER_START_BLOCK); 0 unless given. */
+  startBlock?: bigint;
 }): () => Promise<void> {
   const controller = new AbortController();
   const running = createChainIndexer({
     chainId: options.chainId,
     client: createPublicClient({ transport: http(options.rpcUrl, { retryCount: 0 }), cacheTime: 0 }),
-    startBlock: 0n,
+    startBlock: options.startBlock ?? 0n,
     finalityDepth: options.finalityDepth ?? 5,
     pollIntervalMs: 50,
     concurrency: 8,

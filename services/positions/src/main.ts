@@ -7,6 +7,7 @@ import { startMetricsServer } from '@wallet-api/core/metrics';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createDappDirectory, createTokenDirectory } from '@wallet-api/core/reference-data';
 import { runGrpcService } from '@wallet-api/core/service';
+import { createBalanceLedger } from './balances/balance-ledger.js';
 import { createChainDirectory } from './chain/chain-directory.js';
 import { createPositionsConsumers } from './consume/positions-consumers.js';
 import { positionsService } from './grpc/positions-service.js';
@@ -40,8 +41,9 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
   const balances = createBalanceStore(prisma);
   const snapshots = createSnapshotStore(prisma);
   const protocols = createProtocolDirectory(referenceData);
+  const chains = createChainDirectory(referenceData, { rpcTimeoutMs: config.POSITIONS_RPC_TIMEOUT_MS });
   const holdings = createProtocolHoldings({
-    chains: createChainDirectory(referenceData, { rpcTimeoutMs: config.POSITIONS_RPC_TIMEOUT_MS }),
+    chains,
     protocols,
     snapshots,
     logger,
@@ -51,7 +53,8 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
     maxSnapshotAgeMs: config.POSITIONS_SNAPSHOT_MAX_AGE_MS,
     refreshConcurrency: config.POSITIONS_REFRESH_CONCURRENCY,
   });
-  const consumers = createPositionsConsumers({ kafka, balances, snapshots, protocols, logger, metrics });
+  const ledger = createBalanceLedger({ store: balances, chains, logger, metrics });
+  const consumers = createPositionsConsumers({ kafka, balances: ledger, snapshots, protocols, logger, metrics });
   await consumers.start();
 
   return {

@@ -1,8 +1,9 @@
-import { createPublicClient, http, type Address, type Hex } from 'viem';
+import { createPublicClient, http, type Address, type Hash, type Hex } from 'viem';
 import { compileContracts } from '../../devnet/src/compile/index.js';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
 import type { DefiManifest } from '../../devnet/src/protocols/defi/index.js';
 import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
+import { readWalletTruth, worldTokens } from '../../devnet/src/truth/index.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
 import { serializeProtocolPositions } from '../src/adapters/protocol-position.js';
 import { createChainReader, multicall3Address } from '../src/chain/chain-reader.js';
@@ -10,6 +11,7 @@ import { chainProtocols } from '../src/protocols/protocol-directory.js';
 
 // The adapters read the same positions whether the chain has Multicall3 (one aggregate3 call per
 // batch) or not (plain eth_calls in JSON-RPC batches), and the reader picks Multicall3 when present.
+// Opening balances read after a block by its hash equal the truth readers' at that block.
 const worldState = new URL('../../../.data/devnet/world/ethereum.state.json', import.meta.url).pathname;
 const fixtures = new URL('./fixtures/multicall3/', import.meta.url).pathname;
 const compileCache = new URL('../../../.data/positions-test-artifacts/', import.meta.url).pathname;
@@ -67,4 +69,38 @@ test('positions read through Multicall3 equal those read with plain batched eth_
   const aggregated = await readAll(createChainReader(client()));
   expect(usedMulticall3()).toBe(true);
   expect(aggregated).toEqual(batched);
+}, 120_000);
+
+test('balances after a block by hash equal the truth readers at that block, in one JSON-RPC batch; a token without code holds nothing, one that reverts answers nothing, an unknown block fails', async () => {
+  const bodies: string[] = [];
+  const reader = createChainReader(
+    createPublicClient({ transport: http(chain.rpcUrl, { batch: { batchSize: 500 }, onFetchRequest: async (request) => void bodies.push(await request.clone().text()) }), cacheTime: 0 }),
+  );
+  const blockNumber = BigInt(Math.floor((world.activityStartBlock + world.endBlock) / 2));
+  const client = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 });
+  const block = await client.getBlock({ blockNumber });
+  const tokens = worldTokens(world).tokens.map((token) => token.address.toLowerCase() as Address);
+  const wallets = [...world.wallets.slice(0, 12).map((wallet) => wallet.address), world.deployer].map((address) => address.toLowerCase() as Address);
+  const holdings = wallets.flatMap((wallet) => [{ wallet, asset: '' as const }, ...tokens.map((asset) => ({ wallet, asset }))]);
+  expect(holdings.length).toBeLessThanOrEqual(500);
+
+  bodies.length = 0;
+  const read = await reader.balancesAt(block.hash!, holdings);
+  expect(bodies).toHaveLength(1);
+  const expected = new Map<string, bigint>();
+  for (const wallet of wallets) {
+    const truth = await readWalletTruth(client, world, wallet, blockNumber);
+    expected.set(`${wallet}:`, truth.native);
+    for (const asset of tokens) expected.set(`${wallet}:${asset}`, truth.tokens.find((token) => token.address.toLowerCase() === asset)?.balance ?? 0n);
+  }
+  expect(new Map(holdings.map((holding, index) => [`${holding.wallet}:${holding.asset}`, read[index]]))).toEqual(expected);
+  expect(read.filter((amount) => amount! > 0n).length).toBeGreaterThan(wallets.length);
+
+  const uniswap = world.protocols.uniswap as UniswapManifest;
+  const [noCode, reverting] = await reader.balancesAt(block.hash!, [
+    { wallet: wallets[0]!, asset: '0x6f70656e696e6773000000000000000000000009' },
+    { wallet: wallets[0]!, asset: uniswap.v2.factory.toLowerCase() as Address },
+  ]);
+  expect([noCode, reverting]).toEqual([0n, undefined]);
+  await expect(reader.balancesAt(`0x${'ab'.repeat(32)}` as Hash, holdings.slice(0, 1))).rejects.toThrow();
 }, 120_000);

@@ -16,14 +16,10 @@ export interface Holding {
 
 const lower = (address: string) => address.toLowerCase();
 
-/**
- * What the wallet holds outright, per asset ('' = native): the chain's balances, LP tokens
- * included. A genesis allocation (the devnet deployer's) is in no transaction, so no balance
- * change carries it: the native balance is counted from it.
- */
-export function walletHoldings(truth: WalletTruth, genesisNative: bigint): Map<string, bigint> {
+/** What the wallet holds outright, per asset ('' = native): the chain's non-zero balances, LP tokens included. */
+export function walletHoldings(truth: WalletTruth): Map<string, bigint> {
   const held = new Map<string, bigint>();
-  if (truth.native !== genesisNative) held.set('', truth.native - genesisNative);
+  if (truth.native !== 0n) held.set('', truth.native);
   for (const token of truth.tokens) held.set(lower(token.address), token.balance);
   for (const share of truth.uniswapV2) held.set(lower(share.pair), share.balance);
   return held;

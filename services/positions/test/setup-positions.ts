@@ -1,5 +1,6 @@
 import { createGrpcClient, startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
 import { createProducer, ensureTopics, type TopicSpec } from '@wallet-api/core/kafka';
+import type { Logger } from '@wallet-api/core/logger';
 import { Registry } from '@wallet-api/core/metrics';
 import { Network } from '@wallet-api/core/proto/common';
 import {
@@ -33,6 +34,7 @@ import { createChainPriceTracker, createReferenceDataDomain } from '../../refere
 import { referenceDataService } from '../../reference-data/src/grpc/reference-data-service.js';
 import { loadFxTable } from '../../reference-data/src/prices/currencies.js';
 import { loadRegistryConfig } from '../../reference-data/src/registry/registry-config.js';
+import { createBalanceLedger } from '../src/balances/balance-ledger.js';
 import { createChainDirectory } from '../src/chain/chain-directory.js';
 import { createPositionsConsumers, type PositionsConsumers } from '../src/consume/positions-consumers.js';
 import { positionsService } from '../src/grpc/positions-service.js';
@@ -60,10 +62,13 @@ export interface PositionsHarness {
   referenceData: ReferenceDataClient;
   /** Address of the reference-data gRPC server, for a consumer in a process of its own. */
   referenceDataAddress: string;
-  /** Starts indexing a chain; call the result to stop it. */
-  index(options: { chainId: string; rpcUrl: string; finalityDepth?: number }): () => Promise<void>;
-  /** The positions consumers in this process, on the harness's topics and consumer groups. */
-  startConsumers(): Promise<PositionsConsumers>;
+  /** Starts indexing a chain (from `startBlock`, 0 unless given); call the result to stop it. */
+  index(options: { chainId: string; rpcUrl: string; finalityDepth?: number; startBlock?: bigint }): () => Promise<void>;
+  /**
+   * The positions consumers in this process, on the harness's topics and consumer groups, reading
+   * openings through reference-data's RPC URLs (`rpcUrls` of the harness).
+   */
+  startConsumers(options?: { logger?: Logger }): Promise<PositionsConsumers>;
   /** A positions gRPC service over the harness's database; the harness stops it on close. */
   startService(): Promise<PositionsService>;
   close(): Promise<void>;
@@ -129,14 +134,16 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
     referenceData,
     referenceDataAddress,
     index: (indexed) => runChainIndexer({ prisma: database.prisma, producer, topics, metrics: indexerMetrics, stops, ...indexed }),
-    async startConsumers() {
+    async startConsumers(consumerOptions = {}) {
+      const logger = consumerOptions.logger ?? testLogger;
+      const metrics = createPositionsMetrics(new Registry());
       const consumers = createPositionsConsumers({
         kafka,
-        balances,
+        balances: createBalanceLedger({ store: balances, chains: createChainDirectory(referenceData, { rpcTimeoutMs: 30_000 }), logger, metrics }),
         snapshots,
         protocols,
-        logger: testLogger,
-        metrics: createPositionsMetrics(new Registry()),
+        logger,
+        metrics,
         groupId: suffix,
         topics,
       });

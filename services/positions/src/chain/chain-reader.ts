@@ -1,11 +1,27 @@
-import type { Address, PublicClient } from 'viem';
+import { encodeFunctionData, hexToBigInt, parseAbi, RpcRequestError, type Address, type Hash, type Hex, type PublicClient } from 'viem';
 
 /** Multicall3's address on every chain that has it (the same deterministic deployment everywhere). */
 export const multicall3Address: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
 
+/** A wallet's holding of one asset: `asset` is the token contract, or '' for the chain's native asset. */
+export interface HoldingQuery {
+  wallet: Address;
+  asset: Address | '';
+}
+
 export interface ChainReader {
   /** The chain's newest block. */
   latestBlock(): Promise<{ number: bigint; timestamp: bigint }>;
+  /** A block by hash; fails when the node does not know it. */
+  blockAt(hash: Hash): Promise<{ number: bigint; timestamp: bigint }>;
+  /**
+   * Balances after the block with this hash (EIP-1898, so the read is pinned to that block's
+   * branch), sent together in JSON-RPC batches: eth_getBalance, or balanceOf by eth_call. Fails
+   * when the node cannot answer (down, or the block unknown to it). `undefined` where a token
+   * contract answered nothing usable (it reverted or returned a short result); a token without
+   * code at that block holds nothing (0).
+   */
+  balancesAt(hash: Hash, holdings: readonly HoldingQuery[]): Promise<(bigint | undefined)[]>;
   /**
    * viem's multicall, or, where the chain has no Multicall3 (a fresh anvil), the same calls as
    * plain eth_calls sent together in JSON-RPC batches (the client's transport batches them).
@@ -15,6 +31,18 @@ export interface ChainReader {
 }
 
 type MulticallParameters = Parameters<PublicClient['multicall']>[0];
+
+const balanceOfAbi = parseAbi(['function balanceOf(address owner) view returns (uint256)']);
+
+/**
+ * The node ran the call and the contract failed (geth and anvil answer code 3 for a revert, and
+ * name what stopped the EVM): the token's own answer, unlike a node that is down or lacks the block.
+ */
+function contractFailed(error: unknown): boolean {
+  const request = error instanceof RpcRequestError ? error : (error as { walk?: (match: (cause: unknown) => boolean) => unknown })?.walk?.((cause) => cause instanceof RpcRequestError);
+  if (!(request instanceof RpcRequestError)) return false;
+  return request.code === 3 || /execution reverted|out of gas|invalid opcode|stack (underflow|overflow)/i.test(request.details);
+}
 
 /**
  * Reads for the adapters. Deployless multicall is not used: its results come back as the code
@@ -46,11 +74,32 @@ export function createChainReader(client: PublicClient): ChainReader {
     return settled.map((outcome) => (outcome.status === 'fulfilled' ? { status: 'success', result: outcome.value } : { status: 'failure', error: outcome.reason }));
   }
 
+  async function balanceAt(blockHash: Hash, { wallet, asset }: HoldingQuery): Promise<bigint | undefined> {
+    const block = { blockHash };
+    if (asset === '') return hexToBigInt(await client.request({ method: 'eth_getBalance', params: [wallet, block] }));
+    const data = encodeFunctionData({ abi: balanceOfAbi, functionName: 'balanceOf', args: [wallet] });
+    let result: Hex;
+    try {
+      result = await client.request({ method: 'eth_call', params: [{ to: asset, data }, block] });
+    } catch (error) {
+      if (contractFailed(error)) return undefined;
+      throw error;
+    }
+    // Nothing returned: no contract there at that block (nothing held), or one that answers nothing.
+    if (result === '0x') return (await client.request({ method: 'eth_getCode', params: [asset, block] })) === '0x' ? 0n : undefined;
+    return result.length >= 66 ? hexToBigInt(result.slice(0, 66) as Hex) : undefined;
+  }
+
   return {
     async latestBlock() {
       const block = await client.getBlock({ blockTag: 'latest' });
       return { number: block.number, timestamp: block.timestamp };
     },
+    async blockAt(hash) {
+      const block = await client.getBlock({ blockHash: hash });
+      return { number: block.number, timestamp: block.timestamp };
+    },
+    balancesAt: (hash, holdings) => Promise.all(holdings.map((holding) => balanceAt(hash, holding))),
     multicall: (async (parameters: MulticallParameters) =>
       (await multicall3()) ? client.multicall({ ...parameters, multicallAddress: multicall3Address }) : batchedReads(parameters)) as PublicClient['multicall'],
   };

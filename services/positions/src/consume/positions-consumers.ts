@@ -1,9 +1,10 @@
 import { startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
 import type { Logger } from '@wallet-api/core/logger';
 import { AssetKind, type BalanceChange, type ChainBlock, type ChainRollback, type WalletTransaction } from '@wallet-api/core/proto/events';
+import type { BalanceLedger } from '../balances/balance-ledger.js';
 import type { PositionsMetrics } from '../metrics/positions-metrics.js';
 import type { ProtocolDirectory } from '../protocols/protocol-directory.js';
-import type { BalanceEntry, BalanceStore } from '../store/balance-store.js';
+import type { BalanceEntry } from '../store/balance-store.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
 import { protocolTouches } from './protocol-touches.js';
 
@@ -16,7 +17,7 @@ export interface PositionsTopics {
 
 export interface PositionsConsumerOptions {
   kafka: ReturnType<typeof createKafka>;
-  balances: BalanceStore;
+  balances: BalanceLedger;
   snapshots: SnapshotStore;
   protocols: ProtocolDirectory;
   logger: Logger;
@@ -50,9 +51,10 @@ function toEntry(change: BalanceChange): BalanceEntry | undefined {
 }
 
 /**
- * The four chain topics into the positions tables: balance changes into exact balances, blocks
- * and rollbacks into block canonicality (which takes orphaned entries out and puts revived ones
- * back), and transactions touching protocol contracts into stale marks on the wallets' protocol
+ * The four chain topics into the positions tables: balance changes into exact balances (opened
+ * from the chain the first time a balance is seen), blocks and rollbacks into block canonicality
+ * (which takes orphaned entries out, puts revived ones back and re-reads openings read at orphaned
+ * blocks), and transactions touching protocol contracts into stale marks on the wallets' protocol
  * snapshots. Each topic has its own consumer group; the result does not depend on which topic is
  * read first (see the balance store).
  */
@@ -79,7 +81,7 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
           topic: topics.chainBlocks,
           logger,
           async handleBatch(messages) {
-            await balances.applyBlockStates(
+            await balances.applyBlocks(
               messages.map(({ value }) => ({ chainId: value.chainId, blockHash: value.hash, orphaned: false, sequence: BigInt(value.sequence) })),
             );
             metrics.messages.inc({ topic: 'blocks' }, messages.length);
@@ -90,12 +92,16 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
           topic: topics.chainRollbacks,
           logger,
           async handleBatch(messages) {
-            await balances.applyBlockStates(
-              messages.flatMap(({ value }) =>
-                value.orphanedBlockHashes.map((blockHash) => ({ chainId: value.chainId, blockHash, orphaned: true, sequence: BigInt(value.sequence) })),
-              ),
-            );
-            for (const { value } of messages) await snapshots.markReorganised(value.chainId, BigInt(value.commonAncestorNumber));
+            // One at a time, in order: each re-reads the openings its blocks held at its own ancestor.
+            for (const { value } of messages) {
+              await balances.applyRollback({
+                chainId: value.chainId,
+                commonAncestor: { hash: value.commonAncestorHash, number: BigInt(value.commonAncestorNumber) },
+                orphanedBlockHashes: value.orphanedBlockHashes,
+                sequence: BigInt(value.sequence),
+              });
+              await snapshots.markReorganised(value.chainId, BigInt(value.commonAncestorNumber));
+            }
             metrics.messages.inc({ topic: 'rollbacks' }, messages.length);
           },
         }),

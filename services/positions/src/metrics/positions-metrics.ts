@@ -6,6 +6,8 @@ export interface PositionsMetrics {
   /** Protocol position reads from the chain, by chain and outcome (read, failed). */
   refreshes: Counter<'chain' | 'outcome'>;
   refreshSeconds: Histogram<'chain'>;
+  /** Opening balances read from the chain, by chain and outcome (read, failed). */
+  openingReads: Counter<'chain' | 'outcome'>;
 }
 
 export function createPositionsMetrics(registry: Registry): PositionsMetrics {
@@ -20,5 +22,6 @@ export function createPositionsMetrics(registry: Registry): PositionsMetrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
+    openingReads: new Counter({ name: 'positions_opening_reads_total', help: 'Opening balances read from the chain for balances seen the first time', labelNames: ['chain', 'outcome'], registers }),
   };
 }
