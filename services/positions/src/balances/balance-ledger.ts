@@ -32,7 +32,7 @@ export interface BalanceLedgerOptions {
 const maxAttempts = 5;
 
 /** The chain could not answer for openings; the batch fails and Kafka delivers it again. */
-export class OpeningReadError extends Error {}
+class OpeningReadError extends Error {}
 
 /**
  * Balances as the chain has them: an opening read from the chain the first time a balance is seen
