@@ -2,8 +2,8 @@
 # Forgets everything the services derived from the chains, in the databases the start command
 # serves (wallet_api): the indexer's checkpoints, token metadata, the positions service's balances,
 # the ClickHouse history tables and the Kafka log (topics and consumer offsets). start.sh runs it
-# when it loads a different devnet world, since the chains then start over with other blocks.
-# Services must be stopped.
+# every time it restarts the chains from a saved world, whose blocks then differ from those the
+# services saw. Services must be stopped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/common.sh

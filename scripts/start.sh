@@ -19,15 +19,12 @@ bash scripts/up.sh
 log "loading the devnet world (${DEVNET_WALLETS:-50} wallets)"
 node services/devnet/dist/cli/main.js world --seed demo --wallets "${DEVNET_WALLETS:-50}" --end-date "$(date -u +%F)"
 bash scripts/infra/anvil.sh restart
-# The indexer's checkpoints, ClickHouse history and Kafka log belong to the world they were read
-# from; another world's chains start over at block 0 with other hashes.
-world_key=$(node -e 'process.stdout.write(require(process.argv[1]).cacheKey)' "${DATA_DIR}/devnet/manifest.json")
-indexed_world="${DATA_DIR}/indexed-world"
-if [[ "$(cat "${indexed_world}" 2>/dev/null || true)" != "${world_key}" ]]; then
-  log "a different devnet world is loaded: clearing what the services derived from the previous one"
-  bash scripts/reset-chain-data.sh
-  printf '%s\n' "${world_key}" >"${indexed_world}"
-fi
+# The chains restart from the world's saved state, so the blocks live activity mined on them in an
+# earlier session are gone (and a different world starts over at block 0): what the services
+# derived from them (checkpoints, balances, ClickHouse history, the Kafka log) must go too, or the
+# indexer would wait at a checkpoint above the new head.
+log "clearing what the services derived from earlier chain sessions"
+bash scripts/reset-chain-data.sh
 
 pids=()
 stopping=false
