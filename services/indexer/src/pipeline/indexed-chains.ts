@@ -1,6 +1,4 @@
-import { unary } from '@wallet-api/core/grpc';
-import { Network } from '@wallet-api/core/proto/common';
-import { ChainFamily, type Chain, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
 
 export interface IndexedChain {
   id: string;
@@ -42,13 +40,4 @@ export function selectIndexedChains(chains: readonly Chain[], settings: IndexedC
       rpcUrl: chain.rpc?.internalServerUrlFormat ?? '',
       finalityDepth: settings.finalityDepths[chain.id] ?? settings.defaultFinalityDepth,
     }));
-}
-
-/** Mainnets and testnets alike: the indexer serves both networks. */
-export async function listAllChains(client: ReferenceDataClient): Promise<Chain[]> {
-  const networks = [Network.NETWORK_MAINNET, Network.NETWORK_TESTNET];
-  const lists = await Promise.all(
-    networks.map((network) => unary(client, client.listChains, { context: { organizationId: '', roles: [], addons: [], network } })),
-  );
-  return lists.flatMap((list) => list.chains);
 }

@@ -1,6 +1,5 @@
-import { unary } from '@wallet-api/core/grpc';
-import { Network } from '@wallet-api/core/proto/common';
 import { ChainFamily, type Chain, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { listAllChains } from '@wallet-api/core/reference-data';
 import { createPublicClient, http } from 'viem';
 import { createChainReader, type ChainReader } from './chain-reader.js';
 
@@ -17,12 +16,8 @@ export function createChainDirectory(referenceData: ReferenceDataClient, options
   let chains: Promise<Map<string, Chain>> | undefined;
   const readers = new Map<string, ChainReader>();
   const listChains = () => {
-    chains ??= Promise.all(
-      [Network.NETWORK_MAINNET, Network.NETWORK_TESTNET].map((network) =>
-        unary(referenceData, referenceData.listChains, { context: { organizationId: '', roles: [], addons: [], network } }, { name: 'ReferenceData/ListChains' }),
-      ),
-    ).then(
-      (lists) => new Map(lists.flatMap((list) => list.chains).map((chain) => [chain.id, chain])),
+    chains ??= listAllChains(referenceData).then(
+      (list) => new Map(list.map((chain) => [chain.id, chain])),
       (error: unknown) => {
         chains = undefined;
         throw error;
