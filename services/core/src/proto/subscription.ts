@@ -5,30 +5,3540 @@
 // source: subscription.proto
 
 /* eslint-disable */
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import {
+  type CallOptions,
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientUnaryCall,
+  type handleUnaryCall,
   makeGenericClientConstructor,
+  type Metadata,
+  type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { RequestContext } from "./common.js";
 
 export const protobufPackage = "walletapi.subscription";
 
 export const protobufFileName = "subscription.proto";
 
+export interface Done {
+}
+
+/** A list whose presence matters: absent means "not given", present and empty means "none". */
+export interface StringList {
+  values: string[];
+}
+
+/** `filters.exclude` of decisions.md: events matching any given criterion are dropped before delivery. */
+export interface ExcludeFilters {
+  /** Spec operation types of the transaction as the subscribed wallet reads it. */
+  operationTypes:
+    | StringList
+    | undefined;
+  /** true: drop transactions flagged is_trash for the wallet. */
+  trash?:
+    | boolean
+    | undefined;
+  /** Dapps of the called contract or any act. */
+  dappIds:
+    | StringList
+    | undefined;
+  /** Counterparties: lowercase 0x-hex for EVM, base58 as given for Solana. */
+  addresses: StringList | undefined;
+}
+
+export interface SubscriptionFilters {
+  /** Absent: `{}` (filters object without exclude). */
+  exclude: ExcludeFilters | undefined;
+}
+
+export interface SubscriptionRecord {
+  id: string;
+  callbackUrl: string;
+  /** As stored; empty means every eligible chain. */
+  chainIds: string[];
+  enabled: boolean;
+  /** Absent: null. */
+  filters: SubscriptionFilters | undefined;
+  walletsCount: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SubscriptionRef {
+  context: RequestContext | undefined;
+  subscriptionId: string;
+}
+
+export interface CreateSubscriptionRequest {
+  context: RequestContext | undefined;
+  callbackUrl: string;
+  /** 1 to 100; EVM (any case) or Solana addresses. */
+  addresses: string[];
+  chainIds: string[];
+  filters: SubscriptionFilters | undefined;
+}
+
+export interface CreateSubscriptionResponse {
+  subscription:
+    | SubscriptionRecord
+    | undefined;
+  /** `whsec_...`, shown once. */
+  signingSecret: string;
+}
+
+export interface ListSubscriptionsRequest {
+  context:
+    | RequestContext
+    | undefined;
+  /** Opaque cursor from a previous page; empty for the first. */
+  after: string;
+  pageSize: number;
+}
+
+export interface ListSubscriptionsResponse {
+  subscriptions: SubscriptionRecord[];
+  /** Empty when this is the last page. */
+  nextCursor: string;
+}
+
+export interface ListWalletsRequest {
+  context: RequestContext | undefined;
+  subscriptionId: string;
+  after: string;
+  pageSize: number;
+}
+
+export interface ListWalletsResponse {
+  addresses: string[];
+  nextCursor: string;
+}
+
+export interface CountWalletsResponse {
+  count: string;
+}
+
+export interface UpdateWalletsRequest {
+  context: RequestContext | undefined;
+  subscriptionId: string;
+  add: string[];
+  remove: string[];
+}
+
+export interface ReplaceWalletsRequest {
+  context: RequestContext | undefined;
+  subscriptionId: string;
+  addresses: string[];
+}
+
+export interface SetCallbackUrlRequest {
+  context: RequestContext | undefined;
+  subscriptionId: string;
+  callbackUrl: string;
+}
+
+export interface SetChainIdsRequest {
+  context: RequestContext | undefined;
+  subscriptionId: string;
+  chainIds: string[];
+}
+
+export interface SetFiltersRequest {
+  context: RequestContext | undefined;
+  subscriptionId: string;
+  filters: SubscriptionFilters | undefined;
+}
+
+export interface SetEnabledRequest {
+  context: RequestContext | undefined;
+  subscriptionId: string;
+  enabled: boolean;
+}
+
+export interface RotateSigningSecretResponse {
+  signingSecret: string;
+  /** ISO 8601 UTC. */
+  previousExpiresAt: string;
+}
+
+export interface ListDeliveriesRequest {
+  context: RequestContext | undefined;
+  subscriptionId: string;
+  after: string;
+  pageSize: number;
+}
+
+export interface ListDeliveriesResponse {
+  deliveries: DeliveryRecord[];
+  nextCursor: string;
+}
+
+export interface DeliveryAttempt {
+  number: number;
+  startedAt: string;
+  /** 0 when no HTTP answer came (timeout, refused connection, refused address). */
+  statusCode: number;
+  latencyMs: number;
+  /** Empty on success. */
+  error: string;
+}
+
+export interface DeliveryRecord {
+  /** The `webhook-id` header and `data.id` of the body. */
+  id: string;
+  subscriptionId: string;
+  address: string;
+  chainId: string;
+  transactionHash: string;
+  blockNumber: string;
+  /** A rollback notification (`included[0].attributes.deleted = true`). */
+  deleted: boolean;
+  /** `pending`, `delivered` or `failed` (retries exhausted, subscription gone or disabled by 410). */
+  status: string;
+  attemptCount: number;
+  createdAt: string;
+  /** Empty unless pending. */
+  nextAttemptAt: string;
+  /** Empty unless delivered. */
+  deliveredAt: string;
+  attempts: DeliveryAttempt[];
+}
+
+export interface RetryDeliveryRequest {
+  context: RequestContext | undefined;
+  subscriptionId: string;
+  deliveryId: string;
+}
+
+function createBaseDone(): Done {
+  return {};
+}
+
+export const Done: MessageFns<Done> = {
+  encode(_: Done, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Done {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDone();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): Done {
+    return {};
+  },
+
+  toJSON(_: Done): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Done>, I>>(base?: I): Done {
+    return Done.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Done>, I>>(_: I): Done {
+    const message = createBaseDone();
+    return message;
+  },
+};
+
+function createBaseStringList(): StringList {
+  return { values: [] };
+}
+
+export const StringList: MessageFns<StringList> = {
+  encode(message: StringList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.values) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StringList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStringList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.values.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StringList {
+    return {
+      values: globalThis.Array.isArray(object?.values) ? object.values.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: StringList): unknown {
+    const obj: any = {};
+    if (message.values?.length) {
+      obj.values = message.values;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StringList>, I>>(base?: I): StringList {
+    return StringList.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StringList>, I>>(object: I): StringList {
+    const message = createBaseStringList();
+    message.values = object.values?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseExcludeFilters(): ExcludeFilters {
+  return { operationTypes: undefined, trash: undefined, dappIds: undefined, addresses: undefined };
+}
+
+export const ExcludeFilters: MessageFns<ExcludeFilters> = {
+  encode(message: ExcludeFilters, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.operationTypes !== undefined) {
+      StringList.encode(message.operationTypes, writer.uint32(10).fork()).join();
+    }
+    if (message.trash !== undefined) {
+      writer.uint32(16).bool(message.trash);
+    }
+    if (message.dappIds !== undefined) {
+      StringList.encode(message.dappIds, writer.uint32(26).fork()).join();
+    }
+    if (message.addresses !== undefined) {
+      StringList.encode(message.addresses, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExcludeFilters {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExcludeFilters();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.operationTypes = StringList.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.trash = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.dappIds = StringList.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.addresses = StringList.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExcludeFilters {
+    return {
+      operationTypes: isSet(object.operationTypes)
+        ? StringList.fromJSON(object.operationTypes)
+        : isSet(object.operation_types)
+        ? StringList.fromJSON(object.operation_types)
+        : undefined,
+      trash: isSet(object.trash) ? globalThis.Boolean(object.trash) : undefined,
+      dappIds: isSet(object.dappIds)
+        ? StringList.fromJSON(object.dappIds)
+        : isSet(object.dapp_ids)
+        ? StringList.fromJSON(object.dapp_ids)
+        : undefined,
+      addresses: isSet(object.addresses) ? StringList.fromJSON(object.addresses) : undefined,
+    };
+  },
+
+  toJSON(message: ExcludeFilters): unknown {
+    const obj: any = {};
+    if (message.operationTypes !== undefined) {
+      obj.operationTypes = StringList.toJSON(message.operationTypes);
+    }
+    if (message.trash !== undefined) {
+      obj.trash = message.trash;
+    }
+    if (message.dappIds !== undefined) {
+      obj.dappIds = StringList.toJSON(message.dappIds);
+    }
+    if (message.addresses !== undefined) {
+      obj.addresses = StringList.toJSON(message.addresses);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExcludeFilters>, I>>(base?: I): ExcludeFilters {
+    return ExcludeFilters.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExcludeFilters>, I>>(object: I): ExcludeFilters {
+    const message = createBaseExcludeFilters();
+    message.operationTypes = (object.operationTypes !== undefined && object.operationTypes !== null)
+      ? StringList.fromPartial(object.operationTypes)
+      : undefined;
+    message.trash = object.trash ?? undefined;
+    message.dappIds = (object.dappIds !== undefined && object.dappIds !== null)
+      ? StringList.fromPartial(object.dappIds)
+      : undefined;
+    message.addresses = (object.addresses !== undefined && object.addresses !== null)
+      ? StringList.fromPartial(object.addresses)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSubscriptionFilters(): SubscriptionFilters {
+  return { exclude: undefined };
+}
+
+export const SubscriptionFilters: MessageFns<SubscriptionFilters> = {
+  encode(message: SubscriptionFilters, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.exclude !== undefined) {
+      ExcludeFilters.encode(message.exclude, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscriptionFilters {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscriptionFilters();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.exclude = ExcludeFilters.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscriptionFilters {
+    return { exclude: isSet(object.exclude) ? ExcludeFilters.fromJSON(object.exclude) : undefined };
+  },
+
+  toJSON(message: SubscriptionFilters): unknown {
+    const obj: any = {};
+    if (message.exclude !== undefined) {
+      obj.exclude = ExcludeFilters.toJSON(message.exclude);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubscriptionFilters>, I>>(base?: I): SubscriptionFilters {
+    return SubscriptionFilters.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubscriptionFilters>, I>>(object: I): SubscriptionFilters {
+    const message = createBaseSubscriptionFilters();
+    message.exclude = (object.exclude !== undefined && object.exclude !== null)
+      ? ExcludeFilters.fromPartial(object.exclude)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSubscriptionRecord(): SubscriptionRecord {
+  return {
+    id: "",
+    callbackUrl: "",
+    chainIds: [],
+    enabled: false,
+    filters: undefined,
+    walletsCount: "0",
+    createdAt: "",
+    updatedAt: "",
+  };
+}
+
+export const SubscriptionRecord: MessageFns<SubscriptionRecord> = {
+  encode(message: SubscriptionRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.callbackUrl !== "") {
+      writer.uint32(18).string(message.callbackUrl);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.enabled !== false) {
+      writer.uint32(32).bool(message.enabled);
+    }
+    if (message.filters !== undefined) {
+      SubscriptionFilters.encode(message.filters, writer.uint32(42).fork()).join();
+    }
+    if (message.walletsCount !== "0") {
+      writer.uint32(48).uint64(message.walletsCount);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(58).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(66).string(message.updatedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscriptionRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscriptionRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.callbackUrl = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.filters = SubscriptionFilters.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.walletsCount = reader.uint64().toString();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscriptionRecord {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      callbackUrl: isSet(object.callbackUrl)
+        ? globalThis.String(object.callbackUrl)
+        : isSet(object.callback_url)
+        ? globalThis.String(object.callback_url)
+        : "",
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      filters: isSet(object.filters) ? SubscriptionFilters.fromJSON(object.filters) : undefined,
+      walletsCount: isSet(object.walletsCount)
+        ? globalThis.String(object.walletsCount)
+        : isSet(object.wallets_count)
+        ? globalThis.String(object.wallets_count)
+        : "0",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+    };
+  },
+
+  toJSON(message: SubscriptionRecord): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.callbackUrl !== "") {
+      obj.callbackUrl = message.callbackUrl;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    if (message.filters !== undefined) {
+      obj.filters = SubscriptionFilters.toJSON(message.filters);
+    }
+    if (message.walletsCount !== "0") {
+      obj.walletsCount = message.walletsCount;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubscriptionRecord>, I>>(base?: I): SubscriptionRecord {
+    return SubscriptionRecord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubscriptionRecord>, I>>(object: I): SubscriptionRecord {
+    const message = createBaseSubscriptionRecord();
+    message.id = object.id ?? "";
+    message.callbackUrl = object.callbackUrl ?? "";
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    message.enabled = object.enabled ?? false;
+    message.filters = (object.filters !== undefined && object.filters !== null)
+      ? SubscriptionFilters.fromPartial(object.filters)
+      : undefined;
+    message.walletsCount = object.walletsCount ?? "0";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseSubscriptionRef(): SubscriptionRef {
+  return { context: undefined, subscriptionId: "" };
+}
+
+export const SubscriptionRef: MessageFns<SubscriptionRef> = {
+  encode(message: SubscriptionRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscriptionRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscriptionRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubscriptionRef {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+    };
+  },
+
+  toJSON(message: SubscriptionRef): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubscriptionRef>, I>>(base?: I): SubscriptionRef {
+    return SubscriptionRef.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubscriptionRef>, I>>(object: I): SubscriptionRef {
+    const message = createBaseSubscriptionRef();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateSubscriptionRequest(): CreateSubscriptionRequest {
+  return { context: undefined, callbackUrl: "", addresses: [], chainIds: [], filters: undefined };
+}
+
+export const CreateSubscriptionRequest: MessageFns<CreateSubscriptionRequest> = {
+  encode(message: CreateSubscriptionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.callbackUrl !== "") {
+      writer.uint32(18).string(message.callbackUrl);
+    }
+    for (const v of message.addresses) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.filters !== undefined) {
+      SubscriptionFilters.encode(message.filters, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.callbackUrl = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.addresses.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.filters = SubscriptionFilters.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateSubscriptionRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      callbackUrl: isSet(object.callbackUrl)
+        ? globalThis.String(object.callbackUrl)
+        : isSet(object.callback_url)
+        ? globalThis.String(object.callback_url)
+        : "",
+      addresses: globalThis.Array.isArray(object?.addresses)
+        ? object.addresses.map((e: any) => globalThis.String(e))
+        : [],
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+      filters: isSet(object.filters) ? SubscriptionFilters.fromJSON(object.filters) : undefined,
+    };
+  },
+
+  toJSON(message: CreateSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.callbackUrl !== "") {
+      obj.callbackUrl = message.callbackUrl;
+    }
+    if (message.addresses?.length) {
+      obj.addresses = message.addresses;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    if (message.filters !== undefined) {
+      obj.filters = SubscriptionFilters.toJSON(message.filters);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateSubscriptionRequest>, I>>(base?: I): CreateSubscriptionRequest {
+    return CreateSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateSubscriptionRequest>, I>>(object: I): CreateSubscriptionRequest {
+    const message = createBaseCreateSubscriptionRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.callbackUrl = object.callbackUrl ?? "";
+    message.addresses = object.addresses?.map((e) => e) || [];
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    message.filters = (object.filters !== undefined && object.filters !== null)
+      ? SubscriptionFilters.fromPartial(object.filters)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateSubscriptionResponse(): CreateSubscriptionResponse {
+  return { subscription: undefined, signingSecret: "" };
+}
+
+export const CreateSubscriptionResponse: MessageFns<CreateSubscriptionResponse> = {
+  encode(message: CreateSubscriptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      SubscriptionRecord.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    if (message.signingSecret !== "") {
+      writer.uint32(18).string(message.signingSecret);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = SubscriptionRecord.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.signingSecret = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateSubscriptionResponse {
+    return {
+      subscription: isSet(object.subscription) ? SubscriptionRecord.fromJSON(object.subscription) : undefined,
+      signingSecret: isSet(object.signingSecret)
+        ? globalThis.String(object.signingSecret)
+        : isSet(object.signing_secret)
+        ? globalThis.String(object.signing_secret)
+        : "",
+    };
+  },
+
+  toJSON(message: CreateSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = SubscriptionRecord.toJSON(message.subscription);
+    }
+    if (message.signingSecret !== "") {
+      obj.signingSecret = message.signingSecret;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateSubscriptionResponse>, I>>(base?: I): CreateSubscriptionResponse {
+    return CreateSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateSubscriptionResponse>, I>>(object: I): CreateSubscriptionResponse {
+    const message = createBaseCreateSubscriptionResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? SubscriptionRecord.fromPartial(object.subscription)
+      : undefined;
+    message.signingSecret = object.signingSecret ?? "";
+    return message;
+  },
+};
+
+function createBaseListSubscriptionsRequest(): ListSubscriptionsRequest {
+  return { context: undefined, after: "", pageSize: 0 };
+}
+
+export const ListSubscriptionsRequest: MessageFns<ListSubscriptionsRequest> = {
+  encode(message: ListSubscriptionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.after !== "") {
+      writer.uint32(18).string(message.after);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(24).uint32(message.pageSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSubscriptionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSubscriptionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.after = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSubscriptionsRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      after: isSet(object.after) ? globalThis.String(object.after) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListSubscriptionsRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.after !== "") {
+      obj.after = message.after;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSubscriptionsRequest>, I>>(base?: I): ListSubscriptionsRequest {
+    return ListSubscriptionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSubscriptionsRequest>, I>>(object: I): ListSubscriptionsRequest {
+    const message = createBaseListSubscriptionsRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.after = object.after ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseListSubscriptionsResponse(): ListSubscriptionsResponse {
+  return { subscriptions: [], nextCursor: "" };
+}
+
+export const ListSubscriptionsResponse: MessageFns<ListSubscriptionsResponse> = {
+  encode(message: ListSubscriptionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.subscriptions) {
+      SubscriptionRecord.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSubscriptionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSubscriptionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscriptions.push(SubscriptionRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSubscriptionsResponse {
+    return {
+      subscriptions: globalThis.Array.isArray(object?.subscriptions)
+        ? object.subscriptions.map((e: any) => SubscriptionRecord.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListSubscriptionsResponse): unknown {
+    const obj: any = {};
+    if (message.subscriptions?.length) {
+      obj.subscriptions = message.subscriptions.map((e) => SubscriptionRecord.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSubscriptionsResponse>, I>>(base?: I): ListSubscriptionsResponse {
+    return ListSubscriptionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSubscriptionsResponse>, I>>(object: I): ListSubscriptionsResponse {
+    const message = createBaseListSubscriptionsResponse();
+    message.subscriptions = object.subscriptions?.map((e) => SubscriptionRecord.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseListWalletsRequest(): ListWalletsRequest {
+  return { context: undefined, subscriptionId: "", after: "", pageSize: 0 };
+}
+
+export const ListWalletsRequest: MessageFns<ListWalletsRequest> = {
+  encode(message: ListWalletsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.after !== "") {
+      writer.uint32(26).string(message.after);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(32).uint32(message.pageSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWalletsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWalletsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.after = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWalletsRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      after: isSet(object.after) ? globalThis.String(object.after) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListWalletsRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.after !== "") {
+      obj.after = message.after;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWalletsRequest>, I>>(base?: I): ListWalletsRequest {
+    return ListWalletsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWalletsRequest>, I>>(object: I): ListWalletsRequest {
+    const message = createBaseListWalletsRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.after = object.after ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseListWalletsResponse(): ListWalletsResponse {
+  return { addresses: [], nextCursor: "" };
+}
+
+export const ListWalletsResponse: MessageFns<ListWalletsResponse> = {
+  encode(message: ListWalletsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.addresses) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWalletsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWalletsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.addresses.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWalletsResponse {
+    return {
+      addresses: globalThis.Array.isArray(object?.addresses)
+        ? object.addresses.map((e: any) => globalThis.String(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListWalletsResponse): unknown {
+    const obj: any = {};
+    if (message.addresses?.length) {
+      obj.addresses = message.addresses;
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWalletsResponse>, I>>(base?: I): ListWalletsResponse {
+    return ListWalletsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWalletsResponse>, I>>(object: I): ListWalletsResponse {
+    const message = createBaseListWalletsResponse();
+    message.addresses = object.addresses?.map((e) => e) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseCountWalletsResponse(): CountWalletsResponse {
+  return { count: "0" };
+}
+
+export const CountWalletsResponse: MessageFns<CountWalletsResponse> = {
+  encode(message: CountWalletsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.count !== "0") {
+      writer.uint32(8).uint64(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountWalletsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountWalletsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.count = reader.uint64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CountWalletsResponse {
+    return { count: isSet(object.count) ? globalThis.String(object.count) : "0" };
+  },
+
+  toJSON(message: CountWalletsResponse): unknown {
+    const obj: any = {};
+    if (message.count !== "0") {
+      obj.count = message.count;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CountWalletsResponse>, I>>(base?: I): CountWalletsResponse {
+    return CountWalletsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CountWalletsResponse>, I>>(object: I): CountWalletsResponse {
+    const message = createBaseCountWalletsResponse();
+    message.count = object.count ?? "0";
+    return message;
+  },
+};
+
+function createBaseUpdateWalletsRequest(): UpdateWalletsRequest {
+  return { context: undefined, subscriptionId: "", add: [], remove: [] };
+}
+
+export const UpdateWalletsRequest: MessageFns<UpdateWalletsRequest> = {
+  encode(message: UpdateWalletsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    for (const v of message.add) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.remove) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateWalletsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateWalletsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.add.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.remove.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateWalletsRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      add: globalThis.Array.isArray(object?.add) ? object.add.map((e: any) => globalThis.String(e)) : [],
+      remove: globalThis.Array.isArray(object?.remove) ? object.remove.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: UpdateWalletsRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.add?.length) {
+      obj.add = message.add;
+    }
+    if (message.remove?.length) {
+      obj.remove = message.remove;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateWalletsRequest>, I>>(base?: I): UpdateWalletsRequest {
+    return UpdateWalletsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateWalletsRequest>, I>>(object: I): UpdateWalletsRequest {
+    const message = createBaseUpdateWalletsRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.add = object.add?.map((e) => e) || [];
+    message.remove = object.remove?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseReplaceWalletsRequest(): ReplaceWalletsRequest {
+  return { context: undefined, subscriptionId: "", addresses: [] };
+}
+
+export const ReplaceWalletsRequest: MessageFns<ReplaceWalletsRequest> = {
+  encode(message: ReplaceWalletsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    for (const v of message.addresses) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReplaceWalletsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReplaceWalletsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.addresses.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReplaceWalletsRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      addresses: globalThis.Array.isArray(object?.addresses)
+        ? object.addresses.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ReplaceWalletsRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.addresses?.length) {
+      obj.addresses = message.addresses;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReplaceWalletsRequest>, I>>(base?: I): ReplaceWalletsRequest {
+    return ReplaceWalletsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReplaceWalletsRequest>, I>>(object: I): ReplaceWalletsRequest {
+    const message = createBaseReplaceWalletsRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.addresses = object.addresses?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseSetCallbackUrlRequest(): SetCallbackUrlRequest {
+  return { context: undefined, subscriptionId: "", callbackUrl: "" };
+}
+
+export const SetCallbackUrlRequest: MessageFns<SetCallbackUrlRequest> = {
+  encode(message: SetCallbackUrlRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.callbackUrl !== "") {
+      writer.uint32(26).string(message.callbackUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetCallbackUrlRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetCallbackUrlRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.callbackUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetCallbackUrlRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      callbackUrl: isSet(object.callbackUrl)
+        ? globalThis.String(object.callbackUrl)
+        : isSet(object.callback_url)
+        ? globalThis.String(object.callback_url)
+        : "",
+    };
+  },
+
+  toJSON(message: SetCallbackUrlRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.callbackUrl !== "") {
+      obj.callbackUrl = message.callbackUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetCallbackUrlRequest>, I>>(base?: I): SetCallbackUrlRequest {
+    return SetCallbackUrlRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetCallbackUrlRequest>, I>>(object: I): SetCallbackUrlRequest {
+    const message = createBaseSetCallbackUrlRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.callbackUrl = object.callbackUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseSetChainIdsRequest(): SetChainIdsRequest {
+  return { context: undefined, subscriptionId: "", chainIds: [] };
+}
+
+export const SetChainIdsRequest: MessageFns<SetChainIdsRequest> = {
+  encode(message: SetChainIdsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetChainIdsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetChainIdsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetChainIdsRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: SetChainIdsRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetChainIdsRequest>, I>>(base?: I): SetChainIdsRequest {
+    return SetChainIdsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetChainIdsRequest>, I>>(object: I): SetChainIdsRequest {
+    const message = createBaseSetChainIdsRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseSetFiltersRequest(): SetFiltersRequest {
+  return { context: undefined, subscriptionId: "", filters: undefined };
+}
+
+export const SetFiltersRequest: MessageFns<SetFiltersRequest> = {
+  encode(message: SetFiltersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.filters !== undefined) {
+      SubscriptionFilters.encode(message.filters, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetFiltersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetFiltersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.filters = SubscriptionFilters.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetFiltersRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      filters: isSet(object.filters) ? SubscriptionFilters.fromJSON(object.filters) : undefined,
+    };
+  },
+
+  toJSON(message: SetFiltersRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.filters !== undefined) {
+      obj.filters = SubscriptionFilters.toJSON(message.filters);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetFiltersRequest>, I>>(base?: I): SetFiltersRequest {
+    return SetFiltersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetFiltersRequest>, I>>(object: I): SetFiltersRequest {
+    const message = createBaseSetFiltersRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.filters = (object.filters !== undefined && object.filters !== null)
+      ? SubscriptionFilters.fromPartial(object.filters)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSetEnabledRequest(): SetEnabledRequest {
+  return { context: undefined, subscriptionId: "", enabled: false };
+}
+
+export const SetEnabledRequest: MessageFns<SetEnabledRequest> = {
+  encode(message: SetEnabledRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.enabled !== false) {
+      writer.uint32(24).bool(message.enabled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetEnabledRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetEnabledRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetEnabledRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+    };
+  },
+
+  toJSON(message: SetEnabledRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetEnabledRequest>, I>>(base?: I): SetEnabledRequest {
+    return SetEnabledRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetEnabledRequest>, I>>(object: I): SetEnabledRequest {
+    const message = createBaseSetEnabledRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.enabled = object.enabled ?? false;
+    return message;
+  },
+};
+
+function createBaseRotateSigningSecretResponse(): RotateSigningSecretResponse {
+  return { signingSecret: "", previousExpiresAt: "" };
+}
+
+export const RotateSigningSecretResponse: MessageFns<RotateSigningSecretResponse> = {
+  encode(message: RotateSigningSecretResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.signingSecret !== "") {
+      writer.uint32(10).string(message.signingSecret);
+    }
+    if (message.previousExpiresAt !== "") {
+      writer.uint32(18).string(message.previousExpiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateSigningSecretResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRotateSigningSecretResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.signingSecret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.previousExpiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateSigningSecretResponse {
+    return {
+      signingSecret: isSet(object.signingSecret)
+        ? globalThis.String(object.signingSecret)
+        : isSet(object.signing_secret)
+        ? globalThis.String(object.signing_secret)
+        : "",
+      previousExpiresAt: isSet(object.previousExpiresAt)
+        ? globalThis.String(object.previousExpiresAt)
+        : isSet(object.previous_expires_at)
+        ? globalThis.String(object.previous_expires_at)
+        : "",
+    };
+  },
+
+  toJSON(message: RotateSigningSecretResponse): unknown {
+    const obj: any = {};
+    if (message.signingSecret !== "") {
+      obj.signingSecret = message.signingSecret;
+    }
+    if (message.previousExpiresAt !== "") {
+      obj.previousExpiresAt = message.previousExpiresAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateSigningSecretResponse>, I>>(base?: I): RotateSigningSecretResponse {
+    return RotateSigningSecretResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateSigningSecretResponse>, I>>(object: I): RotateSigningSecretResponse {
+    const message = createBaseRotateSigningSecretResponse();
+    message.signingSecret = object.signingSecret ?? "";
+    message.previousExpiresAt = object.previousExpiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseListDeliveriesRequest(): ListDeliveriesRequest {
+  return { context: undefined, subscriptionId: "", after: "", pageSize: 0 };
+}
+
+export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
+  encode(message: ListDeliveriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.after !== "") {
+      writer.uint32(26).string(message.after);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(32).uint32(message.pageSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeliveriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeliveriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.after = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDeliveriesRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      after: isSet(object.after) ? globalThis.String(object.after) : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListDeliveriesRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.after !== "") {
+      obj.after = message.after;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(base?: I): ListDeliveriesRequest {
+    return ListDeliveriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(object: I): ListDeliveriesRequest {
+    const message = createBaseListDeliveriesRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.after = object.after ?? "";
+    message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseListDeliveriesResponse(): ListDeliveriesResponse {
+  return { deliveries: [], nextCursor: "" };
+}
+
+export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
+  encode(message: ListDeliveriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.deliveries) {
+      DeliveryRecord.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeliveriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeliveriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deliveries.push(DeliveryRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDeliveriesResponse {
+    return {
+      deliveries: globalThis.Array.isArray(object?.deliveries)
+        ? object.deliveries.map((e: any) => DeliveryRecord.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+    };
+  },
+
+  toJSON(message: ListDeliveriesResponse): unknown {
+    const obj: any = {};
+    if (message.deliveries?.length) {
+      obj.deliveries = message.deliveries.map((e) => DeliveryRecord.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(base?: I): ListDeliveriesResponse {
+    return ListDeliveriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(object: I): ListDeliveriesResponse {
+    const message = createBaseListDeliveriesResponse();
+    message.deliveries = object.deliveries?.map((e) => DeliveryRecord.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseDeliveryAttempt(): DeliveryAttempt {
+  return { number: 0, startedAt: "", statusCode: 0, latencyMs: 0, error: "" };
+}
+
+export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
+  encode(message: DeliveryAttempt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.number !== 0) {
+      writer.uint32(8).uint32(message.number);
+    }
+    if (message.startedAt !== "") {
+      writer.uint32(18).string(message.startedAt);
+    }
+    if (message.statusCode !== 0) {
+      writer.uint32(24).uint32(message.statusCode);
+    }
+    if (message.latencyMs !== 0) {
+      writer.uint32(32).uint32(message.latencyMs);
+    }
+    if (message.error !== "") {
+      writer.uint32(42).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeliveryAttempt {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeliveryAttempt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.number = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.startedAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.statusCode = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.latencyMs = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeliveryAttempt {
+    return {
+      number: isSet(object.number) ? globalThis.Number(object.number) : 0,
+      startedAt: isSet(object.startedAt)
+        ? globalThis.String(object.startedAt)
+        : isSet(object.started_at)
+        ? globalThis.String(object.started_at)
+        : "",
+      statusCode: isSet(object.statusCode)
+        ? globalThis.Number(object.statusCode)
+        : isSet(object.status_code)
+        ? globalThis.Number(object.status_code)
+        : 0,
+      latencyMs: isSet(object.latencyMs)
+        ? globalThis.Number(object.latencyMs)
+        : isSet(object.latency_ms)
+        ? globalThis.Number(object.latency_ms)
+        : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+    };
+  },
+
+  toJSON(message: DeliveryAttempt): unknown {
+    const obj: any = {};
+    if (message.number !== 0) {
+      obj.number = Math.round(message.number);
+    }
+    if (message.startedAt !== "") {
+      obj.startedAt = message.startedAt;
+    }
+    if (message.statusCode !== 0) {
+      obj.statusCode = Math.round(message.statusCode);
+    }
+    if (message.latencyMs !== 0) {
+      obj.latencyMs = Math.round(message.latencyMs);
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeliveryAttempt>, I>>(base?: I): DeliveryAttempt {
+    return DeliveryAttempt.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeliveryAttempt>, I>>(object: I): DeliveryAttempt {
+    const message = createBaseDeliveryAttempt();
+    message.number = object.number ?? 0;
+    message.startedAt = object.startedAt ?? "";
+    message.statusCode = object.statusCode ?? 0;
+    message.latencyMs = object.latencyMs ?? 0;
+    message.error = object.error ?? "";
+    return message;
+  },
+};
+
+function createBaseDeliveryRecord(): DeliveryRecord {
+  return {
+    id: "",
+    subscriptionId: "",
+    address: "",
+    chainId: "",
+    transactionHash: "",
+    blockNumber: "0",
+    deleted: false,
+    status: "",
+    attemptCount: 0,
+    createdAt: "",
+    nextAttemptAt: "",
+    deliveredAt: "",
+    attempts: [],
+  };
+}
+
+export const DeliveryRecord: MessageFns<DeliveryRecord> = {
+  encode(message: DeliveryRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.address !== "") {
+      writer.uint32(26).string(message.address);
+    }
+    if (message.chainId !== "") {
+      writer.uint32(34).string(message.chainId);
+    }
+    if (message.transactionHash !== "") {
+      writer.uint32(42).string(message.transactionHash);
+    }
+    if (message.blockNumber !== "0") {
+      writer.uint32(48).uint64(message.blockNumber);
+    }
+    if (message.deleted !== false) {
+      writer.uint32(56).bool(message.deleted);
+    }
+    if (message.status !== "") {
+      writer.uint32(66).string(message.status);
+    }
+    if (message.attemptCount !== 0) {
+      writer.uint32(72).uint32(message.attemptCount);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(82).string(message.createdAt);
+    }
+    if (message.nextAttemptAt !== "") {
+      writer.uint32(90).string(message.nextAttemptAt);
+    }
+    if (message.deliveredAt !== "") {
+      writer.uint32(98).string(message.deliveredAt);
+    }
+    for (const v of message.attempts) {
+      DeliveryAttempt.encode(v!, writer.uint32(106).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeliveryRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeliveryRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.transactionHash = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.blockNumber = reader.uint64().toString();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.deleted = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.attemptCount = reader.uint32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.nextAttemptAt = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.deliveredAt = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.attempts.push(DeliveryAttempt.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeliveryRecord {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      transactionHash: isSet(object.transactionHash)
+        ? globalThis.String(object.transactionHash)
+        : isSet(object.transaction_hash)
+        ? globalThis.String(object.transaction_hash)
+        : "",
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : "0",
+      deleted: isSet(object.deleted) ? globalThis.Boolean(object.deleted) : false,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      attemptCount: isSet(object.attemptCount)
+        ? globalThis.Number(object.attemptCount)
+        : isSet(object.attempt_count)
+        ? globalThis.Number(object.attempt_count)
+        : 0,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      nextAttemptAt: isSet(object.nextAttemptAt)
+        ? globalThis.String(object.nextAttemptAt)
+        : isSet(object.next_attempt_at)
+        ? globalThis.String(object.next_attempt_at)
+        : "",
+      deliveredAt: isSet(object.deliveredAt)
+        ? globalThis.String(object.deliveredAt)
+        : isSet(object.delivered_at)
+        ? globalThis.String(object.delivered_at)
+        : "",
+      attempts: globalThis.Array.isArray(object?.attempts)
+        ? object.attempts.map((e: any) => DeliveryAttempt.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: DeliveryRecord): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.transactionHash !== "") {
+      obj.transactionHash = message.transactionHash;
+    }
+    if (message.blockNumber !== "0") {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.deleted !== false) {
+      obj.deleted = message.deleted;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.attemptCount !== 0) {
+      obj.attemptCount = Math.round(message.attemptCount);
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.nextAttemptAt !== "") {
+      obj.nextAttemptAt = message.nextAttemptAt;
+    }
+    if (message.deliveredAt !== "") {
+      obj.deliveredAt = message.deliveredAt;
+    }
+    if (message.attempts?.length) {
+      obj.attempts = message.attempts.map((e) => DeliveryAttempt.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeliveryRecord>, I>>(base?: I): DeliveryRecord {
+    return DeliveryRecord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeliveryRecord>, I>>(object: I): DeliveryRecord {
+    const message = createBaseDeliveryRecord();
+    message.id = object.id ?? "";
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.address = object.address ?? "";
+    message.chainId = object.chainId ?? "";
+    message.transactionHash = object.transactionHash ?? "";
+    message.blockNumber = object.blockNumber ?? "0";
+    message.deleted = object.deleted ?? false;
+    message.status = object.status ?? "";
+    message.attemptCount = object.attemptCount ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    message.nextAttemptAt = object.nextAttemptAt ?? "";
+    message.deliveredAt = object.deliveredAt ?? "";
+    message.attempts = object.attempts?.map((e) => DeliveryAttempt.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRetryDeliveryRequest(): RetryDeliveryRequest {
+  return { context: undefined, subscriptionId: "", deliveryId: "" };
+}
+
+export const RetryDeliveryRequest: MessageFns<RetryDeliveryRequest> = {
+  encode(message: RetryDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.deliveryId !== "") {
+      writer.uint32(26).string(message.deliveryId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RetryDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRetryDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.deliveryId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RetryDeliveryRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      deliveryId: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+        ? globalThis.String(object.delivery_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RetryDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.deliveryId !== "") {
+      obj.deliveryId = message.deliveryId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RetryDeliveryRequest>, I>>(base?: I): RetryDeliveryRequest {
+    return RetryDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RetryDeliveryRequest>, I>>(object: I): RetryDeliveryRequest {
+    const message = createBaseRetryDeliveryRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.deliveryId = object.deliveryId ?? "";
+    return message;
+  },
+};
+
 /**
- * Transaction subscriptions and signed webhook delivery.
- * Its RPCs arrive with the issues that build the service; until then it serves only the
- * standard gRPC health service.
+ * Transaction subscriptions (decisions.md, "Transaction subscriptions") and their signed webhook
+ * deliveries. Every call acts for `context.organization_id`: a subscription of another
+ * organization answers NOT_FOUND, never its data. The gateway has validated the shape of every
+ * parameter (address forms, list sizes, chain capabilities); the service checks what only it can
+ * (callback URL resolution against its allow-list, ownership, cursors) and answers
+ * INVALID_ARGUMENT with a client-facing detail.
  */
 export type SubscriptionService = typeof SubscriptionService;
-export const SubscriptionService = {} as const;
+export const SubscriptionService = {
+  /** A new enabled subscription; its signing secret is answered here only. */
+  createSubscription: {
+    path: "/walletapi.subscription.Subscription/CreateSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateSubscriptionRequest): Buffer =>
+      Buffer.from(CreateSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateSubscriptionRequest => CreateSubscriptionRequest.decode(value),
+    responseSerialize: (value: CreateSubscriptionResponse): Buffer =>
+      Buffer.from(CreateSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateSubscriptionResponse => CreateSubscriptionResponse.decode(value),
+  },
+  /** The organization's subscriptions, oldest first, one page after the cursor. */
+  listSubscriptions: {
+    path: "/walletapi.subscription.Subscription/ListSubscriptions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSubscriptionsRequest): Buffer =>
+      Buffer.from(ListSubscriptionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSubscriptionsRequest => ListSubscriptionsRequest.decode(value),
+    responseSerialize: (value: ListSubscriptionsResponse): Buffer =>
+      Buffer.from(ListSubscriptionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSubscriptionsResponse => ListSubscriptionsResponse.decode(value),
+  },
+  getSubscription: {
+    path: "/walletapi.subscription.Subscription/GetSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SubscriptionRef): Buffer => Buffer.from(SubscriptionRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubscriptionRef => SubscriptionRef.decode(value),
+    responseSerialize: (value: SubscriptionRecord): Buffer => Buffer.from(SubscriptionRecord.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SubscriptionRecord => SubscriptionRecord.decode(value),
+  },
+  /** Deletes the subscription, its wallets and its pending deliveries; nothing more is sent. */
+  deleteSubscription: {
+    path: "/walletapi.subscription.Subscription/DeleteSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SubscriptionRef): Buffer => Buffer.from(SubscriptionRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubscriptionRef => SubscriptionRef.decode(value),
+    responseSerialize: (value: Done): Buffer => Buffer.from(Done.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Done => Done.decode(value),
+  },
+  /** Wallets in address order, one page after the cursor. */
+  listWallets: {
+    path: "/walletapi.subscription.Subscription/ListWallets" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListWalletsRequest): Buffer => Buffer.from(ListWalletsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListWalletsRequest => ListWalletsRequest.decode(value),
+    responseSerialize: (value: ListWalletsResponse): Buffer => Buffer.from(ListWalletsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListWalletsResponse => ListWalletsResponse.decode(value),
+  },
+  countWallets: {
+    path: "/walletapi.subscription.Subscription/CountWallets" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SubscriptionRef): Buffer => Buffer.from(SubscriptionRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubscriptionRef => SubscriptionRef.decode(value),
+    responseSerialize: (value: CountWalletsResponse): Buffer =>
+      Buffer.from(CountWalletsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountWalletsResponse => CountWalletsResponse.decode(value),
+  },
+  /** Adds and removes wallets (each list at most 100); an address in both is an error. */
+  updateWallets: {
+    path: "/walletapi.subscription.Subscription/UpdateWallets" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateWalletsRequest): Buffer => Buffer.from(UpdateWalletsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateWalletsRequest => UpdateWalletsRequest.decode(value),
+    responseSerialize: (value: Done): Buffer => Buffer.from(Done.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Done => Done.decode(value),
+  },
+  /** Replaces the whole wallet list. */
+  replaceWallets: {
+    path: "/walletapi.subscription.Subscription/ReplaceWallets" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReplaceWalletsRequest): Buffer =>
+      Buffer.from(ReplaceWalletsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReplaceWalletsRequest => ReplaceWalletsRequest.decode(value),
+    responseSerialize: (value: Done): Buffer => Buffer.from(Done.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Done => Done.decode(value),
+  },
+  setCallbackUrl: {
+    path: "/walletapi.subscription.Subscription/SetCallbackUrl" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetCallbackUrlRequest): Buffer =>
+      Buffer.from(SetCallbackUrlRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetCallbackUrlRequest => SetCallbackUrlRequest.decode(value),
+    responseSerialize: (value: Done): Buffer => Buffer.from(Done.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Done => Done.decode(value),
+  },
+  /** Stores the chain list as given; empty means every chain that passes the gate. */
+  setChainIds: {
+    path: "/walletapi.subscription.Subscription/SetChainIds" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetChainIdsRequest): Buffer => Buffer.from(SetChainIdsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetChainIdsRequest => SetChainIdsRequest.decode(value),
+    responseSerialize: (value: Done): Buffer => Buffer.from(Done.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Done => Done.decode(value),
+  },
+  /** Replaces the filters wholesale; absent `filters` clears them. */
+  setFilters: {
+    path: "/walletapi.subscription.Subscription/SetFilters" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetFiltersRequest): Buffer => Buffer.from(SetFiltersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetFiltersRequest => SetFiltersRequest.decode(value),
+    responseSerialize: (value: Done): Buffer => Buffer.from(Done.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Done => Done.decode(value),
+  },
+  setEnabled: {
+    path: "/walletapi.subscription.Subscription/SetEnabled" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetEnabledRequest): Buffer => Buffer.from(SetEnabledRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetEnabledRequest => SetEnabledRequest.decode(value),
+    responseSerialize: (value: Done): Buffer => Buffer.from(Done.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Done => Done.decode(value),
+  },
+  /** A new secret; the previous one keeps signing alongside it until `previous_expires_at`. */
+  rotateSigningSecret: {
+    path: "/walletapi.subscription.Subscription/RotateSigningSecret" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SubscriptionRef): Buffer => Buffer.from(SubscriptionRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubscriptionRef => SubscriptionRef.decode(value),
+    responseSerialize: (value: RotateSigningSecretResponse): Buffer =>
+      Buffer.from(RotateSigningSecretResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RotateSigningSecretResponse => RotateSigningSecretResponse.decode(value),
+  },
+  /** The delivery log, newest first, with every attempt. */
+  listDeliveries: {
+    path: "/walletapi.subscription.Subscription/ListDeliveries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListDeliveriesRequest): Buffer =>
+      Buffer.from(ListDeliveriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListDeliveriesRequest => ListDeliveriesRequest.decode(value),
+    responseSerialize: (value: ListDeliveriesResponse): Buffer =>
+      Buffer.from(ListDeliveriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListDeliveriesResponse => ListDeliveriesResponse.decode(value),
+  },
+  /** Sends a delivery again now (same webhook id and body), whatever its state. */
+  retryDelivery: {
+    path: "/walletapi.subscription.Subscription/RetryDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RetryDeliveryRequest): Buffer => Buffer.from(RetryDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RetryDeliveryRequest => RetryDeliveryRequest.decode(value),
+    responseSerialize: (value: DeliveryRecord): Buffer => Buffer.from(DeliveryRecord.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeliveryRecord => DeliveryRecord.decode(value),
+  },
+} as const;
 
 export interface SubscriptionServer extends UntypedServiceImplementation {
+  /** A new enabled subscription; its signing secret is answered here only. */
+  createSubscription: handleUnaryCall<CreateSubscriptionRequest, CreateSubscriptionResponse>;
+  /** The organization's subscriptions, oldest first, one page after the cursor. */
+  listSubscriptions: handleUnaryCall<ListSubscriptionsRequest, ListSubscriptionsResponse>;
+  getSubscription: handleUnaryCall<SubscriptionRef, SubscriptionRecord>;
+  /** Deletes the subscription, its wallets and its pending deliveries; nothing more is sent. */
+  deleteSubscription: handleUnaryCall<SubscriptionRef, Done>;
+  /** Wallets in address order, one page after the cursor. */
+  listWallets: handleUnaryCall<ListWalletsRequest, ListWalletsResponse>;
+  countWallets: handleUnaryCall<SubscriptionRef, CountWalletsResponse>;
+  /** Adds and removes wallets (each list at most 100); an address in both is an error. */
+  updateWallets: handleUnaryCall<UpdateWalletsRequest, Done>;
+  /** Replaces the whole wallet list. */
+  replaceWallets: handleUnaryCall<ReplaceWalletsRequest, Done>;
+  setCallbackUrl: handleUnaryCall<SetCallbackUrlRequest, Done>;
+  /** Stores the chain list as given; empty means every chain that passes the gate. */
+  setChainIds: handleUnaryCall<SetChainIdsRequest, Done>;
+  /** Replaces the filters wholesale; absent `filters` clears them. */
+  setFilters: handleUnaryCall<SetFiltersRequest, Done>;
+  setEnabled: handleUnaryCall<SetEnabledRequest, Done>;
+  /** A new secret; the previous one keeps signing alongside it until `previous_expires_at`. */
+  rotateSigningSecret: handleUnaryCall<SubscriptionRef, RotateSigningSecretResponse>;
+  /** The delivery log, newest first, with every attempt. */
+  listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
+  /** Sends a delivery again now (same webhook id and body), whatever its state. */
+  retryDelivery: handleUnaryCall<RetryDeliveryRequest, DeliveryRecord>;
 }
 
 export interface SubscriptionClient extends Client {
+  /** A new enabled subscription; its signing secret is answered here only. */
+  createSubscription(
+    request: CreateSubscriptionRequest,
+    callback: (error: ServiceError | null, response: CreateSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  createSubscription(
+    request: CreateSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  createSubscription(
+    request: CreateSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /** The organization's subscriptions, oldest first, one page after the cursor. */
+  listSubscriptions(
+    request: ListSubscriptionsRequest,
+    callback: (error: ServiceError | null, response: ListSubscriptionsResponse) => void,
+  ): ClientUnaryCall;
+  listSubscriptions(
+    request: ListSubscriptionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSubscriptionsResponse) => void,
+  ): ClientUnaryCall;
+  listSubscriptions(
+    request: ListSubscriptionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSubscriptionsResponse) => void,
+  ): ClientUnaryCall;
+  getSubscription(
+    request: SubscriptionRef,
+    callback: (error: ServiceError | null, response: SubscriptionRecord) => void,
+  ): ClientUnaryCall;
+  getSubscription(
+    request: SubscriptionRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SubscriptionRecord) => void,
+  ): ClientUnaryCall;
+  getSubscription(
+    request: SubscriptionRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SubscriptionRecord) => void,
+  ): ClientUnaryCall;
+  /** Deletes the subscription, its wallets and its pending deliveries; nothing more is sent. */
+  deleteSubscription(
+    request: SubscriptionRef,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  deleteSubscription(
+    request: SubscriptionRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  deleteSubscription(
+    request: SubscriptionRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  /** Wallets in address order, one page after the cursor. */
+  listWallets(
+    request: ListWalletsRequest,
+    callback: (error: ServiceError | null, response: ListWalletsResponse) => void,
+  ): ClientUnaryCall;
+  listWallets(
+    request: ListWalletsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListWalletsResponse) => void,
+  ): ClientUnaryCall;
+  listWallets(
+    request: ListWalletsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListWalletsResponse) => void,
+  ): ClientUnaryCall;
+  countWallets(
+    request: SubscriptionRef,
+    callback: (error: ServiceError | null, response: CountWalletsResponse) => void,
+  ): ClientUnaryCall;
+  countWallets(
+    request: SubscriptionRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountWalletsResponse) => void,
+  ): ClientUnaryCall;
+  countWallets(
+    request: SubscriptionRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountWalletsResponse) => void,
+  ): ClientUnaryCall;
+  /** Adds and removes wallets (each list at most 100); an address in both is an error. */
+  updateWallets(
+    request: UpdateWalletsRequest,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  updateWallets(
+    request: UpdateWalletsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  updateWallets(
+    request: UpdateWalletsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  /** Replaces the whole wallet list. */
+  replaceWallets(
+    request: ReplaceWalletsRequest,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  replaceWallets(
+    request: ReplaceWalletsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  replaceWallets(
+    request: ReplaceWalletsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  setCallbackUrl(
+    request: SetCallbackUrlRequest,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  setCallbackUrl(
+    request: SetCallbackUrlRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  setCallbackUrl(
+    request: SetCallbackUrlRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  /** Stores the chain list as given; empty means every chain that passes the gate. */
+  setChainIds(
+    request: SetChainIdsRequest,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  setChainIds(
+    request: SetChainIdsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  setChainIds(
+    request: SetChainIdsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  /** Replaces the filters wholesale; absent `filters` clears them. */
+  setFilters(
+    request: SetFiltersRequest,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  setFilters(
+    request: SetFiltersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  setFilters(
+    request: SetFiltersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  setEnabled(
+    request: SetEnabledRequest,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  setEnabled(
+    request: SetEnabledRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  setEnabled(
+    request: SetEnabledRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Done) => void,
+  ): ClientUnaryCall;
+  /** A new secret; the previous one keeps signing alongside it until `previous_expires_at`. */
+  rotateSigningSecret(
+    request: SubscriptionRef,
+    callback: (error: ServiceError | null, response: RotateSigningSecretResponse) => void,
+  ): ClientUnaryCall;
+  rotateSigningSecret(
+    request: SubscriptionRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RotateSigningSecretResponse) => void,
+  ): ClientUnaryCall;
+  rotateSigningSecret(
+    request: SubscriptionRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RotateSigningSecretResponse) => void,
+  ): ClientUnaryCall;
+  /** The delivery log, newest first, with every attempt. */
+  listDeliveries(
+    request: ListDeliveriesRequest,
+    callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  listDeliveries(
+    request: ListDeliveriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  listDeliveries(
+    request: ListDeliveriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  /** Sends a delivery again now (same webhook id and body), whatever its state. */
+  retryDelivery(
+    request: RetryDeliveryRequest,
+    callback: (error: ServiceError | null, response: DeliveryRecord) => void,
+  ): ClientUnaryCall;
+  retryDelivery(
+    request: RetryDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeliveryRecord) => void,
+  ): ClientUnaryCall;
+  retryDelivery(
+    request: RetryDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeliveryRecord) => void,
+  ): ClientUnaryCall;
 }
 
 export const SubscriptionClient = makeGenericClientConstructor(
@@ -39,3 +3549,28 @@ export const SubscriptionClient = makeGenericClientConstructor(
   service: typeof SubscriptionService;
   serviceName: string;
 };
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
+type KeysOfUnion<T> = T extends T ? keyof T : never;
+export type Exact<P, I extends P> = P extends Builtin ? P
+  : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isSet(value: any): boolean {
+  return value !== null && value !== undefined;
+}
+
+export interface MessageFns<T> {
+  encode(message: T, writer?: BinaryWriter): BinaryWriter;
+  decode(input: BinaryReader | Uint8Array, length?: number): T;
+  fromJSON(object: any): T;
+  toJSON(message: T): unknown;
+  create<I extends Exact<DeepPartial<T>, I>>(base?: I): T;
+  fromPartial<I extends Exact<DeepPartial<T>, I>>(object: I): T;
+}
