@@ -3,7 +3,7 @@ import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@wallet-api/core/logger';
 import { authenticate, type OrganizationLookup } from './auth/authenticate.js';
-import { createFungibleDirectory } from './fungibles/fungible-directory.js';
+import { createFungibleDirectory } from '@wallet-api/core/resources';
 import type { Backends } from './grpc/backends.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';

@@ -3,7 +3,7 @@ import { createGrpcClient } from '@wallet-api/core/grpc';
 import { Network, type RequestContext } from '@wallet-api/core/proto/common';
 import { Fungible, ReferenceDataClient, type GetFungiblesRequest } from '@wallet-api/core/proto/reference_data';
 import { startReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
-import { createFungibleDirectory } from '../src/fungibles/fungible-directory.js';
+import { createFungibleDirectory } from '@wallet-api/core/resources';
 
 // The gateway's GetFungibles lookups over gRPC against a reference-data fixture that knows USDC on
 // two chains: what is asked, how often, and what a short reuse window saves.

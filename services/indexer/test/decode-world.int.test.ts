@@ -5,7 +5,8 @@ import type { NftsManifest } from '../../devnet/src/protocols/nfts/index.js';
 import type { TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
 import { readWalletTruth, worldTokens, type WalletTruth } from '../../devnet/src/truth/index.js';
 import type { BlockBundle, TransactionTrace } from '../src/fetch/block-bundle.js';
-import { decodeBlock, walletView, type OperationType, type TokenFacts } from '../src/decode/index.js';
+import { walletView, type OperationType, type TokenFacts } from '@wallet-api/core/transactions';
+import { decodeBlock } from '../src/decode/index.js';
 import { expectedByLabel, failureLabels, trashLabels, unreadLabels } from './world-labels.js';
 
 /**

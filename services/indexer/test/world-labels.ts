@@ -1,4 +1,4 @@
-import type { OperationType } from '../src/decode/index.js';
+import type { OperationType } from '@wallet-api/core/transactions';
 
 // How the test world's manifest labels read as operation types, shared by the decoder's world test
 // and the API's.

@@ -2,10 +2,10 @@ import { AssetKind } from '@wallet-api/core/proto/events';
 import { TransactionRecord } from '@wallet-api/core/proto/indexer';
 import { Position } from '@wallet-api/core/proto/positions';
 import { Fungible, TokenInfo, TokenInterface } from '@wallet-api/core/proto/reference_data';
-import { fungibleInfoSchema } from '../schemas/asset.js';
-import { responseFungibles, toFungibleInfo, tokenFungibleInfo } from './fungible-info.js';
+import { fungibleInfoSchema } from '@wallet-api/core/resources';
+import { responseFungibles, toFungibleInfo, tokenFungibleInfo } from '@wallet-api/core/resources';
 import { toPositionResource } from './position-resource.js';
-import { noPrices, toTransactionResource } from './transaction-resource.js';
+import { noPrices, toTransactionResource } from '@wallet-api/core/resources';
 
 const usdcAddress = '0x00000000000000000000000000000000000000c0';
 const usdcOnBase = '0x00000000000000000000000000000000000000c1';

@@ -1,7 +1,7 @@
 import { Position } from '@wallet-api/core/proto/positions';
 import { Fungible, TokenInterface, type TokenInfo } from '@wallet-api/core/proto/reference_data';
 import { positionResourceSchema } from '../schemas/position.js';
-import { responseFungibles } from './fungible-info.js';
+import { responseFungibles } from '@wallet-api/core/resources';
 import { positionTokens, toPositionResource } from './position-resource.js';
 
 const baseUrl = 'https://api.wallet.test';

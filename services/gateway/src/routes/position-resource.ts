@@ -1,8 +1,8 @@
 import type { Position } from '@wallet-api/core/proto/positions';
 import type { TokenRef } from '@wallet-api/core/proto/reference_data';
 import type { PositionResource } from '../schemas/position.js';
-import type { ResponseFungibles } from './fungible-info.js';
-import { quantity } from './quantity.js';
+import type { ResponseFungibles } from '@wallet-api/core/resources';
+import { quantity } from '@wallet-api/core/resources';
 
 /** Proto strings are empty when a field does not apply; the API says so with null. */
 const orNull = (value: string) => (value === '' ? null : value);

@@ -1,8 +1,8 @@
 import { AssetKind } from '@wallet-api/core/proto/events';
 import { TransactionRecord } from '@wallet-api/core/proto/indexer';
 import { TokenInfo } from '@wallet-api/core/proto/reference_data';
-import { responseFungibles } from './fungible-info.js';
-import { cursorFromPage, noPrices, pagePrices, priceQueries, toTransactionResource, transactionId, transactionTokens } from './transaction-resource.js';
+import { responseFungibles } from '@wallet-api/core/resources';
+import { cursorFromPage, noPrices, pagePrices, priceQueries, toTransactionResource, transactionId, transactionTokens } from '@wallet-api/core/resources';
 import { transactionsQuery } from '../schemas/transaction.js';
 
 describe('cursor', () => {

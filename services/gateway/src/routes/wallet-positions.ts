@@ -1,13 +1,13 @@
 import { unary } from '@wallet-api/core/grpc';
 import { PositionsFilter, TrashFilter } from '@wallet-api/core/proto/positions';
 import { ChainFamily } from '@wallet-api/core/proto/reference_data';
-import type { FungibleDirectory } from '../fungibles/fungible-directory.js';
+import type { FungibleDirectory } from '@wallet-api/core/resources';
 import type { Backends } from '../grpc/backends.js';
 import { networkHeaders } from '../schemas/common.js';
 import { positionListResponseSchema, positionsQuery } from '../schemas/position.js';
 import { walletAddressParam } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
-import { responseFungibles } from './fungible-info.js';
+import { responseFungibles } from '@wallet-api/core/resources';
 import { positionTokens, toPositionResource } from './position-resource.js';
 import { toRequestContext } from './request-context.js';
 import { checkRequestUrlLength } from './request-url.js';

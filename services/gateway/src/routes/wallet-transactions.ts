@@ -2,15 +2,15 @@ import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { TrashFilter, type TransactionRecord } from '@wallet-api/core/proto/indexer';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import type { FungibleDirectory } from '../fungibles/fungible-directory.js';
+import type { FungibleDirectory } from '@wallet-api/core/resources';
 import type { Backends } from '../grpc/backends.js';
 import { apiError } from '../http/api-error.js';
 import { networkHeaders } from '../schemas/common.js';
 import { transactionListResponseSchema, transactionsQuery } from '../schemas/transaction.js';
 import { walletAddressParam } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
-import { responseFungibles } from './fungible-info.js';
-import { inBatches } from '../grpc/reference-data-batches.js';
+import { responseFungibles } from '@wallet-api/core/resources';
+import { inBatches } from '@wallet-api/core/resources';
 import { toRequestContext } from './request-context.js';
 import {
   cursorFromPage,
@@ -21,7 +21,7 @@ import {
   transactionId,
   transactionTokens,
   type PagePrices,
-} from './transaction-resource.js';
+} from '@wallet-api/core/resources';
 import { resolveWalletScope } from './wallet-scope.js';
 
 const trashFilters = {

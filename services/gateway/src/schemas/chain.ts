@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { iconSchema, relationshipSchema, selfLinksSchema } from './common.js';
+import { iconSchema } from '@wallet-api/core/resources';
+import { relationshipSchema, selfLinksSchema } from './common.js';
 
 export const chainIdParam = z.object({
   chain_id: z

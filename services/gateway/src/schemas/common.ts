@@ -11,8 +11,6 @@ export const networkHeaders = z.object({
   'X-Env': z.enum(['testnet'], { error: 'must be "testnet" when present' }).optional(),
 });
 
-export const iconSchema = z.object({ url: z.string() }).meta({ id: 'Icon' });
-
 export function relationshipSchema(type: string) {
   return z.object({
     links: z.object({ related: z.url() }),

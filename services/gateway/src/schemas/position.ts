@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { fungibleInfoSchema, quantitySchema } from './asset.js';
-import { iconSchema, relationshipSchema, selfLinksSchema } from './common.js';
+import { fungibleInfoSchema, quantitySchema } from '@wallet-api/core/resources';
+import { iconSchema } from '@wallet-api/core/resources';
+import { relationshipSchema, selfLinksSchema } from './common.js';
 import { booleanParam, chainIdsFilter, csvList, currencyParam, positionsFilterParam, trashFilterParam } from './wallet-query.js';
 
 /** Spec 2.3 `position_type`. */

@@ -4,7 +4,7 @@ import type { Logger } from '@wallet-api/core/logger';
 import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createTokenDirectory } from '../reference/token-directory.js';
-import { transactionTokens } from '../reference/transaction-tokens.js';
+import { transactionTokens } from '@wallet-api/core/transactions';
 import { createWalletHistoryStore } from '../store/wallet-history-store.js';
 import { walletRows } from './wallet-rows.js';
 

@@ -1,6 +1,6 @@
 import type { WalletTransaction } from '@wallet-api/core/proto/events';
-import type { TokenFacts } from '../decode/token-facts.js';
-import { walletView } from '../decode/wallet-view.js';
+import type { TokenFacts } from '@wallet-api/core/transactions';
+import { walletView } from '@wallet-api/core/transactions';
 import type { WalletTransactionRow } from '../store/wallet-history-store.js';
 
 /**

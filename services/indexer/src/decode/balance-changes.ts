@@ -1,5 +1,5 @@
 import type { BalanceChange } from '@wallet-api/core/proto/events';
-import { zeroAddress } from './address.js';
+import { zeroAddress } from '@wallet-api/core/transactions';
 import type { DecodedTransaction } from './decode-transaction.js';
 import { assetKey, nativeAsset, type AssetRef } from './movement.js';
 

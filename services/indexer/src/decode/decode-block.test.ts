@@ -1,7 +1,7 @@
 import { AssetKind, type BalanceChange, type WalletTransaction } from '@wallet-api/core/proto/events';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, type AbiParameter, type Hex, type Transaction, type TransactionReceipt } from 'viem';
 import type { BlockBundle, CallFrame } from '../fetch/block-bundle.js';
-import { zeroAddress } from './address.js';
+import { zeroAddress } from '@wallet-api/core/transactions';
 import { decodeBlock } from './decode-block.js';
 
 const alice = '0x00000000000000000000000000000000000a11ce';

@@ -1,12 +1,12 @@
 import { type Act, type Approval, type Asset, type CollectionApproval, type Transfer, type WalletTransaction } from '@wallet-api/core/proto/events';
 import type { Transaction, TransactionReceipt } from 'viem';
 import type { TransactionTrace } from '../fetch/block-bundle.js';
-import { zeroAddress } from './address.js';
+import { zeroAddress } from '@wallet-api/core/transactions';
 import { decodeLog, type CollectionApprovalEvent, type LogEvent, type TokenApproval } from './log-event.js';
 import { methodOf } from './method-names.js';
 import type { AssetRef, Movement } from './movement.js';
 import { nativeTransfers } from './native-transfers.js';
-import { operationRank, type ActType } from './operation-type.js';
+import { operationRank, type ActType } from '@wallet-api/core/transactions';
 
 export interface BlockContext {
   chainId: string;

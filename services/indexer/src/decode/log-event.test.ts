@@ -1,6 +1,6 @@
 import { AssetKind } from '@wallet-api/core/proto/events';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, type Hex } from 'viem';
-import { zeroAddress } from './address.js';
+import { zeroAddress } from '@wallet-api/core/transactions';
 import { decodeLog, type LogEvent, type ReceiptLog } from './log-event.js';
 
 const alice = '0x00000000000000000000000000000000000a11ce';

@@ -1,8 +1,8 @@
 import { AssetKind } from '@wallet-api/core/proto/events';
 import { decodeEventLog, parseAbi, toEventSelector, type AbiEvent, type Hex } from 'viem';
-import { zeroAddress } from './address.js';
+import { zeroAddress } from '@wallet-api/core/transactions';
 import type { Movement } from './movement.js';
-import type { ActType } from './operation-type.js';
+import type { ActType } from '@wallet-api/core/transactions';
 
 export interface TokenApproval {
   /** ERC-20 (allowance `amount`) or ERC-721 (one token, `tokenId`; `amount` 1, or 0 on revoke). */

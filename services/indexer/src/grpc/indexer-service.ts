@@ -12,9 +12,8 @@ import {
 } from '@wallet-api/core/proto/indexer';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createDappDirectory, type DappTable } from '@wallet-api/core/reference-data';
-import { walletView } from '../decode/wallet-view.js';
 import { createTokenDirectory, type TokenTable } from '../reference/token-directory.js';
-import { transactionTokens } from '../reference/transaction-tokens.js';
+import { toTransactionRecord, transactionContracts, transactionTokens } from '@wallet-api/core/transactions';
 import { createWalletHistoryStore, type StoredWalletTransaction } from '../store/wallet-history-store.js';
 import type { TransactionSearch, TrashFilter as StoreTrashFilter } from '../store/wallet-transaction-query.js';
 
@@ -46,91 +45,6 @@ export function readSearchQuery(query: string): { kind: 'hash' | 'address' | 'sy
   if (base58.test(trimmed) && trimmed.length >= 86 && trimmed.length <= 88) return { kind: 'hash', value: trimmed };
   if (base58.test(trimmed) && trimmed.length >= 32 && trimmed.length <= 44) return { kind: 'address', value: trimmed };
   return { kind: 'symbol', value: trimmed };
-}
-
-function tokenView(asset: Asset, chainId: string, tokens: TokenTable): TokenView {
-  return { asset, info: tokens.info(chainId, asset.address) };
-}
-
-function toRecord(row: StoredWalletTransaction, tokens: TokenTable, dapps: DappTable): TransactionRecord {
-  const tx = row.transaction;
-  const wallet = row.address;
-  const view = walletView(tx, wallet, tokens);
-  const nativeAsset: Asset = { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' };
-  const applicationContract = tx.to || tx.createdContract;
-  return {
-    cursor: {
-      minedAtMs: String(BigInt(row.minedAt) * 1000n),
-      blockNumber: row.blockNumber.toString(),
-      transactionIndex: row.transactionIndex,
-      chainId: row.chainId,
-    },
-    chainId: row.chainId,
-    address: wallet,
-    hash: row.hash,
-    blockNumber: row.blockNumber.toString(),
-    blockHash: row.blockHash,
-    minedAt: String(row.minedAt),
-    sentFrom: tx.from,
-    sentTo: tx.to,
-    nonce: tx.nonce,
-    failed: tx.failed,
-    // The stored readings, not a fresh walletView's, so filters and answers always agree.
-    operationType: row.operationType,
-    isTrash: row.isTrash,
-    fee: tx.fee,
-    feeToken: tokenView(nativeAsset, row.chainId, tokens),
-    transfers: view.transfers.map((transfer) => ({
-      actId: transfer.actId,
-      direction: transfer.direction,
-      token: tokenView(transfer.asset ?? nativeAsset, row.chainId, tokens),
-      amount: transfer.amount,
-      sender: transfer.sender,
-      recipient: transfer.recipient,
-    })),
-    approvals: tx.approvals
-      .filter((approval) => approval.owner === wallet || approval.spender === wallet)
-      .map((approval) => ({
-        actId: approval.actId,
-        token: tokenView(approval.asset ?? nativeAsset, row.chainId, tokens),
-        amount: approval.amount,
-        owner: approval.owner,
-        spender: approval.spender,
-      })),
-    collectionApprovals: tx.collectionApprovals
-      .filter((approval) => approval.owner === wallet || approval.operator === wallet)
-      .map((approval) => ({
-        actId: approval.actId,
-        collection: tokenView({ kind: AssetKind.ASSET_KIND_UNSPECIFIED, address: approval.collection, tokenId: '' }, row.chainId, tokens),
-        operator: approval.operator,
-        approved: approval.approved,
-      })),
-    acts: view.acts.map((act) => ({
-      id: act.id,
-      type: act.type,
-      sentFrom: act.sentFrom,
-      feeKind: '',
-      contractAddress: act.contractAddress,
-      dapp: act.contractAddress ? dapps.dapp(row.chainId, act.contractAddress) : undefined,
-    })),
-    application:
-      tx.methodId || tx.createdContract
-        ? {
-            contractAddress: applicationContract,
-            dapp: dapps.dapp(row.chainId, applicationContract),
-            methodId: tx.methodId,
-            methodName: tx.methodName,
-          }
-        : undefined,
-    paymaster: tx.paymaster,
-  };
-}
-
-function contractsOf(tx: WalletTransaction): { chainId: string; address: string }[] {
-  const addresses = new Set<string>();
-  if (tx.to || tx.createdContract) addresses.add(tx.to || tx.createdContract);
-  for (const act of tx.acts) if (act.contractAddress) addresses.add(act.contractAddress);
-  return [...addresses].map((address) => ({ chainId: tx.chainId, address }));
 }
 
 export interface IndexerServiceDependencies {
@@ -188,9 +102,12 @@ export function indexerService({ clickhouse, referenceData }: IndexerServiceDepe
       const page = rows.slice(0, request.pageSize);
       const [tokenTable, dappTable] = await Promise.all([
         tokens.load(page.flatMap((row) => transactionTokens(row.transaction)), request.context),
-        dapps.load(page.flatMap((row) => contractsOf(row.transaction)), request.context),
+        dapps.load(page.flatMap((row) => transactionContracts(row.transaction)), request.context),
       ]);
-      return { transactions: page.map((row) => toRecord(row, tokenTable, dappTable)), hasMore: rows.length > request.pageSize };
+      return { transactions: page.map((row) =>
+          // The stored readings, not a fresh wallet view's, so filters and answers always agree.
+          toTransactionRecord(row.transaction, row.address, { tokens: tokenTable, dapps: dappTable }, { operationType: row.operationType, isTrash: row.isTrash }),
+        ), hasMore: rows.length > request.pageSize };
     },
   });
 }

@@ -1,7 +1,7 @@
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createTokenDirectory as createCachedTokenDirectory, type CacheOptions, type TokenTable as TokenInfoTable } from '@wallet-api/core/reference-data';
-import type { TokenFacts } from '../decode/token-facts.js';
+import type { TokenFacts } from '@wallet-api/core/transactions';
 
 /** Reference data of the tokens one batch of transactions names, also readable as the decoder's token facts. */
 export interface TokenTable extends TokenFacts, TokenInfoTable {}

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { iconSchema } from './common.js';
+
+/** Spec 2.1 Icon. */
+export const iconSchema = z.object({ url: z.string() }).meta({ id: 'Icon' });
 
 /** Spec 2.1: `float` and `numeric` both equal `int / 10^decimals`. */
 export const quantitySchema = z

@@ -1,7 +1,7 @@
-import { unary } from '@wallet-api/core/grpc';
-import type { RequestContext } from '@wallet-api/core/proto/common';
-import type { Fungible, GetFungiblesResponse, ReferenceDataClient, TokenRef } from '@wallet-api/core/proto/reference_data';
-import { inBatches } from '../grpc/reference-data-batches.js';
+import { unary } from '../grpc/index.js';
+import type { RequestContext } from '../proto/common.js';
+import type { Fungible, GetFungiblesResponse, ReferenceDataClient, TokenRef } from '../proto/reference_data.js';
+import { inBatches } from './reference-data-batches.js';
 
 /** The fungibles (spec 2.2) of the tokens a response shows, from reference-data's GetFungibles. */
 export interface FungibleDirectory {

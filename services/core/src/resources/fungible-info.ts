@@ -1,5 +1,5 @@
-import type { Fungible, TokenInfo } from '@wallet-api/core/proto/reference_data';
-import { assetClasses, type AssetClass, type FungibleInfo } from '../schemas/asset.js';
+import type { Fungible, TokenInfo } from '../proto/reference_data.js';
+import { assetClasses, type AssetClass, type FungibleInfo } from './asset-schema.js';
 
 const isAssetClass = (value: string): value is AssetClass => (assetClasses as readonly string[]).includes(value);
 const known = (value: number | undefined) => value ?? null;

@@ -1,7 +1,7 @@
-import { AssetKind } from '@wallet-api/core/proto/events';
-import type { TokenView, TransactionCursor, TransactionRecord } from '@wallet-api/core/proto/indexer';
-import { TokenInterface, type Dapp, type PriceQuery, type TokenPrice, type TokenRef } from '@wallet-api/core/proto/reference_data';
-import type { TransactionResource } from '../schemas/transaction.js';
+import { AssetKind } from '../proto/events.js';
+import type { TokenView, TransactionCursor, TransactionRecord } from '../proto/indexer.js';
+import { TokenInterface, type Dapp, type PriceQuery, type TokenPrice, type TokenRef } from '../proto/reference_data.js';
+import type { TransactionResource } from './transaction-schema.js';
 import type { ResponseFungibles } from './fungible-info.js';
 import { quantity } from './quantity.js';
 

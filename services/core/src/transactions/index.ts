@@ -1,0 +1,8 @@
+// How a decoded transaction reads for one wallet: shared by the indexer (history rows and its
+// gRPC answers) and the subscription service (webhook bodies).
+export { zeroAddress } from './address.js';
+export { operationRank, operationTypes, type ActType, type OperationType } from './operation-type.js';
+export type { TokenFact, TokenFacts } from './token-facts.js';
+export { toTransactionRecord, transactionContracts, type WalletReading } from './transaction-record.js';
+export { transactionTokens } from './transaction-tokens.js';
+export { walletView, type ActView, type AssetType, type TransferDirection, type WalletTransactionView } from './wallet-view.js';
