@@ -10,6 +10,8 @@ import { requestContext } from './http/request-context.js';
 import { buildOpenApiDocument, createOpenApiRegistryComponents } from './openapi/document.js';
 import { rateLimit, type RateLimitDefaults } from './rate-limit/rate-limit.js';
 import { addChainRoutes } from './routes/chains.js';
+import { addTxSubscriptionRoutes } from './routes/tx-subscriptions.js';
+import { registerWebhookCertificatePath, webhookCertificate, webhookCertificatePath } from './routes/webhook-certificate.js';
 import { createApiRoutes } from './routes/define-route.js';
 import { addWalletPortfolioRoutes } from './routes/wallet-portfolio.js';
 import { addWalletPositionRoutes } from './routes/wallet-positions.js';
@@ -26,6 +28,8 @@ export interface GatewayDependencies {
   checkResponses: boolean;
   /** How long a fungible's GetFungibles answer (market data included) is reused; absent or 0: asked for every response. */
   fungiblesTtlMs?: number;
+  /** PEM file served at /v1/webhooks/certificate.pem; absent: that endpoint answers 404. */
+  webhookCertificateFile?: string;
 }
 
 export function createApp(deps: GatewayDependencies): Express {
@@ -33,7 +37,7 @@ export function createApp(deps: GatewayDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext);
-  app.use(express.json({ limit: '1mb' }));
+  // Request bodies are parsed by the routes that declare one (define-route), after authentication.
 
   const registry = new OpenAPIRegistry();
   createOpenApiRegistryComponents(registry);
@@ -43,6 +47,8 @@ export function createApp(deps: GatewayDependencies): Express {
   addWalletTransactionRoutes(routes, deps.backends, fungibles);
   addWalletPositionRoutes(routes, deps.backends, fungibles);
   addWalletPortfolioRoutes(routes, deps.backends);
+  addTxSubscriptionRoutes(routes, deps.backends);
+  registerWebhookCertificatePath(registry);
   const openApiDocument = buildOpenApiDocument(registry, deps.publicUrl);
 
   app.get('/healthz', (_req, res) => {
@@ -51,6 +57,7 @@ export function createApp(deps: GatewayDependencies): Express {
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
+  app.get(webhookCertificatePath, webhookCertificate(deps.webhookCertificateFile, deps.logger));
   app.use('/v1', authenticate(deps.lookupOrganization), rateLimit(deps.redis, deps.rateLimits), routes.router);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

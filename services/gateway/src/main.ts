@@ -18,6 +18,8 @@ const env = baseEnv.extend(databaseEnv.shape).extend(redisEnv.shape).extend(serv
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(20),
   // fungible_info's market data is reused this long (GetFungibles reads price history and supplies per token).
   GATEWAY_FUNGIBLES_TTL_MS: z.coerce.number().int().min(0).default(15_000),
+  // The public certificate of the webhooks' X-Signature scheme, served at /v1/webhooks/certificate.pem.
+  WEBHOOK_CERTIFICATE_FILE: z.string().min(1).optional(),
 });
 
 const config = parseEnv(env);
@@ -30,6 +32,7 @@ const backends = createBackends({
   referenceData: config.REFERENCE_DATA_GRPC_ADDRESS,
   indexer: config.INDEXER_GRPC_ADDRESS,
   positions: config.POSITIONS_GRPC_ADDRESS,
+  subscription: config.SUBSCRIPTION_GRPC_ADDRESS,
 });
 
 const app = createApp({
@@ -41,6 +44,7 @@ const app = createApp({
   logger,
   checkResponses: config.NODE_ENV !== 'production',
   fungiblesTtlMs: config.GATEWAY_FUNGIBLES_TTL_MS,
+  ...(config.WEBHOOK_CERTIFICATE_FILE ? { webhookCertificateFile: config.WEBHOOK_CERTIFICATE_FILE } : {}),
 });
 
 const server = app.listen(config.HTTP_PORT, config.HTTP_HOST, () => {

@@ -42,8 +42,10 @@ export interface Pipeline {
   database: ClickHouseDatabase;
   /** The pipeline's reference-data service, for what the API's answers are held against. */
   referenceData: ReferenceDataClient;
-  /** Starts indexing a chain in-process; call the result to stop it. */
-  index(options: { chainId: string; rpcUrl: string; finalityDepth?: number }): () => Promise<void>;
+  /** host:port of the pipeline's reference-data service, for services started in a process of their own. */
+  referenceDataAddress: string;
+  /** Starts indexing a chain in-process (from block 0 unless `startBlock`); call the result to stop it. */
+  index(options: { chainId: string; rpcUrl: string; finalityDepth?: number; startBlock?: bigint }): () => Promise<void>;
   /** GET on the gateway with the pipeline's API key; answers the status and JSON body. */
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** Follows `links.next` from `path` and returns every item. */
@@ -114,6 +116,7 @@ export async function startPipeline(): Promise<Pipeline> {
     suffix,
     database,
     referenceData,
+    referenceDataAddress: `127.0.0.1:${referenceGrpc.port}`,
     index: (options) => runChainIndexer({ prisma, producer, topics: ownTopics, metrics, stops, ...options }),
     get,
     async getAll(path) {

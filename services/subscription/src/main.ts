@@ -1,8 +1,135 @@
-import { parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
-import { registration } from '@wallet-api/core/grpc';
-import { SubscriptionService, type SubscriptionServer } from '@wallet-api/core/proto/subscription';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
+import { createPrisma } from '@wallet-api/core/db';
+import { createGrpcClient } from '@wallet-api/core/grpc';
+import { createKafka, startConsumer, topics, type TopicSpec } from '@wallet-api/core/kafka';
+import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { createFungibleDirectory } from '@wallet-api/core/resources';
 import { runGrpcService } from '@wallet-api/core/service';
+import { createRollbackMatcher } from './consume/rollback-matcher.js';
+import { createTransactionMatcher } from './consume/transaction-matcher.js';
+import { createCallbackUrlGuard } from './deliver/callback-url.js';
+import { parseAllowList } from './deliver/allow-list.js';
+import { defaultRetrySchedule, parseRetrySchedule } from './deliver/retry-schedule.js';
+import { createWebhookPoster } from './deliver/webhook-poster.js';
+import { startDispatcher } from './dispatch/dispatcher.js';
+import { subscriptionService } from './grpc/subscription-service.js';
+import { parseSubscriptionConfig } from './grpc/subscription-config.js';
+import { createChainGate } from './match/chain-gate.js';
+import { createIndexSync } from './match/index-sync.js';
+import { createSmartWalletCheck } from './match/smart-wallets.js';
+import { createSubscriptionIndex } from './match/subscription-index.js';
+import { createTransactionRenderer } from './render/transaction-renderer.js';
+import { createSecretBox } from './secrets/secret-box.js';
+import { createDeliveryLogStore } from './store/delivery-log-store.js';
+import { createOutboxStore } from './store/outbox-store.js';
+import { createSubscriptionStore } from './store/subscription-store.js';
 
-await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GRPC_PORT, async () => ({
-  services: [registration<SubscriptionServer>('walletapi.subscription.Subscription', SubscriptionService, {})],
-}));
+const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend({
+  PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),
+  // The RSA key of the incumbent-compatible X-Signature; its certificate is served by the gateway.
+  WEBHOOK_SIGNING_KEY_FILE: z.string().min(1),
+  WEBHOOK_CERTIFICATE_URL: z.url().optional(),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  WEBHOOK_RETRY_SCHEDULE: z.string().optional(),
+  WEBHOOK_MAX_CONNECTIONS_PER_HOST: z.coerce.number().int().positive().default(8),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().default(64),
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(250),
+  // Only a dispatcher that died holds a lease this long: it must outlast the post timeout.
+  WEBHOOK_LEASE_MS: z.coerce.number().int().positive().default(60_000),
+  SUBSCRIPTION_MATCHER_GROUP: z.string().default('subscription.matcher'),
+  // Reads `<topic>.<suffix>` instead of the platform topics: several deployments (or test runs) on one cluster.
+  SUBSCRIPTION_TOPIC_SUFFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
+});
+
+await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GRPC_PORT, async ({ logger }) => {
+  const config = parseEnv(env);
+  const subscriptionConfig = parseSubscriptionConfig();
+  if (config.WEBHOOK_LEASE_MS <= config.WEBHOOK_TIMEOUT_MS) {
+    throw new Error('WEBHOOK_LEASE_MS must be longer than WEBHOOK_TIMEOUT_MS, or a slow post would be sent twice at once');
+  }
+  const secrets = createSecretBox(subscriptionConfig.secretKey);
+  const guard = createCallbackUrlGuard({ allow: parseAllowList(subscriptionConfig.callbackAllowList) });
+  const prisma = createPrisma(config.DATABASE_URL);
+  const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'subscription', logger });
+  const store = createSubscriptionStore(prisma);
+  const outbox = createOutboxStore(prisma);
+
+  const index = createSubscriptionIndex();
+  const indexSync = createIndexSync({ source: store, index, logger });
+  await indexSync.load();
+  const chains = createChainGate(referenceData);
+
+  const poster = createWebhookPoster({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxConnectionsPerHost: config.WEBHOOK_MAX_CONNECTIONS_PER_HOST, guard });
+  const dispatcher = startDispatcher({
+    outbox,
+    poster,
+    secrets,
+    rsa: {
+      privateKeyPem: readFileSync(config.WEBHOOK_SIGNING_KEY_FILE, 'utf8'),
+      certificateUrl: config.WEBHOOK_CERTIFICATE_URL ?? new URL('/v1/webhooks/certificate.pem', config.PUBLIC_URL).toString(),
+    },
+    retrySchedule: config.WEBHOOK_RETRY_SCHEDULE ? parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE) : defaultRetrySchedule,
+    leaseMs: config.WEBHOOK_LEASE_MS,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+    logger,
+  });
+
+  const groupId = config.SUBSCRIPTION_MATCHER_GROUP;
+  const topicOf = <T>(spec: TopicSpec<T>): TopicSpec<T> => (config.SUBSCRIPTION_TOPIC_SUFFIX ? { ...spec, name: `${spec.name}.${config.SUBSCRIPTION_TOPIC_SUFFIX}` } : spec);
+  const transactionConsumer = await startConsumer(kafka, {
+    groupId,
+    topic: topicOf(topics.walletTransactions),
+    logger,
+    handleBatch: createTransactionMatcher({
+      groupId,
+      outbox,
+      index,
+      refreshIndex: async () => {
+        await chains.ready();
+        await indexSync.refresh();
+      },
+      eligibleChains: chains.eligible,
+      isSmartWallet: createSmartWalletCheck(referenceData),
+      renderer: createTransactionRenderer({
+        referenceData,
+        fungibles: createFungibleDirectory(referenceData, { ttlMs: 15_000 }),
+        publicUrl: config.PUBLIC_URL,
+      }),
+      logger,
+      onDeliveries: dispatcher.wake,
+    }),
+  });
+  // Rollbacks have their own group: one consumer group per topic keeps each topic's offsets apart.
+  const rollbackConsumer = await startConsumer(kafka, {
+    groupId: `${groupId}.rollbacks`,
+    topic: topicOf(topics.chainRollbacks),
+    logger,
+    handleBatch: createRollbackMatcher({ groupId: `${groupId}.rollbacks`, outbox, logger, onDeliveries: dispatcher.wake }),
+  });
+
+  return {
+    services: [
+      subscriptionService({
+        store,
+        deliveries: createDeliveryLogStore(prisma),
+        callbackUrls: guard,
+        secrets,
+        rotationOverlapMs: subscriptionConfig.secretOverlapMs,
+        onChange: () => void indexSync.refresh().catch((error: unknown) => logger.warn({ err: error }, 'subscription index refresh failed')),
+        onRetry: dispatcher.wake,
+      }),
+    ],
+    closers: [
+      { name: 'transaction matcher', close: () => transactionConsumer.stop() },
+      { name: 'rollback matcher', close: () => rollbackConsumer.stop() },
+      { name: 'dispatcher', close: () => dispatcher.stop() },
+      { name: 'webhook poster', close: () => poster.close() },
+      { name: 'postgres', close: () => prisma.$disconnect() },
+      { name: 'reference-data client', close: async () => referenceData.close() },
+    ],
+  };
+});

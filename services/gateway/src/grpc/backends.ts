@@ -1,28 +1,43 @@
+import { serviceAddressEnv } from '@wallet-api/core/config';
 import { createGrpcClient } from '@wallet-api/core/grpc';
 import { IndexerClient } from '@wallet-api/core/proto/indexer';
 import { PositionsClient } from '@wallet-api/core/proto/positions';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { SubscriptionClient } from '@wallet-api/core/proto/subscription';
 
 /** gRPC clients of the services the gateway fronts. */
 export interface Backends {
   referenceData: ReferenceDataClient;
   indexer: IndexerClient;
   positions: PositionsClient;
+  subscription: SubscriptionClient;
   close(): void;
 }
 
-export function createBackends(addresses: { referenceData: string; indexer: string; positions: string }): Backends {
+export function createBackends(addresses: {
+  referenceData: string;
+  indexer: string;
+  positions: string;
+  /** Absent: the default SUBSCRIPTION_GRPC_ADDRESS (gateways whose tests never reach the subscription routes). */
+  subscription?: string;
+}): Backends {
   const referenceData = createGrpcClient(ReferenceDataClient, addresses.referenceData);
   const indexer = createGrpcClient(IndexerClient, addresses.indexer);
   const positions = createGrpcClient(PositionsClient, addresses.positions);
+  const subscription = createGrpcClient(
+    SubscriptionClient,
+    addresses.subscription ?? serviceAddressEnv.shape.SUBSCRIPTION_GRPC_ADDRESS.parse(undefined),
+  );
   return {
     referenceData,
     indexer,
     positions,
+    subscription,
     close() {
       referenceData.close();
       indexer.close();
       positions.close();
+      subscription.close();
     },
   };
 }

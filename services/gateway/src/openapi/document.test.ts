@@ -1,7 +1,12 @@
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { testLogger } from '@wallet-api/core/testing';
+import { createBackends } from '../grpc/backends.js';
+import { createApiRoutes } from '../routes/define-route.js';
+import { addTxSubscriptionRoutes } from '../routes/tx-subscriptions.js';
+import { registerWebhookCertificatePath } from '../routes/webhook-certificate.js';
 import { positionListResponseSchema } from '../schemas/position.js';
 import { transactionListResponseSchema } from '../schemas/transaction.js';
-import { buildOpenApiDocument } from './document.js';
+import { buildOpenApiDocument, createOpenApiRegistryComponents } from './document.js';
 
 describe('OpenAPI document', () => {
   const registry = new OpenAPIRegistry();
@@ -26,5 +31,66 @@ describe('OpenAPI document', () => {
     expect(market.properties.price.type).toEqual(['number', 'null']);
     expect(Object.keys(market.properties.changes.properties)).toEqual(['percent_1d', 'percent_30d', 'percent_90d', 'percent_365d']);
     expect(market.properties.trading_volumes.properties.volume_1d.type).toEqual(['number', 'null']);
+  });
+});
+
+describe('OpenAPI document: transaction subscriptions and the webhook certificate', () => {
+  const registry = new OpenAPIRegistry();
+  createOpenApiRegistryComponents(registry);
+  // Clients connect only when called; declaring the routes calls nothing.
+  const backends = createBackends({ referenceData: '127.0.0.1:1', indexer: '127.0.0.1:1', positions: '127.0.0.1:1', subscription: '127.0.0.1:1' });
+  addTxSubscriptionRoutes(createApiRoutes({ registry, publicUrl: 'https://api.test', logger: testLogger, checkResponses: false }), backends);
+  registerWebhookCertificatePath(registry);
+  const document = buildOpenApiDocument(registry, 'https://api.test');
+  const paths = document.paths as Record<string, Record<string, any>>;
+  afterAll(() => backends.close());
+
+  const operations = (path: string) => Object.keys(paths[path] ?? {}).sort();
+
+  test('every endpoint of decisions.md is declared with its method', () => {
+    const base = '/v1/tx-subscriptions';
+    const id = `${base}/{subscription_id}`;
+    expect(operations(`${base}/`)).toEqual(['get', 'post']);
+    expect(operations(id)).toEqual(['delete', 'get']);
+    expect(operations(`${id}/wallets`)).toEqual(['get', 'patch', 'put']);
+    expect(operations(`${id}/wallets/count`)).toEqual(['get']);
+    for (const setting of ['callback_url', 'chain_ids', 'filters', 'enable', 'disable']) expect(operations(`${id}/${setting}`)).toEqual(['patch']);
+    expect(operations(`${id}/signing-secret/rotate`)).toEqual(['post']);
+    expect(operations(`${id}/deliveries`)).toEqual(['get']);
+    expect(operations(`${id}/deliveries/{delivery_id}/retry`)).toEqual(['post']);
+    expect(operations('/v1/webhooks/certificate.pem')).toEqual(['get']);
+  });
+
+  test('success statuses, bodies, 204 without content, 404 for a subscription that is not the caller\'s', () => {
+    const create = paths['/v1/tx-subscriptions/']!.post;
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '429']));
+    expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateTxSubscription' });
+    const disable = paths['/v1/tx-subscriptions/{subscription_id}/disable']!.patch;
+    expect(disable.responses['204']).toEqual({ description: 'No Content' });
+    expect(disable.requestBody).toBeUndefined();
+    expect(disable.responses['404']).toBeDefined();
+    expect(paths['/v1/tx-subscriptions/{subscription_id}/filters']!.patch.requestBody.content['application/json'].schema)
+      .toEqual({ $ref: '#/components/schemas/SetTxSubscriptionFilters' });
+    expect(Object.keys(paths['/v1/tx-subscriptions/{subscription_id}/deliveries/{delivery_id}/retry']!.post.responses)).toContain('202');
+    expect(paths['/v1/tx-subscriptions/{subscription_id}/chain_ids']!.patch.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'X-Env' })]),
+    );
+  });
+
+  test('filters: exclude with its four keys and no others', () => {
+    const schemas = document.components!.schemas as Record<string, any>;
+    expect(schemas.TxSubscriptionFilters.additionalProperties).toBe(false);
+    expect(Object.keys(schemas.TxSubscriptionExcludeFilters.properties)).toEqual(['operation_types', 'trash', 'dapp_ids', 'addresses']);
+    expect(schemas.TxSubscriptionExcludeFilters.additionalProperties).toBe(false);
+    expect(Object.keys(schemas.TxSubscription.properties.attributes.properties)).toEqual([
+      'callback_url', 'chain_ids', 'enabled', 'filters', 'wallets_count', 'created_at', 'updated_at',
+    ]);
+  });
+
+  test('the certificate needs no key and is PEM', () => {
+    const certificate = paths['/v1/webhooks/certificate.pem']!.get;
+    expect(certificate.security).toEqual([]);
+    expect(Object.keys(certificate.responses['200'].content)).toEqual(['application/x-pem-file']);
+    expect(certificate.responses['404']).toBeDefined();
   });
 });

@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { Router, type Request, type Response } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import type { Logger } from '@wallet-api/core/logger';
 import { z } from 'zod';
 import type { Organization } from '../auth/authenticate.js';
@@ -8,11 +8,17 @@ import { errorResponseSchema } from '../schemas/common.js';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 const empty = z.object({});
+const noBody = z.undefined();
+type NoBody = typeof noBody;
 
-export interface RouteInput<P extends AnyObject, Q extends AnyObject, H extends AnyObject> {
+/** The `response` of a route answering `204 No Content`: its handler returns nothing. */
+export const noContent = z.void();
+
+export interface RouteInput<P extends AnyObject, Q extends AnyObject, H extends AnyObject, B extends z.ZodType = NoBody> {
   params: z.infer<P>;
   query: z.infer<Q>;
   headers: z.infer<H>;
+  body: z.infer<B>;
 }
 
 export interface RouteContext {
@@ -24,7 +30,7 @@ export interface RouteContext {
   baseUrl: string;
 }
 
-export interface RouteSpec<P extends AnyObject, Q extends AnyObject, H extends AnyObject, R extends z.ZodType> {
+export interface RouteSpec<P extends AnyObject, Q extends AnyObject, H extends AnyObject, R extends z.ZodType, B extends z.ZodType = NoBody> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI form, e.g. `/v1/chains/{chain_id}`. */
   path: `/v1/${string}`;
@@ -33,16 +39,24 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, H extends A
   params?: P;
   query?: Q;
   headers?: H;
+  /**
+   * A JSON request body (`Content-Type: application/json`). A request without a body is checked
+   * as `{}`; routes without this read no body at all, whatever is sent.
+   */
+  body?: B;
+  /** `noContent` with `successStatus: 204`. */
   response: R;
   successStatus?: 200 | 201 | 202 | 204;
   /** Error statuses beyond the 400/401/429/500/503 that every authenticated route may answer. */
   errors?: ErrorStatus[];
-  handle(input: RouteInput<P, Q, H>, context: RouteContext): Promise<z.infer<R>>;
+  handle(input: RouteInput<P, Q, H, B>, context: RouteContext): Promise<z.infer<R>>;
 }
 
 export interface ApiRoutes {
   router: Router;
-  add<P extends AnyObject, Q extends AnyObject, H extends AnyObject, R extends z.ZodType>(spec: RouteSpec<P, Q, H, R>): void;
+  add<P extends AnyObject, Q extends AnyObject, H extends AnyObject, R extends z.ZodType, B extends z.ZodType = NoBody>(
+    spec: RouteSpec<P, Q, H, R, B>,
+  ): void;
 }
 
 const commonErrors: ErrorStatus[] = [400, 401, 429, 500, 503];
@@ -59,6 +73,37 @@ function parse<S extends AnyObject>(schema: S, value: unknown, location: string)
   if (!result.success) throw apiError(400, describeIssue(location, result.error));
   return result.data;
 }
+
+/** A body field as a client writes it: `addresses[3]`, `filters.exclude.trash`. */
+function bodyFieldName(path: readonly PropertyKey[]): string {
+  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`)).join('');
+}
+
+/**
+ * The body problem to report: an unknown key first (a misspelt field explains the rest), then the
+ * outermost problem (a list too long before a bad entry in it). Worded like the query parameters':
+ * `parameter addresses[3]: is not an EVM or Solana address`, `parameter filters.exclude.foo: is not a known key`.
+ */
+export function describeBodyIssue(error: z.ZodError): string {
+  const unknown = error.issues.find((issue) => issue.code === 'unrecognized_keys');
+  if (unknown && unknown.code === 'unrecognized_keys') return `parameter ${bodyFieldName([...unknown.path, unknown.keys[0]!])}: is not a known key`;
+  const issue = error.issues.reduce((outermost, candidate) => (candidate.path.length < outermost.path.length ? candidate : outermost));
+  return issue.path.length === 0 ? `request body: ${issue.message}` : `parameter ${bodyFieldName(issue.path)}: ${issue.message}`;
+}
+
+function parseBody<B extends z.ZodType>(schema: B, req: Request): z.infer<B> {
+  // null: no body at all; false: a body of another type. An empty body (Content-Length: 0, what
+  // most clients send for a POST without one) is no body either, whatever its Content-Type.
+  const json = req.get('content-length') === '0' ? null : req.is('application/json');
+  if (json === false) throw apiError(400, 'request body: Content-Type must be application/json');
+  const result = schema.safeParse(json === null ? {} : req.body);
+  if (!result.success) throw apiError(400, describeBodyIssue(result.error));
+  return result.data;
+}
+
+// Only routes declaring a body parse one, after authentication and rate limiting. Any JSON value
+// parses (not only objects and arrays), so that `"text"` is answered as the wrong shape, not as invalid JSON.
+const jsonBody = express.json({ limit: '1mb', strict: false });
 
 function readHeaders(schema: AnyObject, req: Request): Record<string, string | undefined> {
   return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, req.get(name)]));
@@ -78,7 +123,7 @@ export function createApiRoutes(options: {
   const baseUrl = options.publicUrl.replace(/\/$/, '');
   return {
     router,
-    add<P extends AnyObject, Q extends AnyObject, H extends AnyObject, R extends z.ZodType>(spec: RouteSpec<P, Q, H, R>) {
+    add<P extends AnyObject, Q extends AnyObject, H extends AnyObject, R extends z.ZodType, B extends z.ZodType = NoBody>(spec: RouteSpec<P, Q, H, R, B>) {
       const successStatus = spec.successStatus ?? 200;
       const errors = [...new Set([...commonErrors, ...(spec.errors ?? [])])].sort();
       const openapi: RouteConfig = {
@@ -91,9 +136,13 @@ export function createApiRoutes(options: {
           ...(spec.params ? { params: spec.params } : {}),
           ...(spec.query ? { query: spec.query } : {}),
           ...(spec.headers ? { headers: spec.headers } : {}),
+          ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
         },
         responses: {
-          [successStatus]: { description: 'Success', content: { 'application/json': { schema: spec.response } } },
+          [successStatus]:
+            successStatus === 204
+              ? { description: 'No Content' }
+              : { description: 'Success', content: { 'application/json': { schema: spec.response } } },
           ...Object.fromEntries(
             errors.map((status) => [status, { description: titles[status], content: { 'application/json': { schema: errorResponseSchema } } }]),
           ),
@@ -102,12 +151,13 @@ export function createApiRoutes(options: {
       options.registry.registerPath(openapi);
 
       const expressPath = spec.path.slice('/v1'.length).replace(/\{([^}]+)\}/g, ':$1');
-      router[spec.method](expressPath, async (req: Request, res: Response) => {
+      router[spec.method](expressPath, ...(spec.body ? [jsonBody] : []), async (req: Request, res: Response) => {
         const input = {
           params: parse(spec.params ?? empty, req.params, 'path'),
           query: parse(spec.query ?? empty, req.query, 'query'),
           headers: parse(spec.headers ?? empty, readHeaders(spec.headers ?? empty, req), 'header'),
-        } as RouteInput<P, Q, H>;
+          body: spec.body ? parseBody(spec.body, req) : undefined,
+        } as RouteInput<P, Q, H, B>;
         const body = await spec.handle(input, {
           organization: res.locals.organization as Organization,
           requestId: res.locals.requestId as string,
@@ -121,7 +171,8 @@ export function createApiRoutes(options: {
             throw apiError(500, 'the response failed its schema check');
           }
         }
-        res.status(successStatus).json(body);
+        if (successStatus === 204) res.status(204).end();
+        else res.status(successStatus).json(body);
       });
     },
   };

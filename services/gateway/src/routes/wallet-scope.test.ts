@@ -1,7 +1,7 @@
 import { Network } from '@wallet-api/core/proto/common';
 import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
 import { ApiError } from '../http/api-error.js';
-import { selectChains } from './wallet-scope.js';
+import { checkSubscriptionChains, selectChains } from './wallet-scope.js';
 
 const flags = { supportsTrading: true, supportsSending: true, supportsBridge: true, supportsTransactions: true, supportsPositions: true, supportsNftPositions: true };
 const chain = (id: string, fields: Partial<Chain> = {}): Chain => ({
@@ -43,5 +43,22 @@ describe('selectChains', () => {
       .toEqual([400, 'chain balances-only does not support transactions']);
     expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['solana'], ['positions']))).toEqual([400, 'chain solana does not support this wallet address type']);
     expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_SOLANA, ['ethereum'], ['positions']))).toEqual([400, 'chain ethereum does not support this wallet address type']);
+  });
+});
+
+describe('checkSubscriptionChains', () => {
+  test('chains reporting transactions and positions pass, once each in the order given; empty stays empty', () => {
+    expect(checkSubscriptionChains([...chains, chain('base')], ['base', 'ethereum', 'base'])).toEqual(['base', 'ethereum']);
+    expect(checkSubscriptionChains(chains, [])).toEqual([]);
+  });
+
+  test('either family is fine: a subscription watches EVM and Solana wallets alike', () => {
+    expect(checkSubscriptionChains(chains, ['solana', 'ethereum'])).toEqual(['solana', 'ethereum']);
+  });
+
+  test('lacking either flag, or unknown to the network: the spec wording, naming the chain', () => {
+    expect(refusal(() => checkSubscriptionChains(chains, ['ethereum', 'history-only']))).toEqual([400, 'chain history-only does not support transactions']);
+    expect(refusal(() => checkSubscriptionChains(chains, ['balances-only']))).toEqual([400, 'chain balances-only does not support transactions']);
+    expect(refusal(() => checkSubscriptionChains(chains, ['sepolia']))).toEqual([400, 'chain sepolia does not support transactions']);
   });
 });

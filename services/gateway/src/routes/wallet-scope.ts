@@ -12,6 +12,9 @@ const flags: Record<ChainCapability, keyof ChainFlags> = {
   positions: 'supportsPositions',
 };
 
+const lacking = (chain: Chain, capabilities: readonly ChainCapability[]) =>
+  capabilities.find((capability) => !(chain.flags?.[flags[capability]] ?? false));
+
 /**
  * The chains to read: those named, each checked (listed for this network, reporting every
  * capability, of the address's family), or else every chain of the network that qualifies.
@@ -22,7 +25,7 @@ export function selectChains(
   requested: readonly string[] | undefined,
   capabilities: readonly ChainCapability[],
 ): string[] {
-  const missing = (chain: Chain) => capabilities.find((capability) => !(chain.flags?.[flags[capability]] ?? false));
+  const missing = (chain: Chain) => lacking(chain, capabilities);
   if (!requested) return chains.filter((chain) => missing(chain) === undefined && chain.family === family).map((chain) => chain.id);
   const byId = new Map(chains.map((chain) => [chain.id, chain]));
   for (const id of requested) {
@@ -61,4 +64,29 @@ export async function resolveWalletScope(
   const chainIds = selectChains(chains, family, request.chainIds, request.capabilities);
   if (!classification.tracked) throw apiError(400, classification.reason || `address ${address} is not tracked`);
   return { address, family, chainIds };
+}
+
+/** What a chain needs to carry transaction webhooks: decoded history, and balances for the wallet's reading of it. */
+export const webhookCapabilities: readonly ChainCapability[] = ['transactions', 'positions'];
+
+/**
+ * The chains a transaction subscription names (spec 4.10), each listed for the request's network
+ * and reporting both capabilities; any other (unknown chains included) is refused with the spec's
+ * one wording, whichever flag it lacks. Kept once each, in the order given; empty stays empty
+ * (every chain that passes, decided when delivering).
+ */
+export function checkSubscriptionChains(chains: readonly Chain[], requested: readonly string[]): string[] {
+  const byId = new Map(chains.map((chain) => [chain.id, chain]));
+  for (const id of requested) {
+    const chain = byId.get(id);
+    if (!chain || lacking(chain, webhookCapabilities)) throw apiError(400, `chain ${id} does not support transactions`);
+  }
+  return [...new Set(requested)];
+}
+
+/** `checkSubscriptionChains` against reference-data's chains of the request's network; no call for an empty list. */
+export async function gateSubscriptionChains(referenceData: ReferenceDataClient, context: RequestContext, requested: readonly string[]): Promise<string[]> {
+  if (requested.length === 0) return [];
+  const { chains } = await unary(referenceData, referenceData.listChains, { context }, { name: 'ReferenceData/ListChains' });
+  return checkSubscriptionChains(chains, requested);
 }
