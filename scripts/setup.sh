@@ -18,6 +18,7 @@ apt_install protoc protobuf-compiler
 apt_install java openjdk-17-jre-headless
 apt_install mvn maven
 apt_install psql postgresql-client
+apt_install openssl openssl
 
 log "installing workspace packages"
 CI=true pnpm install --frozen-lockfile --reporter=append-only >/dev/null || die "pnpm install failed; run 'pnpm install' to see why"
