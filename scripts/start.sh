@@ -42,10 +42,19 @@ stop_all() {
 trap stop_all INT TERM EXIT
 
 mkdir -p "${logs}"
+bash scripts/lib/webhook-keys.sh
+webhook_dir="${DATA_DIR}/webhook"
 for service in "${services[@]}"; do
   # reference-data attributes contracts and verifies tokens of the loaded world from its registry.
   service_env=()
   [[ "${service}" == reference-data ]] && service_env=(REGISTRY_PATHS="${DATA_DIR}/devnet/registry.json")
+  # Loopback callbacks are allow-listed so a receiver on this machine works out of the box; production allows none.
+  [[ "${service}" == subscription ]] && service_env=(
+    SUBSCRIPTION_SECRET_KEY="$(cat "${webhook_dir}/secret-key")"
+    WEBHOOK_SIGNING_KEY_FILE="${webhook_dir}/signing-key.pem"
+    CALLBACK_ALLOW_LIST="${CALLBACK_ALLOW_LIST:-loopback}"
+  )
+  [[ "${service}" == gateway ]] && service_env=(WEBHOOK_CERTIFICATE_FILE="${webhook_dir}/certificate.pem")
   env NODE_ENV=production "${service_env[@]}" node "services/${service}/dist/main.js" >>"${logs}/${service}.log" 2>&1 &
   pids+=($!)
 done
