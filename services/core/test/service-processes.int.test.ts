@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { checkHealth, eventually } from '../src/testing/index.js';
 
 // Every service as it runs in production: the built entry point in its own process. This is
@@ -14,6 +17,14 @@ const grpcServices = [
   { name: 'nft', health: 'walletapi.nft.Nft', portVariable: 'NFT_GRPC_PORT' },
   { name: 'subscription', health: 'walletapi.subscription.Subscription', portVariable: 'SUBSCRIPTION_GRPC_PORT' },
 ];
+
+/** What a service cannot start without (the subscription service's webhook keys). */
+function requiredEnv(name: string): Record<string, string> {
+  if (name !== 'subscription') return {};
+  const keyFile = join(mkdtempSync(join(tmpdir(), 'webhook-key-')), 'signing-key.pem');
+  writeFileSync(keyFile, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  return { SUBSCRIPTION_SECRET_KEY: randomBytes(32).toString('base64'), WEBHOOK_SIGNING_KEY_FILE: keyFile };
+}
 
 function start(name: string, env: Record<string, string>): ChildProcess {
   const entry = `${root}services/${name}/dist/main.js`;
@@ -30,7 +41,7 @@ describe('service processes', () => {
   test.each(grpcServices.map((service, index) => [service.name, service, 51_051 + index] as const))(
     '%s serves gRPC health and exits 0 within 10 s of SIGTERM',
     async (_name, service, port) => {
-      const child = start(service.name, { [service.portVariable]: String(port) });
+      const child = start(service.name, { [service.portVariable]: String(port), ...requiredEnv(service.name) });
       let stderr = '';
       child.stderr!.on('data', (chunk) => (stderr += chunk));
       try {
