@@ -23,7 +23,7 @@ import { parseAllowList } from '../services/subscription/src/deliver/allow-list.
 import { createCallbackUrlGuard } from '../services/subscription/src/deliver/callback-url.js';
 import { defaultRetrySchedule } from '../services/subscription/src/deliver/retry-schedule.js';
 import { createWebhookPoster, type WebhookPoster } from '../services/subscription/src/deliver/webhook-poster.js';
-import { generateSigningSecret, rsaSignatureHeaders, standardWebhookHeaders } from '../services/subscription/src/deliver/webhook-signature.js';
+import { generateSigningSecret, loadRsaSigningKey, rsaSignatureHeaders, standardWebhookHeaders } from '../services/subscription/src/deliver/webhook-signature.js';
 import { startDispatcher } from '../services/subscription/src/dispatch/dispatcher.js';
 import { webhookBody } from '../services/subscription/src/render/webhook-body.js';
 import { createSecretBox } from '../services/subscription/src/secrets/secret-box.js';
@@ -161,7 +161,7 @@ let poster: WebhookPoster | undefined;
 try {
   const secrets = createSecretBox(randomBytes(32).toString('base64'));
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-  const rsa = { privateKeyPem: privateKey, certificateUrl: 'http://127.0.0.1:8080/v1/webhooks/certificate.pem' };
+  const rsa = { privateKey: loadRsaSigningKey(privateKey), certificateUrl: 'http://127.0.0.1:8080/v1/webhooks/certificate.pem' };
   const wallet = hex(20);
   const subscription = await createSubscriptionStore(prisma).create({
     id: newSubscriptionId(),
@@ -240,7 +240,7 @@ try {
   for (let round = 0; round < signingRounds; round++) {
     const sentAt = new Date();
     standardWebhookHeaders({ id: 'msg_bench', timestampSeconds: Math.floor(sentAt.getTime() / 1000), body: sampleBody, secrets: [secrets.open(sealed)] });
-    rsaSignatureHeaders({ timestamp: sentAt, body: sampleBody, privateKeyPem: rsa.privateKeyPem, certificateUrl: rsa.certificateUrl });
+    rsaSignatureHeaders({ timestamp: sentAt, body: sampleBody, privateKey: rsa.privateKey, certificateUrl: rsa.certificateUrl });
   }
   const signSeconds = (performance.now() - signStarted) / 1000;
 

@@ -13,6 +13,7 @@ import { createCallbackUrlGuard } from './deliver/callback-url.js';
 import { parseAllowList } from './deliver/allow-list.js';
 import { defaultRetrySchedule, parseRetrySchedule } from './deliver/retry-schedule.js';
 import { createWebhookPoster } from './deliver/webhook-poster.js';
+import { loadRsaSigningKey } from './deliver/webhook-signature.js';
 import { startDispatcher } from './dispatch/dispatcher.js';
 import { subscriptionService } from './grpc/subscription-service.js';
 import { parseSubscriptionConfig } from './grpc/subscription-config.js';
@@ -68,7 +69,7 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
     poster,
     secrets,
     rsa: {
-      privateKeyPem: readFileSync(config.WEBHOOK_SIGNING_KEY_FILE, 'utf8'),
+      privateKey: loadRsaSigningKey(readFileSync(config.WEBHOOK_SIGNING_KEY_FILE, 'utf8')),
       certificateUrl: config.WEBHOOK_CERTIFICATE_URL ?? new URL('/v1/webhooks/certificate.pem', config.PUBLIC_URL).toString(),
     },
     retrySchedule: config.WEBHOOK_RETRY_SCHEDULE ? parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE) : defaultRetrySchedule,

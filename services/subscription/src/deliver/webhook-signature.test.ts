@@ -1,5 +1,5 @@
 import { createHmac, createVerify, generateKeyPairSync } from 'node:crypto';
-import { generateSigningSecret, rsaSignatureHeaders, standardWebhookHeaders } from './webhook-signature.js';
+import { generateSigningSecret, loadRsaSigningKey, rsaSignatureHeaders, standardWebhookHeaders } from './webhook-signature.js';
 
 const hmac = (secret: string, signed: string) =>
   createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(signed, 'utf8').digest('base64');
@@ -64,7 +64,7 @@ describe('rsaSignatureHeaders', () => {
     { name: 'body with newlines', body: '{\n"a": 1\n}' },
     { name: 'non-ASCII body', body: '{"memo":"café"}' },
   ])('signs timestamp + \\n + body + \\n: $name', ({ body }) => {
-    const headers = rsaSignatureHeaders({ timestamp, body, privateKeyPem, certificateUrl });
+    const headers = rsaSignatureHeaders({ timestamp, body, privateKey: loadRsaSigningKey(privateKeyPem), certificateUrl });
     expect(headers['X-Timestamp']).toBe('2024-05-06T07:08:09.123Z');
     expect(headers['X-Certificate-URL']).toBe(certificateUrl);
     const verify = (signed: string) => createVerify('RSA-SHA256').update(signed).verify(publicKey, headers['X-Signature']!, 'base64');
@@ -75,6 +75,6 @@ describe('rsaSignatureHeaders', () => {
 
   it('refuses a non-RSA key', () => {
     const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    expect(() => rsaSignatureHeaders({ timestamp, body: '{}', privateKeyPem: ec, certificateUrl })).toThrow(/must be RSA/);
+    expect(() => loadRsaSigningKey(ec)).toThrow(/must be RSA/);
   });
 });

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Logger } from '@wallet-api/core/logger';
 import { nextAttemptDelay } from '../deliver/retry-schedule.js';
 import { rsaSignatureHeaders, standardWebhookHeaders } from '../deliver/webhook-signature.js';
@@ -6,7 +7,7 @@ import type { AttemptOutcome, ClaimedDelivery, OutboxStore } from '../store/outb
 
 /** The service's own signing identity for the incumbent-compatible RSA headers. */
 export interface RsaSigning {
-  privateKeyPem: string;
+  privateKey: KeyObject;
   /** Where receivers fetch the public certificate (served by the gateway). */
   certificateUrl: string;
 }
@@ -57,7 +58,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     const secrets = delivery.secretCiphertexts.map((ciphertext) => options.secrets.open(ciphertext));
     return {
       ...standardWebhookHeaders({ id: delivery.id, timestampSeconds: Math.floor(sentAt.getTime() / 1000), body: delivery.body, secrets }),
-      ...rsaSignatureHeaders({ timestamp: sentAt, body: delivery.body, privateKeyPem: options.rsa.privateKeyPem, certificateUrl: options.rsa.certificateUrl }),
+      ...rsaSignatureHeaders({ timestamp: sentAt, body: delivery.body, privateKey: options.rsa.privateKey, certificateUrl: options.rsa.certificateUrl }),
     };
   }
 
