@@ -218,6 +218,17 @@ POSITIONS_GRPC_ADDRESS for the gateway: host:port of the positions Service.
 {{- end }}
 
 {{/*
+SUBSCRIPTION_GRPC_ADDRESS for the gateway: host:port of the subscription Service.
+*/}}
+{{- define "wallet-api.subscriptionAddress" -}}
+{{- if .Values.services.gateway.subscriptionAddress }}
+{{- .Values.services.gateway.subscriptionAddress }}
+{{- else }}
+{{- printf "%s.%s.svc:%d" (include "wallet-api.componentName" (dict "root" . "name" "subscription")) .Release.Namespace (.Values.services.subscription.port | int) }}
+{{- end }}
+{{- end }}
+
+{{/*
 Pod spec of a hook Job. Call with (dict "root" $ "name" "migrate" "job" .Values.migrations "env" "<yaml list>").
 */}}
 {{- define "wallet-api.hookPodSpec" -}}
@@ -300,6 +311,9 @@ Checks on values that would otherwise only fail at runtime.
 {{- end }}
 {{- if not .Values.kafka.brokers }}
 {{- fail "kafka.brokers must list at least one broker" }}
+{{- end }}
+{{- if and .Values.services.subscription.enabled (not .Values.webhooks.existingSecret) }}
+{{- fail "webhooks.existingSecret is required while services.subscription is enabled (a Secret with secret-key, signing-key.pem and certificate.pem)" }}
 {{- end }}
 {{- if and (index .Values.services "reference-data").enabled (not .Values.chains) }}
 {{- fail "chains must list at least one chain" }}

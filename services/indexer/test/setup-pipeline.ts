@@ -55,7 +55,17 @@ export interface Pipeline {
   close(): Promise<void>;
 }
 
-export async function startPipeline(): Promise<Pipeline> {
+export interface PipelineOptions {
+  /**
+   * Run the in-process consumers (the transaction writer into ClickHouse, reference-data's price
+   * consumer); default true. A test that restarts Kafka leaves them out: a kafkajs consumer
+   * restarting after a broker outage does not stop, and would keep jest from exiting.
+   */
+  consumers?: boolean;
+}
+
+export async function startPipeline(options: PipelineOptions = {}): Promise<Pipeline> {
+  const consumers = options.consumers ?? true;
   const suffix = uniqueName('e2e');
   const ownTopics = pipelineTopics(suffix);
   const kafka = setupKafka('pipeline-test');
@@ -80,10 +90,10 @@ export async function startPipeline(): Promise<Pipeline> {
     groupId: suffix,
     topics: ownTopics,
   });
-  await prices.start();
+  if (consumers) await prices.start();
   const referenceData = createGrpcClient(ReferenceDataClient, `127.0.0.1:${referenceGrpc.port}`);
   const writer: TransactionWriter = createTransactionWriter({ kafka, clickhouse: database.clickhouse, referenceData, logger: testLogger, topics: ownTopics, groupId: suffix });
-  await writer.start();
+  if (consumers) await writer.start();
   const indexerGrpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: database.clickhouse, referenceData })], logger: testLogger });
   const backends: Backends = createBackends({ referenceData: `127.0.0.1:${referenceGrpc.port}`, indexer: `127.0.0.1:${indexerGrpc.port}`, positions: `127.0.0.1:${indexerGrpc.port}` });
   const app = createApp({
@@ -135,8 +145,10 @@ export async function startPipeline(): Promise<Pipeline> {
     },
     async close() {
       for (const stop of [...stops]) await stop();
-      await writer.stop();
-      await prices.stop();
+      if (consumers) {
+        await writer.stop();
+        await prices.stop();
+      }
       await producer.disconnect();
       await new Promise((resolve) => server.close(resolve));
       backends.close();

@@ -102,12 +102,14 @@ export interface WebhookWorld {
 
 /**
  * The real path from a chain to a webhook: an anvil of the suite's own started from the devnet
- * world (chain id 1, indexed as `ethereum` from its head on), the in-process indexing pipeline
- * with reference-data on Kafka topics of its own, and the subscription service as a process of
+ * world (chain id 1, indexed as `ethereum` from its head on), the in-process indexer and
+ * reference-data publishing on Kafka topics of their own, and the subscription service as a process of
  * its own over a PostgreSQL database of its own, with a short retry schedule.
  */
 export async function startWebhookWorld(): Promise<WebhookWorld> {
-  const pipeline = await startPipeline();
+  // Webhooks need the indexer's topics and reference-data, not the history in ClickHouse; and the
+  // Kafka restart test must not leave in-process consumers behind.
+  const pipeline = await startPipeline({ consumers: false });
   const chain = await startOwnChain({ chainId: 1, loadState: worldState });
   const head = await chain.session.client.getBlockNumber();
   // Checkpoints of an earlier run name blocks of a chain that is gone.

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHmac, createVerify, randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { getAddress, type Address, type Hash } from 'viem';
@@ -11,6 +12,7 @@ import { startReceiver, startWebhookWorld, type Receiver, type ReceivedWebhook, 
 // indexed, published on Kafka, matched and delivered to a loopback receiver that checks both
 // signature schemes with its own code, and every delivered number is held against the chain.
 
+const kafkaScript = new URL('../../../scripts/infra/kafka.sh', import.meta.url).pathname;
 const manifest = JSON.parse(await readFile(new URL('../../../.data/devnet/manifest.json', import.meta.url), 'utf8'));
 const ethereum = manifest.chains.find((chain: { id: string }) => chain.id === 'ethereum');
 const safe: string = ethereum.wallets.find((wallet: { kind: string }) => wallet.kind === 'safe').address.toLowerCase();
@@ -258,3 +260,30 @@ test('a receiver failing with 500s, then a service killed with SIGKILL mid-deliv
     for (const ids of byKey.values()) expect(ids.size).toBe(1);
   }
 }, 120_000);
+
+test('Kafka stopped while transactions are mined and started again: every notification arrives, duplicates only with the same webhook id', async () => {
+  const [nina, omar] = [newWallet(), newWallet()];
+  await fund(nina);
+  const watching = await subscribe([nina, omar]);
+  const kafka = (command: 'down' | 'up') => execFileSync('bash', [kafkaScript, command], { stdio: 'ignore', timeout: 120_000 });
+  let hashes: Hash[];
+  kafka('down');
+  try {
+    hashes = await mine([
+      { from: nina, to: omar, value: 4n },
+      { from: nina, to: omar, value: 5n },
+    ]);
+    // The indexer cannot publish and the matcher cannot read meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  } finally {
+    kafka('up');
+  }
+  await eventually(() => expect(hashes.flatMap((hash) => webhooksFor(hash)).length).toBeGreaterThanOrEqual(4), 120_000);
+  await settle();
+  for (const hash of hashes) {
+    const byKey = new Map<string, Set<string>>();
+    for (const webhook of webhooksFor(hash)) byKey.set(keyOf(webhook), (byKey.get(keyOf(webhook)) ?? new Set()).add(webhook.headers['webhook-id'] as string));
+    expect([...byKey.keys()].sort()).toEqual([`${watching}:${nina}:false`, `${watching}:${omar}:false`].sort());
+    for (const ids of byKey.values()) expect(ids.size).toBe(1);
+  }
+}, 240_000);
