@@ -4,6 +4,7 @@ import { databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/
 import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient } from '@wallet-api/core/grpc';
 import { createKafka, startConsumer, topics, type TopicSpec } from '@wallet-api/core/kafka';
+import { startMetricsServer } from '@wallet-api/core/metrics';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createFungibleDirectory } from '@wallet-api/core/resources';
 import { runGrpcService } from '@wallet-api/core/service';
@@ -21,6 +22,7 @@ import { createChainGate } from './match/chain-gate.js';
 import { createIndexSync } from './match/index-sync.js';
 import { createSmartWalletCheck } from './match/smart-wallets.js';
 import { createSubscriptionIndex } from './match/subscription-index.js';
+import { createSubscriptionMetrics } from './metrics/subscription-metrics.js';
 import { createTransactionRenderer } from './render/transaction-renderer.js';
 import { createSecretBox } from './secrets/secret-box.js';
 import { createDeliveryLogStore } from './store/delivery-log-store.js';
@@ -39,6 +41,7 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(250),
   // Only a dispatcher that died holds a lease this long: it must outlast the post timeout.
   WEBHOOK_LEASE_MS: z.coerce.number().int().positive().default(60_000),
+  SUBSCRIPTION_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9466),
   SUBSCRIPTION_MATCHER_GROUP: z.string().default('subscription.matcher'),
   // Reads `<topic>.<suffix>` instead of the platform topics: several deployments (or test runs) on one cluster.
   SUBSCRIPTION_TOPIC_SUFFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
@@ -50,6 +53,8 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
   if (config.WEBHOOK_LEASE_MS <= config.WEBHOOK_TIMEOUT_MS) {
     throw new Error('WEBHOOK_LEASE_MS must be longer than WEBHOOK_TIMEOUT_MS, or a slow post would be sent twice at once');
   }
+  const metricsServer = await startMetricsServer({ port: config.SUBSCRIPTION_METRICS_PORT, serviceName: 'subscription' });
+  const metrics = createSubscriptionMetrics(metricsServer.registry);
   const secrets = createSecretBox(subscriptionConfig.secretKey);
   const guard = createCallbackUrlGuard({ allow: parseAllowList(subscriptionConfig.callbackAllowList) });
   const prisma = createPrisma(config.DATABASE_URL);
@@ -61,6 +66,11 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
   const index = createSubscriptionIndex();
   const indexSync = createIndexSync({ source: store, index, logger });
   await indexSync.load();
+  const countIndex = () => {
+    metrics.indexedWallets.set(index.walletCount);
+    metrics.indexedSubscriptions.set(index.subscriptionCount);
+  };
+  countIndex();
   const chains = createChainGate(referenceData);
 
   const poster = createWebhookPoster({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxConnectionsPerHost: config.WEBHOOK_MAX_CONNECTIONS_PER_HOST, guard });
@@ -77,6 +87,10 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
     concurrency: config.WEBHOOK_CONCURRENCY,
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     logger,
+    onAttempt: ({ outcome, statusCode, latencyMs }) => {
+      metrics.attempts.inc({ outcome, status: String(statusCode) });
+      metrics.attemptSeconds.observe({ outcome }, latencyMs / 1000);
+    },
   });
 
   const groupId = config.SUBSCRIPTION_MATCHER_GROUP;
@@ -92,6 +106,7 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
       refreshIndex: async () => {
         await chains.ready();
         await indexSync.refresh();
+        countIndex();
       },
       eligibleChains: chains.eligible,
       isSmartWallet: createSmartWalletCheck(referenceData),
@@ -101,7 +116,10 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
         publicUrl: config.PUBLIC_URL,
       }),
       logger,
-      onDeliveries: dispatcher.wake,
+      onDeliveries: (count) => {
+        metrics.deliveriesRecorded.inc({ kind: 'transaction' }, count);
+        dispatcher.wake();
+      },
     }),
   });
   // Rollbacks have their own group: one consumer group per topic keeps each topic's offsets apart.
@@ -109,7 +127,15 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
     groupId: `${groupId}.rollbacks`,
     topic: topicOf(topics.chainRollbacks),
     logger,
-    handleBatch: createRollbackMatcher({ groupId: `${groupId}.rollbacks`, outbox, logger, onDeliveries: dispatcher.wake }),
+    handleBatch: createRollbackMatcher({
+      groupId: `${groupId}.rollbacks`,
+      outbox,
+      logger,
+      onDeliveries: (count) => {
+        metrics.deliveriesRecorded.inc({ kind: 'rollback' }, count);
+        dispatcher.wake();
+      },
+    }),
   });
 
   return {
@@ -131,6 +157,7 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
       { name: 'webhook poster', close: () => poster.close() },
       { name: 'postgres', close: () => prisma.$disconnect() },
       { name: 'reference-data client', close: async () => referenceData.close() },
+      { name: 'metrics server', close: () => metricsServer.close() },
     ],
   };
 });

@@ -135,6 +135,7 @@ export async function startWebhookWorld(): Promise<WebhookWorld> {
     WEBHOOK_LEASE_MS: '3000',
     WEBHOOK_RETRY_SCHEDULE: '0,200ms,500ms,1s,1s,2s,2s,2s',
     WEBHOOK_POLL_INTERVAL_MS: '100',
+    SUBSCRIPTION_METRICS_PORT: '0',
     SUBSCRIPTION_MATCHER_GROUP: uniqueName('matcher'),
     SUBSCRIPTION_TOPIC_SUFFIX: pipeline.suffix,
     SHUTDOWN_TIMEOUT_MS: '5000',

@@ -212,6 +212,43 @@ test('a rollback re-delivers the orphaned transaction with deleted: true under a
   expect(webhooksFor(orphaned!)).toHaveLength(2);
 }, 90_000);
 
+test('Retry-After on a 503 holds the next attempt back; a 410 disables the subscription and nothing more is sent to it', async () => {
+  const [pia, quinn] = [newWallet(), newWallet()];
+  await fund(pia);
+  const slowed = await subscribe([pia]);
+  const gone = await subscribe([quinn]);
+  const attempts = new Map<string, number>();
+  receiver.answerWith((request) => {
+    const id = request.headers['webhook-id'] as string;
+    attempts.set(id, (attempts.get(id) ?? 0) + 1);
+    const subscriptionId = request.json.data.relationships.subscription.data.id;
+    if (subscriptionId === gone) return { status: 410 };
+    // The schedule retries at once; the receiver asks for 2 s.
+    if (subscriptionId === slowed && attempts.get(id) === 1) return { status: 503, headers: { 'Retry-After': '2' } };
+    return { status: 200 };
+  });
+  const [hash] = await mine([{ from: pia, to: quinn, value: 1n }]);
+  await eventually(() => expect(webhooksFor(hash!)).toHaveLength(1), 30_000);
+  await eventually(async () => expect((await unary(world.subscriptions, world.subscriptions.getSubscription, { context, subscriptionId: gone })).enabled).toBe(false), 30_000);
+  receiver.answerWith({ status: 200 });
+
+  const logOf = async (subscriptionId: string) =>
+    (await unary(world.subscriptions, world.subscriptions.listDeliveries, { context, subscriptionId, after: '', pageSize: 100 })).deliveries;
+  const [slowedDelivery] = await logOf(slowed);
+  expect(slowedDelivery!.attempts.map((attempt) => attempt.statusCode)).toEqual([503, 200]);
+  const [first, second] = slowedDelivery!.attempts.map((attempt) => Date.parse(attempt.startedAt));
+  expect(second! - first!).toBeGreaterThanOrEqual(2_000);
+  const [goneDelivery] = await logOf(gone);
+  expect(goneDelivery).toMatchObject({ status: 'failed', attemptCount: 1 });
+  expect(goneDelivery!.attempts.map((attempt) => attempt.statusCode)).toEqual([410]);
+
+  const [later] = await mine([{ from: pia, to: quinn, value: 2n }]);
+  await eventually(() => expect(webhooksFor(later!)).toHaveLength(1), 30_000);
+  await settle();
+  expect(webhooksFor(later!).map(keyOf)).toEqual([`${slowed}:${pia}:false`]);
+  expect(receiver.received.filter((webhook) => webhook.json.data.relationships.subscription.data.id === gone)).toHaveLength(1);
+}, 90_000);
+
 test('a receiver failing with 500s, then a service killed with SIGKILL mid-delivery: every notification arrives, duplicates only with the same webhook id', async () => {
   const [lena, mona] = [newWallet(), newWallet()];
   await fund(lena);

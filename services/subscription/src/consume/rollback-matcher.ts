@@ -10,7 +10,7 @@ export interface RollbackMatcherOptions {
   outbox: OutboxStore;
   logger: Logger;
   now?: () => Date;
-  onDeliveries?: () => void;
+  onDeliveries?: (count: number) => void;
 }
 
 /**
@@ -35,7 +35,7 @@ export function createRollbackMatcher(options: RollbackMatcherOptions): (message
         },
       );
       logger.info({ chainId: rollback.chainId, orphaned: rollback.orphanedBlockHashes.length, deliveries: inserted }, 'rollback notifications recorded');
-      if (inserted > 0) options.onDeliveries?.();
+      if (inserted > 0) options.onDeliveries?.(inserted);
     }
   };
 }

@@ -24,7 +24,7 @@ export interface TransactionMatcherOptions {
   logger: Logger;
   now?: () => Date;
   /** Called after deliveries were committed, so the dispatcher need not wait for its next poll. */
-  onDeliveries?: () => void;
+  onDeliveries?: (count: number) => void;
 }
 
 interface Match extends Candidate {
@@ -100,7 +100,7 @@ export function createTransactionMatcher(options: TransactionMatcherOptions): (m
     const inserted = await outbox.recordMatches(position, nextOffset, deliveries);
     if (inserted > 0) {
       logger.debug({ partition: position.partition, transactions: fresh.length, deliveries: inserted }, 'deliveries recorded');
-      options.onDeliveries?.();
+      options.onDeliveries?.(inserted);
     }
   };
 }

@@ -97,6 +97,9 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     }
     await outbox.recordAttempt({ deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, number, startedAt, statusCode, latencyMs, error, outcome });
     options.onAttempt?.({ outcome: outcome.kind, statusCode, latencyMs });
+    if (outcome.kind !== 'delivered') {
+      logger.info({ deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, attempt: number, statusCode, latencyMs, error, outcome: outcome.kind }, 'webhook attempt failed');
+    }
     if (outcome.kind === 'retry' && outcome.nextAttemptAt.getTime() <= now().getTime()) wake();
   }
 
