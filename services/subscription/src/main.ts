@@ -8,6 +8,7 @@ import { startMetricsServer } from '@wallet-api/core/metrics';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createFungibleDirectory } from '@wallet-api/core/resources';
 import { runGrpcService } from '@wallet-api/core/service';
+import { startInBackground } from './consume/background-consumer.js';
 import { createRollbackMatcher } from './consume/rollback-matcher.js';
 import { createTransactionMatcher } from './consume/transaction-matcher.js';
 import { createCallbackUrlGuard } from './deliver/callback-url.js';
@@ -95,7 +96,7 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
 
   const groupId = config.SUBSCRIPTION_MATCHER_GROUP;
   const topicOf = <T>(spec: TopicSpec<T>): TopicSpec<T> => (config.SUBSCRIPTION_TOPIC_SUFFIX ? { ...spec, name: `${spec.name}.${config.SUBSCRIPTION_TOPIC_SUFFIX}` } : spec);
-  const transactionConsumer = await startConsumer(kafka, {
+  const transactionConsumer = startInBackground('transaction matcher', () => startConsumer(kafka, {
     groupId,
     topic: topicOf(topics.walletTransactions),
     logger,
@@ -121,9 +122,9 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
         dispatcher.wake();
       },
     }),
-  });
+  }), logger);
   // Rollbacks have their own group: one consumer group per topic keeps each topic's offsets apart.
-  const rollbackConsumer = await startConsumer(kafka, {
+  const rollbackConsumer = startInBackground('rollback matcher', () => startConsumer(kafka, {
     groupId: `${groupId}.rollbacks`,
     topic: topicOf(topics.chainRollbacks),
     logger,
@@ -136,7 +137,7 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
         dispatcher.wake();
       },
     }),
-  });
+  }), logger);
 
   return {
     services: [
