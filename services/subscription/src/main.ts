@@ -147,7 +147,11 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
         callbackUrls: guard,
         secrets,
         rotationOverlapMs: subscriptionConfig.secretOverlapMs,
-        onChange: () => void indexSync.refresh().catch((error: unknown) => logger.warn({ err: error }, 'subscription index refresh failed')),
+        onChange: () =>
+          void indexSync
+            .refresh()
+            .then(countIndex)
+            .catch((error: unknown) => logger.warn({ err: error }, 'subscription index refresh failed')),
         onRetry: dispatcher.wake,
       }),
     ],
