@@ -333,6 +333,11 @@ describe('settings', () => {
     });
     await call(client.setChainIds, { context, subscriptionId: id, chainIds: [] });
     expect((await call(client.getSubscription, { context, subscriptionId: id })).chainIds).toEqual([]);
+    // Chains were checked against the caller's network: a mainnet subscription refuses a testnet list.
+    expect(await harness.failure(client.setChainIds, { context: { ...context, network: Network.NETWORK_TESTNET }, subscriptionId: id, chainIds: ['sepolia'] })).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: `chain_ids: subscription ${id} watches mainnet chains; send the request without X-Env: testnet`,
+    });
     expect(harness.notified.changes).toBe(changesBefore + 5);
     expect((await changeRows(id)).map((change) => change.kind)).toEqual(['created', 'settings', 'settings', 'settings', 'settings', 'settings']);
   });

@@ -247,7 +247,16 @@ export function subscriptionService(deps: SubscriptionServiceDeps): ServiceRegis
     },
 
     async setChainIds(request) {
-      return updateSettings(refOf(request.context, request.subscriptionId), { chainIds: request.chainIds });
+      const ref = refOf(request.context, request.subscriptionId);
+      // The gateway checked the chains against the caller's network (X-Env): it must be the subscription's.
+      const stored = found(await store.get(ref), ref);
+      const caller = callerOf(request.context);
+      if (request.chainIds.length > 0 && stored.network !== caller.network) {
+        throw invalidArgument(
+          `chain_ids: subscription ${stored.id} watches ${stored.network} chains; send the request ${stored.network === 'testnet' ? 'with' : 'without'} X-Env: testnet`,
+        );
+      }
+      return updateSettings(ref, { chainIds: request.chainIds });
     },
 
     async setFilters(request) {
