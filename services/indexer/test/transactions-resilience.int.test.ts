@@ -129,11 +129,15 @@ test('an indexer killed with SIGKILL during backfill and restarted leaves each t
     sql`SELECT count() AS rows, uniqExact(block_hash, transaction_index, address) AS distinct FROM wallet_transactions WHERE chain_id = ${chainId}`,
   );
   expect(Number(transactions!.rows)).toBe(Number(transactions!.distinct));
-  const [changes] = await pipeline.database.clickhouse.query<{ rows: string; distinct: string }>(
-    sql`SELECT count() AS rows, uniqExact(block_hash, transaction_index, address, asset_kind, asset_address, token_id) AS distinct FROM balance_changes WHERE chain_id = ${chainId}`,
-  );
-  expect(Number(changes!.rows)).toBe(Number(changes!.distinct));
-  expect(Number(changes!.rows)).toBeGreaterThan(expected);
+  // Balance changes come on their own topic: the writer may still be reading it when the transactions are all in.
+  const changes = await eventually(async () => {
+    const [counted] = await pipeline.database.clickhouse.query<{ rows: string; distinct: string }>(
+      sql`SELECT count() AS rows, uniqExact(block_hash, transaction_index, address, asset_kind, asset_address, token_id) AS distinct FROM balance_changes WHERE chain_id = ${chainId}`,
+    );
+    expect(Number(counted!.rows)).toBeGreaterThan(expected);
+    return counted!;
+  }, 60_000);
+  expect(Number(changes.rows)).toBe(Number(changes.distinct));
 }, 300_000);
 
 test('paging through a 1,000-transaction wallet while blocks arrive returns every transaction once', async () => {
