@@ -48,4 +48,12 @@ describe('startInBackground', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(attempts).toBe(1);
   });
+
+  test('stopped while the consumer is still starting (joining its group): returns after the grace period', async () => {
+    const background = startInBackground('test', () => new Promise<MessageConsumer>(() => undefined), testLogger, 10, 50);
+    const started = Date.now();
+    await background.stop();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
 });
