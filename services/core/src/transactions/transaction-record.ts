@@ -1,7 +1,7 @@
 import { AssetKind, type Asset, type WalletTransaction } from '../proto/events.js';
 import type { TokenView, TransactionRecord } from '../proto/indexer.js';
 import type { DappTable, TokenTable } from '../reference-data/index.js';
-import { walletView } from './wallet-view.js';
+import { walletView, type WalletTransactionView } from './wallet-view.js';
 
 /** How a wallet reads a transaction, when it was already decided (the indexer stores it) rather than read now. */
 export interface WalletReading {
@@ -23,11 +23,16 @@ export function toTransactionRecord(
   tx: WalletTransaction,
   wallet: string,
   tables: { tokens: TokenTable; dapps: DappTable },
-  reading?: WalletReading,
+  options: {
+    reading?: WalletReading;
+    /** The wallet's view of the transaction, when the caller already has it. */
+    view?: WalletTransactionView;
+  } = {},
 ): TransactionRecord {
   const { tokens, dapps } = tables;
+  const { reading } = options;
   const chainId = tx.chainId;
-  const view = walletView(tx, wallet, { lookup: tokens.info });
+  const view = options.view ?? walletView(tx, wallet, { lookup: tokens.info });
   const applicationContract = tx.to || tx.createdContract;
   return {
     cursor: {

@@ -106,7 +106,7 @@ export function indexerService({ clickhouse, referenceData }: IndexerServiceDepe
       ]);
       return { transactions: page.map((row) =>
           // The stored readings, not a fresh wallet view's, so filters and answers always agree.
-          toTransactionRecord(row.transaction, row.address, { tokens: tokenTable, dapps: dappTable }, { operationType: row.operationType, isTrash: row.isTrash }),
+          toTransactionRecord(row.transaction, row.address, { tokens: tokenTable, dapps: dappTable }, { reading: { operationType: row.operationType, isTrash: row.isTrash } }),
         ), hasMore: rows.length > request.pageSize };
     },
   });

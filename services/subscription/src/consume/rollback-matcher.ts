@@ -3,7 +3,7 @@ import type { Logger } from '@wallet-api/core/logger';
 import type { ChainRollback } from '@wallet-api/core/proto/events';
 import { rollbackBody } from '../render/webhook-body.js';
 import type { OutboxStore } from '../store/outbox-store.js';
-import { newDeliveryId } from './transaction-matcher.js';
+import { newDeliveryId } from '../match/delivery-id.js';
 
 export interface RollbackMatcherOptions {
   groupId: string;

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from '@wallet-api/core/kafka';
 import type { Logger } from '@wallet-api/core/logger';
 import type { WalletTransaction } from '@wallet-api/core/proto/events';
+import { newDeliveryId } from '../match/delivery-id.js';
 import { isExcluded } from '../match/exclude-filter.js';
 import type { SmartWalletCheck } from '../match/smart-wallets.js';
 import { transactionCandidates, type Candidate, type EligibleChains } from '../match/transaction-candidates.js';
@@ -9,8 +9,6 @@ import type { SubscriptionIndex } from '../match/subscription-index.js';
 import type { TransactionRenderer } from '../render/transaction-renderer.js';
 import { webhookBody } from '../render/webhook-body.js';
 import type { NewDelivery, OutboxStore } from '../store/outbox-store.js';
-
-export const newDeliveryId = () => `msg_${randomUUID().replace(/-/g, '')}`;
 
 export interface TransactionMatcherOptions {
   groupId: string;

@@ -16,7 +16,7 @@ import {
   type PagePrices,
   type TransactionResource,
 } from '@wallet-api/core/resources';
-import { toTransactionRecord, transactionContracts, transactionTokens, walletView } from '@wallet-api/core/transactions';
+import { toTransactionRecord, transactionContracts, transactionTokens, walletView, type WalletTransactionView } from '@wallet-api/core/transactions';
 import type { FilterSubject } from '../match/exclude-filter.js';
 import type { Network } from '../match/subscription-entry.js';
 
@@ -61,7 +61,7 @@ function contextOf(audience: Audience): RequestContext {
 
 const audienceKey = (audience: Audience) => `${audience.network}:${[...audience.addons].sort().join(',')}`;
 
-function subjectOf(tx: WalletTransaction, wallet: string, record: TransactionRecord, tokens: TokenTable): FilterSubject {
+function subjectOf(record: TransactionRecord, view: WalletTransactionView): FilterSubject {
   const dappIds = new Set<string>();
   if (record.application?.dapp) dappIds.add(record.application.dapp.id);
   for (const act of record.acts) if (act.dapp) dappIds.add(act.dapp.id);
@@ -69,7 +69,7 @@ function subjectOf(tx: WalletTransaction, wallet: string, record: TransactionRec
     operationType: record.operationType,
     isTrash: record.isTrash,
     dappIds: [...dappIds],
-    counterparties: walletView(tx, wallet, { lookup: tokens.info }).counterparties,
+    counterparties: view.counterparties,
   };
 }
 
@@ -97,8 +97,10 @@ export function createTransactionRenderer({ referenceData, fungibles, publicUrl 
         dapps.load(transactions.flatMap(transactionContracts)),
       ]);
       return pairs.map(({ tx, wallet }) => {
-        const record = toTransactionRecord(tx, wallet, { tokens: tokenTable, dapps: dappTable });
-        return { record, subject: subjectOf(tx, wallet, record, tokenTable) };
+        // One wallet view serves both the record and the filters: this runs for every match.
+        const view = walletView(tx, wallet, { lookup: tokenTable.info });
+        const record = toTransactionRecord(tx, wallet, { tokens: tokenTable, dapps: dappTable }, { view });
+        return { record, subject: subjectOf(record, view) };
       });
     },
     async render(items) {
