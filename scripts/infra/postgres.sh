@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# PostgreSQL on 127.0.0.1:5432 (the machine's own server, trust auth, user postgres). `up` waits
-# until it answers, creates the databases wallet_api and wallet_api_test when missing and applies
+# PostgreSQL on 127.0.0.1:5432, user postgres, no password. A server that already answers there and
+# lets that user in (the system's, or ours from an earlier run) is used as it is. When nothing
+# answers, `up` installs PostgreSQL from Debian's packages if its server binaries are missing and
+# starts a cluster of our own under .data/postgres/cluster (created on first use); `down` stops only
+# that one. `up` then creates the databases wallet_api and wallet_api_test when missing and applies
 # the migrations in services/core/prisma/migrations to both (with the offline Prisma 6 tool package
-# services/prisma-migrate). The server itself is the system's: this script never starts or stops it.
+# services/prisma-migrate).
 #   postgres.sh up|down|status
 set -euo pipefail
 COMPONENT=postgres
@@ -14,8 +17,10 @@ PORT=5432
 USER_NAME=postgres
 DATABASES=(wallet_api wallet_api_test)
 DIR="$(component_dir postgres)"
+CLUSTER="${DIR}/cluster"
+SERVER_LOG="${DIR}/postgres.log"
 MIGRATE_LOG="${DIR}/migrate.log"
-READY_TIMEOUT="${POSTGRES_READY_TIMEOUT:-30}"
+READY_TIMEOUT="${POSTGRES_READY_TIMEOUT:-60}"
 MIGRATE_DIR="${REPO_ROOT}/services/prisma-migrate"
 MIGRATIONS_DIR="${REPO_ROOT}/services/core/prisma/migrations"
 
@@ -29,18 +34,93 @@ ready() { sql 'select 1' >/dev/null 2>&1; }
 
 database_exists() { [[ "$(sql "select 1 from pg_database where datname = '$1'")" == 1 ]]; }
 
+# The newest server installed from Debian's packages (they keep its binaries off PATH).
+server_bin_dir() {
+  local found
+  found="$(find /usr/lib/postgresql -mindepth 3 -maxdepth 3 -path '*/bin/postgres' 2>/dev/null | sort -V | tail -n 1)"
+  [[ -n "${found}" ]] || return 1
+  dirname "${found}"
+}
+
+# postmaster.pid's first line is the postmaster's pid; the cluster path in its command line tells
+# ours from any other PostgreSQL (another work tree's, the system's).
+ours() {
+  local pid
+  pid="$(head -n 1 "${CLUSTER}/postmaster.pid" 2>/dev/null)" || return 1
+  [[ "${pid}" =~ ^[0-9]+$ ]] || return 1
+  proc_running "${pid}" || return 1
+  grep -qF -- "${CLUSTER}" < <(tr '\0' ' ' <"/proc/${pid}/cmdline" 2>/dev/null)
+}
+
+# PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` system user
+# that Debian's packages create; anyone else runs it as themselves.
+as_server_user() {
+  if [[ "$(id -u)" == 0 ]]; then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+# As root the server runs as `postgres`, which cannot reach a work tree inside a private folder
+# (a clone under `mktemp -d`, a home directory with mode 700): the cluster then lives under
+# /var/lib/postgresql, named after the work tree so two clones never share one.
+place_cluster() {
+  [[ "$(id -u)" == 0 ]] && id -u postgres >/dev/null 2>&1 || return 0
+  runuser -u postgres -- test -x "${DIR}" 2>/dev/null && return 0
+  CLUSTER="/var/lib/postgresql/wallet-api-$(printf '%s' "${REPO_ROOT}" | cksum | cut -d' ' -f1)"
+  SERVER_LOG="${CLUSTER}.log"
+}
+
+init_cluster() {
+  local bin="$1"
+  [[ -s "${CLUSTER}/PG_VERSION" ]] && return 0
+  log "creating a cluster in ${CLUSTER#"${REPO_ROOT}/"}"
+  rm -rf "${CLUSTER}"
+  mkdir -p "${CLUSTER}"
+  if [[ "$(id -u)" == 0 ]]; then chown postgres: "${CLUSTER}"; fi
+  chmod 700 "${CLUSTER}"
+  as_server_user "${bin}/initdb" -D "${CLUSTER}" -U "${USER_NAME}" --auth=trust -E UTF8 --locale=C >"${DIR}/initdb.log" 2>&1 ||
+    fail_with_log "initdb failed" "${DIR}/initdb.log"
+  # Loopback only, socket inside the cluster (no /run/postgresql needed). synchronous_commit=off:
+  # a machine crash may lose this development cluster's last few hundred ms of commits, never
+  # corrupt it, and the test suite commits a lot. max_connections: every service and test keeps pools.
+  printf '%s\n' '' '# Written by scripts/infra/postgres.sh' \
+    "listen_addresses = '${HOST}'" "port = ${PORT}" "unix_socket_directories = '${CLUSTER}'" \
+    'max_connections = 300' 'shared_buffers = 256MB' 'synchronous_commit = off' \
+    >>"${CLUSTER}/postgresql.conf"
+}
+
+start_cluster() {
+  local bin
+  if ! bin="$(server_bin_dir)"; then
+    apt_install_packages postgresql
+    bin="$(server_bin_dir)" || die "the postgresql package installed no server under /usr/lib/postgresql"
+    place_cluster # the package has just created the `postgres` user
+  fi
+  command -v psql >/dev/null 2>&1 || apt_install psql postgresql-client
+  if port_open "${HOST}" "${PORT}"; then
+    die "the server on ${HOST}:${PORT} does not let user ${USER_NAME} in without a password.
+  psql said: $(sql 'select 1' 2>&1 | head -n 3 || true)
+  If it is the system PostgreSQL, stop it (e.g. 'pg_ctlcluster 15 main stop') so that this script
+  starts its own, or let ${USER_NAME} in from ${HOST} with 'trust' in its pg_hba.conf."
+  fi
+  init_cluster "${bin}"
+  touch "${SERVER_LOG}"
+  if [[ "$(id -u)" == 0 ]]; then chown postgres: "${SERVER_LOG}"; fi
+  log "starting PostgreSQL $("${bin}/postgres" --version | awk '{print $3}') (data in ${CLUSTER#"${REPO_ROOT}/"})"
+  # pg_ctl starts the server in a session of its own, so Ctrl-C in this terminal does not reach it.
+  # 9>&- : the server must not inherit the component lock.
+  as_server_user "${bin}/pg_ctl" -D "${CLUSTER}" -l "${SERVER_LOG}" -w -t "${READY_TIMEOUT}" start >/dev/null 2>&1 9>&- ||
+    fail_with_log "PostgreSQL did not start" "${SERVER_LOG}"
+}
+
 wait_ready() {
   local deadline=$((SECONDS + READY_TIMEOUT))
   until ready; do
-    if ((SECONDS >= deadline)); then
-      local reason
-      reason="$(sql 'select 1' 2>&1 | head -n 3 || true)"
-      die "PostgreSQL does not answer on ${HOST}:${PORT} as user ${USER_NAME} after ${READY_TIMEOUT}s.
-  psql said: ${reason:-nothing}
-  This script does not start the server; start the system one (e.g. 'pg_ctlcluster 15 main start'
-  or 'service postgresql start') and run it again."
-    fi
-    sleep 0.5
+    ((SECONDS < deadline)) ||
+      fail_with_log "PostgreSQL does not answer on ${HOST}:${PORT} as user ${USER_NAME} after ${READY_TIMEOUT}s" "${SERVER_LOG}"
+    sleep 0.2
   done
 }
 
@@ -80,6 +160,14 @@ cmd_up() {
   command -v psql >/dev/null 2>&1 || apt_install psql postgresql-client
   mkdir -p "${DIR}"
   lock_component "${DIR}"
+  place_cluster
+  if ready; then
+    if ours; then log "already running (ours, data in ${CLUSTER#"${REPO_ROOT}/"})"; else log "already running on ${HOST}:${PORT} (not started by us; left alone)"; fi
+  elif ours; then
+    log "our server is still starting; waiting for it"
+  else
+    start_cluster
+  fi
   wait_ready
   local name
   for name in "${DATABASES[@]}"; do
@@ -89,7 +177,18 @@ cmd_up() {
 }
 
 cmd_down() {
-  log "the system PostgreSQL is not ours to stop; left running"
+  place_cluster
+  if ! ours; then
+    if ready; then log "not started by us; left running"; else log "not running"; fi
+    return 0
+  fi
+  lock_component "${DIR}"
+  local bin
+  bin="$(server_bin_dir)" || die "our cluster is running but no PostgreSQL binaries are installed to stop it"
+  # fast: roll back open transactions and stop now, rather than wait for idle pools to hang up.
+  as_server_user "${bin}/pg_ctl" -D "${CLUSTER}" -m fast -w -t 60 stop >/dev/null ||
+    fail_with_log "pg_ctl stop failed" "${SERVER_LOG}"
+  log "stopped"
 }
 
 cmd_status() {
@@ -98,6 +197,8 @@ cmd_status() {
     return
   fi
   local name details="${HOST}:${PORT}" state=up summary applied total
+  place_cluster
+  if ours; then details+=" (ours, ${CLUSTER#"${REPO_ROOT}/"})"; else details+=" (external)"; fi
   for name in "${DATABASES[@]}"; do
     if ! database_exists "${name}"; then
       details+="; ${name} missing"

@@ -139,20 +139,28 @@ apt_install() {
   if command -v "${probe}" >/dev/null 2>&1 || [[ -x "${probe}" ]]; then
     return 0
   fi
-  command -v apt-get >/dev/null 2>&1 || die "'${probe}' is missing and apt-get is not available: install $* by hand"
+  apt_install_packages "$@"
+}
+
+# apt_install_packages <package...>: installs the packages now (for servers found by path, not by a
+# command on PATH). Needs root or sudo.
+apt_install_packages() {
+  command -v apt-get >/dev/null 2>&1 || die "apt-get is not available: install $* by hand"
   local sudo=()
   if [[ "$(id -u)" != 0 ]]; then
-    command -v sudo >/dev/null 2>&1 || die "'${probe}' is missing; installing $* needs root or sudo"
+    command -v sudo >/dev/null 2>&1 || die "installing $* needs root or sudo"
     sudo=(sudo)
   fi
-  if [[ "${INFRA_APT_UPDATED:-}" != 1 ]]; then
+  # Package lists from the last hour are good enough: setup and up would otherwise each refresh them.
+  if [[ "${INFRA_APT_UPDATED:-}" != 1 ]] &&
+    [[ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mmin -60 2>/dev/null | head -n 1)" ]]; then
     log "apt-get update (once)"
     "${sudo[@]}" apt-get update -qq >&2 || die "apt-get update failed"
-    export INFRA_APT_UPDATED=1
   fi
+  export INFRA_APT_UPDATED=1
   log "installing $*"
-  # A system-wide service that a package's postinst may start does not collide with ours: every
-  # server here uses its own ports (Redis excepted, where a system one on 6379 is what we want).
+  # A system-wide service that a package's postinst may start (where no policy-rc.d forbids it) is
+  # detected by the component scripts: a Redis or PostgreSQL that lets us in is used as it is.
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >&2 ||
     die "apt-get install $* failed"
 }
