@@ -12,6 +12,10 @@ export default {
     '^@wallet-api/devnet/(.*)$': '<rootDir>/services/devnet/src/$1/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: ['<rootDir>/services/*/src/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts'],
+  testMatch: [
+    '<rootDir>/services/*/src/**/*.test.ts',
+    '<rootDir>/services/*/test/**/*.test.ts',
+    '<rootDir>/charts/*/test/**/*.test.ts',
+  ],
   testTimeout: 60_000,
 };

@@ -107,7 +107,7 @@ Whether the chart renders its Secret ("true" or empty).
 {{- range $id, $url := .Values.chainRpcUrls }}
 {{- if $url }}{{ $rpc = true }}{{ end }}
 {{- end }}
-{{- if or (not .Values.postgresql.existingSecret) (not .Values.clickhouse.existingSecret) $rpc }}true{{ end }}
+{{- if or (not .Values.postgresql.existingSecret) (not .Values.clickhouse.existingSecret) (not .Values.redis.existingSecret) $rpc }}true{{ end }}
 {{- end }}
 
 {{/*
@@ -156,8 +156,6 @@ Environment shared by every service.
       key: CLICKHOUSE_PASSWORD
       {{- end }}
 {{ include "wallet-api.databaseUrlEnv" (dict "root" . "hook" false) }}
-- name: REDIS_URL
-  value: {{ .Values.redis.url | quote }}
 {{- with .Values.otel.endpoint }}
 - name: OTEL_EXPORTER_OTLP_ENDPOINT
   value: {{ . | quote }}
