@@ -3,12 +3,13 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkHealth, eventually } from '../src/testing/index.js';
+import { metricsPortVariable, type ServiceName } from '../src/config/index.js';
+import { checkHealth, eventually, freePort } from '../src/testing/index.js';
 
 // Every service as it runs in production: the built entry point in its own process. This is
 // where ESM/CommonJS interop mistakes show, which the test runner's module loader would hide.
 const root = new URL('../../../', import.meta.url).pathname;
-const grpcServices = [
+const grpcServices: { name: ServiceName; health: string; portVariable: string }[] = [
   { name: 'reference-data', health: 'walletapi.referencedata.ReferenceData', portVariable: 'REFERENCE_DATA_GRPC_PORT' },
   { name: 'indexer', health: 'walletapi.indexer.Indexer', portVariable: 'INDEXER_GRPC_PORT' },
   { name: 'positions', health: 'walletapi.positions.Positions', portVariable: 'POSITIONS_GRPC_PORT' },
@@ -26,10 +27,12 @@ function requiredEnv(name: string): Record<string, string> {
   return { SUBSCRIPTION_SECRET_KEY: randomBytes(32).toString('base64'), WEBHOOK_SIGNING_KEY_FILE: keyFile };
 }
 
-function start(name: string, env: Record<string, string>): ChildProcess {
+/** The built service in its own process, its metrics on a free port (a development stack may hold the default). */
+async function start(name: ServiceName, env: Record<string, string>): Promise<ChildProcess> {
   const entry = `${root}services/${name}/dist/main.js`;
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run bash scripts/build.sh`);
-  return spawn('node', [entry], { env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const metrics = { [metricsPortVariable(name)]: String(await freePort()) };
+  return spawn('node', [entry], { env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...metrics, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 function exitOf(child: ChildProcess): Promise<{ code: number | null; ms: number }> {
@@ -41,7 +44,7 @@ describe('service processes', () => {
   test.each(grpcServices.map((service, index) => [service.name, service, 51_051 + index] as const))(
     '%s serves gRPC health and exits 0 within 10 s of SIGTERM',
     async (_name, service, port) => {
-      const child = start(service.name, { [service.portVariable]: String(port), ...requiredEnv(service.name) });
+      const child = await start(service.name, { [service.portVariable]: String(port), ...requiredEnv(service.name) });
       let stderr = '';
       child.stderr!.on('data', (chunk) => (stderr += chunk));
       try {
@@ -59,7 +62,7 @@ describe('service processes', () => {
   );
 
   test('gateway serves HTTP and exits 0 within 10 s of SIGTERM', async () => {
-    const child = start('gateway', { HTTP_PORT: '18090', REFERENCE_DATA_GRPC_ADDRESS: '127.0.0.1:1' });
+    const child = await start('gateway', { HTTP_PORT: '18090', REFERENCE_DATA_GRPC_ADDRESS: '127.0.0.1:1' });
     try {
       const health = await eventually(async () => {
         const response = await fetch('http://127.0.0.1:18090/healthz');

@@ -7,6 +7,7 @@ import { createFungibleDirectory } from '@wallet-api/core/resources';
 import type { Backends } from './grpc/backends.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
+import { requestMetrics } from './http/request-metrics.js';
 import { buildOpenApiDocument, createOpenApiRegistryComponents } from './openapi/document.js';
 import { rateLimit, type RateLimitDefaults } from './rate-limit/rate-limit.js';
 import { addChainRoutes } from './routes/chains.js';
@@ -36,6 +37,7 @@ export function createApp(deps: GatewayDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(requestMetrics);
   app.use(requestContext);
   // Request bodies are parsed by the routes that declare one (define-route), after authentication.
 

@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
-import { baseEnv, databaseEnv, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
+import { baseEnv, databaseEnv, metricsPort, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
 import { createLogger } from '@wallet-api/core/logger';
+import { startMetricsServer } from '@wallet-api/core/metrics';
 import { startTelemetry } from '@wallet-api/core/telemetry';
 import { createApp } from './app.js';
 import { findOrganizationByKey } from './auth/api-keys.js';
@@ -25,6 +26,10 @@ const env = baseEnv.extend(databaseEnv.shape).extend(redisEnv.shape).extend(serv
 const config = parseEnv(env);
 const logger = createLogger('gateway', config.LOG_LEVEL);
 const telemetry = startTelemetry({ serviceName: 'gateway', otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT });
+const metrics = await startMetricsServer({ port: metricsPort('gateway'), serviceName: 'gateway' }).catch((error: unknown) => {
+  logger.fatal({ err: error }, 'gateway cannot serve metrics');
+  process.exit(1);
+});
 const prisma = createPrisma(config.DATABASE_URL);
 const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false });
 redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
@@ -49,7 +54,7 @@ const app = createApp({
 
 const server = app.listen(config.HTTP_PORT, config.HTTP_HOST, () => {
   const { port } = server.address() as AddressInfo;
-  logger.info({ port }, `gateway listening on http://${config.HTTP_HOST}:${port}`);
+  logger.info({ port, metricsPort: metrics.port }, `gateway listening on http://${config.HTTP_HOST}:${port}`);
 });
 server.on('error', (error) => {
   logger.fatal({ err: error }, 'gateway cannot listen');
@@ -74,6 +79,7 @@ async function stop(signal: string) {
   backends.close();
   redis.disconnect();
   await prisma.$disconnect();
+  await metrics.close();
   await telemetry.shutdown().catch(() => undefined);
   logger.info('gateway stopped');
   process.exit(0);

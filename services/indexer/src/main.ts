@@ -4,8 +4,7 @@ import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } fro
 import { createClickHouse } from '@wallet-api/core/clickhouse';
 import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient } from '@wallet-api/core/grpc';
-import { createKafka, createProducer } from '@wallet-api/core/kafka';
-import { startMetricsServer } from '@wallet-api/core/metrics';
+import { consumerGroup, createKafka, createProducer, platformTopics } from '@wallet-api/core/kafka';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { listAllChains } from '@wallet-api/core/reference-data';
 import { runGrpcService } from '@wallet-api/core/service';
@@ -29,15 +28,14 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
   INDEXER_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(500),
   INDEXER_FETCH_CONCURRENCY: z.coerce.number().int().positive().default(16),
   INDEXER_PUBLISH_BATCH: z.coerce.number().int().positive().default(50),
-  INDEXER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   // Tracing a busy block re-executes every transaction on the node, which takes a while.
   INDEXER_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
 });
 
-await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, async ({ logger }) => {
+await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, async ({ logger, metrics: registry }) => {
   const config = parseEnv(env);
-  const metricsServer = await startMetricsServer({ port: config.INDEXER_METRICS_PORT, serviceName: 'indexer' });
-  const metrics = createIndexerMetrics(metricsServer.registry);
+  const metrics = createIndexerMetrics(registry);
+  const topics = platformTopics(config.KAFKA_TOPIC_SUFFIX);
   const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
   const prisma = createPrisma(config.DATABASE_URL);
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'indexer', logger });
@@ -49,7 +47,14 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
     username: config.CLICKHOUSE_USER,
     password: config.CLICKHOUSE_PASSWORD,
   });
-  const writer = createTransactionWriter({ kafka, clickhouse, referenceData, logger });
+  const writer = createTransactionWriter({
+    kafka,
+    clickhouse,
+    referenceData,
+    logger,
+    topics,
+    groupId: consumerGroup('indexer.wallet-history', config.KAFKA_TOPIC_SUFFIX),
+  });
   await writer.start();
   const controller = new AbortController();
 
@@ -72,7 +77,7 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
 
   const indexing = discoverChains().then(async (chains) => {
     if (controller.signal.aborted) return;
-    logger.info({ chains: chains.map((chain) => chain.id), metricsPort: metricsServer.port }, 'chain indexers starting');
+    logger.info({ chains: chains.map((chain) => chain.id) }, 'chain indexers starting');
     await Promise.all(
       chains.map((chain) =>
         createChainIndexer({
@@ -84,7 +89,7 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
           concurrency: config.INDEXER_FETCH_CONCURRENCY,
           publishBatchSize: config.INDEXER_PUBLISH_BATCH,
           checkpoints,
-          publisher: createBlockPublisher(producer, chain.id),
+          publisher: createBlockPublisher(producer, chain.id, topics),
           decode: decodeBlock,
           logger,
           metrics,
@@ -108,7 +113,6 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
       { name: 'clickhouse', close: () => clickhouse.close() },
       { name: 'postgres', close: () => prisma.$disconnect() },
       { name: 'reference-data client', close: async () => referenceData.close() },
-      { name: 'metrics server', close: () => metricsServer.close() },
     ],
   };
 });

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient } from '@wallet-api/core/grpc';
-import { createKafka } from '@wallet-api/core/kafka';
-import { startMetricsServer } from '@wallet-api/core/metrics';
+import { consumerGroup, createKafka, platformTopics } from '@wallet-api/core/kafka';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createDappDirectory, createTokenDirectory } from '@wallet-api/core/reference-data';
 import { runGrpcService } from '@wallet-api/core/service';
@@ -19,7 +18,6 @@ import { createBalanceStore } from './store/balance-store.js';
 import { createSnapshotStore } from './store/snapshot-store.js';
 
 const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend({
-  POSITIONS_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
   // The spec lets sync=true wait 30 s; the chain read gets most of it, pricing the rest.
   POSITIONS_SYNC_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
   // A wallet's first request without sync reads its protocols on demand, within the gateway's 10 s;
@@ -31,10 +29,9 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
   POSITIONS_PRICE_TTL_MS: z.coerce.number().int().positive().default(15_000),
 });
 
-await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_PORT, async ({ logger }) => {
+await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_PORT, async ({ logger, metrics: registry }) => {
   const config = parseEnv(env);
-  const metricsServer = await startMetricsServer({ port: config.POSITIONS_METRICS_PORT, serviceName: 'positions' });
-  const metrics = createPositionsMetrics(metricsServer.registry);
+  const metrics = createPositionsMetrics(registry);
   const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
   const prisma = createPrisma(config.DATABASE_URL);
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'positions', logger });
@@ -54,7 +51,16 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
     refreshConcurrency: config.POSITIONS_REFRESH_CONCURRENCY,
   });
   const ledger = createBalanceLedger({ store: balances, chains, logger, metrics });
-  const consumers = createPositionsConsumers({ kafka, balances: ledger, snapshots, protocols, logger, metrics });
+  const consumers = createPositionsConsumers({
+    kafka,
+    balances: ledger,
+    snapshots,
+    protocols,
+    logger,
+    metrics,
+    topics: platformTopics(config.KAFKA_TOPIC_SUFFIX),
+    groupId: consumerGroup('positions', config.KAFKA_TOPIC_SUFFIX),
+  });
   await consumers.start();
 
   return {
@@ -72,7 +78,6 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
       { name: 'protocol refreshes', close: () => holdings.close() },
       { name: 'postgres', close: () => prisma.$disconnect() },
       { name: 'reference-data client', close: async () => referenceData.close() },
-      { name: 'metrics server', close: () => metricsServer.close() },
     ],
   };
 });

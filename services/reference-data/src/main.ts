@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createClickHouse } from '@wallet-api/core/clickhouse';
 import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
-import { createKafka } from '@wallet-api/core/kafka';
+import { consumerGroup, createKafka, platformTopics } from '@wallet-api/core/kafka';
 import { runGrpcService } from '@wallet-api/core/service';
 import { loadChainsConfig } from './chains/chain-config.js';
 import { createChainRegistry } from './chains/chain-registry.js';
@@ -43,6 +43,8 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
     kafka,
     tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse, logger }),
     logger,
+    topics: platformTopics(config.KAFKA_TOPIC_SUFFIX),
+    groupId: consumerGroup('reference-data.prices', config.KAFKA_TOPIC_SUFFIX),
   });
   await consumer.start();
   logger.info({ fxAsOf: fx.as_of }, 'price consumer started');

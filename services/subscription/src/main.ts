@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient } from '@wallet-api/core/grpc';
-import { createKafka, startConsumer, topics, type TopicSpec } from '@wallet-api/core/kafka';
-import { startMetricsServer } from '@wallet-api/core/metrics';
+import { consumerGroup, createKafka, platformTopics, startConsumer } from '@wallet-api/core/kafka';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createFungibleDirectory } from '@wallet-api/core/resources';
 import { runGrpcService } from '@wallet-api/core/service';
@@ -42,20 +41,16 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(250),
   // Only a dispatcher that died holds a lease this long: it must outlast the post timeout.
   WEBHOOK_LEASE_MS: z.coerce.number().int().positive().default(60_000),
-  SUBSCRIPTION_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9466),
   SUBSCRIPTION_MATCHER_GROUP: z.string().default('subscription.matcher'),
-  // Reads `<topic>.<suffix>` instead of the platform topics: several deployments (or test runs) on one cluster.
-  SUBSCRIPTION_TOPIC_SUFFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
 });
 
-await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GRPC_PORT, async ({ logger }) => {
+await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GRPC_PORT, async ({ logger, metrics: registry }) => {
   const config = parseEnv(env);
   const subscriptionConfig = parseSubscriptionConfig();
   if (config.WEBHOOK_LEASE_MS <= config.WEBHOOK_TIMEOUT_MS) {
     throw new Error('WEBHOOK_LEASE_MS must be longer than WEBHOOK_TIMEOUT_MS, or a slow post would be sent twice at once');
   }
-  const metricsServer = await startMetricsServer({ port: config.SUBSCRIPTION_METRICS_PORT, serviceName: 'subscription' });
-  const metrics = createSubscriptionMetrics(metricsServer.registry);
+  const metrics = createSubscriptionMetrics(registry);
   const secrets = createSecretBox(subscriptionConfig.secretKey);
   const guard = createCallbackUrlGuard({ allow: parseAllowList(subscriptionConfig.callbackAllowList) });
   const prisma = createPrisma(config.DATABASE_URL);
@@ -94,11 +89,11 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
     },
   });
 
-  const groupId = config.SUBSCRIPTION_MATCHER_GROUP;
-  const topicOf = <T>(spec: TopicSpec<T>): TopicSpec<T> => (config.SUBSCRIPTION_TOPIC_SUFFIX ? { ...spec, name: `${spec.name}.${config.SUBSCRIPTION_TOPIC_SUFFIX}` } : spec);
+  const groupId = consumerGroup(config.SUBSCRIPTION_MATCHER_GROUP, config.KAFKA_TOPIC_SUFFIX);
+  const topics = platformTopics(config.KAFKA_TOPIC_SUFFIX);
   const transactionConsumer = startInBackground('transaction matcher', () => startConsumer(kafka, {
     groupId,
-    topic: topicOf(topics.walletTransactions),
+    topic: topics.walletTransactions,
     logger,
     handleBatch: createTransactionMatcher({
       groupId,
@@ -126,7 +121,7 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
   // Rollbacks have their own group: one consumer group per topic keeps each topic's offsets apart.
   const rollbackConsumer = startInBackground('rollback matcher', () => startConsumer(kafka, {
     groupId: `${groupId}.rollbacks`,
-    topic: topicOf(topics.chainRollbacks),
+    topic: topics.chainRollbacks,
     logger,
     handleBatch: createRollbackMatcher({
       groupId: `${groupId}.rollbacks`,
@@ -162,7 +157,6 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
       { name: 'webhook poster', close: () => poster.close() },
       { name: 'postgres', close: () => prisma.$disconnect() },
       { name: 'reference-data client', close: async () => referenceData.close() },
-      { name: 'metrics server', close: () => metricsServer.close() },
     ],
   };
 });

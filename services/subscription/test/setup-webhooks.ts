@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createGrpcClient } from '@wallet-api/core/grpc';
 import { SubscriptionClient } from '@wallet-api/core/proto/subscription';
-import { setupPostgresDatabase, testConfig, uniqueName, type PostgresDatabase } from '@wallet-api/core/testing';
+import { freePort, setupPostgresDatabase, testConfig, uniqueName, type PostgresDatabase } from '@wallet-api/core/testing';
 import { startPipeline, type Pipeline } from '../../indexer/test/setup-pipeline.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
 
@@ -77,14 +77,6 @@ async function webhookKeys(dir: string): Promise<{ keyFile: string; certificate:
   return { keyFile, certificate: await readFile(certificateFile, 'utf8') };
 }
 
-const freePort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-};
-
 export interface WebhookWorld {
   pipeline: Pipeline;
   chain: OwnChain;
@@ -137,7 +129,7 @@ export async function startWebhookWorld(): Promise<WebhookWorld> {
     WEBHOOK_POLL_INTERVAL_MS: '100',
     SUBSCRIPTION_METRICS_PORT: '0',
     SUBSCRIPTION_MATCHER_GROUP: uniqueName('matcher'),
-    SUBSCRIPTION_TOPIC_SUFFIX: pipeline.suffix,
+    KAFKA_TOPIC_SUFFIX: pipeline.suffix,
     SHUTDOWN_TIMEOUT_MS: '5000',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   };

@@ -1,4 +1,5 @@
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { clickHouseQueryDuration, secondsSince } from '../metrics/platform-metrics.js';
 import { identifier, type SqlFragment } from './sql.js';
 
 export interface ClickHouse {
@@ -16,6 +17,19 @@ export interface ClickHouseOptions {
   password?: string;
 }
 
+/** Runs one round trip, recording its latency (until the whole answer is read) and outcome. */
+async function timed<T>(operation: 'query' | 'command' | 'insert', run: () => Promise<T>): Promise<T> {
+  const started = process.hrtime.bigint();
+  let outcome = 'error';
+  try {
+    const result = await run();
+    outcome = 'ok';
+    return result;
+  } finally {
+    clickHouseQueryDuration.observe({ operation, outcome }, secondsSince(started));
+  }
+}
+
 /** Accepts only `SqlFragment`s, so a query built by pasting strings does not type-check. */
 export function createClickHouse(options: ClickHouseOptions): ClickHouse {
   const client: ClickHouseClient = createClient({
@@ -27,17 +41,16 @@ export function createClickHouse(options: ClickHouseOptions): ClickHouse {
     clickhouse_settings: {},
   });
   return {
-    async query<Row>(query: SqlFragment) {
-      const result = await client.query({ query: query.text, format: 'JSONEachRow' });
-      return result.json<Row>();
+    query<Row>(query: SqlFragment) {
+      return timed('query', async () => (await client.query({ query: query.text, format: 'JSONEachRow' })).json<Row>());
     },
     async command(query: SqlFragment) {
-      await client.command({ query: query.text });
+      await timed('command', () => client.command({ query: query.text }));
     },
     async insert(table, rows) {
       if (rows.length === 0) return;
       identifier(table);
-      await client.insert({ table, values: [...rows], format: 'JSONEachRow' });
+      await timed('insert', () => client.insert({ table, values: [...rows], format: 'JSONEachRow' }));
     },
     async ping() {
       return (await client.ping()).success;

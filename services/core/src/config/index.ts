@@ -31,6 +31,8 @@ export const kafkaEnv = z.object({
     .default('127.0.0.1:19092')
     .transform((value) => value.split(',').map((broker) => broker.trim()).filter(Boolean)),
   KAFKA_CLIENT_ID: z.string().optional(),
+  // Topics `<topic>.<suffix>` and consumer groups `<group>.<suffix>` (see platformTopics, consumerGroup).
+  KAFKA_TOPIC_SUFFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').optional(),
 });
 
 export const clickHouseEnv = z.object({
@@ -62,3 +64,28 @@ export const serviceAddressEnv = z.object({
   POSITIONS_GRPC_ADDRESS: z.string().default('127.0.0.1:50053'),
   SUBSCRIPTION_GRPC_ADDRESS: z.string().default('127.0.0.1:50057'),
 });
+
+/** Where each process serves Prometheus metrics by default; the Helm chart uses the same ports. */
+export const defaultMetricsPorts = {
+  gateway: 9460,
+  'reference-data': 9461,
+  indexer: 9464,
+  positions: 9465,
+  subscription: 9466,
+  pnl: 9467,
+  chart: 9468,
+  nft: 9469,
+} as const;
+
+export type ServiceName = keyof typeof defaultMetricsPorts;
+
+/** `REFERENCE_DATA_METRICS_PORT` for `reference-data`. */
+export function metricsPortVariable(name: ServiceName): string {
+  return `${name.toUpperCase().replaceAll('-', '_')}_METRICS_PORT`;
+}
+
+/** The service's metrics port from `<NAME>_METRICS_PORT`, or its default; 0 picks a free port. */
+export function metricsPort(name: ServiceName, env: NodeJS.ProcessEnv = process.env): number {
+  const variable = metricsPortVariable(name);
+  return parseEnv(z.object({ [variable]: port.default(defaultMetricsPorts[name]) }), env)[variable] as number;
+}

@@ -1,6 +1,8 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { Metadata, credentials, type CallOptions, type ChannelCredentials, type Client, type ClientOptions, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import { grpcClientDuration, secondsSince } from '../metrics/platform-metrics.js';
 import { injectTraceContext } from '../telemetry/index.js';
+import { statusName } from './server.js';
 
 type ClientConstructor<C> = new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>) => C;
 
@@ -20,6 +22,21 @@ type UnaryMethod<Req, Res> = (
 ) => ClientUnaryCall;
 
 const tracer = trace.getTracer('@wallet-api/core/grpc');
+const methodPaths = new WeakMap<UnaryMethod<any, any>, string>();
+
+/**
+ * The method's full path (`/walletapi.positions.Positions/GetPortfolio`), the same label the
+ * server records, found on the generated client's service definition.
+ */
+function methodPath(client: Client, method: UnaryMethod<any, any>, fallback: string): string {
+  const known = methodPaths.get(method);
+  if (known) return known;
+  const definition = (client.constructor as { service?: Record<string, { path: string }> }).service;
+  const path = Object.entries(definition ?? {}).find(([key]) => (client as unknown as Record<string, unknown>)[key] === method)?.[1].path ?? fallback;
+  methodPaths.set(method, path);
+  return path;
+}
+
 
 /**
  * Calls a unary method with a deadline, in a client span whose context travels in the metadata.
@@ -35,8 +52,10 @@ export function unary<C extends Client, Req, Res>(
   return tracer.startActiveSpan(`grpc ${name}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } }, (span) => {
     const metadata = new Metadata();
     for (const [key, value] of Object.entries(injectTraceContext({}, context.active()))) metadata.set(key, value);
+    const started = process.hrtime.bigint();
     return new Promise<Res>((resolve, reject) => {
       method.call(client, request, metadata, { deadline: Date.now() + (options.deadlineMs ?? 10_000) }, (error, response) => {
+        grpcClientDuration.observe({ method: methodPath(client, method, name), code: statusName(error ? error.code : 0) }, secondsSince(started));
         if (error) {
           span.setStatus({ code: SpanStatusCode.ERROR, message: error.details });
           span.setAttribute('rpc.grpc.status_code', error.code);

@@ -12,6 +12,7 @@ import {
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
+import { grpcServerDuration, secondsSince } from '../metrics/platform-metrics.js';
 import { extractTraceContext } from '../telemetry/index.js';
 import { GrpcError } from './errors.js';
 
@@ -57,27 +58,38 @@ function metadataCarrier(metadata: Metadata): Record<string, string> {
   return carrier;
 }
 
+/** `NOT_FOUND` for 5: the names operators know from grpc tooling, for the `code` label. */
+export function statusName(code: number): string {
+  return status[code] ?? String(code);
+}
+
 function unaryHandler(
   path: string,
   handler: (request: unknown, call: CallContext) => Promise<unknown>,
   logger: Logger,
 ): handleUnaryCall<unknown, unknown> {
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+    const started = process.hrtime.bigint();
+    const answered = (code: status) => grpcServerDuration.observe({ method: path, code: statusName(code) }, secondsSince(started));
     const abort = new AbortController();
     call.on('cancelled', () => abort.abort());
     const parent = extractTraceContext(metadataCarrier(call.metadata));
     context.with(parent, () =>
       tracer.startActiveSpan(path, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc' } }, async (span) => {
         try {
-          callback(null, await handler(call.request, { metadata: call.metadata, signal: abort.signal }));
+          const response = await handler(call.request, { metadata: call.metadata, signal: abort.signal });
+          answered(status.OK);
+          callback(null, response);
         } catch (error) {
           span.setStatus({ code: SpanStatusCode.ERROR });
           if (error instanceof GrpcError) {
             span.setAttribute('rpc.grpc.status_code', error.code);
+            answered(error.code);
             callback({ code: error.code, details: error.message });
           } else {
             span.recordException(error as Error);
             logger.error({ err: error, path }, 'gRPC handler failed');
+            answered(status.INTERNAL);
             callback({ code: status.INTERNAL, details: 'internal error' });
           }
         } finally {

@@ -1,6 +1,7 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Consumer, IHeaders, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
+import { kafkaConsumedMessages, kafkaConsumerLag } from '../metrics/platform-metrics.js';
 import { extractTraceContext } from '../telemetry/index.js';
 import type { TopicSpec } from './topics.js';
 
@@ -67,6 +68,16 @@ export async function startConsumer<T>(kafka: Kafka, options: ConsumerOptions<T>
     : async ([message]) => options.handle!(message!);
   const chunkSize = options.handleBatch ? (options.maxBatchSize ?? 500) : 1;
   const consumer: Consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false });
+  // Partitions whose lag this member reported; after a rebalance it forgets those now another's.
+  const lagReported = new Set<number>();
+  consumer.on(consumer.events.GROUP_JOIN, (event) => {
+    const assigned = new Set(event.payload.memberAssignment[topic.name] ?? []);
+    for (const partition of lagReported) {
+      if (assigned.has(partition)) continue;
+      kafkaConsumerLag.remove({ group: options.groupId, topic: topic.name, partition });
+      lagReported.delete(partition);
+    }
+  });
   await consumer.connect();
   await consumer.subscribe({ topic: topic.name, fromBeginning: options.fromBeginning ?? true });
   await consumer.run({
@@ -104,6 +115,12 @@ export async function startConsumer<T>(kafka: Kafka, options: ConsumerOptions<T>
           const last = chunk.at(-1)!.offset;
           resolveOffset(last);
           handledUpTo = last;
+          kafkaConsumedMessages.inc({ group: options.groupId, topic: batch.topic }, chunk.length);
+          lagReported.add(batch.partition);
+          kafkaConsumerLag.set(
+            { group: options.groupId, topic: batch.topic, partition: batch.partition },
+            Number(BigInt(batch.highWatermark) - BigInt(last) - 1n),
+          );
           await heartbeat();
         }
       } finally {

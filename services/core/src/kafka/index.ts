@@ -2,4 +2,4 @@ export { createKafka, type KafkaOptions } from './client.js';
 export { startConsumer, type ConsumerOptions, type IncomingMessage, type MessageConsumer } from './consumer.js';
 export { ensureTopics, type TopicChange } from './ensure-topics.js';
 export { createProducer, type MessageProducer, type OutgoingMessage } from './producer.js';
-export { allTopics, topics, type MessageCodec, type TopicSpec } from './topics.js';
+export { allTopics, consumerGroup, platformTopics, topics, type MessageCodec, type PlatformTopics, type TopicSpec } from './topics.js';

@@ -61,3 +61,24 @@ export const topics = {
 } as const;
 
 export const allTopics: readonly TopicSpec<unknown>[] = Object.values(topics) as TopicSpec<unknown>[];
+
+/** The platform's topics, under whatever names a deployment gives them. */
+export type PlatformTopics = { readonly [K in keyof typeof topics]: Omit<(typeof topics)[K], 'name'> & { name: string } };
+
+/**
+ * The platform's topics as `<name>.<suffix>` (KAFKA_TOPIC_SUFFIX): several deployments, or a test
+ * run beside a development stack, on one cluster without reading each other's messages.
+ */
+export function platformTopics(suffix: string | undefined): PlatformTopics {
+  if (!suffix) return topics;
+  return Object.fromEntries(Object.entries(topics).map(([key, spec]) => [key, { ...spec, name: `${spec.name}.${suffix}` }])) as unknown as PlatformTopics;
+}
+
+/**
+ * A consumer group's name under the same suffix: a group is one set of members, and members of
+ * two deployments subscribing to differently named topics under one group id would be handed
+ * each other's partitions.
+ */
+export function consumerGroup(name: string, suffix: string | undefined): string {
+  return suffix ? `${name}.${suffix}` : name;
+}

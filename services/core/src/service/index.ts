@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
-import { baseEnv, parseEnv } from '../config/index.js';
+import type { Registry } from 'prom-client';
+import { baseEnv, metricsPort, parseEnv, type ServiceName } from '../config/index.js';
 import { startGrpcServer, type GrpcServer, type ServiceRegistration } from '../grpc/index.js';
 import { createLogger } from '../logger/index.js';
+import { startMetricsServer } from '../metrics/metrics-server.js';
 import { startTelemetry } from '../telemetry/index.js';
 
 /** Something to close on shutdown, after the gRPC server has drained: consumers, then pools. */
@@ -53,29 +55,35 @@ export async function shutdownService(service: RunningService, timeoutMs: number
 }
 
 export interface ServiceContext {
-  name: string;
+  name: ServiceName;
   logger: Logger;
+  /** The registry served at /metrics, for the service's own series. */
+  metrics: Registry;
   env: NodeJS.ProcessEnv;
   grpcHost: string;
 }
 
 /**
- * Runs a service process: telemetry, logger, startup, and a graceful shutdown on SIGTERM or
- * SIGINT within SHUTDOWN_TIMEOUT_MS (default 10 s). A failed startup exits with status 1.
+ * Runs a service process: telemetry, logger, Prometheus metrics on `<NAME>_METRICS_PORT`, startup,
+ * and a graceful shutdown on SIGTERM or SIGINT within SHUTDOWN_TIMEOUT_MS (default 10 s). A failed
+ * startup exits with status 1.
  */
-export async function runService(name: string, start: (context: ServiceContext) => Promise<RunningService>): Promise<void> {
+export async function runService(name: ServiceName, start: (context: ServiceContext) => Promise<RunningService>): Promise<void> {
   const config = parseEnv(baseEnv);
   const logger = createLogger(name, config.LOG_LEVEL);
   const telemetry = startTelemetry({ serviceName: name, otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT });
   let service: RunningService;
   try {
-    service = await start({ name, logger, env: process.env, grpcHost: config.GRPC_HOST });
+    const metrics = await startMetricsServer({ port: metricsPort(name), serviceName: name });
+    service = await start({ name, logger, metrics: metrics.registry, env: process.env, grpcHost: config.GRPC_HOST });
+    // Closed last, so a scrape during the drain still answers.
+    service.closers.push({ name: 'metrics server', close: () => metrics.close() });
+    logger.info({ port: service.grpc.port, metricsPort: metrics.port }, `${name} listening for gRPC`);
   } catch (error) {
     logger.fatal({ err: error }, `${name} failed to start`);
     await telemetry.shutdown().catch(() => undefined);
     process.exit(1);
   }
-  logger.info({ port: service.grpc.port }, `${name} listening for gRPC`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -97,7 +105,7 @@ export interface GrpcServiceSetup {
 }
 
 /** `runService` for the common case: build the service's gRPC handlers and serve them on `port`. */
-export function runGrpcService(name: string, port: number, setup: (context: ServiceContext) => Promise<GrpcServiceSetup>): Promise<void> {
+export function runGrpcService(name: ServiceName, port: number, setup: (context: ServiceContext) => Promise<GrpcServiceSetup>): Promise<void> {
   return runService(name, async (context) => {
     const { services, closers = [] } = await setup(context);
     const grpc = await startGrpcServer({ host: context.grpcHost, port, services, logger: context.logger });

@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '../logger/index.js';
 
 export { checkHealth } from './health-check.js';
 export { eventually } from './eventually.js';
+export { freePort } from './free-port.js';
 export { migrationStatements, setupClickHouseDatabase, type ClickHouseDatabase } from './clickhouse-database.js';
 export { setupPostgresDatabase, type PostgresDatabase } from './postgres-database.js';
 

@@ -152,6 +152,7 @@ export function createApiRoutes(options: {
 
       const expressPath = spec.path.slice('/v1'.length).replace(/\{([^}]+)\}/g, ':$1');
       router[spec.method](expressPath, ...(spec.body ? [jsonBody] : []), async (req: Request, res: Response) => {
+        res.locals.route = spec.path;
         const input = {
           params: parse(spec.params ?? empty, req.params, 'path'),
           query: parse(spec.query ?? empty, req.query, 'query'),
