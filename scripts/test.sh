@@ -11,6 +11,8 @@ bash scripts/setup.sh
 bash scripts/codegen-proto.sh --check
 log "type-checking sources and tests"
 node_modules/.bin/tsc -p tsconfig.json --noEmit || die "type errors (see above)"
+log "helm for the chart tests (built from its Go module once, then taken from .data/tools)"
+bash scripts/lib/helm.sh >/dev/null
 bash scripts/up.sh
 log "loading the devnet test world (built once, then taken from .data/devnet/cache)"
 node services/devnet/dist/cli/main.js world --seed test --wallets 20
