@@ -72,6 +72,23 @@ place_cluster() {
   SERVER_LOG="${CLUSTER}.log"
 }
 
+# Where no policy-rc.d forbids it (a plain Debian machine, unlike most containers), installing the
+# package creates and starts a system cluster on our port that wants a password over TCP. This
+# script installed it just now, so it stops that cluster and keeps it from starting at boot (it stays
+# installed: `pg_ctlcluster <version> main start` brings it back) and runs the project's own instead.
+stop_packaged_cluster() {
+  command -v pg_lsclusters >/dev/null 2>&1 || return 0
+  local version name port
+  while read -r version name port _; do
+    [[ "${port}" == "${PORT}" ]] || continue
+    log "stopping the cluster ${version}/${name} that installing the package started on port ${PORT}"
+    pg_ctlcluster "${version}" "${name}" stop >/dev/null 2>&1 || true
+    if [[ -w "/etc/postgresql/${version}/${name}/start.conf" ]]; then
+      echo manual >"/etc/postgresql/${version}/${name}/start.conf"
+    fi
+  done < <(pg_lsclusters --no-header 2>/dev/null | awk '$4 == "online"')
+}
+
 init_cluster() {
   local bin="$1"
   [[ -s "${CLUSTER}/PG_VERSION" ]] && return 0
@@ -97,6 +114,7 @@ start_cluster() {
     apt_install_packages postgresql
     bin="$(server_bin_dir)" || die "the postgresql package installed no server under /usr/lib/postgresql"
     place_cluster # the package has just created the `postgres` user
+    stop_packaged_cluster
   fi
   command -v psql >/dev/null 2>&1 || apt_install psql postgresql-client
   if port_open "${HOST}" "${PORT}"; then
