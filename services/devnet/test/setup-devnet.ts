@@ -190,7 +190,7 @@ export async function setupDevnet(options: SetupDevnetOptions): Promise<Devnet> 
       mined,
       performed,
       async deploy(module, rngLabel = 'deploy') {
-        const manifest = await module.deploy({ session, artifacts, deployer, rng: rng.fork(rngLabel), clock: clock.tick, deployed: { ...deployed } });
+        const manifest = await module.deploy({ session, artifacts, deployer, seed, days: 30, rng: rng.fork(rngLabel), clock: clock.tick, deployed: { ...deployed } });
         deployed[module.name] = manifest;
         return manifest;
       },

@@ -46,7 +46,17 @@ export async function runLiveActivity(options: LiveOptions): Promise<void> {
         if (options.signal.aborted) break;
         const timestamp = Math.max(Math.floor(Date.now() / 1000), last + 1);
         const context: ActionContext = { session, rng, timestamp, wallets, deployer: chain.deployer as Address, deployed: chain.protocols };
-        for (const wallet of rng.shuffle(wallets).slice(0, options.actionsPerBlock)) {
+        // A block is the market's when arbitrage is due, else the wallets': as while the world was
+        // built, wallets trade against settled prices.
+        let marketTrades = 0;
+        for (const module of options.modules) {
+          try {
+            marketTrades += (await module.market?.(context, chain.protocols[module.name]))?.length ?? 0;
+          } catch (error) {
+            options.logger.warn({ err: error, chain: chain.id, module: module.name }, 'market trades could not be sent');
+          }
+        }
+        for (const wallet of rng.shuffle(wallets).slice(0, marketTrades > 0 ? 0 : options.actionsPerBlock)) {
           const action = rng.weighted(actions.map((spec) => ({ weight: spec.weight, value: spec })));
           try {
             await action.run(context, wallet);

@@ -61,6 +61,8 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
       session,
       artifacts: spec.artifacts,
       deployer,
+      seed: spec.seed,
+      days: spec.days,
       rng: rng.fork(`deploy/${module.name}`),
       clock: () => (deployClock += 12),
       deployed,
@@ -105,7 +107,7 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
   const actionsByBlock = new Map<number, PlannedAction[]>();
   const minedBlocks: { number: number; hash: Hash; timestamp: number }[] = [];
   const reorgs: ReorgRecord[] = [];
-  const totals = { sent: 0, failedAsPlanned: 0, failedUnplanned: 0 };
+  const totals = { sent: 0, failedAsPlanned: 0, failedUnplanned: 0, marketTrades: 0 };
   const actionRng = rng.fork('actions');
   const joined: Address[] = [];
 
@@ -113,6 +115,7 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
     const timestamp = timeline[blockIndex]!;
     const context: ActionContext = { session, rng: actionRng, timestamp, wallets: joined, deployer, deployed };
     const newcomers = wallets.filter((wallet) => joinIndex.get(wallet) === blockIndex);
+    await makeMarket(spec, context, deployed, minedBlocks, totals);
     const planned: PlannedAction[] = [];
     for (const wallet of newcomers) {
       const value = actionRng.bigint(5n * 10n ** 17n, 25n * 10n ** 18n);
@@ -196,6 +199,33 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
     reorgs,
     transactions: totals,
   };
+}
+
+/**
+ * The market's own block, a second before the wallets' block: arbitrage settles first, so the
+ * wallets quote and trade against the prices it set (trading in the same block would move prices
+ * under their slippage limits). No block when every pool is in its band.
+ */
+async function makeMarket(
+  spec: ChainWorldSpec,
+  context: ActionContext,
+  deployed: Record<string, unknown>,
+  minedBlocks: { number: number; hash: Hash; timestamp: number }[],
+  totals: { marketTrades: number; failedUnplanned: number },
+): Promise<void> {
+  const previous = minedBlocks.at(-1)?.timestamp ?? 0;
+  if (context.timestamp - 1 <= previous) return;
+  const hashes: Hash[] = [];
+  for (const module of spec.modules) hashes.push(...((await module.market?.(context, deployed[module.name])) ?? []));
+  if (hashes.length === 0) return;
+  const block = await context.session.mine(context.timestamp - 1);
+  minedBlocks.push({ number: Number(block.number), hash: block.hash, timestamp: block.timestamp });
+  for (const hash of hashes) {
+    totals.marketTrades++;
+    if (block.receipts.get(hash)?.status === 'success') continue;
+    totals.failedUnplanned++;
+    spec.logger.warn({ chain: spec.id, hash }, 'a market trade failed');
+  }
 }
 
 /**

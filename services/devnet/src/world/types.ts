@@ -6,6 +6,10 @@ import type { Rng } from './rng.js';
 /** What a protocol module sees while it deploys: blocks are mined at the times `clock` hands out. */
 export interface DeployContext {
   session: ChainSession;
+  /** The world's seed, the same on every chain (a chain's own randomness comes from `rng`). */
+  seed: string;
+  /** Days of activity the world spans after its deployments. */
+  days: number;
   artifacts: Artifacts;
   /** Funded account that owns every deployed contract. */
   deployer: Address;
@@ -55,6 +59,11 @@ export interface ProtocolModule<M> {
   /** Gives a newly created wallet what it needs to take part (tokens, not approvals: those are actions). */
   fund?(context: ActionContext, deployed: M, wallet: Address): Promise<void>;
   actions(deployed: M): ActionSpec[];
+  /**
+   * Trades of the market itself (arbitrage), sent at the start of every block before the wallets
+   * act, while the world is built and in live mode; its transactions belong to no wallet.
+   */
+  market?(context: ActionContext, deployed: M): Promise<Hash[]>;
   /** Brings the module's manifest up to date with the chain once the last block is mined. */
   finalize?(context: ActionContext, deployed: M): Promise<void>;
 }

@@ -1,9 +1,10 @@
 import { encodeFunctionData, formatUnits, getAddress, maxUint256, stringToHex, type Address, type Hash, type Hex } from 'viem';
 import type { Artifact } from '../../compile/index.js';
 import { npmArtifact } from '../../compile/index.js';
-import type { DeployContext, Rng } from '../../world/index.js';
+import { createRng, type DeployContext } from '../../world/index.js';
 import { erc20Abi, positionManagerAbi, v2FactoryAbi, v2RouterAbi, v3FactoryAbi, wethAbi } from './abi.js';
 import { parseTokensInput, type TokensInput, type UniswapManifest, type UniswapToken, type UniswapV3PoolInfo } from './manifest.js';
+import { createMarketPath, type AssetSpec, type MarketPath } from './market-path.js';
 import { amountForUsd, priceFraction, roundPrice } from './prices.js';
 import { alignTick, encodeSqrtPriceX96, getTickAtSqrtRatio, tickSpacingByFee, usableTickRange } from './v3-math.js';
 
@@ -43,37 +44,42 @@ interface PricedTokens {
   btc?: UniswapToken;
   stables: UniswapToken[];
   standards: UniswapToken[];
+  market: MarketPath;
 }
+
+/** Daily volatility of the reference paths, about what these assets show on real markets. */
+const dailyVolatility = { stable: 0, weth: 0.035, btc: 0.03, standard: 0.06 };
 
 /**
  * Reference prices: ether and bitcoin near their 2024 levels, stables at 1 USD, and each standard
- * token at a seeded market capitalisation of 100M to 5B USD over its total supply, so a token
- * minted by the trillion trades at fractions of a cent, as such tokens do.
+ * token at a market capitalisation of 100M to 5B USD over its total supply, so a token minted by
+ * the trillion trades at fractions of a cent, as such tokens do. Every draw depends on the world
+ * seed and the symbol only, so a token has one price path on every chain; pools are seeded at the
+ * path's first day.
  */
-async function priceTokens(context: DeployContext, input: TokensInput, rng: Rng): Promise<PricedTokens> {
-  const token = (entry: TokensInput['tokens'][number], priceUsd: number): UniswapToken => ({
-    symbol: entry.symbol,
-    address: entry.address,
-    decimals: entry.decimals,
-    priceUsd: roundPrice(priceUsd),
-  });
+async function priceTokens(context: DeployContext, input: TokensInput, start: number): Promise<PricedTokens> {
+  const specs: AssetSpec[] = [];
+  const token = (entry: Pick<TokensInput['tokens'][number], 'symbol' | 'address' | 'decimals'>, startUsd: number, volatility: number): UniswapToken => {
+    const priceUsd = roundPrice(startUsd);
+    specs.push({ symbol: entry.symbol, startUsd: priceUsd, dailyVolatility: volatility });
+    return { symbol: entry.symbol, address: entry.address, decimals: entry.decimals, priceUsd };
+  };
   const wethEntry = input.tokens.find((entry) => entry.address === input.weth);
-  const weth: UniswapToken = { symbol: wethEntry?.symbol ?? 'WETH', address: input.weth, decimals: wethEntry?.decimals ?? 18, priceUsd: 3000 };
-  const stables = input.tokens.filter((entry) => entry.kind === 'stable').map((entry) => token(entry, 1));
+  const weth = token({ symbol: wethEntry?.symbol ?? 'WETH', address: input.weth, decimals: wethEntry?.decimals ?? 18 }, 3000, dailyVolatility.weth);
+  const stables = input.tokens.filter((entry) => entry.kind === 'stable').map((entry) => token(entry, 1, dailyVolatility.stable));
   const usd = stables[0];
   if (!usd) throw new Error('uniswap needs a stable token in the tokens manifest');
   const btcEntry = input.tokens.find((entry) => entry.kind === 'btc');
-  const standards = await Promise.all(
-    input.tokens
-      .filter((entry) => entry.kind === 'standard')
-      .slice(0, 3)
-      .map(async (entry) => {
-        const marketCapUsd = Math.exp(Math.log(1e8) + rng.next() * Math.log(50));
-        const supply = await context.session.client.readContract({ address: entry.address, abi: erc20Abi, functionName: 'totalSupply' });
-        return token(entry, marketCapUsd / Number(formatUnits(supply, entry.decimals)));
-      }),
-  );
-  return { weth, usd, stables, standards, ...(btcEntry ? { btc: token(btcEntry, 60_000) } : {}) };
+  const btc = btcEntry ? token(btcEntry, 60_000, dailyVolatility.btc) : undefined;
+  const standards: UniswapToken[] = [];
+  for (const entry of input.tokens.filter((candidate) => candidate.kind === 'standard').slice(0, 3)) {
+    const marketCapUsd = Math.exp(Math.log(1e8) + createRng(`${context.seed}/market/${entry.symbol}/cap`).next() * Math.log(50));
+    const supply = await context.session.client.readContract({ address: entry.address, abi: erc20Abi, functionName: 'totalSupply' });
+    standards.push(token(entry, marketCapUsd / Number(formatUnits(supply, entry.decimals)), dailyVolatility.standard));
+  }
+  // A day beyond the world's last, so the path covers every block timestamp of the build.
+  const market = createMarketPath(context.seed, start, context.days + 2, specs);
+  return { weth, usd, stables, standards, market, ...(btc ? { btc } : {}) };
 }
 
 function sortTokens(a: UniswapToken, b: UniswapToken): [UniswapToken, UniswapToken] {
@@ -114,6 +120,9 @@ function deployerTicks(halfWidth: number | 'full', tick: number, spacing: number
 const thinPriceSkewPercent = 125n;
 
 const usd = (dollars: number) => BigInt(dollars) * usdScale;
+
+/** WETH the deployer wraps for the market maker on top of the pools' deposits. */
+const marketMakerWeth = 2_000_000n * 10n ** 18n;
 
 /**
  * Depths are per side and deep enough (mainnet-like for the majors) that the trades of many
@@ -179,8 +188,7 @@ const deployGas = {
 export async function deployUniswap(context: DeployContext): Promise<UniswapManifest> {
   const { session, deployer } = context;
   const client = session.client;
-  const rng = context.rng.fork('uniswap');
-  const tokens = await priceTokens(context, parseTokensInput(context.deployed), rng.fork('prices'));
+  const tokens = await priceTokens(context, parseTokensInput(context.deployed), context.clock());
   const weth = tokens.weth.address;
 
   const v2Factory = await session.deploy(npmArtifact(artifactPaths.v2Factory), [deployer], deployer, context.clock());
@@ -213,9 +221,11 @@ export async function deployUniswap(context: DeployContext): Promise<UniswapMani
   const wethHeld = balances[used.findIndex((token) => token.address === weth)] ?? 0n;
   const send = (to: Address, data: Hex, gas: bigint, value?: bigint) => session.send({ from: deployer, to, data, gas, ...(value ? { value } : {}) });
   const hashes: Hash[] = [];
-  if (wethNeeded > wethHeld) hashes.push(await send(weth, encodeFunctionData({ abi: wethAbi, functionName: 'deposit' }), deployGas.wrap, wethNeeded - wethHeld));
+  // Beyond the pools' own: the market maker's stock for arbitrage (see market-maker.ts).
+  const wethToWrap = wethNeeded + marketMakerWeth - (wethHeld < wethNeeded ? wethHeld : wethNeeded);
+  hashes.push(await send(weth, encodeFunctionData({ abi: wethAbi, functionName: 'deposit' }), deployGas.wrap, wethToWrap));
   for (const token of used) {
-    for (const spender of [v2Router, positionManager]) {
+    for (const spender of [v2Router, positionManager, swapRouter]) {
       hashes.push(await send(token.address, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }), deployGas.approve));
     }
   }
@@ -287,6 +297,7 @@ export async function deployUniswap(context: DeployContext): Promise<UniswapMani
   return {
     weth,
     tokens: tradedTokens,
+    market: tokens.market,
     v2: {
       factory: v2Factory,
       router: v2Router,

@@ -1,5 +1,6 @@
 import { getAddress, type Address } from 'viem';
 import { z } from 'zod';
+import type { MarketPath } from './market-path.js';
 
 /**
  * The part of the `tokens` module's manifest this module reads (`deployed.tokens`). Declared here
@@ -56,6 +57,8 @@ export interface UniswapV3PoolInfo {
 export interface UniswapManifest {
   weth: Address;
   tokens: UniswapToken[];
+  /** Reference prices the market maker holds the pools at. */
+  market: MarketPath;
   v2: {
     factory: Address;
     router: Address;
