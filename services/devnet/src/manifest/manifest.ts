@@ -37,7 +37,8 @@ export const chainWorldSchema = z.object({
   protocols: z.record(z.string(), z.unknown()),
   wallets: z.array(walletSchema),
   reorgs: z.array(reorgSchema),
-  transactions: z.object({ sent: z.number().int(), failedAsPlanned: z.number().int(), failedUnplanned: z.number().int() }),
+  /** `marketTrades`: the arbitrageur's, in blocks of their own (see protocols/uniswap/market-maker.ts). */
+  transactions: z.object({ sent: z.number().int(), failedAsPlanned: z.number().int(), failedUnplanned: z.number().int(), marketTrades: z.number().int() }),
 });
 
 export const manifestSchema = z.object({
