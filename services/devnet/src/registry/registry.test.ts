@@ -31,7 +31,7 @@ function chainWorld(id: string, n: number, modules: 'all' | 'tokens-only'): Chai
     };
     protocols.smartWallets = { safeSingleton: at(50, n), safeFactory: at(51, n), entryPoint: at(52, n), accountFactory: at(53, n) };
   }
-  return { id, chainId: n, rpcUrl: '', deployer: at(99, n), genesisTimestamp: 0, activityStartBlock: 0, endBlock: 0, endTimestamp: 0, endBlockHash: `0x${'0'.repeat(64)}`, protocols, wallets: [], reorgs: [], transactions: { sent: 0, failedAsPlanned: 0, failedUnplanned: 0 } };
+  return { id, chainId: n, rpcUrl: '', deployer: at(99, n), genesisTimestamp: 0, activityStartBlock: 0, endBlock: 0, endTimestamp: 0, endBlockHash: `0x${'0'.repeat(64)}`, protocols, wallets: [], reorgs: [], transactions: { sent: 0, failedAsPlanned: 0, failedUnplanned: 0, marketTrades: 0 } };
 }
 
 const manifest: Manifest = { seed: 's', walletCount: 1, days: 1, cacheKey: 'k', chains: [chainWorld('ethereum', 1, 'all'), chainWorld('sepolia', 2, 'tokens-only')] };
