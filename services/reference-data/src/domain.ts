@@ -62,7 +62,7 @@ export function createReferenceDataDomain(options: {
   const store = createPriceStore(options.prices.clickhouse);
   const oracle = createPriceOracle({
     registry,
-    chainIds: new Set(options.chains.map((chain) => chain.id)),
+    networks: new Map(options.chains.map((chain) => [chain.id, chain.network])),
     store,
     fx: options.prices.fx,
     derived: new Map([...clients].map(([chainId, client]) => [chainId, createDerivedTokens(chainId, registry.protocols(chainId), client)])),

@@ -78,10 +78,14 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
   let wallets = everyone.filter(() => participationRng.chance(spec.participation));
   if (wallets.length < Math.min(3, everyone.length)) wallets = everyone.slice(0, Math.min(3, everyone.length));
 
-  const activePerBlock = Math.max(2, Math.min(200, Math.ceil(wallets.length / 2)));
-  const blockCount = Math.max(20, Math.ceil((wallets.length * spec.actionsPerWallet) / activePerBlock));
-  const activityStart = Math.max(deployClock + 60, genesis + day);
-  const timeline = activityTimeline(rng.fork('timeline'), blockCount, activityStart, spec.endTimestamp);
+  // Every chain of a world has its activity blocks at the same times (the block count and the
+  // timeline depend on the world, not the chain), so the market's blocks before them set every
+  // chain's pools to the same reference prices at the same moments: one price at any time.
+  const worldPerBlock = Math.max(2, Math.min(200, Math.ceil(spec.walletCount / 2)));
+  const blockCount = Math.max(20, Math.ceil((spec.walletCount * spec.actionsPerWallet) / worldPerBlock));
+  const activePerBlock = Math.max(2, Math.min(200, Math.ceil((wallets.length * spec.actionsPerWallet) / blockCount)));
+  if (deployClock + 60 > genesis + day) throw new Error(`deployments on ${spec.id} ran past the first day of the world`);
+  const timeline = activityTimeline(createRng(`${spec.seed}/timeline`), blockCount, genesis + day, spec.endTimestamp);
   timeline[timeline.length - 1] = spec.endTimestamp;
 
   // Wallets join over the first 40% of the history; at least two are there from the first block

@@ -9,17 +9,24 @@ export interface PricingRules {
   maxDeviation: number;
 }
 
-/** One pool's word on a token: its price in USD and how much of the token it holds (whole units). */
-interface PriceCandidate {
+/** One source's word on a token: its price in USD and how much of the token it holds (whole units). */
+export interface PriceCandidate {
+  price: number;
+  depth: number;
+}
+
+/** A consensus price and the depth behind it: the token units held by the candidates kept. */
+export interface Consensus {
   price: number;
   depth: number;
 }
 
 /**
- * The price the candidates agree on (see PriceBook); undefined when none is left. The candidates
- * have passed the quote-side threshold already.
+ * The price the candidates agree on (see PriceBook): the depth-weighted median, then the
+ * depth-weighted mean of the candidates within `maxDeviation` of it and holding at least
+ * `minDepthUsd` at the median; undefined when none is left.
  */
-function consensusPrice(candidates: readonly PriceCandidate[], rules: PricingRules): number | undefined {
+export function consensusPrice(candidates: readonly PriceCandidate[], maxDeviation: number, minDepthUsd = 0): Consensus | undefined {
   const sorted = [...candidates].sort((a, b) => a.price - b.price);
   const total = sorted.reduce((sum, candidate) => sum + candidate.depth, 0);
   let cumulative = 0;
@@ -28,12 +35,12 @@ function consensusPrice(candidates: readonly PriceCandidate[], rules: PricingRul
   let weights = 0;
   let weighted = 0;
   for (const candidate of candidates) {
-    if (!(Math.abs(candidate.price - median) <= rules.maxDeviation * median)) continue;
-    if (!(candidate.depth * median >= rules.minLiquidityUsd / 2)) continue;
+    if (!(Math.abs(candidate.price - median) <= maxDeviation * median)) continue;
+    if (!(candidate.depth * median >= minDepthUsd)) continue;
     weights += candidate.depth;
     weighted += candidate.depth * candidate.price;
   }
-  return weights > 0 ? weighted / weights : undefined;
+  return weights > 0 ? { price: weighted / weights, depth: weights } : undefined;
 }
 
 /**
@@ -65,12 +72,16 @@ export interface PriceBook {
   price(token: string): number | undefined;
   /** Every priced token (stablecoins aside) and its price. */
   prices(): ReadonlyMap<string, number>;
+  /** USD value of the token held by the pools behind its price (0 when unpriced): its weight against other chains. */
+  depthUsd(token: string): number;
 }
 
 export function createPriceBook(rules: PricingRules): PriceBook {
   const pools = new Map<string, PoolState>();
   const poolsOfToken = new Map<string, Set<string>>();
   const prices = new Map<string, number>();
+  /** Token units behind each price. */
+  const depths = new Map<string, number>();
   const weth = rules.wrappedNative;
 
   const index = (token: string) => {
@@ -85,7 +96,7 @@ export function createPriceBook(rules: PricingRules): PriceBook {
     return undefined;
   }
 
-  function weightedPrice(token: string, wethPrice: number | undefined): number | undefined {
+  function weightedPrice(token: string, wethPrice: number | undefined): Consensus | undefined {
     const candidates: PriceCandidate[] = [];
     for (const address of poolsOfToken.get(token) ?? []) {
       const pool = pools.get(address)!;
@@ -98,10 +109,13 @@ export function createPriceBook(rules: PricingRules): PriceBook {
       if (!(quoteUsd >= rules.minLiquidityUsd / 2) || quoteUsd === 0 || !(quoted.tokenReserve > 0)) continue;
       candidates.push({ price: quoted.price * unit, depth: quoted.tokenReserve });
     }
-    return consensusPrice(candidates, rules);
+    return consensusPrice(candidates, rules.maxDeviation, rules.minLiquidityUsd / 2);
   }
 
-  function update(token: string, next: number | undefined, changes: Map<string, number | undefined>) {
+  function update(token: string, consensus: Consensus | undefined, changes: Map<string, number | undefined>) {
+    const next = consensus?.price;
+    if (consensus) depths.set(token, consensus.depth);
+    else depths.delete(token);
     if (prices.get(token) === next) return;
     if (next === undefined) prices.delete(token);
     else prices.set(token, next);
@@ -156,5 +170,6 @@ export function createPriceBook(rules: PricingRules): PriceBook {
     },
     price: (token) => (rules.usdStablecoins.has(token) ? 1 : prices.get(token)),
     prices: () => prices,
+    depthUsd: (token) => (depths.get(token) ?? 0) * (prices.get(token) ?? 0),
   };
 }

@@ -32,6 +32,8 @@ export interface PriceRow {
   blockNumber: bigint;
   blockHash: string;
   price: number | undefined;
+  /** USD value of the token in the pools behind the price: its weight against the other chains' prices. */
+  depthUsd: number;
 }
 
 /** The block that wrote a day's full price set. */
@@ -130,7 +132,15 @@ export function foldBlocks(fold: ChainFold, blocks: readonly PoolBlock[], option
     });
     const changes = fold.book.reprice(changed);
     const day = dayOf(block.timestamp);
-    const row = (token: string, price: number | undefined): PriceRow => ({ token, day, timestamp: block.timestamp, blockNumber: block.number, blockHash: block.hash, price });
+    const row = (token: string, price: number | undefined): PriceRow => ({
+      token,
+      day,
+      timestamp: block.timestamp,
+      blockNumber: block.number,
+      blockHash: block.hash,
+      price,
+      depthUsd: price === undefined ? 0 : fold.book.depthUsd(token),
+    });
     const rewrite = options.rewrite?.get(block.hash) ?? new Set<string>();
 
     if (!fold.head || dayOf(fold.head.timestamp) !== day) {

@@ -1,9 +1,10 @@
 import { invalidArgument } from '@wallet-api/core/grpc';
 import type { Registry } from '../registry/registry.js';
-import { latestTimestamp, type PriceLookup, type PriceStore } from '../store/price-store.js';
+import { latestTimestamp, type PriceLookup, type PriceStore, type StoredPrice } from '../store/price-store.js';
 import type { BlockClock } from './block-clock.js';
 import { convertUsd, type Currency, type FxTable } from './currencies.js';
 import type { DerivedTokens } from './derived-tokens.js';
+import { consensusPrice } from './price-book.js';
 
 /** A token's price at a time (unix seconds, 0 for the newest), or what one US dollar is worth then. */
 export type PriceQuery = { chainId: string; address: string; timestamp: number } | { usd: true; timestamp: number };
@@ -15,8 +16,8 @@ export interface PriceOracle {
 
 export interface PriceOracleOptions {
   registry: Registry;
-  /** Chain ids the service knows (any network). */
-  chainIds: ReadonlySet<string>;
+  /** Chain ids the service knows (any network), each with its network: a fungible's price is one across the chains of a network. */
+  networks: ReadonlyMap<string, string>;
   store: PriceStore;
   fx: FxTable;
   derived: ReadonlyMap<string, DerivedTokens>;
@@ -32,7 +33,7 @@ const evmAddress = /^0x[0-9a-f]{40}$/;
 type Plan =
   | { kind: 'none' }
   | { kind: 'fixed'; usd: number }
-  | { kind: 'market'; lookup: number }
+  | { kind: 'market'; lookups: number[]; maxDeviation: number }
   | { kind: 'lp'; chainId: string; pair: string; token0: Plan; token1: Plan; decimals: [number, number, number]; block: bigint | undefined }
   | { kind: 'vault'; chainId: string; vault: string; asset: Plan; shareDecimals: number; assetDecimals: number; block: bigint | undefined };
 
@@ -45,6 +46,39 @@ const whole = (amount: bigint, decimals: number) => Number(amount) / 10 ** decim
  */
 export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
   const { registry, currencyChainId } = options;
+
+  /**
+   * The token and its fungible's other implementations on priced chains of the same network
+   * (the registry groups them): the sources of its one price. An unlisted token has only itself.
+   */
+  function implementations(chainId: string, token: string): { chainId: string; token: string }[] {
+    const refs = [{ chainId, token }];
+    const fungibleId = registry.verifiedToken(chainId, token)?.fungibleId;
+    const network = options.networks.get(chainId);
+    for (const implementation of (fungibleId && registry.fungible(fungibleId)?.implementations) || []) {
+      const address = implementation.address.toLowerCase();
+      if (implementation.chain_id === chainId || options.networks.get(implementation.chain_id) !== network) continue;
+      if (!registry.pricing(implementation.chain_id) || !evmAddress.test(address)) continue;
+      refs.push({ chainId: implementation.chain_id, token: address });
+    }
+    return refs;
+  }
+
+  /**
+   * One price from the chains' prices of a fungible: the consensus rule of one chain's pools
+   * (depth-weighted median, outliers beyond `maxDeviation` dropped, depth-weighted mean of the
+   * rest), each chain weighted by the token units its pools hold, so a chain whose pools run away
+   * from the others' does not move the price. Rows without depth weigh alike.
+   */
+  function oneprice(prices: readonly (StoredPrice | undefined)[], maxDeviation: number): number | undefined {
+    const known = prices.filter((price): price is StoredPrice => price !== undefined);
+    if (known.length <= 1) return known[0]?.price;
+    const weighed = known.every((price) => price.depthUsd > 0);
+    return consensusPrice(
+      known.map((price) => ({ price: price.price, depth: weighed ? price.depthUsd / price.price : 1 })),
+      maxDeviation,
+    )?.price;
+  }
 
   return {
     async prices(currency, queries) {
@@ -59,12 +93,16 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         }
         return index;
       };
-      const marketPlan = (chainId: string, token: string, timestamp: number): Plan =>
-        registry.pricing(chainId)?.usd_stablecoins.includes(token) ? { kind: 'fixed', usd: 1 } : { kind: 'market', lookup: lookup(chainId, token, timestamp) };
+      const marketPlan = (chainId: string, token: string, timestamp: number): Plan => {
+        const rules = registry.pricing(chainId);
+        if (!rules) return { kind: 'none' };
+        if (rules.usd_stablecoins.includes(token)) return { kind: 'fixed', usd: 1 };
+        return { kind: 'market', lookups: implementations(chainId, token).map((ref) => lookup(ref.chainId, ref.token, timestamp)), maxDeviation: rules.max_deviation };
+      };
 
       async function plan(query: PriceQuery): Promise<Plan> {
         if ('usd' in query) return { kind: 'fixed', usd: 1 };
-        if (!options.chainIds.has(query.chainId)) throw invalidArgument(`chain ${query.chainId} is not supported`);
+        if (!options.networks.has(query.chainId)) throw invalidArgument(`chain ${query.chainId} is not supported`);
         const address = query.address.trim().toLowerCase();
         if (address !== '' && !evmAddress.test(address)) throw invalidArgument(`token address ${query.address} should be a valid EVM address`);
         const rules = registry.pricing(query.chainId);
@@ -100,12 +138,13 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
       const plans = await Promise.all(queries.map(plan));
       const times = [...new Set(queries.map((query) => (query.timestamp === 0 ? latestTimestamp : query.timestamp)))];
       const currencyPricing = registry.pricing(currencyChainId);
-      const currencyLookups = new Map<number, { eth?: number; btc: number[] }>();
+      // The crypto currencies are the one price of ether and of the first priced bitcoin token.
+      const currencyPlans = new Map<number, { eth: Plan; btc: Plan[] }>();
       if ((currency === 'eth' || currency === 'btc') && currencyPricing) {
         for (const time of times) {
-          currencyLookups.set(time, {
-            eth: lookup(currencyChainId, currencyPricing.wrapped_native, time),
-            btc: currencyPricing.btc.map((token) => lookup(currencyChainId, token, time)),
+          currencyPlans.set(time, {
+            eth: marketPlan(currencyChainId, currencyPricing.wrapped_native, time),
+            btc: currencyPricing.btc.map((token) => marketPlan(currencyChainId, token, time)),
           });
         }
       }
@@ -119,7 +158,7 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
           case 'fixed':
             return step.usd;
           case 'market':
-            return history[step.lookup];
+            return oneprice(step.lookups.map((index) => history[index]), step.maxDeviation);
           case 'lp': {
             const [price0, price1] = await Promise.all([usdOf(step.token0), usdOf(step.token1)]);
             if (price0 === undefined || price1 === undefined) return undefined;
@@ -138,15 +177,15 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
       }
 
       const usd = await Promise.all(plans.map(usdOf));
+      const crypto = new Map<number, { eth: number | undefined; btc: number | undefined }>();
+      for (const [time, plan] of currencyPlans) {
+        const btc = await Promise.all(plan.btc.map(usdOf));
+        crypto.set(time, { eth: await usdOf(plan.eth), btc: btc.find((price) => price !== undefined) });
+      }
       return usd.map((value, index) => {
         if (value === undefined) return undefined;
         const query = queries[index]!;
-        const refs = currencyLookups.get(query.timestamp === 0 ? latestTimestamp : query.timestamp);
-        const crypto = {
-          eth: refs?.eth === undefined ? undefined : history[refs.eth],
-          btc: refs?.btc.map((ref) => history[ref]).find((price) => price !== undefined),
-        };
-        return convertUsd(value, currency, options.fx, crypto);
+        return convertUsd(value, currency, options.fx, crypto.get(query.timestamp === 0 ? latestTimestamp : query.timestamp) ?? { eth: undefined, btc: undefined });
       });
     },
   };

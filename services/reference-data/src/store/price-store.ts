@@ -14,10 +14,16 @@ export interface PriceStore {
   write(chainId: string, rows: { prices: readonly PriceRow[]; days: readonly DayMark[]; volumes: readonly VolumeRow[] }): Promise<void>;
   /** By block hash, the tokens with rows at those blocks. */
   tokensWithRowsAt(chainId: string, blockHashes: readonly string[]): Promise<Map<string, Set<string>>>;
-  /** The price of each lookup in USD (newest row at or before its time), in lookup order; one query. */
-  pricesAt(lookups: readonly PriceLookup[]): Promise<(number | undefined)[]>;
+  /** The price of each lookup in USD (newest row at or before its time) and its depth, in lookup order; one query. */
+  pricesAt(lookups: readonly PriceLookup[]): Promise<(StoredPrice | undefined)[]>;
   /** USD value swapped of each token after `since` (unix seconds), keyed `<chain>:<token>`. */
   volumesSince(tokens: readonly { chainId: string; token: string }[], since: number): Promise<Map<string, number>>;
+}
+
+/** A chain's price of a token and the USD value of the token in the pools behind it. */
+export interface StoredPrice {
+  price: number;
+  depthUsd: number;
 }
 
 /** DateTime's last second: the time of a lookup for the newest price. */
@@ -48,6 +54,7 @@ export function createPriceStore(clickhouse: ClickHouse): PriceStore {
             block_hash: row.blockHash,
             price: row.price ?? 0,
             priced: row.price === undefined ? 0 : 1,
+            depth_usd: row.depthUsd,
             revision,
           })),
         ),
@@ -110,17 +117,18 @@ export function createPriceStore(clickhouse: ClickHouse): PriceStore {
         ) USING chain_id
         WHERE mark_time <= t
         GROUP BY i, chain_id, token, t`;
-      const rows = await clickhouse.query<{ i: number; price: number; priced: number }>(sql`
-        SELECT i, argMax(price, (timestamp, block_number, revision)) AS price, argMax(priced, (timestamp, block_number, revision)) AS priced
+      const rows = await clickhouse.query<{ i: number; price: number; priced: number; depth_usd: number }>(sql`
+        SELECT i, argMax(price, (timestamp, block_number, revision)) AS price, argMax(priced, (timestamp, block_number, revision)) AS priced,
+          argMax(depth_usd, (timestamp, block_number, revision)) AS depth_usd
         FROM (
-          SELECT chain_id, token, day, timestamp, block_number, revision, price, priced FROM token_prices
+          SELECT chain_id, token, day, timestamp, block_number, revision, price, priced, depth_usd FROM token_prices
           WHERE (chain_id, token, day) IN (SELECT chain_id, token, day FROM (${floors})) AND ${notOrphaned(chainIds)}
         )
         ALL INNER JOIN (${floors}) USING (chain_id, token, day)
         WHERE timestamp <= t
         GROUP BY i`);
-      const prices: (number | undefined)[] = lookups.map(() => undefined);
-      for (const row of rows) if (Number(row.priced) === 1) prices[Number(row.i)] = Number(row.price);
+      const prices: (StoredPrice | undefined)[] = lookups.map(() => undefined);
+      for (const row of rows) if (Number(row.priced) === 1) prices[Number(row.i)] = { price: Number(row.price), depthUsd: Number(row.depth_usd) };
       return prices;
     },
 
