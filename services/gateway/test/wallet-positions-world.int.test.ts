@@ -14,6 +14,7 @@ import { createApp } from '../src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
 import { createBackends, type Backends } from '../src/grpc/backends.js';
 import { loadFungibleTruth, type ExpectedFungible } from './fungible-truth.js';
+import { marketAssets, networksOf, priceMoments } from './one-price-truth.js';
 
 // The positions and portfolio endpoints over the real positions service fed by the test world
 // (chain -> indexer -> Kafka -> positions consumers -> PostgreSQL -> gRPC -> gateway), held
@@ -415,6 +416,36 @@ describe('GET /v1/wallets/{address}/portfolio over the test world', () => {
         expect(attributes.changes.absolute_1d).toEqual(near(change));
         expect(attributes.changes.percent_1d).toEqual(near(total - change === 0 ? 0 : (change / (total - change)) * 100));
       }, 120_000);
+    }
+  }, 300_000);
+});
+
+describe('one price per fungible over the test world', () => {
+  test("each market asset has one price on every chain of its network, within 2% of the market's reference path, at the head and at 20 past times; ether is WETH; stables are 1", async () => {
+    for (const chains of networksOf(manifest, testnets)) {
+      const assets = marketAssets(chains);
+      const moments = await priceMoments(chains, 20);
+      expect(moments.length).toBe(21);
+      const network = testnets.has(chains[0]!.id) ? Network.NETWORK_TESTNET : Network.NETWORK_MAINNET;
+      const refs = [
+        ...assets.flatMap((asset) => asset.implementations.map((implementation) => ({ asset, ...implementation }))),
+        ...chains.map((chain) => ({ asset: assets.find((asset) => asset.symbol === 'WETH')!, chainId: chain.id, address: '' })),
+      ];
+      const queries = moments.flatMap((moment) => refs.map((ref) => ({ token: { chainId: ref.chainId, address: ref.address }, timestamp: String(moment.timestamp) })));
+      // The newest prices are those of the head once reference-data has folded every chain to it.
+      await eventually(async () => {
+        const { prices } = await unary(harness.referenceData, harness.referenceData.getPrices, { context: { organizationId: '', roles: [], addons: [], network }, currency: 'usd', queries });
+        moments.forEach((moment, index) => {
+          const served = prices.slice(index * refs.length, (index + 1) * refs.length).map((price) => price.price);
+          for (const asset of assets) {
+            const ofAsset = refs.flatMap((ref, position) => (ref.asset === asset ? [served[position]] : []));
+            const reference = asset.reference(moment.marketTime);
+            const far = ofAsset.filter((price) => price === undefined || Math.abs(price / ofAsset[0]! - 1) > 1e-9 || Math.abs(price / reference - 1) > 0.02);
+            expect({ asset: asset.symbol, at: moment.timestamp, reference, far }).toEqual({ asset: asset.symbol, at: moment.timestamp, reference, far: [] });
+            if (asset.reference(0) === 1) expect(Math.abs(ofAsset[0]! - 1)).toBeLessThan(0.01);
+          }
+        });
+      }, 180_000);
     }
   }, 300_000);
 });
