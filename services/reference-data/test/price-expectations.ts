@@ -1,9 +1,10 @@
 // What the prices should be, computed in the test from the chain itself: each pool's state read
 // by eth_call at a block (getReserves; slot0 and liquidity), then the rule of issue 5 written out
 // again here, independently of the service's code: per token, its pools against a stablecoin or
-// WETH holding at least half the threshold on the quote side; their median price weighted by the
-// token each holds; of those, the ones within the deviation bound of it and holding at least half
-// the threshold of the token valued at it; their mean weighted the same way.
+// WETH holding at least half the threshold on the quote side; their median price weighted by
+// sqrt(token held x quote held in USD), which no swap changes; of those, the ones within the
+// deviation bound of it and holding at least half the threshold of the token valued at it; their
+// mean weighted the same way.
 import { parseAbi, type Address, type PublicClient } from 'viem';
 import { defaultMaxDeviation } from '../src/registry/registry-config.js';
 
@@ -79,7 +80,7 @@ function quote(pool: PoolReading, token: string, other: string, decimals: Readon
 function robust(token: string, pools: readonly PoolReading[], unitOf: (other: string) => number | undefined, routing: Routing): number | undefined {
   const half = routing.minLiquidityUsd / 2;
   const bound = routing.maxDeviation ?? defaultMaxDeviation;
-  const candidates: { usd: number; depth: number }[] = [];
+  const candidates: { usd: number; depth: number; weight: number }[] = [];
   for (const pool of pools) {
     if (pool.token0 !== token && pool.token1 !== token) continue;
     const other = pool.token0 === token ? pool.token1 : pool.token0;
@@ -87,23 +88,23 @@ function robust(token: string, pools: readonly PoolReading[], unitOf: (other: st
     const quoted = unit === undefined ? undefined : quote(pool, token, other, routing.decimals);
     if (unit === undefined || !quoted) continue;
     if (quoted.otherDepth * unit < half || quoted.otherDepth === 0 || quoted.tokenDepth === 0) continue;
-    candidates.push({ usd: quoted.price * unit, depth: quoted.tokenDepth });
+    candidates.push({ usd: quoted.price * unit, depth: quoted.tokenDepth, weight: Math.sqrt(quoted.tokenDepth * quoted.otherDepth * unit) });
   }
   if (candidates.length === 0) return undefined;
   const byPrice = [...candidates].sort((a, b) => a.usd - b.usd);
-  const total = byPrice.reduce((sum, candidate) => sum + candidate.depth, 0);
+  const total = byPrice.reduce((sum, candidate) => sum + candidate.weight, 0);
   let below = 0;
   let median = byPrice[byPrice.length - 1]!.usd;
   for (const candidate of byPrice) {
-    below += candidate.depth;
+    below += candidate.weight;
     if (below >= total / 2) {
       median = candidate.usd;
       break;
     }
   }
   const kept = candidates.filter((candidate) => Math.abs(candidate.usd - median) <= bound * median && candidate.depth * median >= half);
-  const weights = kept.reduce((sum, candidate) => sum + candidate.depth, 0);
-  return weights > 0 ? kept.reduce((sum, candidate) => sum + candidate.depth * candidate.usd, 0) / weights : undefined;
+  const weights = kept.reduce((sum, candidate) => sum + candidate.weight, 0);
+  return weights > 0 ? kept.reduce((sum, candidate) => sum + candidate.weight * candidate.usd, 0) / weights : undefined;
 }
 
 /** USD price of every token of the pools that has one; stablecoins are 1. */

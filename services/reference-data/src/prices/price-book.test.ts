@@ -14,24 +14,33 @@ function pair(pool: string, token0: string, token1: string, amount0: number, amo
   return { kind: 'v2', pool, token0, token1, decimals0: decimals[0], decimals1: decimals[1], reserve0: units(amount0, decimals[0]), reserve1: units(amount1, decimals[1]), sqrtPriceX96: 0n };
 }
 
+/** The mean of V2 pairs' prices (quote USD over token) weighted by sqrt(token x quote USD), given [token, quote USD] per kept pair. */
+function weightedMean(...pools: [number, number][]): number {
+  const weights = pools.map(([token, quote]) => Math.sqrt(token * quote));
+  return pools.reduce((sum, [token, quote], index) => sum + weights[index]! * (quote / token), 0) / weights.reduce((sum, weight) => sum + weight, 0);
+}
+
 describe('price book', () => {
-  // A V2 pair's price times its token side is its quote side, so each expected mean is the kept
-  // pools' quote sides over their WETH.
   test.each([
     [
       'a pair drained of WETH by dumping DAI into it (1 WETH = 38M DAI) sets no price',
       [pair('0x1', usdc, weth, 200_000_000, 66_682, [6, 18]), pair('0x2', weth, dai, 500, 1_550_000), pair('0x3', weth, dai, 148, 5_600_000_000)],
-      (200_000_000 + 1_550_000) / (66_682 + 500),
+      weightedMean([66_682, 200_000_000], [500, 1_550_000]),
     ],
     [
       'a pair WETH was dumped into (10 DAI per WETH, quote side above the threshold) sets no price',
       [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 500, 1_550_000), pair('0x3', weth, dai, 900, 9_000)],
-      (3_000_000 + 1_550_000) / 1_500,
+      weightedMean([1_000, 3_000_000], [500, 1_550_000]),
+    ],
+    [
+      'a pair WETH was dumped into until WETH is worth a hundredth there keeps its weight (x*y) and does not take the median',
+      [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 500, 1_500_000), pair('0x3', weth, dai, 10_000, 300_000)],
+      3000,
     ],
     [
       'a pool exactly at the deviation bound (3300 against a consensus of 3000) counts',
       [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 500, 1_650_000)],
-      (3_000_000 + 1_650_000) / 1_500,
+      weightedMean([1_000, 3_000_000], [500, 1_650_000]),
     ],
     ['a pool just beyond the bound (3303) does not', [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 500, 1_651_500)], 3000],
     ['a pool whose quote side is below half the threshold does not', [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', usdc, weth, 4_000, 1.3, [6, 18])], 3000],
@@ -41,7 +50,7 @@ describe('price book', () => {
       3000,
     ],
     [
-      'the median follows the depth in WETH, not the pools\' count or their own valuations',
+      'the median follows the pools\' weight, not their count or their own valuations',
       [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 400, 2_000_000), pair('0x3', weth, dai, 300, 1_500_000)],
       3000,
     ],
@@ -66,7 +75,7 @@ describe('price book', () => {
     book.setPool(pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]));
     book.setPool(pair('0x2', weth, dai, 500, 1_750_000)); // 3500: 16.7% off
     book.repriceAll();
-    expect(book.price(weth)).toBeCloseTo((3_000_000 + 1_750_000) / 1_500, 9);
+    expect(book.price(weth)).toBeCloseTo(weightedMean([1_000, 3_000_000], [500, 1_750_000]), 9);
   });
 
   test('prices a token through the wrapped native token and its stablecoin pools together, and moves it with the wrapped native price', () => {
@@ -75,12 +84,12 @@ describe('price book', () => {
     book.setPool(pair('0x4', gov, weth, 100_000, 20)); // 0.0002 WETH = 0.6 USD, 100,000 GOV deep
     book.setPool(pair('0x5', usdc, gov, 31_000, 50_000, [6, 18])); // 0.62 USD, 50,000 GOV deep
     book.repriceAll();
-    expect(book.price(gov)).toBeCloseTo((0.6 * 100_000 + 0.62 * 50_000) / 150_000, 12);
+    expect(book.price(gov)).toBeCloseTo(weightedMean([100_000, 60_000], [50_000, 31_000]), 12);
 
     book.setPool(pair('0x1', usdc, weth, 3_300_000, 1_000, [6, 18]));
     const changes = book.reprice(['0x1']);
     expect(changes.get(weth)).toBeCloseTo(3300, 9);
-    expect(changes.get(gov)).toBeCloseTo((0.66 * 100_000 + 0.62 * 50_000) / 150_000, 12);
+    expect(changes.get(gov)).toBeCloseTo(weightedMean([100_000, 66_000], [50_000, 31_000]), 12);
   });
 
   test('a token whose pools all fall below the threshold loses its price; an unchanged price is not a change', () => {

@@ -9,38 +9,42 @@ export interface PricingRules {
   maxDeviation: number;
 }
 
-/** One source's word on a token: its price in USD and how much of the token it holds (whole units). */
+/**
+ * One source's word on a token: its price in USD, its weight (a quantity that trading in the
+ * source cannot change, see PriceBook) and the whole units of the token it holds.
+ */
 export interface PriceCandidate {
   price: number;
-  depth: number;
+  weight: number;
+  tokenDepth: number;
 }
 
-/** A consensus price and the depth behind it: the token units held by the candidates kept. */
+/** A consensus price and the weight of the candidates kept. */
 export interface Consensus {
   price: number;
-  depth: number;
+  weight: number;
 }
 
 /**
- * The price the candidates agree on (see PriceBook): the depth-weighted median, then the
- * depth-weighted mean of the candidates within `maxDeviation` of it and holding at least
- * `minDepthUsd` at the median; undefined when none is left.
+ * The price the candidates agree on (see PriceBook): the weighted median, then the weighted mean
+ * of the candidates within `maxDeviation` of it and holding at least `minDepthUsd` of the token
+ * valued at the median; undefined when none is left.
  */
 export function consensusPrice(candidates: readonly PriceCandidate[], maxDeviation: number, minDepthUsd = 0): Consensus | undefined {
   const sorted = [...candidates].sort((a, b) => a.price - b.price);
-  const total = sorted.reduce((sum, candidate) => sum + candidate.depth, 0);
+  const total = sorted.reduce((sum, candidate) => sum + candidate.weight, 0);
   let cumulative = 0;
-  const median = sorted.find((candidate) => (cumulative += candidate.depth) * 2 >= total)?.price;
+  const median = sorted.find((candidate) => (cumulative += candidate.weight) * 2 >= total)?.price;
   if (median === undefined) return undefined;
   let weights = 0;
   let weighted = 0;
   for (const candidate of candidates) {
     if (!(Math.abs(candidate.price - median) <= maxDeviation * median)) continue;
-    if (!(candidate.depth * median >= minDepthUsd)) continue;
-    weights += candidate.depth;
-    weighted += candidate.depth * candidate.price;
+    if (!(candidate.tokenDepth * median >= minDepthUsd)) continue;
+    weights += candidate.weight;
+    weighted += candidate.weight * candidate.price;
   }
-  return weights > 0 ? { price: weighted / weights, depth: weights } : undefined;
+  return weights > 0 ? { price: weighted / weights, weight: weights } : undefined;
 }
 
 /**
@@ -48,18 +52,19 @@ export function consensusPrice(candidates: readonly PriceCandidate[], maxDeviati
  * pools pairing a token with a USD stablecoin (worth 1) or with the wrapped native token (priced
  * first, from its stablecoin pools alone). Stablecoins are worth 1 by definition and are not kept.
  *
- * A pool's price is what its manipulator sets, and dumping one token into a pool inflates that
- * side, so no pool may weigh by its own valuation: weighting by the quote side at the pool's own
- * price let a pair drained of WETH with a stablecoin (148 WETH against 5.6 billion DAI) outweigh
- * every honest pool. Pools weigh instead by how much of the priced token they hold, i.e. their
- * liquidity at one common price. The consensus is the depth-weighted median, which pools holding
- * less than half the depth cannot move however far off they are; pools further than
- * `maxDeviation` from it are dropped, so an outlier cannot pull the mean either, and the price is
- * the depth-weighted mean of the rest, which moves smoothly with trading in the deep pools. A
- * pool must also hold at least half of `minLiquidityUsd` on each side, the token side valued at
- * the consensus rather than at its own price: a thin pool cannot set a price, nor can one whose
- * quote side a dump of the token drained. The quote side is checked before the median, because
- * such a pool holds much of the token and would otherwise take the median with it.
+ * A pool's price is what its manipulator sets, and a swap changes what a pool holds, so no pool
+ * may weigh by what it holds after the swap: weighting by the quote side let a pair drained of
+ * WETH with a stablecoin (148 WETH against 5.6 billion DAI) outweigh every honest pool, and
+ * weighting by the token side let a V3 pool whose WETH price was pushed down 100x (its in-range
+ * virtual WETH reserve grows tenfold) take the median. Pools weigh instead by the geometric mean
+ * of their two sides, sqrt(token held x quote held in USD): a swap keeps it (V2's x*y = k, V3's
+ * in-range x*y = L^2), so only real liquidity adds weight, and liquidity out of range adds none.
+ * The consensus is the weighted median, which pools of less than half the weight cannot move
+ * however far off they are; pools further than `maxDeviation` from it are dropped, so an outlier
+ * cannot pull the mean either, and the price is the weighted mean of the rest, which moves
+ * smoothly with trading in the deep pools. A pool must also hold at least half of
+ * `minLiquidityUsd` on each side, the token side valued at the consensus rather than at its own
+ * price: a thin pool cannot set a price, nor can one whose quote side a dump of the token drained.
  */
 export interface PriceBook {
   setPool(state: PoolState): void;
@@ -72,7 +77,10 @@ export interface PriceBook {
   price(token: string): number | undefined;
   /** Every priced token (stablecoins aside) and its price. */
   prices(): ReadonlyMap<string, number>;
-  /** USD value of the token held by the pools behind its price (0 when unpriced): its weight against other chains. */
+  /**
+   * The weight of the pools behind the token's price in USD, sqrt(token x quote) x sqrt(price)
+   * (0 when unpriced): its weight against the same token's price on other chains.
+   */
   depthUsd(token: string): number;
 }
 
@@ -80,8 +88,8 @@ export function createPriceBook(rules: PricingRules): PriceBook {
   const pools = new Map<string, PoolState>();
   const poolsOfToken = new Map<string, Set<string>>();
   const prices = new Map<string, number>();
-  /** Token units behind each price. */
-  const depths = new Map<string, number>();
+  /** Weight (sqrt(token x USD)) behind each price. */
+  const weights = new Map<string, number>();
   const weth = rules.wrappedNative;
 
   const index = (token: string) => {
@@ -107,15 +115,15 @@ export function createPriceBook(rules: PricingRules): PriceBook {
       if (!quoted) continue;
       const quoteUsd = quoted.quoteReserve * unit;
       if (!(quoteUsd >= rules.minLiquidityUsd / 2) || quoteUsd === 0 || !(quoted.tokenReserve > 0)) continue;
-      candidates.push({ price: quoted.price * unit, depth: quoted.tokenReserve });
+      candidates.push({ price: quoted.price * unit, weight: Math.sqrt(quoted.tokenReserve * quoteUsd), tokenDepth: quoted.tokenReserve });
     }
     return consensusPrice(candidates, rules.maxDeviation, rules.minLiquidityUsd / 2);
   }
 
   function update(token: string, consensus: Consensus | undefined, changes: Map<string, number | undefined>) {
     const next = consensus?.price;
-    if (consensus) depths.set(token, consensus.depth);
-    else depths.delete(token);
+    if (consensus) weights.set(token, consensus.weight);
+    else weights.delete(token);
     if (prices.get(token) === next) return;
     if (next === undefined) prices.delete(token);
     else prices.set(token, next);
@@ -170,6 +178,6 @@ export function createPriceBook(rules: PricingRules): PriceBook {
     },
     price: (token) => (rules.usdStablecoins.has(token) ? 1 : prices.get(token)),
     prices: () => prices,
-    depthUsd: (token) => (depths.get(token) ?? 0) * (prices.get(token) ?? 0),
+    depthUsd: (token) => (weights.get(token) ?? 0) * Math.sqrt(prices.get(token) ?? 0),
   };
 }

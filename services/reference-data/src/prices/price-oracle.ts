@@ -66,16 +66,16 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
 
   /**
    * One price from the chains' prices of a fungible: the consensus rule of one chain's pools
-   * (depth-weighted median, outliers beyond `maxDeviation` dropped, depth-weighted mean of the
-   * rest), each chain weighted by the token units its pools hold, so a chain whose pools run away
-   * from the others' does not move the price. Rows without depth weigh alike.
+   * (weighted median, outliers beyond `maxDeviation` dropped, weighted mean of the rest), each
+   * chain weighted by its pools' weight (depth_usd / sqrt(price), see PriceBook), so a chain whose
+   * pools run away from the others' does not move the price. Rows without depth weigh alike.
    */
-  function oneprice(prices: readonly (StoredPrice | undefined)[], maxDeviation: number): number | undefined {
+  function onePrice(prices: readonly (StoredPrice | undefined)[], maxDeviation: number): number | undefined {
     const known = prices.filter((price): price is StoredPrice => price !== undefined);
     if (known.length <= 1) return known[0]?.price;
     const weighed = known.every((price) => price.depthUsd > 0);
     return consensusPrice(
-      known.map((price) => ({ price: price.price, depth: weighed ? price.depthUsd / price.price : 1 })),
+      known.map((price) => ({ price: price.price, weight: weighed ? price.depthUsd / Math.sqrt(price.price) : 1, tokenDepth: 0 })),
       maxDeviation,
     )?.price;
   }
@@ -158,7 +158,7 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
           case 'fixed':
             return step.usd;
           case 'market':
-            return oneprice(step.lookups.map((index) => history[index]), step.maxDeviation);
+            return onePrice(step.lookups.map((index) => history[index]), step.maxDeviation);
           case 'lp': {
             const [price0, price1] = await Promise.all([usdOf(step.token0), usdOf(step.token1)]);
             if (price0 === undefined || price1 === undefined) return undefined;
