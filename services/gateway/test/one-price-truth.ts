@@ -1,34 +1,13 @@
 import { createPublicClient, http, type PublicClient } from 'viem';
 import type { ChainWorld, Manifest } from '../../devnet/src/manifest/index.js';
-import { referencePrice, type UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
 import { createRng } from '../../devnet/src/world/index.js';
+
+export { marketAssets, type MarketAsset } from '../../devnet/src/truth/index.js';
 
 /** A moment to ask prices at (unix seconds, 0 for the newest) and the block time the market priced it at. */
 export interface PriceMoment {
   timestamp: number;
   marketTime: number;
-}
-
-/** An asset of the devnet market and its implementation on each chain of one network. */
-export interface MarketAsset {
-  symbol: string;
-  implementations: { chainId: string; address: string }[];
-  /** The reference USD price the market held at a time. */
-  reference(time: number): number;
-}
-
-const uniswapOf = (chain: ChainWorld) => chain.protocols.uniswap as UniswapManifest;
-
-export function marketAssets(chains: readonly ChainWorld[]): MarketAsset[] {
-  const market = uniswapOf(chains[0]!).market;
-  return market.assets.map((asset) => ({
-    symbol: asset.symbol,
-    implementations: chains.flatMap((chain) => {
-      const token = uniswapOf(chain).tokens.find((entry) => entry.symbol === asset.symbol);
-      return token ? [{ chainId: chain.id, address: token.address.toLowerCase() }] : [];
-    }),
-    reference: (time) => referencePrice(market, asset.symbol, time)!,
-  }));
 }
 
 /**

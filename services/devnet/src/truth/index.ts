@@ -13,6 +13,7 @@ export { nativeBalance, tokenBalances, type TokenBalance } from './tokens.js';
 export { nftHoldings, type NftHolding } from './nfts.js';
 export { readUniswapV2Shares, readUniswapV3Positions, type UniswapV2Share, type UniswapV3Position } from './uniswap.js';
 export { readDefiHoldings, type DefiHoldings } from './defi.js';
+export { marketAssets, type MarketAsset } from './market.js';
 export { readSmartWallets, readSafeState, readSmartAccountState } from './smart-wallets.js';
 
 /** Everything a wallet holds on one chain at the end of one block, read from the chain itself. */
