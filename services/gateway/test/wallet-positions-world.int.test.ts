@@ -421,7 +421,7 @@ describe('GET /v1/wallets/{address}/portfolio over the test world', () => {
 });
 
 describe('one price per fungible over the test world', () => {
-  test("each market asset has one price on every chain of its network, within 2% of the market's reference path, at the head and at 20 past times; ether is WETH; stables are 1", async () => {
+  test("each market asset has one price on every chain of its network, within 2% of the market's reference path, at the head and at 20 past times, and at every point of a 400-point series; ether is WETH; stables are 1", async () => {
     for (const chains of networksOf(manifest, testnets)) {
       const assets = marketAssets(chains);
       const moments = await priceMoments(chains, 20);
@@ -446,6 +446,22 @@ describe('one price per fungible over the test world', () => {
           }
         });
       }, 180_000);
+
+      // A chart's worth of points (spec 4.1's `max`: about 400 over the whole history), one call
+      // per asset: every point has its one price, the same on every chain.
+      const start = (await priceMoments(chains, 0))[0]!.marketTime - 400 * 86_400;
+      const points = Array.from({ length: 400 }, (_, index) => start + index * 86_400);
+      for (const asset of assets) {
+        const { prices } = await unary(harness.referenceData, harness.referenceData.getPrices, {
+          context: { organizationId: '', roles: [], addons: [], network },
+          currency: 'usd',
+          queries: asset.implementations.flatMap((implementation) => points.map((time) => ({ token: implementation, timestamp: String(time) }))),
+        });
+        const served = prices.map((price) => price.price);
+        const onFirst = served.slice(0, points.length);
+        const complete = onFirst.every((price) => price !== undefined) && served.every((price, index) => price === onFirst[index % points.length]);
+        expect({ asset: asset.symbol, complete }).toEqual({ asset: asset.symbol, complete: true });
+      }
     }
   }, 300_000);
 });
