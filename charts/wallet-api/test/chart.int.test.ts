@@ -12,19 +12,11 @@ import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
+import { defaultMetricsPorts } from '@wallet-api/core/config';
 import { chartDir, locateHelm, ofKind, renderChart, runHelm, schemaErrors, type Manifest } from './render.js';
 
-// The services' metrics layout (each serves GET /metrics on <NAME>_METRICS_PORT).
-const metricsPorts: Record<string, number> = {
-  gateway: 9460,
-  'reference-data': 9461,
-  indexer: 9464,
-  positions: 9465,
-  subscription: 9466,
-  pnl: 9467,
-  chart: 9468,
-  nft: 9469,
-};
+// The services' metrics layout (each serves GET /metrics on <NAME>_METRICS_PORT): the chart must use the code's ports.
+const metricsPorts: Readonly<Record<string, number>> = defaultMetricsPorts;
 const services = Object.keys(metricsPorts).sort();
 const hookAnnotation = 'pre-install,pre-upgrade';
 // What the chart cannot invent: the database credentials and the webhook keys.

@@ -32,9 +32,11 @@ export const expectedByLabel: Record<string, OperationType> = {
   'uniswap-v3:collect': 'withdraw',
   'uniswap-v3:collect-eth': 'withdraw',
   'uniswap-v3:close-position': 'withdraw',
+  'uniswap-v3:burn': 'burn',
   'defi:stake': 'deposit',
   'defi:stake-locked': 'deposit',
   'defi:unstake': 'withdraw',
+  'defi:unstake-locked': 'withdraw',
   'defi:claim-rewards': 'claim',
   'defi:vault-deposit': 'deposit',
   'defi:vault-withdraw': 'withdraw',
@@ -43,6 +45,7 @@ export const expectedByLabel: Record<string, OperationType> = {
   'defi:withdraw-supply': 'withdraw',
   'defi:withdraw-supply-all': 'withdraw',
   'defi:borrow': 'withdraw',
+  'defi:repay': 'deposit',
   'defi:repay-all': 'deposit',
   'nfts:mint-erc721': 'mint',
   'nfts:mint-erc721-paid': 'mint',
@@ -58,7 +61,7 @@ export const expectedByLabel: Record<string, OperationType> = {
 };
 
 /** Labels of planned failures: the wallet sent a transaction that reverted. */
-export const failureLabels = new Set(['tokens:failed-transfer', 'defi:borrow-over-limit', 'smart-wallets:safe-execute-unsigned', 'smart-wallets:account-call-unauthorized', 'smart-wallets:safe-execute-reverted']);
+export const failureLabels = new Set(['tokens:failed-transfer', 'defi:borrow-over-limit', 'defi:unstake-early', 'smart-wallets:safe-execute-unsigned', 'smart-wallets:account-call-unauthorized', 'smart-wallets:safe-execute-reverted']);
 
 /** Labels of unsolicited junk: the wallet has a transaction its view marks as trash. */
 export const trashLabels = new Set(['tokens:spam-airdrop', 'nfts:spam-airdrop']);

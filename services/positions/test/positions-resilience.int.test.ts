@@ -68,7 +68,13 @@ test('after a reorg, balances and protocol positions equal the new branch: orpha
     }
     throw new Error('no EOA of the world holds Uniswap V2 liquidity');
   })();
-  const recipient = eoas.find((wallet) => wallet !== provider.wallet)!;
+  // On the new branch the recipient sends ether of its own (0.5), so it must hold some.
+  const recipient = await (async () => {
+    for (const wallet of eoas) {
+      if (wallet !== provider.wallet && (await client.getBalance({ address: wallet, blockNumber: head })) > parseEther('1')) return wallet;
+    }
+    throw new Error('no other EOA of the world holds 1 ETH');
+  })();
   const wallets = [provider.wallet, recipient];
   await eventually(() => expectChainTruth(service, client, wallets, { sync: false }), 180_000);
   const lpRows = async () =>

@@ -6,7 +6,8 @@
 // deviation bound of it and holding at least half the threshold of the token valued at it; their
 // mean weighted the same way.
 import { parseAbi, type Address, type PublicClient } from 'viem';
-import { defaultMaxDeviation } from '../src/registry/registry-config.js';
+import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/manifest.js';
+import { defaultMaxDeviation, type RegistryConfig } from '../src/registry/registry-config.js';
 
 export interface TestPool {
   kind: 'v2' | 'v3';
@@ -125,4 +126,25 @@ export function expectedPrices(pools: readonly PoolReading[], routing: Routing):
 /** Relative difference, for the 1e-9 tolerance. */
 export function relativeError(actual: number, expected: number): number {
   return Math.abs(actual - expected) / Math.abs(expected);
+}
+
+/** The routing of a chain's prices from its registry `pricing` entry and the world's token decimals. */
+export function routingOf(registry: RegistryConfig, chainId: string, tokens: readonly { address: string; decimals: number }[]): Routing {
+  const pricing = registry.pricing[chainId]!;
+  return {
+    stablecoins: new Set(pricing.usd_stablecoins),
+    weth: pricing.wrapped_native,
+    minLiquidityUsd: pricing.min_liquidity_usd,
+    maxDeviation: pricing.max_deviation,
+    decimals: new Map(tokens.map((token) => [token.address.toLowerCase(), token.decimals])),
+  };
+}
+
+/** Every V2 pair and V3 pool of the world's Uniswap deployment: what the registry lets the service trust. */
+export function uniswapPools(uniswap: UniswapManifest): TestPool[] {
+  const lower = (address: string) => address.toLowerCase();
+  return [
+    ...uniswap.v2.pairs.map((pair) => ({ kind: 'v2' as const, address: lower(pair.address), token0: lower(pair.token0), token1: lower(pair.token1) })),
+    ...uniswap.v3.pools.map((pool) => ({ kind: 'v3' as const, address: lower(pool.address), token0: lower(pool.token0), token1: lower(pool.token1) })),
+  ];
 }

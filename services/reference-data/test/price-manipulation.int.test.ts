@@ -10,8 +10,9 @@ import { Network } from '@wallet-api/core/proto/common';
 import { eventually, uniqueName } from '@wallet-api/core/testing';
 import { encodeFunctionData, type Address, type Hex } from 'viem';
 import { erc20Abi, positionManagerAbi, swapRouterAbi, v3PoolAbi } from '../../devnet/src/protocols/uniswap/abi.js';
+import type { TokensManifest } from '../../devnet/src/protocols/tokens/manifest.js';
 import type { UniswapManifest, UniswapV3PoolInfo } from '../../devnet/src/protocols/uniswap/manifest.js';
-import { expectedPrices, readPools, relativeError, type Routing, type TestPool } from './price-expectations.js';
+import { expectedPrices, readPools, relativeError, routingOf, uniswapPools, type Routing, type TestPool } from './price-expectations.js';
 import { startPricePipeline, type PricePipeline } from './setup-prices.js';
 
 let pipeline: PricePipeline;
@@ -74,20 +75,10 @@ async function expectedWeth(blockNumber: bigint): Promise<number> {
 beforeAll(async () => {
   pipeline = await startPricePipeline();
   uniswap = pipeline.world.protocols.uniswap as UniswapManifest;
-  const tokens = (pipeline.world.protocols.tokens as { tokens: { address: string; decimals: number }[] }).tokens;
-  const pricing = pipeline.registry.pricing[pipeline.chainId]!;
-  routing = {
-    stablecoins: new Set(pricing.usd_stablecoins),
-    weth: pricing.wrapped_native,
-    minLiquidityUsd: pricing.min_liquidity_usd,
-    maxDeviation: pricing.max_deviation,
-    decimals: new Map(tokens.map((token) => [lower(token.address), token.decimals])),
-  };
-  trustedPools = [
-    ...uniswap.v2.pairs.map((pair) => ({ kind: 'v2' as const, address: lower(pair.address), token0: lower(pair.token0), token1: lower(pair.token1) })),
-    ...uniswap.v3.pools.map((entry) => ({ kind: 'v3' as const, address: lower(entry.address), token0: lower(entry.token0), token1: lower(entry.token1) })),
-  ];
-  const usdc = lower(pricing.usd_stablecoins[0]!);
+  const tokens = (pipeline.world.protocols.tokens as TokensManifest).tokens;
+  routing = routingOf(pipeline.registry, pipeline.chainId, tokens);
+  trustedPools = uniswapPools(uniswap);
+  const usdc = [...routing.stablecoins][0]!;
   pool = uniswap.v3.pools.find((entry) => entry.fee === 500 && [lower(entry.token0), lower(entry.token1)].sort().join() === [usdc, routing.weth].sort().join())!;
   await pipeline.startConsumer(uniqueName('manipulation'));
   stopIndexer = pipeline.harness.runIndexer({ chainId: pipeline.chainId, rpcUrl: pipeline.chain.rpcUrl });

@@ -12,7 +12,7 @@ import { npmArtifact } from '../../devnet/src/compile/index.js';
 import type { DefiManifest } from '../../devnet/src/protocols/defi/manifest.js';
 import type { TokensManifest } from '../../devnet/src/protocols/tokens/manifest.js';
 import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/manifest.js';
-import { expectedPrices, readPools, relativeError, type Routing, type TestPool } from './price-expectations.js';
+import { expectedPrices, readPools, relativeError, routingOf, uniswapPools, type Routing, type TestPool } from './price-expectations.js';
 import { startPricePipeline, type PricePipeline } from './setup-prices.js';
 
 const tolerance = 1e-9;
@@ -116,18 +116,8 @@ beforeAll(async () => {
   pipeline = await startPricePipeline();
   uniswap = pipeline.world.protocols.uniswap as UniswapManifest;
   tokens = pipeline.world.protocols.tokens as TokensManifest;
-  const pricing = pipeline.registry.pricing[pipeline.chainId]!;
-  routing = {
-    stablecoins: new Set(pricing.usd_stablecoins),
-    weth: pricing.wrapped_native,
-    minLiquidityUsd: pricing.min_liquidity_usd,
-    maxDeviation: pricing.max_deviation,
-    decimals: new Map(tokens.tokens.map((token) => [lower(token.address), token.decimals])),
-  };
-  trustedPools = [
-    ...uniswap.v2.pairs.map((pair) => ({ kind: 'v2' as const, address: lower(pair.address), token0: lower(pair.token0), token1: lower(pair.token1) })),
-    ...uniswap.v3.pools.map((pool) => ({ kind: 'v3' as const, address: lower(pool.address), token0: lower(pool.token0), token1: lower(pool.token1) })),
-  ];
+  routing = routingOf(pipeline.registry, pipeline.chainId, tokens.tokens);
+  trustedPools = uniswapPools(uniswap);
   firstConsumer = await pipeline.startConsumer(uniqueName('prices'));
   stopIndexer = pipeline.harness.runIndexer({ chainId: pipeline.chainId, rpcUrl: pipeline.chain.rpcUrl });
   await indexedThrough(await lastPoolEventBlock());
