@@ -1,8 +1,9 @@
-import { fractionOf, rawPrice, v2Rebalance } from './market-maker.js';
+import { rawPrice, v2Rebalance } from './market-maker.js';
+import { priceFraction } from './prices.js';
 
-describe('fractionOf', () => {
+describe('priceFraction with 15 digits (the V3 price limits)', () => {
   test.each([3000, 0.000_001_234_5, 1, 59_922.125, 3.3e-10])('%p to 15 significant digits', (value) => {
-    const { numerator, denominator } = fractionOf(value);
+    const { numerator, denominator } = priceFraction(value, 15);
     expect(Math.abs(Number(numerator) / Number(denominator) / value - 1)).toBeLessThan(1e-14);
   });
 });

@@ -3,20 +3,13 @@ import type { ActionContext } from '../../world/index.js';
 import { erc20Abi, swapRouterAbi, v2PairAbi, v2RouterAbi, v3PoolAbi } from './abi.js';
 import type { UniswapManifest, UniswapToken } from './manifest.js';
 import { referencePrice } from './market-path.js';
+import { priceFraction } from './prices.js';
 import { encodeSqrtPriceX96 } from './v3-math.js';
 
 /** V2 pairs charge 0.3%: inside that band no trade against the reference price pays. */
 const v2FeeBand = 0.003;
 const v2Fee = 0.997;
 const gas = { v2Swap: 400_000n, v3Swap: 3_000_000n };
-
-/** A positive float as an exact fraction of bigints, to 15 significant digits. */
-export function fractionOf(value: number): { numerator: bigint; denominator: bigint } {
-  const [mantissa, exponent] = value.toExponential(14).split('e') as [string, string];
-  const digits = BigInt(mantissa.replace('.', ''));
-  const power = Number(exponent) - 14;
-  return power >= 0 ? { numerator: digits * 10n ** BigInt(power), denominator: 1n } : { numerator: digits, denominator: 10n ** BigInt(-power) };
-}
 
 /** Base units of token1 per base unit of token0 when each is worth its reference USD price. */
 export function rawPrice(usd0: number, decimals0: number, usd1: number, decimals1: number): number {
@@ -38,13 +31,13 @@ export function v2Rebalance(reserve0: bigint, reserve1: bigint, target: number):
 }
 
 /**
- * The arbitrageur of the devnet market. Before the wallets of a block act, it trades every trusted
+ * The arbitrageur of the devnet market: it trades every trusted
  * pool (each V2 pair, each V3 pool but the deliberately thin one) that sits outside its fee band
  * back to the reference path of the block's time, so the same asset has one price on every pool
  * and chain, as arbitrage keeps it on a real market. V3 swaps carry the target as their price
- * limit, so the pool stops exactly there; V2 swaps are sized from the reserves. Its transactions
- * go first in the block (sent first, same fees); the wallets' trades then move prices a little,
- * and the next block's arbitrage brings them back.
+ * limit, so the pool stops exactly there; V2 swaps are sized from the reserves. The caller mines
+ * these trades in a block of their own before the wallets act (build-chain-world, live-activity);
+ * the wallets' trades then move prices a little, and the next market block brings them back.
  */
 export async function arbitragePools(context: ActionContext, manifest: UniswapManifest): Promise<Hash[]> {
   const { session, deployer, timestamp } = context;
@@ -95,7 +88,7 @@ export async function arbitragePools(context: ActionContext, manifest: UniswapMa
     const current = Number(slots[index]![0]) / 2 ** 96;
     const band = pool.fee / 1_000_000;
     if (Math.abs((current * current) / price - 1) <= band) continue;
-    const { numerator, denominator } = fractionOf(price);
+    const { numerator, denominator } = priceFraction(price, 15);
     const limit = encodeSqrtPriceX96(numerator, denominator);
     // Selling token0 lowers its price in token1.
     const zeroForOne = current * current > price;

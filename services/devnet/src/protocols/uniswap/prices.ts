@@ -11,11 +11,12 @@ export function roundPrice(priceUsd: number): number {
   return Number(priceUsd.toPrecision(4));
 }
 
-export function priceFraction(priceUsd: number): PriceFraction {
+/** `priceUsd` as an exact fraction of its first `significantDigits` digits (4: the manifest's prices). */
+export function priceFraction(priceUsd: number, significantDigits = 4): PriceFraction {
   if (!(priceUsd > 0)) throw new Error(`price ${priceUsd} must be positive`);
-  const [mantissa, exponent] = priceUsd.toExponential(3).split('e') as [string, string];
+  const [mantissa, exponent] = priceUsd.toExponential(significantDigits - 1).split('e') as [string, string];
   const digits = BigInt(mantissa.replace('.', ''));
-  const power = Number(exponent) - 3;
+  const power = Number(exponent) - (significantDigits - 1);
   return power >= 0 ? { numerator: digits * 10n ** BigInt(power), denominator: 1n } : { numerator: digits, denominator: 10n ** BigInt(-power) };
 }
 
