@@ -119,6 +119,18 @@ afterAll(async () => {
   await postgres?.drop();
 });
 
+/** The consumer groups the tests follow, each with a topic the indexed blocks always feed. */
+function consumed() {
+  const topics = platformTopics(suffix);
+  return [
+    ['indexer', topics.chainBlocks],
+    ['positions', topics.balanceChanges],
+    ['positions', topics.chainBlocks],
+    ['reference-data', topics.poolEvents],
+    ['subscription', topics.walletTransactions],
+  ] as const;
+}
+
 describe('the running stack, as an operator sees it', () => {
   let before: Map<ServiceName, Scrape>;
   let after: Map<ServiceName, Scrape>;
@@ -129,13 +141,19 @@ describe('the running stack, as an operator sees it', () => {
     head = await createPublicClient({ transport: http(ethereumRpc) }).getBlockNumber();
     start('indexer', { INDEXER_START_BLOCK: String(head - blocksIndexed + 1n) });
     await eventually(() => scrape('indexer'), 30_000);
-    // Chain traffic: the indexer publishes the last blocks, every consumer group reads them.
+    // Chain traffic: the indexer publishes the last blocks, every consumer group reads them. Each
+    // group reads at its own pace, so the wait covers every one the tests look at.
     await eventually(async () => {
       const indexed = await scrape('indexer');
       if (seriesSum(indexed, 'indexer_block_height', { chain: 'ethereum' }) < Number(head)) throw new Error('indexer behind');
       const positions = await scrape('positions');
       if (seriesSum(positions, 'wallet_api_kafka_consumer_messages_total', { topic: platformTopics(suffix).chainBlocks.name }) < Number(blocksIndexed)) {
         throw new Error('positions has not read every block');
+      }
+      for (const [name, topic] of consumed()) {
+        const read = name === 'indexer' ? indexed : await scrape(name);
+        const count = (scraped: Scrape | undefined) => seriesSum(scraped, 'wallet_api_kafka_consumer_messages_total', { topic: topic.name });
+        if (count(read) <= count(before.get(name))) throw new Error(`${name} has not read ${topic.name} yet`);
       }
     }, 60_000);
     // API traffic: one route through reference-data, one through the indexer and ClickHouse, one unknown path.
@@ -176,14 +194,7 @@ describe('the running stack, as an operator sees it', () => {
   });
 
   test('consumers report messages and lag per topic and partition; stores report query latency', () => {
-    const topics = platformTopics(suffix);
-    for (const [name, topic] of [
-      ['indexer', topics.chainBlocks],
-      ['positions', topics.balanceChanges],
-      ['positions', topics.chainBlocks],
-      ['reference-data', topics.poolEvents],
-      ['subscription', topics.walletTransactions],
-    ] as const) {
+    for (const [name, topic] of consumed()) {
       const read = after.get(name)!;
       expect({ name, topic: topic.name, moved: moved(name, 'wallet_api_kafka_consumer_messages_total', { topic: topic.name }) > 0 }).toEqual({ name, topic: topic.name, moved: true });
       const partitions = read.samples.filter((sample) => sample.name === 'wallet_api_kafka_consumer_lag' && sample.labels.topic === topic.name);
