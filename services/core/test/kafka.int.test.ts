@@ -1,7 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Kafka } from 'kafkajs';
-import { ensureTopics, createProducer, startConsumer, type IncomingMessage, type MessageConsumer, type TopicSpec } from '../src/kafka/index.js';
+import { ensureTopics, createProducer, startAccumulatingConsumer, startConsumer, type IncomingMessage, type MessageConsumer, type TopicSpec } from '../src/kafka/index.js';
 import { ChainBlock } from '../src/proto/events.js';
 import { startTelemetry, type Telemetry } from '../src/telemetry/index.js';
 import { setupKafka, testLogger, uniqueName } from '../src/testing/index.js';
@@ -91,5 +91,88 @@ describe('Kafka producer and consumer wrappers against the real broker', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     await producer.disconnect();
     expect(received.map((message) => message.value.number).sort()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+  });
+  describe('the accumulating consumer', () => {
+    const numbers = (batches: IncomingMessage<ChainBlock>[][]) => batches.flat().map((message) => Number(message.value.number)).sort((a, b) => a - b);
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+    test('hands what arrived within the delay over in one call, across partitions, each partition in order', async () => {
+      const groupId = uniqueName('test-accumulate');
+      const producer = await createProducer(kafka);
+      const batches: IncomingMessage<ChainBlock>[][] = [];
+      const consumer = await startAccumulatingConsumer(kafka, { groupId, topic, logger: testLogger, maxDelayMs: 1_500, handleBatch: async (messages) => void batches.push(messages) });
+      consumers.push(consumer);
+      // The group reads the earlier tests' messages first; then 40 more go to both partitions in four sends.
+      await waitFor(() => numbers(batches).filter((n) => n <= 8).length >= 8);
+      const before = batches.length;
+      for (let send = 0; send < 4; send++) await producer.send(topic, range(1_001 + send * 10, 1_010 + send * 10).map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+      await waitFor(() => numbers(batches.slice(before)).length >= 40);
+      await producer.disconnect();
+      const fresh = batches.slice(before);
+      expect(fresh).toHaveLength(1);
+      expect(new Set(fresh[0]!.map((message) => message.partition)).size).toBe(2);
+      for (const partition of [0, 1]) {
+        const offsets = fresh[0]!.filter((message) => message.partition === partition).map((message) => BigInt(message.offset));
+        expect(offsets).toEqual([...offsets].sort((a, b) => (a < b ? -1 : 1)));
+      }
+      expect(numbers(fresh).filter((n) => n > 1_000)).toEqual(range(1_001, 1_040));
+    });
+
+    test('messages that arrive while the handler runs are handed over within the delay, with no traffic after them', async () => {
+      const groupId = uniqueName('test-accumulate');
+      const producer = await createProducer(kafka);
+      const batches: IncomingMessage<ChainBlock>[][] = [];
+      let slow = true;
+      const consumer = await startAccumulatingConsumer(kafka, {
+        groupId,
+        topic,
+        logger: testLogger,
+        maxDelayMs: 300,
+        handleBatch: async (messages) => {
+          if (slow && messages.some((message) => Number(message.value.number) > 3_000)) {
+            slow = false;
+            await producer.send(topic, [3_002].map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+            await new Promise((resolve) => setTimeout(resolve, 1_500));
+          }
+          batches.push(messages);
+        },
+      });
+      consumers.push(consumer);
+      await producer.send(topic, [3_001].map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+      await waitFor(() => numbers(batches).includes(3_002), 15_000);
+      await producer.disconnect();
+    });
+
+    test('flushes at maxMessages without waiting, re-hands a failed batch, and commits only what was stored', async () => {
+      const groupId = uniqueName('test-accumulate');
+      const producer = await createProducer(kafka);
+      await producer.send(topic, range(2_001, 2_030).map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+      const stored: IncomingMessage<ChainBlock>[][] = [];
+      let failures = 1;
+      const handleBatch = async (messages: IncomingMessage<ChainBlock>[]) => {
+        if (failures-- > 0) throw new Error('store unavailable');
+        stored.push(messages);
+      };
+      const started = Date.now();
+      // An hour's delay: every flush here is a full buffer's, or the stop's.
+      const first = await startAccumulatingConsumer(kafka, { groupId, topic, logger: testLogger, maxMessages: 5, maxDelayMs: 3_600_000, handleBatch });
+      await waitFor(() => numbers(stored).filter((n) => n > 2_000 && n < 3_000).length >= 25);
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(stored.map((messages) => messages.length).filter((size) => size < 5)).toEqual([]);
+      await first.stop();
+      const afterFirst = numbers(stored).filter((n) => n > 2_000 && n < 3_000);
+      // Nothing was lost to the failure, and the stop flushed what was waiting.
+      expect(afterFirst).toEqual(range(2_001, 2_030));
+
+      await producer.send(topic, range(2_031, 2_035).map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+      await producer.disconnect();
+      const resumed: IncomingMessage<ChainBlock>[][] = [];
+      const second = await startAccumulatingConsumer(kafka, { groupId, topic, logger: testLogger, maxDelayMs: 200, handleBatch: async (messages) => void resumed.push(messages) });
+      consumers.push(second);
+      await waitFor(() => numbers(resumed).includes(2_035));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // The committed offsets were those of the stored messages: the second member starts after them.
+      expect(numbers(resumed).filter((n) => n > 2_000 && n < 3_000)).toEqual(range(2_031, 2_035));
+    });
   });
 });

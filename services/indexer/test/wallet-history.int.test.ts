@@ -99,7 +99,7 @@ describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions',
     await clickhouse.close();
   });
 
-  test('every message sent twice is stored once: transactions per wallet, balance changes per asset', async () => {
+  test('every message sent twice reads once: transactions per wallet, balance changes per asset', async () => {
     const alice = randomAddress();
     const bob = randomAddress();
     const blocks = [1, 2, 3].map((number) => blockRef(chainId, number, 1_700_000_000 + number * 12));
@@ -123,16 +123,16 @@ describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions',
     await producer.send(writerTopics.balanceChanges, [{ key: `${chainId}:${alice}`, value: { ...changes[0]!, blockHash: sentinel.blockHash, blockNumber: '4', transactionHash: sentinel.hash } }]);
     await eventually(() => list({ address: alice }), (response) => response.transactions.some((record) => record.hash === sentinel.hash));
     await eventually(
-      () => clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM balance_changes WHERE chain_id = ${chainId} AND address = ${alice}`),
+      () => clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM balance_changes FINAL WHERE chain_id = ${chainId} AND address = ${alice}`),
       (rows) => rows[0]!.n === '7',
     );
 
     const perWallet = await clickhouse.query<{ address: string; n: string }>(
-      sql`SELECT address, count() AS n FROM wallet_transactions WHERE chain_id = ${chainId} AND address IN (${alice}, ${bob}) GROUP BY address ORDER BY address`,
+      sql`SELECT address, count() AS n FROM wallet_transactions FINAL WHERE chain_id = ${chainId} AND address IN (${alice}, ${bob}) GROUP BY address ORDER BY address`,
     );
     expect(Object.fromEntries(perWallet.map((row) => [row.address, Number(row.n)]))).toEqual({ [alice]: 7, [bob]: 7 });
     const exact = await clickhouse.query<{ amount: string; amount_float: number }>(
-      sql`SELECT amount, amount_float FROM balance_changes WHERE chain_id = ${chainId} AND address = ${alice} AND transaction_index = 0 AND block_number = 1`,
+      sql`SELECT amount, amount_float FROM balance_changes FINAL WHERE chain_id = ${chainId} AND address = ${alice} AND transaction_index = 0 AND block_number = 1`,
     );
     expect(exact).toEqual([{ amount: '-1000', amount_float: -1000 }]);
 

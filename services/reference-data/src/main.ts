@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { createClickHouse } from '@wallet-api/core/clickhouse';
+import { coalescedInserts, createClickHouse } from '@wallet-api/core/clickhouse';
 import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
 import { consumerGroup, createKafka, platformTopics } from '@wallet-api/core/kafka';
@@ -41,7 +41,8 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'reference-data', logger });
   const consumer = createPriceConsumer({
     kafka,
-    tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse, logger }),
+    // Every chain's fold writes its rows at about the same moment: one INSERT per table for all.
+    tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: coalescedInserts(clickhouse, { lingerMs: 25 }), logger }),
     logger,
     topics: platformTopics(config.KAFKA_TOPIC_SUFFIX),
     groupId: consumerGroup('reference-data.prices', config.KAFKA_TOPIC_SUFFIX),

@@ -1,3 +1,4 @@
 export { createClickHouse, type ClickHouse, type ClickHouseOptions } from './client.js';
+export { coalescedInserts, type CoalescedInsertsOptions } from './coalesced-inserts.js';
 export { orphanedBlocks } from './block-states.js';
 export { escapeString, identifier, inList, join, literal, migrationStatement, sql, type SqlFragment, type SqlValue } from './sql.js';

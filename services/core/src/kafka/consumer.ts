@@ -1,8 +1,8 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import type { Consumer, IHeaders, Kafka } from 'kafkajs';
+import type { Consumer, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import { kafkaConsumedMessages, kafkaConsumerLag } from '../metrics/platform-metrics.js';
 import { extractTraceContext } from '../telemetry/index.js';
+import { consumerReporting, headerCarrier } from './consumer-reporting.js';
 import type { TopicSpec } from './topics.js';
 
 export interface IncomingMessage<T> {
@@ -47,15 +47,6 @@ export type ConsumerOptions<T> = ConsumerCommon<T> &
 
 const tracer = trace.getTracer('@wallet-api/core/kafka');
 
-function headerCarrier(headers: IHeaders | undefined): Record<string, string> {
-  const carrier: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined) carrier[name] = first.toString();
-  }
-  return carrier;
-}
-
 /**
  * At-least-once consumer: an offset is committed only after its message was handled, so a crash
  * re-delivers instead of losing; handlers are written to be idempotent for that reason.
@@ -68,16 +59,7 @@ export async function startConsumer<T>(kafka: Kafka, options: ConsumerOptions<T>
     : async ([message]) => options.handle!(message!);
   const chunkSize = options.handleBatch ? (options.maxBatchSize ?? 500) : 1;
   const consumer: Consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false });
-  // Partitions whose lag this member reported; after a rebalance it forgets those now another's.
-  const lagReported = new Set<number>();
-  consumer.on(consumer.events.GROUP_JOIN, (event) => {
-    const assigned = new Set(event.payload.memberAssignment[topic.name] ?? []);
-    for (const partition of lagReported) {
-      if (assigned.has(partition)) continue;
-      kafkaConsumerLag.remove({ group: options.groupId, topic: topic.name, partition });
-      lagReported.delete(partition);
-    }
-  });
+  const reporting = consumerReporting(consumer, options.groupId, topic.name);
   await consumer.connect();
   await consumer.subscribe({ topic: topic.name, fromBeginning: options.fromBeginning ?? true });
   await consumer.run({
@@ -115,12 +97,7 @@ export async function startConsumer<T>(kafka: Kafka, options: ConsumerOptions<T>
           const last = chunk.at(-1)!.offset;
           resolveOffset(last);
           handledUpTo = last;
-          kafkaConsumedMessages.inc({ group: options.groupId, topic: batch.topic }, chunk.length);
-          lagReported.add(batch.partition);
-          kafkaConsumerLag.set(
-            { group: options.groupId, topic: batch.topic, partition: batch.partition },
-            Number(BigInt(batch.highWatermark) - BigInt(last) - 1n),
-          );
+          reporting.handled(batch.partition, chunk.length, last, batch.highWatermark);
           await heartbeat();
         }
       } finally {

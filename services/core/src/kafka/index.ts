@@ -1,3 +1,4 @@
+export { startAccumulatingConsumer, type AccumulatingConsumerOptions } from './accumulating-consumer.js';
 export { createKafka, type KafkaOptions } from './client.js';
 export { startConsumer, type ConsumerOptions, type IncomingMessage, type MessageConsumer } from './consumer.js';
 export { ensureTopics, type TopicChange } from './ensure-topics.js';

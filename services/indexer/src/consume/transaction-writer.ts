@@ -1,5 +1,5 @@
 import type { ClickHouse } from '@wallet-api/core/clickhouse';
-import { startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import { startAccumulatingConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
 import type { Logger } from '@wallet-api/core/logger';
 import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
@@ -35,7 +35,10 @@ export interface TransactionWriter {
 /**
  * Consumes the chain topics into ClickHouse: wallet transaction rows, balance changes, and block
  * canonicality. Each topic has its own consumer group, so a slow topic never holds another back;
- * results do not depend on the order the topics are read in (see block_states).
+ * results do not depend on the order the topics are read in (see block_states). Each group
+ * accumulates what every chain sent within a second (or 50,000 messages) into one INSERT per
+ * table: ClickHouse makes a part per INSERT and merges parts again and again, so one insert per
+ * block and table kept it busy merging while the chains were idle.
  */
 export function createTransactionWriter(options: TransactionWriterOptions): TransactionWriter {
   const { kafka, logger } = options;
@@ -48,7 +51,7 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
   return {
     async start() {
       const started = await Promise.allSettled([
-        startConsumer(kafka, {
+        startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.transactions`,
           topic: topics.walletTransactions,
           logger,
@@ -58,7 +61,7 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
             await store.writeTransactions(transactions.map((transaction) => ({ transaction, rows: walletRows(transaction, facts) })));
           },
         }),
-        startConsumer(kafka, {
+        startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.balance-changes`,
           topic: topics.balanceChanges,
           logger,
@@ -66,13 +69,13 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
             await store.writeBalanceChanges(messages.map((message) => message.value));
           },
         }),
-        startConsumer(kafka, {
+        startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.blocks`,
           topic: topics.chainBlocks,
           logger,
           handleBatch: (messages) => store.recordBlocks(messages.map((message) => message.value)),
         }),
-        startConsumer(kafka, {
+        startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.rollbacks`,
           topic: topics.chainRollbacks,
           logger,

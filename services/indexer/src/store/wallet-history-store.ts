@@ -1,6 +1,6 @@
 import { sql, type ClickHouse } from '@wallet-api/core/clickhouse';
 import { AssetKind, WalletTransaction, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
-import { inList, listWalletTransactionsQuery, type WalletTransactionFilter } from './wallet-transaction-query.js';
+import { listWalletTransactionsQuery, type WalletTransactionFilter } from './wallet-transaction-query.js';
 
 /** One wallet's reading of one transaction, as stored. */
 export interface WalletTransactionRow {
@@ -32,22 +32,18 @@ export interface DecodedForWallets {
 
 export interface WalletHistoryStore {
   /**
-   * Stores the rows of a batch of transactions, each (transaction, wallet) at most once. Returns
-   * how many rows were new.
+   * Stores the rows of a batch of transactions in one INSERT and returns how many there were.
    *
-   * Exactly once: a transaction's identity is (chain, block hash, transaction index) and a row's is
-   * that plus the wallet. Before inserting, the rows already stored for the batch's identities are
-   * read by primary key and left out, as are repeats within the batch, and the rest are inserted.
-   * A message handled again (indexer replay after a restart, consumer redelivery after a crash
-   * before the commit) therefore adds nothing; an INSERT cut short by a crash leaves whole parts,
-   * and the redelivered batch inserts exactly the rows those parts lack. Messages of one chain are
-   * keyed to one partition, which one consumer owns at a time; the check-then-insert race of two
-   * owners during a rebalance is covered by the table's ReplacingMergeTree key and the readers'
-   * LIMIT BY.
+   * No read before the write: a transaction's identity is (chain, block hash, transaction index)
+   * and a row's is that plus the wallet, which ends the table's ReplacingMergeTree key. A message
+   * handled again (indexer replay after a restart, redelivery after a crash before the commit,
+   * two consumers briefly owning one partition) adds a row that merges fold away, and every
+   * reader takes one row per identity (LIMIT BY, or FINAL) until they do. Repeats within a batch
+   * are left out here.
    */
   writeTransactions(batch: readonly DecodedForWallets[]): Promise<number>;
   writeTransaction(transaction: WalletTransaction, rows: readonly WalletTransactionRow[]): Promise<number>;
-  /** Stores balance changes once per (chain, block hash, transaction index, wallet, asset), as above. */
+  /** Stores balance changes in one INSERT, keyed (chain, block hash, transaction index, wallet, asset) as above. */
   writeBalanceChanges(changes: readonly BalanceChange[]): Promise<number>;
   writeBalanceChange(change: BalanceChange): Promise<boolean>;
   /**
@@ -83,28 +79,23 @@ interface ListedRow {
   body: string;
 }
 
-const unique = (values: readonly string[]): string[] => [...new Set(values)];
+/** True the first time a key is seen. */
+function firstTime(seen: Set<string>, key: string): boolean {
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
+}
+
 const rowKey = (chainId: string, blockHash: string, index: number, address: string) => `${chainId}|${blockHash}|${index}|${address}`;
 
 export function createWalletHistoryStore(clickhouse: ClickHouse): WalletHistoryStore {
   return {
     async writeTransactions(batch) {
-      const candidates = batch.flatMap(({ transaction, rows }) => rows.map((row) => ({ transaction, row })));
-      if (candidates.length === 0) return 0;
-      const stored = await clickhouse.query<{ chain_id: string; block_hash: string; transaction_index: number; address: string }>(
-        sql`SELECT chain_id, block_hash, transaction_index, address FROM wallet_transactions
-          WHERE address IN ${inList(unique(candidates.map(({ row }) => row.address)))}
-            AND chain_id IN ${inList(unique(candidates.map(({ transaction }) => transaction.chainId)))}
-            AND block_hash IN ${inList(unique(candidates.map(({ transaction }) => transaction.blockHash)))}`,
-      );
-      const seen = new Set(stored.map((row) => rowKey(row.chain_id, row.block_hash, Number(row.transaction_index), row.address)));
+      const seen = new Set<string>();
+      const fresh = batch
+        .flatMap(({ transaction, rows }) => rows.map((row) => ({ transaction, row })))
+        .filter(({ transaction, row }) => firstTime(seen, rowKey(transaction.chainId, transaction.blockHash, transaction.transactionIndex, row.address)));
       const bodies = new Map<WalletTransaction, string>();
-      const fresh = candidates.filter(({ transaction, row }) => {
-        const key = rowKey(transaction.chainId, transaction.blockHash, transaction.transactionIndex, row.address);
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
       await clickhouse.insert(
         'wallet_transactions',
         fresh.map(({ transaction, row }) => {
@@ -135,26 +126,15 @@ export function createWalletHistoryStore(clickhouse: ClickHouse): WalletHistoryS
     },
 
     async writeBalanceChanges(changes) {
-      if (changes.length === 0) return 0;
-      const keyed = changes.map((change) => {
-        const asset = change.asset ?? { kind: AssetKind.ASSET_KIND_UNSPECIFIED, address: '', tokenId: '' };
-        return { change, assetKind: assetKindNames[asset.kind], assetAddress: asset.address, tokenId: asset.tokenId };
-      });
-      const stored = await clickhouse.query<{ chain_id: string; block_hash: string; transaction_index: number; address: string; asset_kind: string; asset_address: string; token_id: string }>(
-        sql`SELECT chain_id, block_hash, transaction_index, address, asset_kind, asset_address, token_id FROM balance_changes
-          WHERE address IN ${inList(unique(changes.map((change) => change.wallet)))}
-            AND chain_id IN ${inList(unique(changes.map((change) => change.chainId)))}
-            AND block_hash IN ${inList(unique(changes.map((change) => change.blockHash)))}`,
-      );
-      const seen = new Set(
-        stored.map((row) => `${rowKey(row.chain_id, row.block_hash, Number(row.transaction_index), row.address)}|${row.asset_kind}|${row.asset_address}|${row.token_id}`),
-      );
-      const fresh = keyed.filter(({ change, assetKind, assetAddress, tokenId }) => {
-        const key = `${rowKey(change.chainId, change.blockHash, change.transactionIndex, change.wallet)}|${assetKind}|${assetAddress}|${tokenId}`;
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
+      const seen = new Set<string>();
+      const fresh = changes
+        .map((change) => {
+          const asset = change.asset ?? { kind: AssetKind.ASSET_KIND_UNSPECIFIED, address: '', tokenId: '' };
+          return { change, assetKind: assetKindNames[asset.kind], assetAddress: asset.address, tokenId: asset.tokenId };
+        })
+        .filter(({ change, assetKind, assetAddress, tokenId }) =>
+          firstTime(seen, `${rowKey(change.chainId, change.blockHash, change.transactionIndex, change.wallet)}|${assetKind}|${assetAddress}|${tokenId}`),
+        );
       await clickhouse.insert(
         'balance_changes',
         fresh.map(({ change, assetKind, assetAddress, tokenId }) => ({

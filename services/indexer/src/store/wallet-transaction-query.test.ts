@@ -49,7 +49,7 @@ describe('inList and orphanedBlocks', () => {
 
   test('an orphaned hash is one whose newest state by sequence is orphaned', () => {
     const text = squash(orphanedBlocks(['ethereum', 'base']).text);
-    expect(text).toContain("PREWHERE orphaned = 1 WHERE chain_id IN ('ethereum', 'base')");
+    expect(text).toContain("block_hash IN (SELECT block_hash FROM orphaned_block_hashes WHERE chain_id IN ('ethereum', 'base'))");
     expect(text).toContain('GROUP BY chain_id, block_hash HAVING argMax(orphaned, sequence) = 1');
   });
 });
