@@ -11,6 +11,14 @@ describe('listWalletTransactionsQuery', () => {
     expect(text).not.toMatch(/is_trash =|operation_type IN|hasAny\(asset_types/);
   });
 
+  test('reads the wide body only for the page the narrow inner query picked', () => {
+    const text = squash(listWalletTransactionsQuery(base).text);
+    expect(text).toContain(
+      "body FROM wallet_transactions PREWHERE address = '0xabc' AND chain_id IN ('ethereum') AND (chain_id, block_hash, transaction_index) IN ( SELECT chain_id, block_hash, transaction_index FROM wallet_transactions WHERE",
+    );
+    expect(text.match(/body/g)).toHaveLength(1);
+  });
+
   test.each([
     [{ trash: 'only_trash' }, 'is_trash = 1'],
     [{ trash: 'only_non_trash' }, 'is_trash = 0'],

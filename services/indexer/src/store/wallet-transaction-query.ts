@@ -60,6 +60,13 @@ function afterCursor(cursor: HistoryCursor): SqlFragment {
     OR (transaction_index = ${cursor.transactionIndex} AND chain_id < ${cursor.chainId}))))))`;
 }
 
+/**
+ * One page of a wallet's history in one query, read narrowly: the inner query picks the page's
+ * identities from the filterable columns alone (every filter, the orphan check, the keyset cursor
+ * and the order), the outer one reads the wide `body` only for those rows. PREWHERE makes
+ * ClickHouse read `body` only in the granules holding them, where a single query read the body of
+ * every row of the wallet that matched before sorting and cutting the page.
+ */
 export function listWalletTransactionsQuery(filter: WalletTransactionFilter): SqlFragment {
   const conditions: SqlFragment[] = [
     sql`address = ${filter.address}`,
@@ -79,11 +86,15 @@ export function listWalletTransactionsQuery(filter: WalletTransactionFilter): Sq
   if (filter.assetTypes.length > 0) conditions.push(sql`hasAny(asset_types, ${filter.assetTypes})`);
   if (filter.search) conditions.push(searchCondition(filter.search));
   if (filter.after) conditions.push(afterCursor(filter.after));
+  const order = sql`ORDER BY block_timestamp DESC, block_number DESC, transaction_index DESC, chain_id DESC
+    LIMIT 1 BY chain_id, block_hash, transaction_index
+    LIMIT ${filter.limit}`;
   return sql`SELECT chain_id, address, block_number, block_hash, toUnixTimestamp(block_timestamp) AS mined_at,
       transaction_index, hash, operation_type, is_trash, body
     FROM wallet_transactions
-    WHERE ${join(conditions, ' AND ')}
-    ORDER BY block_timestamp DESC, block_number DESC, transaction_index DESC, chain_id DESC
-    LIMIT 1 BY chain_id, block_hash, transaction_index
-    LIMIT ${filter.limit}`;
+    PREWHERE address = ${filter.address} AND chain_id IN ${inList(filter.chainIds)} AND (chain_id, block_hash, transaction_index) IN (
+      SELECT chain_id, block_hash, transaction_index FROM wallet_transactions
+      WHERE ${join(conditions, ' AND ')}
+      ${order})
+    ${order}`;
 }
