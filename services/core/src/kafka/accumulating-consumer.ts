@@ -3,7 +3,7 @@ import type { Consumer, IHeaders, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { extractTraceContext } from '../telemetry/index.js';
 import type { IncomingMessage, MessageConsumer } from './consumer.js';
-import { consumerReporting, headerCarrier } from './consumer-reporting.js';
+import { consumerReporting, headerCarrier, incomingMessage, logCrashes, runWithManualCommits } from './consumer-common.js';
 import type { TopicSpec } from './topics.js';
 
 export interface AccumulatingConsumerOptions<T> {
@@ -119,41 +119,24 @@ export async function startAccumulatingConsumer<T>(kafka: Kafka, options: Accumu
     }, maxDelayMs);
   }
 
-  await consumer.connect();
-  await consumer.subscribe({ topic: topic.name, fromBeginning: options.fromBeginning ?? true });
-  await consumer.run({
-    autoCommit: false,
-    eachBatchAutoResolve: false,
-    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-      highWatermarks.set(batch.partition, batch.highWatermark);
-      for (const message of batch.messages) {
-        if (!isRunning() || isStale()) break;
-        const offset = BigInt(message.offset);
-        const taken = takenUpTo.get(batch.partition);
-        // Resolving moves the fetch position on; the commit waits for the flush.
-        resolveOffset(message.offset);
-        if (taken !== undefined && offset <= taken) continue;
-        takenUpTo.set(batch.partition, offset);
-        waiting.push({
-          headers: message.headers,
-          message: {
-            topic: batch.topic,
-            partition: batch.partition,
-            offset: message.offset,
-            key: message.key?.toString() ?? null,
-            value: topic.codec.decode(message.value ?? new Uint8Array()),
-          },
-        });
-        // A full buffer is handled before more is fetched: memory stays bounded.
-        if (waiting.length >= maxMessages) await flush();
-      }
-      schedule();
-      await heartbeat();
-    },
+  await runWithManualCommits(consumer, topic.name, options.fromBeginning ?? true, async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+    highWatermarks.set(batch.partition, batch.highWatermark);
+    for (const message of batch.messages) {
+      if (!isRunning() || isStale()) break;
+      const offset = BigInt(message.offset);
+      const taken = takenUpTo.get(batch.partition);
+      // Resolving moves the fetch position on; the commit waits for the flush.
+      resolveOffset(message.offset);
+      if (taken !== undefined && offset <= taken) continue;
+      takenUpTo.set(batch.partition, offset);
+      waiting.push({ headers: message.headers, message: incomingMessage(topic, batch, message) });
+      // A full buffer is handled before more is fetched: memory stays bounded.
+      if (waiting.length >= maxMessages) await flush();
+    }
+    schedule();
+    await heartbeat();
   });
-  consumer.on(consumer.events.CRASH, (event) => {
-    logger.error({ err: event.payload.error, groupId: options.groupId, restart: event.payload.restart }, 'Kafka consumer crashed');
-  });
+  logCrashes(consumer, logger, options.groupId);
   return {
     async stop() {
       stopped = true;

@@ -2,7 +2,7 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Consumer, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { extractTraceContext } from '../telemetry/index.js';
-import { consumerReporting, headerCarrier } from './consumer-reporting.js';
+import { consumerReporting, headerCarrier, incomingMessage, logCrashes, runWithManualCommits } from './consumer-common.js';
 import type { TopicSpec } from './topics.js';
 
 export interface IncomingMessage<T> {
@@ -60,58 +60,42 @@ export async function startConsumer<T>(kafka: Kafka, options: ConsumerOptions<T>
   const chunkSize = options.handleBatch ? (options.maxBatchSize ?? 500) : 1;
   const consumer: Consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false });
   const reporting = consumerReporting(consumer, options.groupId, topic.name);
-  await consumer.connect();
-  await consumer.subscribe({ topic: topic.name, fromBeginning: options.fromBeginning ?? true });
-  await consumer.run({
-    autoCommit: false,
-    eachBatchAutoResolve: false,
-    eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-      let handledUpTo: string | undefined;
-      try {
-        for (let start = 0; start < batch.messages.length; start += chunkSize) {
-          if (!isRunning() || isStale()) break;
-          const chunk = batch.messages.slice(start, start + chunkSize);
-          // A chunk is traced under the context its first message carried.
-          const parent = extractTraceContext(headerCarrier(chunk[0]!.headers));
-          await context.with(parent, () =>
-            tracer.startActiveSpan(`${topic.name} process`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.batch.message_count': chunk.length } }, async (span) => {
-              try {
-                await handleChunk(
-                  chunk.map((message) => ({
-                    topic: batch.topic,
-                    partition: batch.partition,
-                    offset: message.offset,
-                    key: message.key?.toString() ?? null,
-                    value: topic.codec.decode(message.value ?? new Uint8Array()),
-                  })),
-                );
-              } catch (error) {
-                span.recordException(error as Error);
-                span.setStatus({ code: SpanStatusCode.ERROR });
-                throw error;
-              } finally {
-                span.end();
-              }
-            }),
-          );
-          const last = chunk.at(-1)!.offset;
-          resolveOffset(last);
-          handledUpTo = last;
-          reporting.handled(batch.partition, chunk.length, last, batch.highWatermark);
-          await heartbeat();
-        }
-      } finally {
-        if (handledUpTo !== undefined) {
-          await consumer.commitOffsets([
-            { topic: batch.topic, partition: batch.partition, offset: (BigInt(handledUpTo) + 1n).toString() },
-          ]);
-        }
+  await runWithManualCommits(consumer, topic.name, options.fromBeginning ?? true, async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+    let handledUpTo: string | undefined;
+    try {
+      for (let start = 0; start < batch.messages.length; start += chunkSize) {
+        if (!isRunning() || isStale()) break;
+        const chunk = batch.messages.slice(start, start + chunkSize);
+        // A chunk is traced under the context its first message carried.
+        const parent = extractTraceContext(headerCarrier(chunk[0]!.headers));
+        await context.with(parent, () =>
+          tracer.startActiveSpan(`${topic.name} process`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.batch.message_count': chunk.length } }, async (span) => {
+            try {
+              await handleChunk(chunk.map((message) => incomingMessage(topic, batch, message)));
+            } catch (error) {
+              span.recordException(error as Error);
+              span.setStatus({ code: SpanStatusCode.ERROR });
+              throw error;
+            } finally {
+              span.end();
+            }
+          }),
+        );
+        const last = chunk.at(-1)!.offset;
+        resolveOffset(last);
+        handledUpTo = last;
+        reporting.handled(batch.partition, chunk.length, last, batch.highWatermark);
+        await heartbeat();
       }
-    },
+    } finally {
+      if (handledUpTo !== undefined) {
+        await consumer.commitOffsets([
+          { topic: batch.topic, partition: batch.partition, offset: (BigInt(handledUpTo) + 1n).toString() },
+        ]);
+      }
+    }
   });
-  consumer.on(consumer.events.CRASH, (event) => {
-    logger.error({ err: event.payload.error, groupId: options.groupId, restart: event.payload.restart }, 'Kafka consumer crashed');
-  });
+  logCrashes(consumer, logger, options.groupId);
   return {
     async stop() {
       await consumer.stop();

@@ -1,5 +1,38 @@
-import type { Consumer, IHeaders } from 'kafkajs';
+import type { Batch, Consumer, EachBatchHandler, IHeaders, KafkaMessage } from 'kafkajs';
+import type { Logger } from 'pino';
 import { kafkaConsumedMessages, kafkaConsumerLag } from '../metrics/platform-metrics.js';
+import type { IncomingMessage } from './consumer.js';
+import type { TopicSpec } from './topics.js';
+
+// What both consumers (startConsumer, startAccumulatingConsumer) do alike.
+
+/** A fetched message decoded with its topic's codec. */
+export function incomingMessage<T>(topic: TopicSpec<T>, batch: Batch, message: KafkaMessage): IncomingMessage<T> {
+  return {
+    topic: batch.topic,
+    partition: batch.partition,
+    offset: message.offset,
+    key: message.key?.toString() ?? null,
+    value: topic.codec.decode(message.value ?? new Uint8Array()),
+  };
+}
+
+/**
+ * Joins the group and runs `eachBatch` with commits in the caller's hands: nothing is committed
+ * that the caller did not commit after storing it.
+ */
+export async function runWithManualCommits(consumer: Consumer, topic: string, fromBeginning: boolean, eachBatch: EachBatchHandler): Promise<void> {
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning });
+  await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch });
+}
+
+/** kafkajs restarts a crashed consumer by itself; the crash is still worth an error line. */
+export function logCrashes(consumer: Consumer, logger: Logger, groupId: string): void {
+  consumer.on(consumer.events.CRASH, (event) => {
+    logger.error({ err: event.payload.error, groupId, restart: event.payload.restart }, 'Kafka consumer crashed');
+  });
+}
 
 /** A message's headers as the string carrier the trace propagator reads. */
 export function headerCarrier(headers: IHeaders | undefined): Record<string, string> {
