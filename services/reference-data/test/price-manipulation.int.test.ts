@@ -3,11 +3,10 @@
 // pool is pushed 100x off by one large swap, then arbitraged back, and separately given a huge
 // position out of range; the served WETH price is held against the single-chain rule computed here
 // from the pools read with viem (price-expectations.ts) and against the price before the attack.
-import { sql } from '@wallet-api/core/clickhouse';
 import { unary } from '@wallet-api/core/grpc';
 import { alignTick, tickSpacingByFee } from '@wallet-api/core/protocol-math';
 import { Network } from '@wallet-api/core/proto/common';
-import { eventually, uniqueName } from '@wallet-api/core/testing';
+import { uniqueName } from '@wallet-api/core/testing';
 import { encodeFunctionData, type Address, type Hex } from 'viem';
 import { erc20Abi, positionManagerAbi, swapRouterAbi, v3PoolAbi } from '../../devnet/src/protocols/uniswap/abi.js';
 import type { TokensManifest } from '../../devnet/src/protocols/tokens/manifest.js';
@@ -35,21 +34,13 @@ async function servedWeth(): Promise<number | undefined> {
   return response.prices[0]!.price;
 }
 
-/** Until the consumer has stored the pool events of `blockNumber`. */
-async function indexedThrough(blockNumber: bigint): Promise<void> {
-  await eventually(async () => {
-    const [row] = await pipeline.database.clickhouse.query<{ height: string }>(sql`SELECT max(block_number) AS height FROM pool_events WHERE chain_id = ${pipeline.chainId}`);
-    if (BigInt(row?.height ?? 0) < blockNumber) throw new Error(`pool events indexed through ${row?.height}, waiting for ${blockNumber}`);
-  }, 120_000);
-}
-
 /** Sends from the deployer and mines; answers the block once the consumer has stored its pool events. */
 async function mineIndexed(to: Address, data: Hex, gas = 6_000_000n): Promise<bigint> {
   const hash = await pipeline.chain.session.send({ from: deployer(), to, data, gas });
   const timestamp = Math.max((await pipeline.chain.session.latestTimestamp()) + 1, Math.floor(Date.now() / 1000) + 1);
   const block = await pipeline.chain.session.mine(timestamp);
   expect(block.receipts.get(hash)?.status).toBe('success');
-  await indexedThrough(block.number);
+  await pipeline.indexedThrough(block.number);
   return block.number;
 }
 
@@ -82,8 +73,7 @@ beforeAll(async () => {
   pool = uniswap.v3.pools.find((entry) => entry.fee === 500 && [lower(entry.token0), lower(entry.token1)].sort().join() === [usdc, routing.weth].sort().join())!;
   await pipeline.startConsumer(uniqueName('manipulation'));
   stopIndexer = pipeline.harness.runIndexer({ chainId: pipeline.chainId, rpcUrl: pipeline.chain.rpcUrl });
-  const logs = await pipeline.client.getLogs({ address: trustedPools.map((entry) => entry.address as Address), fromBlock: 0n });
-  await indexedThrough(logs.reduce((max, log) => (log.blockNumber! > max ? log.blockNumber! : max), 0n));
+  await pipeline.indexedThrough(await pipeline.lastPoolEventBlock(trustedPools));
 }, 300_000);
 
 afterAll(async () => {

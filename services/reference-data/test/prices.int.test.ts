@@ -64,19 +64,6 @@ async function expectedAt(blockNumber: bigint, pools: readonly TestPool[] = trus
   return expectedPrices(await readPools(pipeline.client, pools, blockNumber), routing);
 }
 
-/** Until the consumer has stored the pool events of `blockNumber`. */
-async function indexedThrough(blockNumber: bigint): Promise<void> {
-  await eventually(async () => {
-    const [row] = await pipeline.database.clickhouse.query<{ height: string }>(sql`SELECT max(block_number) AS height FROM pool_events WHERE chain_id = ${pipeline.chainId}`);
-    if (BigInt(row?.height ?? 0) < blockNumber) throw new Error(`pool events indexed through ${row?.height}, waiting for ${blockNumber}`);
-  }, 120_000);
-}
-
-async function lastPoolEventBlock(): Promise<bigint> {
-  const logs = await pipeline.client.getLogs({ address: trustedPools.map((pool) => pool.address as Address), fromBlock: 0n });
-  return logs.reduce((max, log) => (log.blockNumber! > max ? log.blockNumber! : max), 0n);
-}
-
 /** The chain's blocks with their timestamps, for "the block at time t". */
 async function blockAt(timestamp: number): Promise<bigint | undefined> {
   let found: bigint | undefined;
@@ -120,7 +107,7 @@ beforeAll(async () => {
   trustedPools = uniswapPools(uniswap);
   firstConsumer = await pipeline.startConsumer(uniqueName('prices'));
   stopIndexer = pipeline.harness.runIndexer({ chainId: pipeline.chainId, rpcUrl: pipeline.chain.rpcUrl });
-  await indexedThrough(await lastPoolEventBlock());
+  await pipeline.indexedThrough(await pipeline.lastPoolEventBlock(trustedPools));
 }, 300_000);
 
 afterAll(async () => {
@@ -226,7 +213,7 @@ describe('prices from the indexed pools of the test world', () => {
     await send(gov, encodeFunctionData({ abi: erc20, functionName: 'transfer', args: [fakePair as Address, 10n ** 18n] }), 100_000n);
     await send(fakePair, encodeFunctionData({ abi: pairAbi, functionName: 'mint', args: [deployer()] }), 300_000n);
     const head = await mine();
-    await indexedThrough(head);
+    await pipeline.indexedThrough(head);
 
     const thinPair = lower(await pipeline.client.readContract({ address: uniswap.v2.factory, abi: factoryAbi, functionName: 'getPair', args: [yld as Address, usdc as Address] }));
     const [token0, token1] = [yld, usdc].sort();
@@ -249,7 +236,7 @@ describe('prices from the indexed pools of the test world', () => {
     // A swap in the GOV/WETH pair within the last day, for the 24-hour volume.
     await send(uniswap.v2.router, encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [1_000n * 10n ** 18n, 0n, [gov as Address, routing.weth as Address], deployer(), deadline()] }));
     const head = await mine();
-    await indexedThrough(head);
+    await pipeline.indexedThrough(head);
     const seconds = Math.floor(Date.now() / 1000);
 
     const ask = (addons: string[]) =>
@@ -325,7 +312,7 @@ describe('prices from the indexed pools of the test world', () => {
     // The branch to be orphaned: a large buy of WETH.
     await send(uniswap.v2.router, encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [5_000_000n * 10n ** 6n, 0n, [usdc as Address, routing.weth as Address], deployer(), deadline()] }));
     const orphan = await pipeline.chain.session.mine(start);
-    await indexedThrough(orphan.number);
+    await pipeline.indexedThrough(orphan.number);
     const moved = (await expectedAt(orphan.number)).get(routing.weth)!;
     await eventually(async () => expectClose((await servedPrices([{ address: routing.weth, timestamp: 0 }]))[0], moved, 'WETH on the orphaned branch'));
 
@@ -364,7 +351,7 @@ describe('prices from the indexed pools of the test world', () => {
     const gov = symbol('GOV');
     await send(uniswap.v2.router, encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [500n * 10n ** 18n, 0n, [gov as Address, routing.weth as Address], deployer(), deadline()] }));
     const head = await mine();
-    await indexedThrough(head);
+    await pipeline.indexedThrough(head);
     const expected = await expectedAt(head);
     const priced = [...expected.keys()];
     await eventually(async () => {
@@ -384,7 +371,7 @@ describe('prices from the indexed pools of the test world', () => {
     await send(dai, encodeFunctionData({ abi: erc20, functionName: 'approve', args: [uniswap.v2.router, 2n ** 255n] }), 100_000n);
     await send(uniswap.v2.router, encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [balance / 2n, 0n, [dai as Address, routing.weth as Address], deployer(), deadline()] }));
     const head = await mine();
-    await indexedThrough(head);
+    await pipeline.indexedThrough(head);
 
     const [pair] = await readPools(pipeline.client, [drained], head);
     const [wethReserve, daiReserve] = (pair!.token0 === dai ? [pair!.reserve1, pair!.reserve0] : [pair!.reserve0, pair!.reserve1]).map((amount) => Number(amount) / 1e18) as [number, number];

@@ -8,8 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { setupClickHouseDatabase, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
-import { createPublicClient, http, type PublicClient } from 'viem';
+import { eventually, setupClickHouseDatabase, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
+import { sql } from '@wallet-api/core/clickhouse';
+import { createPublicClient, http, type Address, type PublicClient } from 'viem';
 import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
 import { devnetRegistry } from '../../devnet/src/registry/index.js';
 import { setupIndexing, startOwnChain, type IndexingHarness, type OwnChain } from '../../indexer/test/setup-indexing.js';
@@ -41,6 +42,10 @@ export interface PricePipeline {
   grpc: InstanceType<typeof ReferenceDataClient>;
   /** Starts a price consumer (new tracker, as a restarted process would have) under a consumer group. */
   startConsumer(groupId: string): Promise<PriceConsumer>;
+  /** Until the consumer has stored the pool events of `blockNumber`. */
+  indexedThrough(blockNumber: bigint): Promise<void>;
+  /** The newest block with a log of one of `pools`, read from the chain. */
+  lastPoolEventBlock(pools: readonly { address: string }[]): Promise<bigint>;
   close(): Promise<void>;
 }
 
@@ -90,6 +95,16 @@ export async function startPricePipeline(): Promise<PricePipeline> {
       await consumer.start();
       consumers.push(consumer);
       return consumer;
+    },
+    async indexedThrough(blockNumber) {
+      await eventually(async () => {
+        const [row] = await database.clickhouse.query<{ height: string }>(sql`SELECT max(block_number) AS height FROM pool_events WHERE chain_id = ${chainId}`);
+        if (BigInt(row?.height ?? 0) < blockNumber) throw new Error(`pool events indexed through ${row?.height}, waiting for ${blockNumber}`);
+      }, 120_000);
+    },
+    async lastPoolEventBlock(pools) {
+      const logs = await client.getLogs({ address: pools.map((pool) => pool.address as Address), fromBlock: 0n });
+      return logs.reduce((max, log) => (log.blockNumber! > max ? log.blockNumber! : max), 0n);
     },
     async close() {
       for (const consumer of consumers) await consumer.stop();

@@ -45,16 +45,13 @@ export interface WalletHistoryStore {
   writeTransaction(transaction: WalletTransaction, rows: readonly WalletTransactionRow[]): Promise<number>;
   /** Stores balance changes in one INSERT, keyed (chain, block hash, transaction index, wallet, asset) as above. */
   writeBalanceChanges(changes: readonly BalanceChange[]): Promise<number>;
-  writeBalanceChange(change: BalanceChange): Promise<boolean>;
   /**
    * Records blocks as canonical at their sequence. Writing the same message twice adds an identical
    * row, which changes no argMax and merges away, so no check is needed.
    */
   recordBlocks(blocks: readonly ChainBlock[]): Promise<void>;
-  recordBlock(block: ChainBlock): Promise<void>;
   /** Records the rollbacks' blocks as orphaned at their sequence; as idempotent as recordBlocks. */
   recordRollbacks(rollbacks: readonly ChainRollback[]): Promise<void>;
-  recordRollback(rollback: ChainRollback): Promise<void>;
   listWalletTransactions(filter: WalletTransactionFilter): Promise<StoredWalletTransaction[]>;
 }
 
@@ -155,19 +152,11 @@ export function createWalletHistoryStore(clickhouse: ClickHouse): WalletHistoryS
       return fresh.length;
     },
 
-    async writeBalanceChange(change) {
-      return (await this.writeBalanceChanges([change])) === 1;
-    },
-
     async recordBlocks(blocks) {
       await clickhouse.insert(
         'block_states',
         blocks.map((block) => ({ chain_id: block.chainId, block_hash: block.hash, block_number: block.number, orphaned: 0, sequence: block.sequence })),
       );
-    },
-
-    recordBlock(block) {
-      return this.recordBlocks([block]);
     },
 
     async recordRollbacks(rollbacks) {
@@ -183,10 +172,6 @@ export function createWalletHistoryStore(clickhouse: ClickHouse): WalletHistoryS
           })),
         ),
       );
-    },
-
-    recordRollback(rollback) {
-      return this.recordRollbacks([rollback]);
     },
 
     async listWalletTransactions(filter) {
