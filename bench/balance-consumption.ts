@@ -12,6 +12,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { connectChangeVersions } from '@wallet-api/core/cache';
 import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient } from '@wallet-api/core/grpc';
 import { createKafka, createProducer, ensureTopics, startConsumer, topics, type OutgoingMessage, type TopicSpec } from '@wallet-api/core/kafka';
@@ -152,12 +153,14 @@ async function positionsConsumer(): Promise<number> {
   // The service's chain reader on the benchmark's anvil, with the chain directory's client settings.
   const reader = createChainReader(createPublicClient({ transport: http(chain.rpcUrl, { timeout: 10_000, retryCount: 1, batch: { batchSize: 500 } }), cacheTime: 0 }));
   const chains = { reader: async (id: string) => (id === chainId ? reader : undefined) };
+  const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: `bench-${chainId}`, onError: () => undefined });
   const started = performance.now();
   const consumers = createPositionsConsumers({
     kafka,
     balances: createBalanceLedger({ store: createBalanceStore(prisma), chains, logger, metrics }),
     snapshots: createSnapshotStore(prisma),
     protocols: createProtocolDirectory(referenceData),
+    versions: changes.versions,
     logger,
     metrics,
     groupId: `${chainId}.positions`,
@@ -171,6 +174,7 @@ async function positionsConsumer(): Promise<number> {
   } finally {
     await consumers.stop();
     referenceData.close();
+    changes.close();
   }
 }
 

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '@wallet-api/core/logger';
 import { authenticate, type OrganizationLookup } from './auth/authenticate.js';
 import { createFungibleDirectory } from '@wallet-api/core/resources';
+import type { ResponseCache } from './cache/response-cache.js';
 import type { Backends } from './grpc/backends.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
@@ -29,6 +30,8 @@ export interface GatewayDependencies {
   checkResponses: boolean;
   /** How long a fungible's GetFungibles answer (market data included) is reused; absent or 0: asked for every response. */
   fungiblesTtlMs?: number;
+  /** Wallet answers kept until the wallet's data or prices change; absent: every answer is computed. */
+  responseCache?: ResponseCache;
   /** PEM file served at /v1/webhooks/certificate.pem; absent: that endpoint answers 404. */
   webhookCertificateFile?: string;
 }
@@ -43,7 +46,7 @@ export function createApp(deps: GatewayDependencies): Express {
 
   const registry = new OpenAPIRegistry();
   createOpenApiRegistryComponents(registry);
-  const routes = createApiRoutes({ registry, publicUrl: deps.publicUrl, logger: deps.logger, checkResponses: deps.checkResponses });
+  const routes = createApiRoutes({ registry, publicUrl: deps.publicUrl, logger: deps.logger, checkResponses: deps.checkResponses, ...(deps.responseCache ? { responseCache: deps.responseCache } : {}) });
   addChainRoutes(routes, deps.backends);
   const fungibles = createFungibleDirectory(deps.backends.referenceData, { ttlMs: deps.fungiblesTtlMs ?? 0 });
   addWalletTransactionRoutes(routes, deps.backends, fungibles);

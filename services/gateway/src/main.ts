@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
+import { createChangeVersions } from '@wallet-api/core/cache';
 import { baseEnv, databaseEnv, metricsPort, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
 import { createLogger } from '@wallet-api/core/logger';
@@ -9,6 +10,7 @@ import { startTelemetry } from '@wallet-api/core/telemetry';
 import { createApp } from './app.js';
 import { findOrganizationByKey } from './auth/api-keys.js';
 import { cachedLookup } from './auth/authenticate.js';
+import { createResponseCache } from './cache/response-cache.js';
 import { createBackends } from './grpc/backends.js';
 
 const env = baseEnv.extend(databaseEnv.shape).extend(redisEnv.shape).extend(serviceAddressEnv.shape).extend({
@@ -19,6 +21,9 @@ const env = baseEnv.extend(databaseEnv.shape).extend(redisEnv.shape).extend(serv
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(20),
   // fungible_info's market data is reused this long (GetFungibles reads price history and supplies per token).
   GATEWAY_FUNGIBLES_TTL_MS: z.coerce.number().int().min(0).default(15_000),
+  // Memory for cached wallet answers, and the longest any is kept (see cache/response-cache.ts); 0 MiB: no cache.
+  RESPONSE_CACHE_MAX_MB: z.coerce.number().int().min(0).default(256),
+  RESPONSE_CACHE_MAX_AGE_MS: z.coerce.number().int().positive().default(60_000),
   // The public certificate of the webhooks' X-Signature scheme, served at /v1/webhooks/certificate.pem.
   WEBHOOK_CERTIFICATE_FILE: z.string().min(1).optional(),
 });
@@ -40,6 +45,16 @@ const backends = createBackends({
   subscription: config.SUBSCRIPTION_GRPC_ADDRESS,
 });
 
+const responseCache =
+  config.RESPONSE_CACHE_MAX_MB > 0
+    ? createResponseCache({
+        versions: createChangeVersions(redis, { keyPrefix: config.REDIS_KEY_PREFIX }),
+        logger,
+        maxBytes: config.RESPONSE_CACHE_MAX_MB * 1024 * 1024,
+        maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS,
+      })
+    : undefined;
+
 const app = createApp({
   lookupOrganization: cachedLookup((key) => findOrganizationByKey(prisma, key)),
   redis,
@@ -49,6 +64,7 @@ const app = createApp({
   logger,
   checkResponses: config.NODE_ENV !== 'production',
   fungiblesTtlMs: config.GATEWAY_FUNGIBLES_TTL_MS,
+  ...(responseCache ? { responseCache } : {}),
   ...(config.WEBHOOK_CERTIFICATE_FILE ? { webhookCertificateFile: config.WEBHOOK_CERTIFICATE_FILE } : {}),
 });
 

@@ -10,7 +10,9 @@ import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/m
 import { readWalletTruth, type WalletTruth } from '../../devnet/src/truth/index.js';
 import { protocolHoldings, walletHoldings, type Holding } from '../../positions/test/chain-truth.js';
 import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
+import { createChangeVersions } from '@wallet-api/core/cache';
 import { createApp } from '../src/app.js';
+import { createResponseCache } from '../src/cache/response-cache.js';
 import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
 import { createBackends, type Backends } from '../src/grpc/backends.js';
 import { loadFungibleTruth, type ExpectedFungible } from './fungible-truth.js';
@@ -123,6 +125,7 @@ beforeAll(async () => {
     rateLimits: { perSecond: 100_000, burst: 100_000 },
     logger: testLogger,
     checkResponses: true,
+    responseCache: createResponseCache({ versions: createChangeVersions(redis, { keyPrefix: harness.changes.keyPrefix }), logger: testLogger, maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000 }),
   });
   server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createPublicClient, http } from 'viem';
-import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
+import { connectChangeVersions } from '@wallet-api/core/cache';
+import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createClickHouse } from '@wallet-api/core/clickhouse';
 import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient } from '@wallet-api/core/grpc';
@@ -18,7 +19,7 @@ import { createBlockPublisher } from './publish/block-publisher.js';
 import { createCheckpointStore } from './store/checkpoint-store.js';
 import { backoffDelay, defaultRetryPolicy } from './sync/backoff.js';
 
-const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend(clickHouseEnv.shape).extend({
+const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend(clickHouseEnv.shape).extend(redisEnv.shape).extend({
   INDEXER_CHAINS: z
     .string()
     .optional()
@@ -47,10 +48,12 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
     username: config.CLICKHOUSE_USER,
     password: config.CLICKHOUSE_PASSWORD,
   });
+  const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
   const writer = createTransactionWriter({
     kafka,
     clickhouse,
     referenceData,
+    versions: changes.versions,
     logger,
     topics,
     groupId: consumerGroup('indexer.wallet-history', config.KAFKA_TOPIC_SUFFIX),
@@ -111,6 +114,7 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
       { name: 'kafka producer', close: () => producer.disconnect() },
       { name: 'transaction writer', close: () => writer.stop() },
       { name: 'clickhouse', close: () => clickhouse.close() },
+      { name: 'redis', close: async () => changes.close() },
       { name: 'postgres', close: () => prisma.$disconnect() },
       { name: 'reference-data client', close: async () => referenceData.close() },
     ],

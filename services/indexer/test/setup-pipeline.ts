@@ -6,7 +6,8 @@ import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/
 import { createProducer, ensureTopics, type TopicSpec } from '@wallet-api/core/kafka';
 import { Registry } from '@wallet-api/core/metrics';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { setupClickHouseDatabase, setupKafka, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
+import { createChangeVersions } from '@wallet-api/core/cache';
+import { setupChangeVersions, setupClickHouseDatabase, setupKafka, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
 import { createApp } from '../../gateway/src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../../gateway/src/auth/api-keys.js';
 import { createBackends, type Backends } from '../../gateway/src/grpc/backends.js';
@@ -17,6 +18,7 @@ import { createChainPriceTracker, createReferenceDataDomain } from '../../refere
 import { referenceDataService } from '../../reference-data/src/grpc/reference-data-service.js';
 import { loadFxTable } from '../../reference-data/src/prices/currencies.js';
 import { loadRegistryConfig } from '../../reference-data/src/registry/registry-config.js';
+import { createResponseCache } from '../../gateway/src/cache/response-cache.js';
 import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
 import { indexerService } from '../src/grpc/indexer-service.js';
 import { createIndexerMetrics } from '../src/pipeline/indexer-metrics.js';
@@ -73,6 +75,7 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
   const database = await setupClickHouseDatabase(suffix);
   const prisma = createPrisma(testConfig().DATABASE_URL);
   const redis = new Redis(testConfig().REDIS_URL);
+  const changes = setupChangeVersions();
 
   const chains = await loadChainsConfig(chainsFile);
   const registry = await loadRegistryConfig([shippedRegistry, devnetRegistry]);
@@ -86,13 +89,14 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
   const prices = createPriceConsumer({
     kafka,
     tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: database.clickhouse, logger: testLogger }),
+    versions: changes.versions,
     logger: testLogger,
     groupId: suffix,
     topics: ownTopics,
   });
   if (consumers) await prices.start();
   const referenceData = createGrpcClient(ReferenceDataClient, `127.0.0.1:${referenceGrpc.port}`);
-  const writer: TransactionWriter = createTransactionWriter({ kafka, clickhouse: database.clickhouse, referenceData, logger: testLogger, topics: ownTopics, groupId: suffix });
+  const writer: TransactionWriter = createTransactionWriter({ kafka, clickhouse: database.clickhouse, referenceData, versions: changes.versions, logger: testLogger, topics: ownTopics, groupId: suffix });
   if (consumers) await writer.start();
   const indexerGrpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: database.clickhouse, referenceData })], logger: testLogger });
   const backends: Backends = createBackends({ referenceData: `127.0.0.1:${referenceGrpc.port}`, indexer: `127.0.0.1:${indexerGrpc.port}`, positions: `127.0.0.1:${indexerGrpc.port}` });
@@ -104,6 +108,8 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
     rateLimits: { perSecond: 100_000, burst: 100_000 },
     logger: testLogger,
     checkResponses: true,
+    // The cache in force, as in the start command's gateway: every answer the pipeline's tests read must be current.
+    responseCache: createResponseCache({ versions: createChangeVersions(redis, { keyPrefix: changes.keyPrefix }), logger: testLogger, maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000 }),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -153,6 +159,7 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
       await new Promise((resolve) => server.close(resolve));
       backends.close();
       referenceData.close();
+      changes.close();
       await indexerGrpc.shutdown(1_000);
       await referenceGrpc.shutdown(1_000);
       const admin = kafka.admin();

@@ -3,7 +3,7 @@ import { createGrpcClient, startGrpcServer, unary, type GrpcServer } from '@wall
 import { createProducer, ensureTopics, topics, type MessageProducer } from '@wallet-api/core/kafka';
 import type { BalanceChange, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
 import { IndexerClient, TrashFilter, type ListWalletTransactionsRequest, type TransactionRecord } from '@wallet-api/core/proto/indexer';
-import { setupClickHouse, setupKafka, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { setupChangeVersions, setupClickHouse, setupKafka, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { createTransactionWriter, type TransactionWriter, type WriterTopics } from '../src/consume/transaction-writer.js';
 import { indexerService } from '../src/grpc/indexer-service.js';
 import { walletRows } from '../src/consume/wallet-rows.js';
@@ -13,6 +13,7 @@ import { blockRef, chainBlock, erc20, erc721, native, randomAddress, token, tran
 
 const clickhouse = setupClickHouse();
 const kafka = setupKafka('wallet-history-test');
+const changes = setupChangeVersions();
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -83,7 +84,7 @@ describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions',
       ],
       dapps: [{ chainId, address: router, dapp: { id: 'swapper', name: 'Swapper', description: '', iconUrl: 'https://icons.test/swapper.png', url: '', managePositionsUrl: '' } }],
     });
-    writer = createTransactionWriter({ kafka, clickhouse, referenceData: referenceData.client, logger: testLogger, groupId: uniqueName('writer'), topics: writerTopics });
+    writer = createTransactionWriter({ kafka, clickhouse, referenceData: referenceData.client, versions: changes.versions, logger: testLogger, groupId: uniqueName('writer'), topics: writerTopics });
     await writer.start();
     producer = await createProducer(kafka);
     grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
@@ -97,6 +98,7 @@ describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions',
     await grpc.shutdown(1_000);
     await referenceData.stop();
     await clickhouse.close();
+    changes.close();
   });
 
   test('every message sent twice reads once: transactions per wallet, balance changes per asset', async () => {

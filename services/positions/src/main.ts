@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
+import { connectChangeVersions } from '@wallet-api/core/cache';
+import { databaseEnv, kafkaEnv, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient } from '@wallet-api/core/grpc';
 import { consumerGroup, createKafka, platformTopics } from '@wallet-api/core/kafka';
@@ -17,7 +18,7 @@ import { createProtocolHoldings } from './protocols/protocol-holdings.js';
 import { createBalanceStore } from './store/balance-store.js';
 import { createSnapshotStore } from './store/snapshot-store.js';
 
-const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend({
+const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend(redisEnv.shape).extend({
   // The spec lets sync=true wait 30 s; the chain read gets most of it, pricing the rest.
   POSITIONS_SYNC_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
   // A wallet's first request without sync reads its protocols on demand, within the gateway's 10 s;
@@ -35,6 +36,7 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
   const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
   const prisma = createPrisma(config.DATABASE_URL);
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'positions', logger });
+  const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
   const balances = createBalanceStore(prisma);
   const snapshots = createSnapshotStore(prisma);
   const protocols = createProtocolDirectory(referenceData);
@@ -49,6 +51,7 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
     firstReadTimeoutMs: config.POSITIONS_FIRST_READ_TIMEOUT_MS,
     maxSnapshotAgeMs: config.POSITIONS_SNAPSHOT_MAX_AGE_MS,
     refreshConcurrency: config.POSITIONS_REFRESH_CONCURRENCY,
+    versions: changes.versions,
   });
   const ledger = createBalanceLedger({ store: balances, chains, logger, metrics });
   const consumers = createPositionsConsumers({
@@ -56,6 +59,7 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
     balances: ledger,
     snapshots,
     protocols,
+    versions: changes.versions,
     logger,
     metrics,
     topics: platformTopics(config.KAFKA_TOPIC_SUFFIX),
@@ -77,6 +81,7 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
       { name: 'kafka consumers', close: () => consumers.stop() },
       { name: 'protocol refreshes', close: () => holdings.close() },
       { name: 'postgres', close: () => prisma.$disconnect() },
+      { name: 'redis', close: async () => changes.close() },
       { name: 'reference-data client', close: async () => referenceData.close() },
     ],
   };

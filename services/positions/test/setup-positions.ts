@@ -17,12 +17,14 @@ import { createDappDirectory, createTokenDirectory } from '@wallet-api/core/refe
 import {
   setupClickHouseDatabase,
   setupKafka,
+  setupChangeVersions,
   setupPostgresDatabase,
   testLogger,
   uniqueName,
   type ClickHouseDatabase,
   type PostgresDatabase,
 } from '@wallet-api/core/testing';
+import type { ChangeVersions } from '@wallet-api/core/cache';
 import { createIndexerMetrics } from '../../indexer/src/pipeline/indexer-metrics.js';
 import type { PublisherTopics } from '../../indexer/src/publish/block-publisher.js';
 import { pipelineTopics } from '../../indexer/test/pipeline-topics.js';
@@ -71,6 +73,8 @@ export interface PositionsHarness {
   startConsumers(options?: { logger?: Logger }): Promise<PositionsConsumers>;
   /** A positions gRPC service over the harness's database; the harness stops it on close. */
   startService(): Promise<PositionsService>;
+  /** Change tokens of the harness's own key space; `keyPrefix` is for a gateway reading them. */
+  changes: { versions: ChangeVersions; keyPrefix: string };
   close(): Promise<void>;
 }
 
@@ -96,6 +100,7 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
   const kafka = setupKafka('positions-test');
   await ensureTopics(kafka, Object.values(topics) as TopicSpec<unknown>[]);
   const database = await setupPostgresDatabase(suffix);
+  const changes = setupChangeVersions();
   const clickhouse: ClickHouseDatabase = await setupClickHouseDatabase(suffix);
   const overrides = Object.fromEntries(Object.entries(options.rpcUrls ?? {}).map(([chainId, url]) => [rpcOverrideVariable(chainId), url]));
   const chains = await loadChainsConfig(`${referenceConfig}chains.json`, { ...process.env, ...overrides });
@@ -105,6 +110,7 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
   const priceConsumer: PriceConsumer = createPriceConsumer({
     kafka,
     tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: clickhouse.clickhouse, logger: testLogger }),
+    versions: changes.versions,
     logger: testLogger,
     groupId: `${suffix}.prices`,
     topics: { poolEvents: topics.poolEvents, chainRollbacks: topics.chainRollbacks },
@@ -133,6 +139,7 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
     database,
     referenceData,
     referenceDataAddress,
+    changes,
     index: (indexed) => runChainIndexer({ prisma: database.prisma, producer, topics, metrics: indexerMetrics, stops, ...indexed }),
     async startConsumers(consumerOptions = {}) {
       const logger = consumerOptions.logger ?? testLogger;
@@ -142,6 +149,7 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
         balances: createBalanceLedger({ store: balances, chains: createChainDirectory(referenceData, { rpcTimeoutMs: 30_000 }), logger, metrics }),
         snapshots,
         protocols,
+        versions: changes.versions,
         logger,
         metrics,
         groupId: suffix,
@@ -162,6 +170,7 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
         firstReadTimeoutMs: 60_000,
         maxSnapshotAgeMs: 60 * 60_000,
         refreshConcurrency: 4,
+        versions: changes.versions,
       });
       const server = await startGrpcServer({
         host: '127.0.0.1',
@@ -230,6 +239,7 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
       await admin.disconnect();
       await clickhouse.drop();
       await database.drop();
+      changes.close();
     },
   };
 }

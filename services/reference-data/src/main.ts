@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { coalescedInserts, createClickHouse } from '@wallet-api/core/clickhouse';
-import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
+import { connectChangeVersions } from '@wallet-api/core/cache';
+import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
 import { consumerGroup, createKafka, platformTopics } from '@wallet-api/core/kafka';
 import { runGrpcService } from '@wallet-api/core/service';
@@ -14,7 +15,7 @@ import { loadFxTable } from './prices/currencies.js';
 import { loadRegistryConfig, registryPaths } from './registry/registry-config.js';
 
 const config = parseEnv(
-  serviceAddressEnv.extend(databaseEnv.shape).extend(clickHouseEnv.shape).extend(kafkaEnv.shape).extend({
+  serviceAddressEnv.extend(databaseEnv.shape).extend(clickHouseEnv.shape).extend(kafkaEnv.shape).extend(redisEnv.shape).extend({
     CHAINS_CONFIG_FILE: z.string().default(fileURLToPath(new URL('../config/chains.json', import.meta.url))),
     // The shipped dapp and token registry; REGISTRY_PATHS (comma-separated) are merged over it in order.
     REGISTRY_CONFIG_FILE: z.string().default(fileURLToPath(new URL('../config/registry.json', import.meta.url))),
@@ -39,8 +40,10 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
   });
   const domain = createReferenceDataDomain({ chains, registry, prisma, logger, prices: { clickhouse, fx, currencyChainId: config.PRICES_CURRENCY_CHAIN } });
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'reference-data', logger });
+  const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
   const consumer = createPriceConsumer({
     kafka,
+    versions: changes.versions,
     // Every chain's fold writes its rows at about the same moment: one INSERT per table for all.
     tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: coalescedInserts(clickhouse, { lingerMs: 25 }), logger }),
     logger,
@@ -54,6 +57,7 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
     closers: [
       { name: 'price consumer', close: () => consumer.stop() },
       { name: 'clickhouse', close: () => clickhouse.close() },
+      { name: 'redis', close: async () => changes.close() },
       { name: 'postgresql', close: () => prisma.$disconnect() },
     ],
   };

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { eventually, setupClickHouseDatabase, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
+import { eventually, setupChangeVersions, setupClickHouseDatabase, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
 import { sql } from '@wallet-api/core/clickhouse';
 import { createPublicClient, http, type Address, type PublicClient } from 'viem';
 import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
@@ -71,6 +71,7 @@ export async function startPricePipeline(): Promise<PricePipeline> {
   const domain: ReferenceDataDomain = createReferenceDataDomain({ chains, registry, prisma, logger: testLogger, prices: { clickhouse: database.clickhouse, fx, currencyChainId: chainId } });
   const server: GrpcServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [referenceDataService(createChainRegistry(chains), domain)], logger: testLogger });
   const grpc = createGrpcClient(ReferenceDataClient, `127.0.0.1:${server.port}`);
+  const changes = setupChangeVersions();
   const consumers: PriceConsumer[] = [];
 
   return {
@@ -88,6 +89,7 @@ export async function startPricePipeline(): Promise<PricePipeline> {
       const consumer = createPriceConsumer({
         kafka: harness.kafka,
         tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: database.clickhouse, logger: testLogger }),
+        versions: changes.versions,
         logger: testLogger,
         groupId,
         topics: harness.topics,
@@ -109,6 +111,7 @@ export async function startPricePipeline(): Promise<PricePipeline> {
     async close() {
       for (const consumer of consumers) await consumer.stop();
       grpc.close();
+      changes.close();
       await server.shutdown(1_000);
       await harness.close();
       await chain.stop();

@@ -48,6 +48,8 @@ export const databaseEnv = z.object({
 
 export const redisEnv = z.object({
   REDIS_URL: z.string().startsWith('redis://').default('redis://127.0.0.1:6379'),
+  // Starts the keys of the answers' change tokens, which the gateway and the services writing wallet data share.
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _, . and - only').default('wallet-api'),
 });
 
 /** Where each service listens for gRPC; the gateway dials the same addresses. */

@@ -2,11 +2,13 @@
 // Tests use the `_test` databases so they never touch what the start command serves.
 import { randomUUID } from 'node:crypto';
 import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, redisEnv } from '../config/index.js';
+import { connectChangeVersions, type ChangeVersions } from '../cache/index.js';
 import { createClickHouse, type ClickHouse } from '../clickhouse/index.js';
 import { createKafka } from '../kafka/index.js';
 import { createLogger, type Logger } from '../logger/index.js';
 
 export { checkHealth } from './health-check.js';
+export { consumerGroupCaughtUp } from './consumer-caught-up.js';
 export { eventually } from './eventually.js';
 export { freePort } from './free-port.js';
 export { migrationStatements, setupClickHouseDatabase, type ClickHouseDatabase } from './clickhouse-database.js';
@@ -42,4 +44,14 @@ export function setupKafka(clientId = 'test') {
 /** A name no earlier run used, for topics, consumer groups and tables. */
 export function uniqueName(prefix: string): string {
   return `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+}
+
+/**
+ * Change tokens in a key space of the test's own, so that other suites' writers sharing the
+ * Redis of scripts/up.sh never change what this test reads. `keyPrefix` is for the gateway under test.
+ */
+export function setupChangeVersions(): { versions: ChangeVersions; keyPrefix: string; close(): void } {
+  const keyPrefix = uniqueName('test');
+  const connection = connectChangeVersions(testConfig().REDIS_URL, { keyPrefix, onError: () => undefined });
+  return { ...connection, keyPrefix };
 }

@@ -3,6 +3,7 @@ import express, { Router, type Request, type Response } from 'express';
 import type { Logger } from '@wallet-api/core/logger';
 import { z } from 'zod';
 import type { Organization } from '../auth/authenticate.js';
+import type { ResponseCache } from '../cache/response-cache.js';
 import { apiError, titles, type ErrorStatus } from '../http/api-error.js';
 import { errorResponseSchema } from '../schemas/common.js';
 
@@ -50,6 +51,12 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, H extends A
   /** Error statuses beyond the 400/401/429/500/503 that every authenticated route may answer. */
   errors?: ErrorStatus[];
   handle(input: RouteInput<P, Q, H, B>, context: RouteContext): Promise<z.infer<R>>;
+  /**
+   * For routes answering about one wallet: the wallet, when this request's answer may be served
+   * from the response cache until the wallet's data or prices change; undefined when it must be
+   * computed (such as `sync=true`).
+   */
+  cachedFor?(input: RouteInput<P, Q, H, B>): string | undefined;
 }
 
 export interface ApiRoutes {
@@ -118,6 +125,8 @@ export function createApiRoutes(options: {
   publicUrl: string;
   logger: Logger;
   checkResponses: boolean;
+  /** Absent: every answer is computed. */
+  responseCache?: ResponseCache;
 }): ApiRoutes {
   const router = Router();
   const baseUrl = options.publicUrl.replace(/\/$/, '');
@@ -159,19 +168,28 @@ export function createApiRoutes(options: {
           headers: parse(spec.headers ?? empty, readHeaders(spec.headers ?? empty, req), 'header'),
           body: spec.body ? parseBody(spec.body, req) : undefined,
         } as RouteInput<P, Q, H, B>;
-        const body = await spec.handle(input, {
-          organization: res.locals.organization as Organization,
-          requestId: res.locals.requestId as string,
-          selfUrl: `${baseUrl}${req.originalUrl}`,
-          baseUrl,
-        });
-        if (options.checkResponses) {
-          const checked = spec.response.safeParse(body);
-          if (!checked.success) {
-            options.logger.error({ path: spec.path, issues: checked.error.issues }, 'response does not match its declared schema');
-            throw apiError(500, 'the response failed its schema check');
+        const organization = res.locals.organization as Organization;
+        const respond = async () => {
+          const body = await spec.handle(input, { organization, requestId: res.locals.requestId as string, selfUrl: `${baseUrl}${req.originalUrl}`, baseUrl });
+          if (options.checkResponses) {
+            const checked = spec.response.safeParse(body);
+            if (!checked.success) {
+              options.logger.error({ path: spec.path, issues: checked.error.issues }, 'response does not match its declared schema');
+              throw apiError(500, 'the response failed its schema check');
+            }
           }
+          return body;
+        };
+        const wallet = options.responseCache && spec.cachedFor?.(input);
+        if (options.responseCache && wallet !== undefined) {
+          // Everything an answer depends on besides the wallet's data: the URL as sent (links.self
+          // repeats it), the headers the route reads, and the caller's entitlements.
+          const key = [spec.path, req.originalUrl, JSON.stringify(input.headers), organization.roles.join(','), organization.addons.join(',')].join('\n');
+          const { body } = await options.responseCache.serve({ route: spec.path, wallet, key }, async () => JSON.stringify(await respond()));
+          res.status(successStatus).type('json').send(body);
+          return;
         }
+        const body = await respond();
         if (successStatus === 204) res.status(204).end();
         else res.status(successStatus).json(body);
       });

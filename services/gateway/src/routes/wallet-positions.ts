@@ -50,6 +50,7 @@ export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends, d
     query: positionsQuery,
     headers: networkHeaders,
     response: positionListResponseSchema,
+    cachedFor: ({ params, query }) => (query.sync === 'true' ? undefined : params.address),
     async handle({ params, query, headers }, { organization, selfUrl, baseUrl }) {
       checkRequestUrlLength(selfUrl);
       const context = toRequestContext(organization, headers['X-Env']);

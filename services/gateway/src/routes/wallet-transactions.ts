@@ -59,6 +59,7 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
     headers: networkHeaders,
     response: transactionListResponseSchema,
     errors: [403],
+    cachedFor: ({ params }) => params.address,
     async handle({ params, query, headers }, { organization, selfUrl, baseUrl }) {
       const context = toRequestContext(organization, headers['X-Env']);
       const includePending = query['filter[include_pending]'] === 'true';

@@ -1,3 +1,4 @@
+import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { ClickHouse } from '@wallet-api/core/clickhouse';
 import { startAccumulatingConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
 import type { Logger } from '@wallet-api/core/logger';
@@ -19,6 +20,8 @@ export interface TransactionWriterOptions {
   kafka: ReturnType<typeof createKafka>;
   clickhouse: ClickHouse;
   referenceData: ReferenceDataClient;
+  /** Marks the wallets whose transactions were stored (everything, after a rollback), before offsets are committed. */
+  versions: ChangeVersions;
   logger: Logger;
   /** Prefix of the consumer groups, one per topic. */
   groupId?: string;
@@ -41,7 +44,7 @@ export interface TransactionWriter {
  * block and table kept it busy merging while the chains were idle.
  */
 export function createTransactionWriter(options: TransactionWriterOptions): TransactionWriter {
-  const { kafka, logger } = options;
+  const { kafka, logger, versions } = options;
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'indexer.wallet-history';
   const store = createWalletHistoryStore(options.clickhouse);
@@ -58,7 +61,9 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
           async handleBatch(messages) {
             const transactions = messages.map((message) => message.value);
             const facts = await tokens.load(transactions.flatMap(transactionTokens));
-            await store.writeTransactions(transactions.map((transaction) => ({ transaction, rows: walletRows(transaction, facts) })));
+            const batch = transactions.map((transaction) => ({ transaction, rows: walletRows(transaction, facts) }));
+            await store.writeTransactions(batch);
+            await versions.walletsChanged(batch.flatMap(({ rows }) => rows.map((row) => row.address)));
           },
         }),
         startAccumulatingConsumer(kafka, {
@@ -73,13 +78,21 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
           groupId: `${groupId}.blocks`,
           topic: topics.chainBlocks,
           logger,
-          handleBatch: (messages) => store.recordBlocks(messages.map((message) => message.value)),
+          async handleBatch(messages) {
+            const blocks = messages.map((message) => message.value);
+            await store.recordBlocks(blocks);
+            // A block that a rollback orphaned and a newer ChainBlock revives shows its transactions again.
+            if (await store.anyEverOrphaned(blocks)) await versions.everythingChanged();
+          },
         }),
         startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.rollbacks`,
           topic: topics.chainRollbacks,
           logger,
-          handleBatch: (messages) => store.recordRollbacks(messages.map((message) => message.value)),
+          async handleBatch(messages) {
+            await store.recordRollbacks(messages.map((message) => message.value));
+            await versions.everythingChanged();
+          },
         }),
       ]);
       consumers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));

@@ -1,4 +1,4 @@
-import { sql, type ClickHouse } from '@wallet-api/core/clickhouse';
+import { inList, sql, type ClickHouse } from '@wallet-api/core/clickhouse';
 import { AssetKind, WalletTransaction, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
 import { listWalletTransactionsQuery, type WalletTransactionFilter } from './wallet-transaction-query.js';
 
@@ -50,6 +50,8 @@ export interface WalletHistoryStore {
    * row, which changes no argMax and merges away, so no check is needed.
    */
   recordBlocks(blocks: readonly ChainBlock[]): Promise<void>;
+  /** Whether a rollback ever declared one of these blocks orphaned: a ChainBlock for it brings its transactions back. */
+  anyEverOrphaned(blocks: readonly ChainBlock[]): Promise<boolean>;
   /** Records the rollbacks' blocks as orphaned at their sequence; as idempotent as recordBlocks. */
   recordRollbacks(rollbacks: readonly ChainRollback[]): Promise<void>;
   listWalletTransactions(filter: WalletTransactionFilter): Promise<StoredWalletTransaction[]>;
@@ -157,6 +159,15 @@ export function createWalletHistoryStore(clickhouse: ClickHouse): WalletHistoryS
         'block_states',
         blocks.map((block) => ({ chain_id: block.chainId, block_hash: block.hash, block_number: block.number, orphaned: 0, sequence: block.sequence })),
       );
+    },
+
+    async anyEverOrphaned(blocks) {
+      if (blocks.length === 0) return false;
+      const [row] = await clickhouse.query<{ found: string }>(
+        sql`SELECT count() AS found FROM orphaned_block_hashes
+          WHERE chain_id IN ${inList([...new Set(blocks.map((block) => block.chainId))])} AND block_hash IN ${inList(blocks.map((block) => block.hash))}`,
+      );
+      return Number(row?.found ?? 0) > 0;
     },
 
     async recordRollbacks(rollbacks) {

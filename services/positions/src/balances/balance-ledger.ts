@@ -15,8 +15,8 @@ export interface ChainRollbackEvent {
 export interface BalanceLedger {
   /** Entries of the balance-change topic; balances seen for the first time get their opening read from the chain. */
   applyEntries(entries: readonly BalanceEntry[]): Promise<void>;
-  /** Blocks of the block topic: canonical. */
-  applyBlocks(states: readonly BlockState[]): Promise<void>;
+  /** Blocks of the block topic: canonical. Answers whether one of them had been orphaned (its entries count again). */
+  applyBlocks(states: readonly BlockState[]): Promise<{ revived: boolean }>;
   /** One rollback: its blocks orphaned, and the openings read at them read again at its common ancestor. */
   applyRollback(rollback: ChainRollbackEvent): Promise<void>;
 }
@@ -145,7 +145,14 @@ export function createBalanceLedger(options: BalanceLedgerOptions): BalanceLedge
 
     async applyBlocks(states) {
       // Blocks only ever become canonical here, which no opening depends on.
+      const revived = await Promise.all(
+        [...new Set(states.map((state) => state.chainId))].map(async (chainId) => {
+          const known = await store.knownBlocks(chainId, states.filter((state) => state.chainId === chainId).map((state) => state.blockHash));
+          return [...known.values()].some((block) => block.orphaned);
+        }),
+      );
       await store.applyBlockStates(states);
+      return { revived: revived.includes(true) };
     },
 
     async applyRollback({ chainId, commonAncestor, orphanedBlockHashes, sequence }) {

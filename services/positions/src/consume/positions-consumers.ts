@@ -1,4 +1,5 @@
 import { startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
 import { AssetKind, type BalanceChange, type ChainBlock, type ChainRollback, type WalletTransaction } from '@wallet-api/core/proto/events';
 import type { BalanceLedger } from '../balances/balance-ledger.js';
@@ -20,6 +21,8 @@ export interface PositionsConsumerOptions {
   balances: BalanceLedger;
   snapshots: SnapshotStore;
   protocols: ProtocolDirectory;
+  /** Marks the wallets whose positions changed (everything, when blocks stop or start counting), before offsets are committed. */
+  versions: ChangeVersions;
   logger: Logger;
   metrics: PositionsMetrics;
   /** Prefix of the consumer groups, one per topic. */
@@ -59,7 +62,7 @@ function toEntry(change: BalanceChange): BalanceEntry | undefined {
  * read first (see the balance store).
  */
 export function createPositionsConsumers(options: PositionsConsumerOptions): PositionsConsumers {
-  const { kafka, balances, snapshots, protocols, logger, metrics } = options;
+  const { kafka, balances, snapshots, protocols, versions, logger, metrics } = options;
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'positions';
   let consumers: MessageConsumer[] = [];
@@ -72,7 +75,9 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
           topic: topics.balanceChanges,
           logger,
           async handleBatch(messages) {
-            await balances.applyEntries(messages.flatMap((message) => toEntry(message.value) ?? []));
+            const entries = messages.flatMap((message) => toEntry(message.value) ?? []);
+            await balances.applyEntries(entries);
+            await versions.walletsChanged(entries.map((entry) => entry.wallet));
             metrics.messages.inc({ topic: 'balance-changes' }, messages.length);
           },
         }),
@@ -81,9 +86,10 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
           topic: topics.chainBlocks,
           logger,
           async handleBatch(messages) {
-            await balances.applyBlocks(
+            const { revived } = await balances.applyBlocks(
               messages.map(({ value }) => ({ chainId: value.chainId, blockHash: value.hash, orphaned: false, sequence: BigInt(value.sequence) })),
             );
+            if (revived) await versions.everythingChanged();
             metrics.messages.inc({ topic: 'blocks' }, messages.length);
           },
         }),
@@ -102,6 +108,7 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
               });
               await snapshots.markReorganised(value.chainId, BigInt(value.commonAncestorNumber));
             }
+            await versions.everythingChanged();
             metrics.messages.inc({ topic: 'rollbacks' }, messages.length);
           },
         }),
@@ -112,7 +119,9 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
           async handleBatch(messages) {
             const chainIds = [...new Set(messages.map((message) => message.value.chainId))];
             const contracts = new Map(await Promise.all(chainIds.map(async (chainId) => [chainId, (await protocols.protocols(chainId)).contracts] as const)));
-            await snapshots.markTouched(messages.flatMap(({ value }) => protocolTouches(value, contracts.get(value.chainId)!)));
+            const touches = messages.flatMap(({ value }) => protocolTouches(value, contracts.get(value.chainId)!));
+            await snapshots.markTouched(touches);
+            await versions.walletsChanged(touches.map((touch) => touch.wallet));
             metrics.messages.inc({ topic: 'transactions' }, messages.length);
           },
         }),

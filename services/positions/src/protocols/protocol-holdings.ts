@@ -1,3 +1,4 @@
+import type { ChangeVersions } from '@wallet-api/core/cache';
 import { unavailable } from '@wallet-api/core/grpc';
 import type { Logger } from '@wallet-api/core/logger';
 import type { Address } from 'viem';
@@ -37,6 +38,8 @@ export interface ProtocolHoldingsOptions {
   maxSnapshotAgeMs: number;
   /** Background refreshes at once; more wait their turn. */
   refreshConcurrency: number;
+  /** A refreshed snapshot changes the wallet's answers. */
+  versions: ChangeVersions;
 }
 
 const timedOut = Symbol('timed out');
@@ -76,6 +79,7 @@ export function createProtocolHoldings(options: ProtocolHoldingsOptions): Protoc
         const read = await Promise.all(adapters.map((adapter) => adapter.read({ reader, wallet: wallet as Address, blockNumber: block.number, heldTokens })));
         const holdings = { chainId, positions: read.flat(), blockNumber: block.number, readAt };
         await snapshots.write({ ...holdings, wallet });
+        await options.versions.walletsChanged([wallet]);
         metrics.refreshes.inc({ chain: chainId, outcome: 'read' });
         return holdings;
       } catch (error) {

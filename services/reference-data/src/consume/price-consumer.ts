@@ -1,4 +1,5 @@
 import { startAccumulatingConsumer, startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
 import type { ChainRollback, PoolEvent } from '@wallet-api/core/proto/events';
 import { fromPoolEvent, type ChainPoolEvent } from '../prices/chain-pool-event.js';
@@ -12,6 +13,8 @@ export interface PriceConsumerTopics {
 export interface PriceConsumerOptions {
   kafka: ReturnType<typeof createKafka>;
   tracker: PriceTracker;
+  /** Every wallet's valued answers change with prices: marked after each stored batch, before offsets are committed. */
+  versions: ChangeVersions;
   logger: Logger;
   /** Prefix of the consumer groups, one per topic. */
   groupId?: string;
@@ -30,7 +33,7 @@ export interface PriceConsumer {
  * tracker serializes each chain's work, and a new branch's events wait for their rollback.
  */
 export function createPriceConsumer(options: PriceConsumerOptions): PriceConsumer {
-  const { kafka, tracker, logger } = options;
+  const { kafka, tracker, versions, logger } = options;
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'reference-data.prices';
   let consumers: MessageConsumer[] = [];
@@ -45,7 +48,9 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
           topic: topics.poolEvents,
           logger,
           async handleBatch(messages) {
-            await tracker.apply(messages.map((message) => fromPoolEvent(message.value)).filter((event): event is ChainPoolEvent => event !== undefined));
+            const events = messages.map((message) => fromPoolEvent(message.value)).filter((event): event is ChainPoolEvent => event !== undefined);
+            await tracker.apply(events);
+            if (events.length > 0) await versions.everythingChanged();
           },
         }),
         startConsumer(kafka, {
@@ -54,6 +59,7 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
           logger,
           async handleBatch(messages) {
             for (const message of messages) await tracker.rollback(message.value);
+            await versions.everythingChanged();
           },
         }),
       ]);

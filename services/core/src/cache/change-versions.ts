@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+/**
+ * What the gateway's answer cache is validated against: a token per wallet, replaced whenever a
+ * service stores something that changes one of the wallet's answers, and one token for changes
+ * that reach every wallet (prices, rollbacks). Writers replace tokens after the change is stored
+ * and before its Kafka offsets are committed; readers take the tokens before they compute. So an
+ * answer computed under a token can only miss a change whose new token the next reader sees, and
+ * once a consumer's offsets show a change, no reader gets an answer from before it.
+ */
+export interface ChangeVersions {
+  /** The wallets' answers changed. */
+  walletsChanged(wallets: Iterable<string>): Promise<void>;
+  /** Every wallet's answers changed: prices moved, or blocks stopped or started counting. */
+  everythingChanged(): Promise<void>;
+  /** The wallet's tokens as one string; two reads are equal only if nothing changed between them. */
+  current(wallet: string): Promise<string>;
+}
+
+export interface ChangeVersionsOptions {
+  /** Starts every key: keeps stacks that share one Redis apart (REDIS_KEY_PREFIX; tests use their own). */
+  keyPrefix?: string;
+  /**
+   * A wallet token is dropped this long after its last change, so Redis holds tokens of recently
+   * active wallets only. Readers must not keep an answer this long: a dropped token reads as
+   * absent again, like before the wallet's first change.
+   */
+  walletTokenTtlSeconds?: number;
+}
+
+/** Wallets are compared as the services store them: EVM addresses in lower case, Solana ones as they are. */
+export const walletVersionKey = (wallet: string): string => (wallet.startsWith('0x') || wallet.startsWith('0X') ? wallet.toLowerCase() : wallet);
+
+/** Wallets per pipeline: keeps one batch's commands from holding Redis up. */
+const pipelineChunk = 1_000;
+
+export function createChangeVersions(redis: Redis, options: ChangeVersionsOptions = {}): ChangeVersions {
+  const prefix = `${options.keyPrefix ?? 'wallet-api'}:changes`;
+  const everything = `${prefix}:all`;
+  const walletKey = (wallet: string) => `${prefix}:wallet:${walletVersionKey(wallet)}`;
+  const ttl = options.walletTokenTtlSeconds ?? 7 * 24 * 60 * 60;
+
+  return {
+    async walletsChanged(wallets) {
+      const keys = [...new Set([...wallets].map(walletKey))];
+      for (let start = 0; start < keys.length; start += pipelineChunk) {
+        const pipeline = redis.pipeline();
+        for (const key of keys.slice(start, start + pipelineChunk)) pipeline.set(key, randomUUID(), 'EX', ttl);
+        const results = (await pipeline.exec()) ?? [];
+        const failed = results.find(([error]) => error);
+        if (failed) throw failed[0];
+      }
+    },
+    async everythingChanged() {
+      await redis.set(everything, randomUUID());
+    },
+    async current(wallet) {
+      const [walletToken, everythingToken] = await redis.mget(walletKey(wallet), everything);
+      return `${walletToken ?? '-'}/${everythingToken ?? '-'}`;
+    },
+  };
+}
+
+/** A Redis client for a service that only marks changes: commands fail fast while Redis is away, so the batch fails and is delivered again. */
+export function connectChangeVersions(url: string, options: ChangeVersionsOptions & { onError(error: Error): void }): { versions: ChangeVersions; close(): void } {
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false });
+  redis.on('error', options.onError);
+  return { versions: createChangeVersions(redis, options), close: () => redis.disconnect() };
+}

@@ -1,0 +1,95 @@
+import type { ChangeVersions } from '@wallet-api/core/cache';
+import type { Logger } from '@wallet-api/core/logger';
+import { Counter, processRegistry } from '@wallet-api/core/metrics';
+import { LRUCache } from 'lru-cache';
+
+export type CacheOutcome = 'hit' | 'miss' | 'shared' | 'bypass';
+
+const cachedAnswers = new Counter({
+  name: 'wallet_api_gateway_response_cache_total',
+  help: 'Cacheable answers by route and outcome: hit (served from the cache), miss (computed), shared (waited for a computation already running), bypass (Redis could not say whether the cache was current)',
+  labelNames: ['route', 'outcome'] as const,
+  registers: [processRegistry],
+});
+
+export interface ResponseCache {
+  /**
+   * The serialized answer for `key`, a request of `wallet`: from the cache while the wallet's
+   * change tokens are those it was computed under, otherwise computed (once for every request
+   * that asks while it runs).
+   */
+  serve(request: { route: string; wallet: string; key: string }, compute: () => Promise<string>): Promise<{ body: string; outcome: CacheOutcome }>;
+}
+
+export interface ResponseCacheOptions {
+  versions: ChangeVersions;
+  logger: Logger;
+  /** Memory for answers; the least recently used go first. */
+  maxBytes: number;
+  /**
+   * No answer is kept longer than this, whatever the tokens say: an answer can also change with
+   * time alone (a day-ago price moving on as the clock does), and tokens themselves expire.
+   */
+  maxAgeMs: number;
+}
+
+interface Entry {
+  version: string;
+  body: string;
+}
+
+/**
+ * Answers kept per (route, URL, caller's entitlements) and checked against the wallet's change
+ * tokens on every request: one Redis round trip instead of the gRPC calls and serialization
+ * behind an answer. The version is read before computing, so an answer stored under it can only
+ * be older than a change whose new token the next request reads, never older than a change
+ * already visible. When Redis does not answer, requests are computed as if there were no cache.
+ */
+export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
+  const entries = new LRUCache<string, Entry>({
+    maxSize: options.maxBytes,
+    // UTF-16 in memory: two bytes a character, plus the key.
+    sizeCalculation: (entry, key) => 2 * (entry.body.length + key.length + entry.version.length) + 64,
+    ttl: options.maxAgeMs,
+  });
+  const running = new Map<string, { version: string; body: Promise<string> }>();
+  let warnedUnavailable = 0;
+
+  async function version(wallet: string): Promise<string | undefined> {
+    try {
+      return await options.versions.current(wallet);
+    } catch (error) {
+      // One warning a minute at most: every request would otherwise log the same outage.
+      if (Date.now() - warnedUnavailable > 60_000) {
+        warnedUnavailable = Date.now();
+        options.logger.warn({ err: error }, 'change tokens cannot be read from Redis; answers are computed without the cache');
+      }
+      return undefined;
+    }
+  }
+
+  return {
+    async serve({ route, wallet, key }, compute) {
+      const current = await version(wallet);
+      const answer = (body: string, outcome: CacheOutcome) => {
+        cachedAnswers.inc({ route, outcome });
+        return { body, outcome };
+      };
+      if (current === undefined) return answer(await compute(), 'bypass');
+      const stored = entries.get(key);
+      if (stored?.version === current) return answer(stored.body, 'hit');
+      const inFlight = running.get(key);
+      if (inFlight?.version === current) return answer(await inFlight.body, 'shared');
+
+      const body = compute();
+      running.set(key, { version: current, body });
+      try {
+        const computed = await body;
+        entries.set(key, { version: current, body: computed });
+        return answer(computed, 'miss');
+      } finally {
+        if (running.get(key)?.body === body) running.delete(key);
+      }
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { createChangeVersions } from '@wallet-api/core/cache';
+import { createPrisma } from '@wallet-api/core/db';
+import { processRegistry } from '@wallet-api/core/metrics';
+import { consumerGroupCaughtUp, eventually, setupKafka, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { createPublicClient, encodeFunctionData, erc20Abi, http, parseEther, type Address, type PublicClient } from 'viem';
+import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
+import type { TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
+import { readWalletTruth } from '../../devnet/src/truth/index.js';
+import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
+import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
+import { createApp } from '../src/app.js';
+import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
+import { createResponseCache } from '../src/cache/response-cache.js';
+import { createBackends, type Backends } from '../src/grpc/backends.js';
+
+// The gateway's answer cache against a chain that moves: repeated requests are served from the
+// cache, and once the positions service has applied a transfer (its consumer group committed the
+// transfer's balance changes), the very next request shows it. Own anvil from the test world's
+// ethereum state, so the shared chains are never written.
+const worldState = new URL('../../../.data/devnet/world/ethereum.state.json', import.meta.url).pathname;
+const chainId = 'ethereum';
+
+const prisma = createPrisma(testConfig().DATABASE_URL);
+const redis = new Redis(testConfig().REDIS_URL);
+const kafka = setupKafka('wallet-answers-cache-test');
+let world: ChainWorld;
+let chain: OwnChain;
+let client: PublicClient;
+let harness: PositionsHarness;
+let backends: Backends;
+let server: Server;
+let baseUrl: string;
+let authorization: string;
+
+beforeAll(async () => {
+  world = (await readManifest()).chains.find((candidate) => candidate.id === chainId)!;
+  chain = await startOwnChain({ chainId: world.chainId, loadState: worldState });
+  client = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 });
+  harness = await startPositionsHarness({ rpcUrls: { [chainId]: chain.rpcUrl } });
+  harness.index({ chainId, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
+  await harness.startConsumers();
+  const service = await harness.startService();
+  backends = createBackends({ referenceData: harness.referenceDataAddress, indexer: harness.referenceDataAddress, positions: service.address });
+  const app = createApp({
+    lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
+    redis,
+    backends,
+    publicUrl: 'https://api.wallet.test',
+    rateLimits: { perSecond: 100_000, burst: 100_000 },
+    logger: testLogger,
+    checkResponses: true,
+    responseCache: createResponseCache({ versions: createChangeVersions(redis, { keyPrefix: harness.changes.keyPrefix }), logger: testLogger, maxBytes: 16 * 1024 * 1024, maxAgeMs: 600_000 }),
+  });
+  server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { key } = await createOrganizationKey(prisma, { org: uniqueName('answers-cache'), roles: [], addons: [] });
+  authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+}, 180_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  backends?.close();
+  await harness?.close();
+  await chain?.stop();
+  redis.disconnect();
+  await prisma.$disconnect();
+});
+
+async function get(path: string): Promise<any> {
+  const response = await fetch(`${baseUrl}${path}`, { headers: { authorization } });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+/** How many answers the cache gave for the route with this outcome, so far. */
+async function cacheCount(route: string, outcome: string): Promise<number> {
+  const metric = processRegistry.getSingleMetric('wallet_api_gateway_response_cache_total');
+  const values = (await metric!.get()).values;
+  return values.find((value) => value.labels.route === route && value.labels.outcome === outcome)?.value ?? 0;
+}
+
+/** The wallet's token balance as the positions endpoint serves it (0 without a position). */
+async function servedTokenBalance(wallet: Address, token: Address): Promise<bigint> {
+  const body = await get(`/v1/wallets/${wallet}/positions/?filter[positions]=only_simple&filter[trash]=no_filter`);
+  const position = body.data.find((item: any) =>
+    item.attributes.fungible_info.implementations.some((implementation: any) => implementation.chain_id === chainId && implementation.address === token.toLowerCase()),
+  );
+  return position ? BigInt(position.attributes.quantity.int) : 0n;
+}
+
+test('a repeated request is answered from the cache; after the positions service applied a transfer, the next request shows it', async () => {
+  const positionsRoute = '/v1/wallets/{address}/positions/';
+  const tokens = (world.protocols.tokens as TokensManifest).tokens.filter((token) => token.kind === 'standard' || token.kind === 'stable');
+  const head = await client.getBlockNumber();
+  const { sender, token } = await (async () => {
+    for (const wallet of world.wallets.filter((candidate) => candidate.kind === 'eoa')) {
+      const truth = await readWalletTruth(client, world, wallet.address as Address, head);
+      const held = tokens.find((candidate) => truth.tokens.some((balance) => balance.address.toLowerCase() === candidate.address.toLowerCase() && balance.balance > 10n ** BigInt(candidate.decimals)));
+      if (held && truth.native > parseEther('1')) return { sender: wallet.address.toLowerCase() as Address, token: held.address as Address };
+    }
+    throw new Error('no EOA of the world holds ether and a standard token');
+  })();
+  const onChain = () => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [sender] });
+  await eventually(async () => expect(await servedTokenBalance(sender, token)).toBe(await onChain()), 180_000);
+
+  // Once the services have applied everything the still chain has (prices folded, protocol snapshots read), a request is a hit.
+  let before = 0n;
+  await eventually(async () => {
+    const hits = await cacheCount(positionsRoute, 'hit');
+    before = await servedTokenBalance(sender, token);
+    expect(await cacheCount(positionsRoute, 'hit')).toBe(hits + 1);
+  }, 120_000);
+
+  const { session } = chain;
+  const recipient = '0x6361636865000000000000000000000000000001' as Address;
+  await session.send({ from: sender, to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, 7n] }) });
+  const mined = await session.mine(Math.max(await session.latestTimestamp(), Math.floor(Date.now() / 1000)) + 12);
+  await eventually(async () => {
+    const checkpoint = await harness.database.prisma.indexedBlock.findUnique({ where: { chainId_number: { chainId, number: mined.number } } });
+    expect(checkpoint?.hash).toBe(mined.hash);
+  }, 120_000);
+  await eventually(() => consumerGroupCaughtUp(kafka, `${harness.suffix}.balance-changes`, harness.topics.balanceChanges.name), 120_000);
+
+  // One request, no retries: the answer cached before the transfer must not be served any more.
+  expect(await servedTokenBalance(sender, token)).toBe(before - 7n);
+  expect(await onChain()).toBe(before - 7n);
+  expect(await servedTokenBalance(recipient, token)).toBe(7n);
+}, 420_000);
