@@ -211,8 +211,11 @@ describe('production values (values-production.yaml)', () => {
       expect(env(container, 'KAFKA_BROKERS')?.value).toBe(production.kafka.brokers.join(','));
       expect(secretRef(container, 'CLICKHOUSE_PASSWORD')).toEqual({ name: clickhouse.existingSecret, key: clickhouse.existingSecretKey });
     }
-    const gateway = onlyContainer(deployment('gateway'));
-    expect(secretRef(gateway, 'REDIS_URL')).toEqual({ name: redis.existingSecret, key: redis.existingSecretKey });
+    // The gateway reads the answer cache's change tokens that these services write.
+    for (const name of ['gateway', 'indexer', 'positions', 'reference-data']) {
+      expect(secretRef(onlyContainer(deployment(name)), 'REDIS_URL')).toEqual({ name: redis.existingSecret, key: redis.existingSecretKey });
+    }
+    expect(env(onlyContainer(deployment('subscription')), 'REDIS_URL')).toBeUndefined();
     expect(secretRef(onlyContainer(deployment('reference-data')), 'CHAIN_RPC_URL_ETHEREUM')).toEqual({ name: 'wallet-api-chain-rpc', key: 'ethereum' });
   });
 

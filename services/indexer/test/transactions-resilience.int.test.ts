@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { sql } from '@wallet-api/core/clickhouse';
 import { createPrisma } from '@wallet-api/core/db';
-import { testConfig } from '@wallet-api/core/testing';
+import { processRegistry } from '@wallet-api/core/metrics';
+import { consumerGroupCaughtUp, setupKafka, testConfig } from '@wallet-api/core/testing';
 import { parseEther, type Address, type Hash } from 'viem';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
 import { collectRollbacks } from './collect-rollbacks.js';
@@ -53,6 +54,12 @@ async function chainTransactionCount(chain: OwnChain, upTo: bigint): Promise<num
   return count;
 }
 
+/** Transaction pages the gateway answered from its cache so far, in this process. */
+async function cacheCount(outcome: string): Promise<number> {
+  const values = (await processRegistry.getSingleMetric('wallet_api_gateway_response_cache_total')!.get()).values;
+  return values.find((value) => value.labels.route === '/v1/wallets/{address}/transactions/' && value.labels.outcome === outcome)?.value ?? 0;
+}
+
 const hashesOf = (items: any[]) => items.map((item) => item.attributes.hash as string);
 
 test('after a reorg the orphaned transactions are gone from the API, the new branch is there, and the rollback reached Kafka', async () => {
@@ -90,6 +97,45 @@ test('after a reorg the orphaned transactions are gone from the API, the new bra
   for (const tag of [0xa1, 0xa2]) expect(await history(recipient(tag))).toEqual([]);
   expect(hashesOf(await history(recipient(0xb1)))).toEqual([replacement]);
   await eventually(() => expect(rollbacks.received.flatMap((rollback) => rollback.orphanedBlockHashes)).toEqual(orphanedBlockHashes));
+}, 300_000);
+
+test('a page answered from the cache is not served again once the writer has stored a new transaction of the wallet', async () => {
+  const chain = await ownChain({ chainId: ethereum.chainId, loadState: worldState });
+  const pipeline = await ownPipeline();
+  pipeline.index({ chainId, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
+  const wallet = ethereum.wallets.find((candidate) => candidate.kind === 'eoa')!.address.toLowerCase() as Address;
+  const page = `/v1/wallets/${wallet}/transactions/?page[size]=5&filter[trash]=no_filter`;
+  const head = await chain.session.client.getBlockNumber();
+  const prisma = createPrisma(testConfig().DATABASE_URL);
+  cleanups.push(() => prisma.$disconnect());
+  const checkpointed = async (number: bigint, hash?: Hash) => {
+    const checkpoint = await prisma.indexedBlock.findUnique({ where: { chainId_number: { chainId, number } } });
+    expect(checkpoint).not.toBeNull();
+    if (hash) expect(checkpoint!.hash).toBe(hash);
+  };
+  const kafka = setupKafka('transactions-cache-test');
+  const written = () => consumerGroupCaughtUp(kafka, `${pipeline.suffix}.transactions`, pipeline.topics.walletTransactions.name);
+  await eventually(() => checkpointed(head), 180_000);
+  await eventually(written, 120_000);
+  // Once everything is stored and prices are folded, the same page twice: the second from the cache.
+  let before: any;
+  await eventually(async () => {
+    const hits = await cacheCount('hit');
+    before = (await pipeline.get(page)).body;
+    expect((await pipeline.get(page)).body).toEqual(before);
+    expect(await cacheCount('hit')).toBeGreaterThan(hits);
+  }, 120_000);
+
+  const clock = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000));
+  const sent = await chain.session.send({ from: wallet, to: '0x6361636865000000000000000000000000000002', value: parseEther('0.01'), gas: 21_000n });
+  const mined = await chain.session.mine(clock + 12);
+  await eventually(() => checkpointed(mined.number, mined.hash), 120_000);
+  await eventually(written, 120_000);
+
+  // One request, no retries.
+  const after = (await pipeline.get(page)).body;
+  expect(after.data[0].attributes.hash).toBe(sent);
+  expect(after.data.slice(1).map((item: any) => item.id)).toEqual(before.data.slice(0, 4).map((item: any) => item.id));
 }, 300_000);
 
 test('an indexer killed with SIGKILL during backfill and restarted leaves each transaction stored exactly once', async () => {

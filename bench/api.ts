@@ -1,0 +1,101 @@
+// Benchmark: every wallet endpoint and chains through the start command's gateway, each against a
+// bare Express route serving the same bytes, measured in the same run with autocannon, warm (the
+// answer cached, recomputed whenever the live devnet's blocks and price ticks change it). Targets
+// (issue 14): warm p99 < 50 ms everywhere; throughput ratio >= 0.5 for chains, positions and
+// portfolio, >= 0.3 for transactions. Needs the running stack of `bash scripts/start.sh`.
+//   pnpm bench:api [--duration 10] [--connections 50] [--url http://127.0.0.1:8080]
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    url: { type: 'string', default: 'http://127.0.0.1:8080' },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const root = new URL('..', import.meta.url).pathname;
+const firstBarePort = 18090;
+// A key of the benchmark's own: the demo key's rate limit would answer most requests with 429.
+const keyOutput = execFileSync('node', [join(root, 'services/gateway/dist/cli/main.js'), 'keys', 'create', '--org', 'bench', '--rate-limit', '1000000', '--burst', '1000000'], { encoding: 'utf8' });
+const key = keyOutput.trim().split('\n').at(-1)!;
+const headers = { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` };
+const manifest = JSON.parse(readFileSync(join(root, '.data/devnet/manifest.json'), 'utf8')) as { chains: { id: string; wallets: { address: string }[] }[] };
+
+const targets = { chains: 0.5, positions: 0.5, portfolio: 0.5, transactions: 0.3 } as const;
+type Endpoint = keyof typeof targets;
+
+async function getJson(path: string): Promise<any> {
+  const response = await fetch(`${values.url}${path}`, { headers });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function measure(url: string, requestHeaders: Record<string, string>) {
+  // A short warm-up so JIT compilation, connection setup and the first computation do not count.
+  await autocannon({ url, headers: requestHeaders, connections, duration: 2 });
+  const result = await autocannon({ url, headers: requestHeaders, connections, duration });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/** The demo world's busiest wallet: the one with the most transactions on its first page of 100. */
+async function busiestWallet(): Promise<string> {
+  let chosen: { wallet: string; count: number } | undefined;
+  for (const { address } of manifest.chains.find((chain) => chain.id === 'ethereum')!.wallets.slice(0, 40)) {
+    const wallet = address.toLowerCase();
+    const count = (await getJson(`/v1/wallets/${wallet}/transactions/?page[size]=100`)).data.length as number;
+    if (!chosen || count > chosen.count) chosen = { wallet, count };
+    if (count === 100) break;
+  }
+  if (!chosen || chosen.count === 0) throw new Error('no demo wallet has indexed transactions yet; wait for the indexer to catch up');
+  return chosen.wallet;
+}
+
+const children: ChildProcess[] = [];
+try {
+  const wallet = await busiestWallet();
+  const paths: Record<Endpoint, string> = {
+    chains: '/v1/chains/',
+    positions: `/v1/wallets/${wallet}/positions/?filter[positions]=no_filter`,
+    portfolio: `/v1/wallets/${wallet}/portfolio?filter[positions]=no_filter`,
+    transactions: `/v1/wallets/${wallet}/transactions/?page[size]=100`,
+  };
+  const rows = [];
+  let port = firstBarePort;
+  for (const endpoint of Object.keys(targets) as Endpoint[]) {
+    const path = paths[endpoint];
+    const body = JSON.stringify(await getJson(path));
+    const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-')), `${endpoint}.json`);
+    writeFileSync(bodyFile, body);
+    const barePort = port++;
+    const bare = fork(join(root, 'bench/bare-server.ts'), [bodyFile, String(barePort), path.split('?')[0]!], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    children.push(bare);
+    await new Promise((resolve) => bare.once('message', resolve));
+    const gateway = await measure(`${values.url}${path}`, headers);
+    const baseline = await measure(`http://127.0.0.1:${barePort}${path}`, {});
+    bare.kill('SIGTERM');
+    const ratio = gateway.requestsPerSecond / baseline.requestsPerSecond;
+    rows.push({
+      endpoint,
+      'KB': Math.round(Buffer.byteLength(body) / 1024),
+      'gateway req/s': Math.round(gateway.requestsPerSecond),
+      'gateway p50 ms': gateway.p50,
+      'gateway p99 ms': gateway.p99,
+      'bare req/s': Math.round(baseline.requestsPerSecond),
+      'bare p99 ms': baseline.p99,
+      ratio: Number(ratio.toFixed(3)),
+      'targets met (p99 < 50 ms, ratio)': gateway.p99 < 50 && ratio >= targets[endpoint] ? 'yes' : `no (ratio >= ${targets[endpoint]})`,
+    });
+  }
+  console.log(`\nwallet ${wallet}; ${connections} connections, ${duration} s per target after a 2 s warm-up; the gateway's answers warm`);
+  console.table(rows);
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+}
