@@ -36,7 +36,8 @@ const metrics = await startMetricsServer({ port: metricsPort('gateway'), service
   process.exit(1);
 });
 const prisma = createPrisma(config.DATABASE_URL);
-const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false });
+// Auto-pipelining sends the rate limiter's and the answer cache's commands of concurrent requests in one write.
+const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false, enableAutoPipelining: true });
 redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
 const backends = createBackends({
   referenceData: config.REFERENCE_DATA_GRPC_ADDRESS,

@@ -4,6 +4,7 @@ import { IndexerClient } from '@wallet-api/core/proto/indexer';
 import { PositionsClient } from '@wallet-api/core/proto/positions';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { SubscriptionClient } from '@wallet-api/core/proto/subscription';
+import { createChainCatalog, type ChainCatalog } from './chain-catalog.js';
 
 /** gRPC clients of the services the gateway fronts. */
 export interface Backends {
@@ -11,6 +12,8 @@ export interface Backends {
   indexer: IndexerClient;
   positions: PositionsClient;
   subscription: SubscriptionClient;
+  /** reference-data's chains, held briefly (see chain-catalog). */
+  chains: ChainCatalog;
   close(): void;
 }
 
@@ -20,6 +23,8 @@ export function createBackends(addresses: {
   positions: string;
   /** Absent: the default SUBSCRIPTION_GRPC_ADDRESS (gateways whose tests never reach the subscription routes). */
   subscription?: string;
+  /** How long a ListChains answer is reused; 0: asked every time. */
+  chainsTtlMs?: number;
 }): Backends {
   const referenceData = createGrpcClient(ReferenceDataClient, addresses.referenceData);
   const indexer = createGrpcClient(IndexerClient, addresses.indexer);
@@ -33,6 +38,7 @@ export function createBackends(addresses: {
     indexer,
     positions,
     subscription,
+    chains: createChainCatalog(referenceData, { ttlMs: addresses.chainsTtlMs ?? 5_000 }),
     close() {
       referenceData.close();
       indexer.close();

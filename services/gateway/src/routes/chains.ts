@@ -58,9 +58,7 @@ export function addChainRoutes(routes: ApiRoutes, backends: Backends): void {
     headers: networkHeaders,
     response: chainListResponseSchema,
     async handle({ headers }, { organization, selfUrl, baseUrl }) {
-      const { chains } = await unary(referenceData, referenceData.listChains, {
-        context: toRequestContext(organization, headers['X-Env']),
-      }, { name: 'ReferenceData/ListChains' });
+      const chains = await backends.chains.list(toRequestContext(organization, headers['X-Env']));
       return { links: { self: selfUrl }, data: chains.map((chain) => toChainResource(chain, baseUrl)) };
     },
   });

@@ -29,7 +29,7 @@ const tag = 'tx-subscriptions';
  * reach the client as 400 and 404.
  */
 export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): void {
-  const { subscription, referenceData } = backends;
+  const { subscription } = backends;
 
   routes.add({
     method: 'post',
@@ -42,7 +42,7 @@ export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): 
     successStatus: 201,
     async handle({ headers, body }, { organization, baseUrl }) {
       const context = toRequestContext(organization, headers['X-Env']);
-      const chainIds = await gateSubscriptionChains(referenceData, context, body.chain_ids ?? []);
+      const chainIds = await gateSubscriptionChains(backends.chains, context, body.chain_ids ?? []);
       const created = await unary(subscription, subscription.createSubscription, {
         context,
         callbackUrl: body.callback_url,
@@ -147,7 +147,7 @@ export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): 
     errors: [404],
     async handle({ params, headers, body }, { organization }) {
       const context = toRequestContext(organization, headers['X-Env']);
-      const chainIds = await gateSubscriptionChains(referenceData, context, body.chain_ids);
+      const chainIds = await gateSubscriptionChains(backends.chains, context, body.chain_ids);
       await unary(subscription, subscription.setChainIds, { context, subscriptionId: params.subscription_id, chainIds }, { name: 'Subscription/SetChainIds' });
     },
   });

@@ -11,7 +11,7 @@ import { positionsDeadlineMs, positionsFilterFor } from './wallet-positions.js';
 import { resolveWalletScope } from './wallet-scope.js';
 
 export function addWalletPortfolioRoutes(routes: ApiRoutes, backends: Backends): void {
-  const { referenceData, positions } = backends;
+  const { positions } = backends;
   routes.add({
     method: 'get',
     path: '/v1/wallets/{address}/portfolio',
@@ -25,7 +25,7 @@ export function addWalletPortfolioRoutes(routes: ApiRoutes, backends: Backends):
     async handle({ params, query, headers }, { organization, selfUrl }) {
       checkRequestUrlLength(selfUrl);
       const context = toRequestContext(organization, headers['X-Env']);
-      const scope = await resolveWalletScope(referenceData, { context, address: params.address, chainIds: undefined, capabilities: ['positions'] });
+      const scope = await resolveWalletScope(backends, { context, address: params.address, chainIds: undefined, capabilities: ['positions'] });
       const filter = positionsFilterFor(scope.family, query['filter[positions]']);
       const sync = query.sync === 'true';
       const portfolio =

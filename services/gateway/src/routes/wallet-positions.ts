@@ -39,7 +39,7 @@ export function positionsFilterFor(family: ChainFamily, requested: keyof typeof 
 }
 
 export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory): void {
-  const { referenceData, positions } = backends;
+  const { positions } = backends;
   routes.add({
     method: 'get',
     path: '/v1/wallets/{address}/positions/',
@@ -54,7 +54,7 @@ export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends, d
     async handle({ params, query, headers }, { organization, selfUrl, baseUrl }) {
       checkRequestUrlLength(selfUrl);
       const context = toRequestContext(organization, headers['X-Env']);
-      const scope = await resolveWalletScope(referenceData, {
+      const scope = await resolveWalletScope(backends, {
         context,
         address: params.address,
         chainIds: query['filter[chain_ids]'],

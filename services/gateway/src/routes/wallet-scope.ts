@@ -1,6 +1,7 @@
 import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { ChainFamily, type Chain, type ChainFlags, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import type { ChainCatalog } from '../grpc/chain-catalog.js';
 import { apiError } from '../http/api-error.js';
 import { evmAddressPattern } from '../schemas/wallet-query.js';
 
@@ -50,15 +51,15 @@ export interface WalletScope {
  * an untracked address, so a client fixing its filter learns about the address next.
  */
 export async function resolveWalletScope(
-  referenceData: ReferenceDataClient,
+  { referenceData, chains: catalog }: { referenceData: ReferenceDataClient; chains: ChainCatalog },
   request: { context: RequestContext; address: string; chainIds: readonly string[] | undefined; capabilities: readonly ChainCapability[] },
 ): Promise<WalletScope> {
   const { context } = request;
   const evm = evmAddressPattern.test(request.address);
   const address = evm ? request.address.toLowerCase() : request.address;
   const family = evm ? ChainFamily.CHAIN_FAMILY_EVM : ChainFamily.CHAIN_FAMILY_SOLANA;
-  const [{ chains }, classification] = await Promise.all([
-    unary(referenceData, referenceData.listChains, { context }, { name: 'ReferenceData/ListChains' }),
+  const [chains, classification] = await Promise.all([
+    catalog.list(context),
     unary(referenceData, referenceData.classifyAddress, { context, address }, { name: 'ReferenceData/ClassifyAddress' }),
   ]);
   const chainIds = selectChains(chains, family, request.chainIds, request.capabilities);
@@ -85,8 +86,7 @@ export function checkSubscriptionChains(chains: readonly Chain[], requested: rea
 }
 
 /** `checkSubscriptionChains` against reference-data's chains of the request's network; no call for an empty list. */
-export async function gateSubscriptionChains(referenceData: ReferenceDataClient, context: RequestContext, requested: readonly string[]): Promise<string[]> {
+export async function gateSubscriptionChains(catalog: ChainCatalog, context: RequestContext, requested: readonly string[]): Promise<string[]> {
   if (requested.length === 0) return [];
-  const { chains } = await unary(referenceData, referenceData.listChains, { context }, { name: 'ReferenceData/ListChains' });
-  return checkSubscriptionChains(chains, requested);
+  return checkSubscriptionChains(await catalog.list(context), requested);
 }

@@ -66,7 +66,7 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
       if (includePending && !organization.roles.includes('pending-orders')) {
         throw apiError(403, 'parameter filter[include_pending]: requires the pending-orders role');
       }
-      const { address, chainIds } = await resolveWalletScope(referenceData, {
+      const { address, chainIds } = await resolveWalletScope(backends, {
         context,
         address: params.address,
         chainIds: query['filter[chain_ids]'],
