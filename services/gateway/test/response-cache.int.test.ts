@@ -1,0 +1,58 @@
+import { Redis } from 'ioredis';
+import { createChangeVersions } from '@wallet-api/core/cache';
+import { testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { createResponseCache } from '../src/cache/response-cache.js';
+
+// The answer cache over the Redis of scripts/up.sh, in a key space of its own.
+const redis = new Redis(testConfig().REDIS_URL);
+const versions = createChangeVersions(redis, { keyPrefix: uniqueName('cache-test') });
+const cache = createResponseCache({ versions, logger: testLogger, maxBytes: 1024 * 1024, maxAgeMs: 60_000 });
+const wallet = '0xAbC0000000000000000000000000000000000001';
+const request = (key: string) => ({ route: '/v1/test', wallet, key });
+
+afterAll(() => redis.disconnect());
+
+function counting(body: string) {
+  const calls = { count: 0 };
+  return { calls, compute: async () => (calls.count++, body) };
+}
+
+test('an answer is computed once and served until the wallet, in any letter case, or everything changes', async () => {
+  const first = counting('one');
+  expect(await cache.serve(request('a'), first.compute)).toEqual({ body: 'one', outcome: 'miss' });
+  expect(await cache.serve(request('a'), first.compute)).toEqual({ body: 'one', outcome: 'hit' });
+  expect(first.calls.count).toBe(1);
+
+  await versions.walletsChanged([wallet.toLowerCase()]);
+  expect(await cache.serve(request('a'), counting('two').compute)).toEqual({ body: 'two', outcome: 'miss' });
+  await versions.walletsChanged(['0x0000000000000000000000000000000000000002']);
+  expect(await cache.serve(request('a'), counting('three').compute)).toEqual({ body: 'two', outcome: 'hit' });
+  await versions.everythingChanged();
+  expect(await cache.serve(request('a'), counting('four').compute)).toEqual({ body: 'four', outcome: 'miss' });
+});
+
+test('concurrent requests for one answer share one computation; a failed one is not kept', async () => {
+  let release!: (body: string) => void;
+  const slow = new Promise<string>((resolve) => (release = resolve));
+  let computations = 0;
+  const compute = () => (computations++, slow);
+  const answers = Promise.all([cache.serve(request('b'), compute), cache.serve(request('b'), compute), cache.serve(request('b'), compute)]);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  release('shared');
+  expect((await answers).map((answer) => answer.outcome).sort()).toEqual(['miss', 'shared', 'shared']);
+  expect(computations).toBe(1);
+
+  await expect(cache.serve(request('c'), async () => Promise.reject(new Error('backend down')))).rejects.toThrow('backend down');
+  expect(await cache.serve(request('c'), counting('recovered').compute)).toEqual({ body: 'recovered', outcome: 'miss' });
+});
+
+test('while Redis does not answer, every request is computed and nothing stale is served', async () => {
+  const offline = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true });
+  offline.on('error', () => undefined);
+  const blind = createResponseCache({ versions: createChangeVersions(offline), logger: testLogger, maxBytes: 1024 * 1024, maxAgeMs: 60_000 });
+  const work = counting('fresh');
+  expect(await blind.serve(request('d'), work.compute)).toEqual({ body: 'fresh', outcome: 'bypass' });
+  expect(await blind.serve(request('d'), work.compute)).toEqual({ body: 'fresh', outcome: 'bypass' });
+  expect(work.calls.count).toBe(2);
+  offline.disconnect();
+});
