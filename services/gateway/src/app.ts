@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '@wallet-api/core/logger';
 import { authenticate, type OrganizationLookup } from './auth/authenticate.js';
 import { createFungibleDirectory } from '@wallet-api/core/resources';
+import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { ResponseCache } from './cache/response-cache.js';
 import type { Backends } from './grpc/backends.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
@@ -32,6 +33,8 @@ export interface GatewayDependencies {
   fungiblesTtlMs?: number;
   /** Wallet answers kept until the wallet's data or prices change; absent: every answer is computed. */
   responseCache?: ResponseCache;
+  /** The change tokens: market data reused for fungiblesTtlMs is asked again as soon as prices move. */
+  changes?: ChangeVersions;
   /** PEM file served at /v1/webhooks/certificate.pem; absent: that endpoint answers 404. */
   webhookCertificateFile?: string;
 }
@@ -48,7 +51,11 @@ export function createApp(deps: GatewayDependencies): Express {
   createOpenApiRegistryComponents(registry);
   const routes = createApiRoutes({ registry, publicUrl: deps.publicUrl, logger: deps.logger, checkResponses: deps.checkResponses, ...(deps.responseCache ? { responseCache: deps.responseCache } : {}) });
   addChainRoutes(routes, deps.backends);
-  const fungibles = createFungibleDirectory(deps.backends.referenceData, { ttlMs: deps.fungiblesTtlMs ?? 0 });
+  const { changes } = deps;
+  const fungibles = createFungibleDirectory(deps.backends.referenceData, {
+    ttlMs: deps.fungiblesTtlMs ?? 0,
+    ...(changes ? { generation: () => changes.everything() } : {}),
+  });
   addWalletTransactionRoutes(routes, deps.backends, fungibles);
   addWalletPositionRoutes(routes, deps.backends, fungibles);
   addWalletPortfolioRoutes(routes, deps.backends);

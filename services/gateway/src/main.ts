@@ -46,10 +46,11 @@ const backends = createBackends({
   subscription: config.SUBSCRIPTION_GRPC_ADDRESS,
 });
 
+const changes = createChangeVersions(redis, { keyPrefix: config.REDIS_KEY_PREFIX });
 const responseCache =
   config.RESPONSE_CACHE_MAX_MB > 0
     ? createResponseCache({
-        versions: createChangeVersions(redis, { keyPrefix: config.REDIS_KEY_PREFIX }),
+        versions: changes,
         logger,
         maxBytes: config.RESPONSE_CACHE_MAX_MB * 1024 * 1024,
         maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS,
@@ -66,6 +67,7 @@ const app = createApp({
   checkResponses: config.NODE_ENV !== 'production',
   fungiblesTtlMs: config.GATEWAY_FUNGIBLES_TTL_MS,
   ...(responseCache ? { responseCache } : {}),
+  changes,
   ...(config.WEBHOOK_CERTIFICATE_FILE ? { webhookCertificateFile: config.WEBHOOK_CERTIFICATE_FILE } : {}),
 });
 

@@ -83,6 +83,27 @@ describe('fungible directory', () => {
     expect(askedSince(before).slice(4)).toEqual([[`ethereum:${stranger}`]]);
   });
 
+  test('with a generation: a change of prices asks again before the time is up; an unreadable generation asks every time', async () => {
+    let generation: string | Error = 'one';
+    const directory = createFungibleDirectory(client, {
+      ttlMs: 60_000,
+      generation: async () => {
+        if (generation instanceof Error) throw generation;
+        return generation;
+      },
+    });
+    const before = referenceData.getFungiblesRequests.length;
+    const usdc = [{ chainId: 'ethereum', address: usdcEthereum }];
+    for (let index = 0; index < 2; index++) await directory.lookup(context(), 'usd', usdc);
+    expect(askedSince(before)).toEqual([[`ethereum:${usdcEthereum}`]]);
+    generation = 'two';
+    for (let index = 0; index < 2; index++) await directory.lookup(context(), 'usd', usdc);
+    expect(askedSince(before)).toEqual([[`ethereum:${usdcEthereum}`], [`ethereum:${usdcEthereum}`]]);
+    generation = new Error('redis is away');
+    for (let index = 0; index < 2; index++) expect((await directory.lookup(context(), 'usd', usdc)).map((fungible) => fungible.id)).toEqual(['usdc']);
+    expect(askedSince(before)).toHaveLength(4);
+  });
+
   test('the oldest answers go first past the size bound', async () => {
     const directory = createFungibleDirectory(client, { ttlMs: 60_000, maxEntries: 2 });
     const [a, b, c] = [randomAddress(), randomAddress(), randomAddress()];

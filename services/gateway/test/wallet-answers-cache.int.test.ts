@@ -5,9 +5,12 @@ import { createChangeVersions } from '@wallet-api/core/cache';
 import { createPrisma } from '@wallet-api/core/db';
 import { processRegistry } from '@wallet-api/core/metrics';
 import { consumerGroupCaughtUp, eventually, setupKafka, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
-import { createPublicClient, encodeFunctionData, erc20Abi, http, parseEther, type Address, type PublicClient } from 'viem';
+import { unary } from '@wallet-api/core/grpc';
+import { Network } from '@wallet-api/core/proto/common';
+import { createPublicClient, encodeFunctionData, erc20Abi, http, parseAbi, parseEther, type Address, type PublicClient } from 'viem';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
 import type { TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
+import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/manifest.js';
 import { readWalletTruth } from '../../devnet/src/truth/index.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
 import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
@@ -44,6 +47,7 @@ beforeAll(async () => {
   await harness.startConsumers();
   const service = await harness.startService();
   backends = createBackends({ referenceData: harness.referenceDataAddress, indexer: harness.referenceDataAddress, positions: service.address });
+  const gatewayChanges = createChangeVersions(redis, { keyPrefix: harness.changes.keyPrefix });
   const app = createApp({
     lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
     redis,
@@ -52,7 +56,10 @@ beforeAll(async () => {
     rateLimits: { perSecond: 100_000, burst: 100_000 },
     logger: testLogger,
     checkResponses: true,
-    responseCache: createResponseCache({ versions: createChangeVersions(redis, { keyPrefix: harness.changes.keyPrefix }), logger: testLogger, maxBytes: 16 * 1024 * 1024, maxAgeMs: 600_000 }),
+    // As the start command's gateway: market data reused until prices move.
+    fungiblesTtlMs: 15_000,
+    changes: gatewayChanges,
+    responseCache: createResponseCache({ versions: gatewayChanges, logger: testLogger, maxBytes: 16 * 1024 * 1024, maxAgeMs: 600_000 }),
   });
   server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -130,4 +137,72 @@ test('a repeated request is answered from the cache; after the positions service
   expect(await servedTokenBalance(sender, token)).toBe(before - 7n);
   expect(await onChain()).toBe(before - 7n);
   expect(await servedTokenBalance(recipient, token)).toBe(7n);
+}, 420_000);
+
+test('after reference-data applied a price move, the next request values the position at the new price', async () => {
+  const positionsRoute = '/v1/wallets/{address}/positions/';
+  const uniswap = world.protocols.uniswap as UniswapManifest;
+  const head = await client.getBlockNumber();
+  // A world EOA holding a token of a V2 pair, to sell a good part of it into the pair; not a
+  // stablecoin, whose price is held at 1.
+  const stables = new Set((world.protocols.tokens as TokensManifest).tokens.filter((entry) => entry.kind === 'stable').map((entry) => entry.address.toLowerCase()));
+  const { wallet, pair, token } = await (async () => {
+    for (const candidate of world.wallets.filter((entry) => entry.kind === 'eoa')) {
+      const truth = await readWalletTruth(client, world, candidate.address as Address, head);
+      if (truth.native < parseEther('1')) continue;
+      for (const pairInfo of uniswap.v2.pairs) {
+        const held = truth.tokens.find(
+          (balance) => !stables.has(balance.address.toLowerCase()) && [pairInfo.token0, pairInfo.token1].some((address) => address.toLowerCase() === balance.address.toLowerCase()) && balance.balance > 0n,
+        );
+        if (held) return { wallet: candidate.address.toLowerCase() as Address, pair: pairInfo, token: held.address.toLowerCase() as Address };
+      }
+    }
+    throw new Error('no EOA of the world holds a token of a V2 pair');
+  })();
+  const other = (pair.token0.toLowerCase() === token ? pair.token1 : pair.token0) as Address;
+  const servedPosition = async () => {
+    const body = await get(`/v1/wallets/${wallet}/positions/?filter[positions]=only_simple&filter[trash]=no_filter`);
+    return body.data.find((item: any) => item.attributes.fungible_info.implementations.some((implementation: any) => implementation.chain_id === chainId && implementation.address === token));
+  };
+  const referencePrice = async () => {
+    const { prices } = await unary(harness.referenceData, harness.referenceData.getPrices, {
+      context: { organizationId: '', roles: [], addons: [], network: Network.NETWORK_MAINNET },
+      currency: 'usd',
+      queries: [{ token: { chainId, address: token }, timestamp: '0' }],
+    });
+    return prices[0]?.price;
+  };
+  let before: any;
+  await eventually(async () => {
+    const hits = await cacheCount(positionsRoute, 'hit');
+    before = await servedPosition();
+    expect(before?.attributes.price).toBe(await referencePrice());
+    expect(await cacheCount(positionsRoute, 'hit')).toBe(hits + 1);
+  }, 180_000);
+
+  const { session } = chain;
+  const router = uniswap.v2.router;
+  const routerAbi = parseAbi(['function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)']);
+  const held = await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] });
+  const clock = Math.max(await session.latestTimestamp(), Math.floor(Date.now() / 1000));
+  await session.send({ from: wallet, to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, held] }), gas: 100_000n });
+  await session.send({ from: wallet, to: router, data: encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [held / 2n, 0n, [token, other], wallet, BigInt(clock + 3_600)] }), gas: 300_000n });
+  const mined = await session.mine(clock + 12);
+  await eventually(async () => {
+    const checkpoint = await harness.database.prisma.indexedBlock.findUnique({ where: { chainId_number: { chainId, number: mined.number } } });
+    expect(checkpoint?.hash).toBe(mined.hash);
+  }, 120_000);
+  for (const [group, topic] of [
+    [`${harness.suffix}.prices.pool-events`, harness.topics.poolEvents.name],
+    [`${harness.suffix}.balance-changes`, harness.topics.balanceChanges.name],
+  ] as const) {
+    await eventually(() => consumerGroupCaughtUp(kafka, group, topic), 120_000);
+  }
+
+  // One request, no retries: the new price, and the quantity left after the swap.
+  const after = await servedPosition();
+  const moved = await referencePrice();
+  expect(moved).not.toBe(before.attributes.price);
+  expect(after.attributes.price).toBe(moved);
+  expect(BigInt(after.attributes.quantity.int)).toBe(held - held / 2n);
 }, 420_000);

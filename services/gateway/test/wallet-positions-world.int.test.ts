@@ -117,6 +117,7 @@ beforeAll(async () => {
   await harness.startConsumers();
   const service = await harness.startService();
   backends = createBackends({ referenceData: harness.referenceDataAddress, indexer: harness.referenceDataAddress, positions: service.address });
+  const gatewayChanges = createChangeVersions(redis, { keyPrefix: harness.changes.keyPrefix });
   const app = createApp({
     lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
     redis,
@@ -125,7 +126,8 @@ beforeAll(async () => {
     rateLimits: { perSecond: 100_000, burst: 100_000 },
     logger: testLogger,
     checkResponses: true,
-    responseCache: createResponseCache({ versions: createChangeVersions(redis, { keyPrefix: harness.changes.keyPrefix }), logger: testLogger, maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000 }),
+    changes: gatewayChanges,
+    responseCache: createResponseCache({ versions: gatewayChanges, logger: testLogger, maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000 }),
   });
   server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

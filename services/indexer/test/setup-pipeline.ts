@@ -100,6 +100,7 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
   if (consumers) await writer.start();
   const indexerGrpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: database.clickhouse, referenceData })], logger: testLogger });
   const backends: Backends = createBackends({ referenceData: `127.0.0.1:${referenceGrpc.port}`, indexer: `127.0.0.1:${indexerGrpc.port}`, positions: `127.0.0.1:${indexerGrpc.port}` });
+  const gatewayChanges = createChangeVersions(redis, { keyPrefix: changes.keyPrefix });
   const app = createApp({
     lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
     redis,
@@ -109,7 +110,8 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
     logger: testLogger,
     checkResponses: true,
     // The cache in force, as in the start command's gateway: every answer the pipeline's tests read must be current.
-    responseCache: createResponseCache({ versions: createChangeVersions(redis, { keyPrefix: changes.keyPrefix }), logger: testLogger, maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000 }),
+    changes: gatewayChanges,
+    responseCache: createResponseCache({ versions: gatewayChanges, logger: testLogger, maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000 }),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

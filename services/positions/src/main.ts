@@ -74,7 +74,8 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
         holdings,
         tokens: createTokenDirectory(referenceData),
         dapps: createDappDirectory(referenceData),
-        prices: createPriceBook(referenceData, logger, { ttlMs: config.POSITIONS_PRICE_TTL_MS }),
+        // Prices are reused until the first price move after them (or the TTL): never valued from before an applied one.
+        prices: createPriceBook(referenceData, logger, { ttlMs: config.POSITIONS_PRICE_TTL_MS, generation: () => changes.versions.everything() }),
       }),
     ],
     closers: [

@@ -16,6 +16,8 @@ export interface ChangeVersions {
   everythingChanged(): Promise<void>;
   /** The wallet's tokens as one string; two reads are equal only if nothing changed between them. */
   current(wallet: string): Promise<string>;
+  /** The token of changes reaching every wallet alone: what caches of prices and market data are kept under. */
+  everything(): Promise<string>;
 }
 
 export interface ChangeVersionsOptions {
@@ -55,6 +57,9 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
     async everythingChanged() {
       await redis.set(everything, randomUUID());
     },
+    async everything() {
+      return (await redis.get(everything)) ?? '-';
+    },
     async current(wallet) {
       const [walletToken, everythingToken] = await redis.mget(walletKey(wallet), everything);
       return `${walletToken ?? '-'}/${everythingToken ?? '-'}`;
@@ -62,9 +67,12 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
   };
 }
 
-/** A Redis client for a service that only marks changes: commands fail fast while Redis is away, so the batch fails and is delivered again. */
+/**
+ * A Redis client for a service marking or reading change tokens: commands fail within seconds
+ * while Redis is away, so a batch fails and is delivered again, and a reader computes afresh.
+ */
 export function connectChangeVersions(url: string, options: ChangeVersionsOptions & { onError(error: Error): void }): { versions: ChangeVersions; close(): void } {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false });
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, commandTimeout: 2_000 });
   redis.on('error', options.onError);
   return { versions: createChangeVersions(redis, options), close: () => redis.disconnect() };
 }

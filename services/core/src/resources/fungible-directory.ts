@@ -19,6 +19,12 @@ export interface FungibleDirectoryOptions {
    * caller entitlements. Market data moves with every block: keep it short; 0 asks every time.
    */
   ttlMs: number;
+  /**
+   * A token that changes whenever market data may have (ChangeVersions.everything): answers kept
+   * under another are asked again, so a price move already applied is never answered from before
+   * it. When it cannot be read, everything is asked.
+   */
+  generation?: () => Promise<string>;
   /** Answers kept at most; the oldest go first. */
   maxEntries?: number;
   /** Milliseconds since 1970. */
@@ -29,6 +35,7 @@ interface Entry {
   /** Undefined: GetFungibles knows no fungible at this implementation. */
   fungible: Fungible | undefined;
   expiresAt: number;
+  generation: string;
 }
 
 const implementationKey = (chainId: string, address: string) => `${chainId}:${address.toLowerCase()}`;
@@ -62,20 +69,23 @@ export function createFungibleDirectory(referenceData: ReferenceDataClient, opti
       const scope = [context.network, [...context.roles].sort().join(','), [...context.addons].sort().join(','), currency].join('|');
       const keyOf = (chainId: string, address: string) => `${scope}|${implementationKey(chainId, address)}`;
       const at = now();
+      // Read before asking: an entry kept under this token was asked after the token was set.
+      const generation = options.generation ? await options.generation().catch(() => undefined) : '';
+      if (generation === undefined) return unique.length === 0 ? [] : ask(context, currency, unique);
       const known = new Set<Fungible>();
       const missing: TokenRef[] = [];
       for (const token of unique) {
         const entry = entries.get(keyOf(token.chainId, token.address));
-        if (entry === undefined || entry.expiresAt <= at) missing.push(token);
+        if (entry === undefined || entry.expiresAt <= at || entry.generation !== generation) missing.push(token);
         else if (entry.fungible) known.add(entry.fungible);
       }
       if (missing.length === 0) return [...known];
 
       const answered = await ask(context, currency, missing);
       const expiresAt = at + options.ttlMs;
-      for (const token of missing) remember(keyOf(token.chainId, token.address), { fungible: undefined, expiresAt });
+      for (const token of missing) remember(keyOf(token.chainId, token.address), { fungible: undefined, expiresAt, generation });
       for (const fungible of answered) {
-        for (const implementation of fungible.implementations) remember(keyOf(implementation.chainId, implementation.address), { fungible, expiresAt });
+        for (const implementation of fungible.implementations) remember(keyOf(implementation.chainId, implementation.address), { fungible, expiresAt, generation });
       }
       return [...known, ...answered];
     },

@@ -21,7 +21,16 @@ const day = 24 * 60 * 60;
  * rolled back). A reference-data that does not serve prices yet (UNIMPLEMENTED) leaves every
  * asset unpriced.
  */
-export function createPriceBook(referenceData: ReferenceDataClient, logger: Logger, options: { ttlMs?: number } = {}): PriceBook {
+export function createPriceBook(
+  referenceData: ReferenceDataClient,
+  logger: Logger,
+  /**
+   * `generation`: a token that changes whenever prices may have (ChangeVersions.everything);
+   * prices kept under another are asked again, so a price move already applied is never valued
+   * from before it. When it cannot be read, every price is asked.
+   */
+  options: { ttlMs?: number; generation?: () => Promise<string> } = {},
+): PriceBook {
   const current = createExpiringCache<number | null>({ ttlMs: options.ttlMs ?? 15_000 });
   const past = createExpiringCache<number | null>({ ttlMs: options.ttlMs ?? 15_000 });
   let warnedUnimplemented = false;
@@ -29,17 +38,21 @@ export function createPriceBook(referenceData: ReferenceDataClient, logger: Logg
   return {
     async quotes(tokens, currency, context) {
       const dayAgo = Math.floor(Date.now() / 1000 / 60) * 60 - day;
+      const generation = options.generation ? await options.generation().catch(() => undefined) : '';
+      // Without a generation nothing kept can be trusted, and nothing asked is kept.
+      const cacheable = generation !== undefined;
+      const scope = `${generation}:${currency}`;
       const unique = [...new Map(tokens.map((token) => [tokenKey(token.chainId, token.address), token])).values()];
-      const keyNow = (token: { chainId: string; address: string }) => `${currency}:${tokenKey(token.chainId, token.address)}`;
-      const keyPast = (token: { chainId: string; address: string }) => `${currency}:${dayAgo}:${tokenKey(token.chainId, token.address)}`;
+      const keyNow = (token: { chainId: string; address: string }) => `${scope}:${tokenKey(token.chainId, token.address)}`;
+      const keyPast = (token: { chainId: string; address: string }) => `${scope}:${dayAgo}:${tokenKey(token.chainId, token.address)}`;
       // Answers are collected here rather than read back from the caches, which may expire meanwhile.
       const now = new Map<string, number | null>();
       const before = new Map<string, number | null>();
       const queries: { token: { chainId: string; address: string }; timestamp: number }[] = [];
       for (const token of unique) {
         const key = tokenKey(token.chainId, token.address);
-        const cachedNow = current.get(keyNow(token));
-        const cachedBefore = past.get(keyPast(token));
+        const cachedNow = cacheable ? current.get(keyNow(token)) : undefined;
+        const cachedBefore = cacheable ? past.get(keyPast(token)) : undefined;
         if (cachedNow === undefined) queries.push({ token, timestamp: 0 });
         else now.set(key, cachedNow);
         if (cachedBefore === undefined) queries.push({ token, timestamp: dayAgo });
@@ -62,10 +75,10 @@ export function createPriceBook(referenceData: ReferenceDataClient, logger: Logg
             const price = response.prices[index]?.price ?? null;
             const key = tokenKey(query.token.chainId, query.token.address);
             if (query.timestamp === 0) {
-              current.set(keyNow(query.token), price);
+              if (cacheable) current.set(keyNow(query.token), price);
               now.set(key, price);
             } else {
-              past.set(keyPast(query.token), price);
+              if (cacheable) past.set(keyPast(query.token), price);
               before.set(key, price);
             }
           });
