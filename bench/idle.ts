@@ -1,7 +1,8 @@
 // Benchmark: what the start command's stack costs with live devnet activity and no API traffic.
 // Over a window (60 s by default) it reads every process's CPU time from /proc (user + system,
 // children included once they are reaped) and ClickHouse's own counters (system.events
-// InsertQuery, InsertedRows, MergedRows; active parts per table from system.parts), and prints
+// InsertQuery, InsertedRows, MergedRows; active parts per table and the rows merges wrote per table
+// from system.parts), and prints
 // CPU seconds per second per process next to the issue's targets: the whole stack under 0.3
 // cores, ClickHouse under 0.05, merged rows under 10x inserted rows.
 // Needs the running stack of `bash scripts/start.sh`.
@@ -67,6 +68,14 @@ const parts = await clickhouse<{ database: string; table: string; parts: string;
   "SELECT database, table, count() AS parts, max(level) AS max_level FROM system.parts WHERE active AND database LIKE 'wallet_api%' GROUP BY database, table ORDER BY parts DESC LIMIT 10",
 );
 
+// Parts that merges made during the window (inactive ones stay listed for old_parts_lifetime, 8
+// minutes): which tables the merged rows come from.
+const mergedBy = await clickhouse<{ table: string; merges: string; rows: string; largest: string }>(
+  `SELECT table, count() AS merges, sum(rows) AS rows, max(rows) AS largest FROM system.parts
+   WHERE database = 'wallet_api' AND level > 0 AND modification_time >= now() - ${Math.ceil(elapsed)}
+   GROUP BY table ORDER BY sum(rows) DESC`,
+);
+
 const cores = [...ticksAfter]
   .map(([component, ticks]) => ({ component, cores: Number(((ticks - (ticksBefore.get(component) ?? 0)) / clockTicks / elapsed).toFixed(3)) }))
   .sort((a, b) => b.cores - a.cores);
@@ -74,6 +83,7 @@ const total = cores.reduce((sum, entry) => sum + entry.cores, 0);
 const delta = (event: string) => (eventsAfter.get(event) ?? 0) - (eventsBefore.get(event) ?? 0);
 console.table(cores);
 console.table(parts);
+console.table(mergedBy.map((row) => ({ table: row.table, 'parts merged into': Number(row.merges), 'rows written by merges': Number(row.rows), 'largest merge (rows)': Number(row.largest) })));
 const inserted = delta('InsertedRows');
 console.log(
   JSON.stringify({
