@@ -70,10 +70,10 @@ const parts = await clickhouse<{ database: string; table: string; parts: string;
 
 // Parts that merges made during the window (inactive ones stay listed for old_parts_lifetime, 8
 // minutes): which tables the merged rows come from.
-const mergedBy = await clickhouse<{ table: string; merges: string; rows: string; largest: string }>(
-  `SELECT table, count() AS merges, sum(rows) AS rows, max(rows) AS largest FROM system.parts
+const mergedBy = await clickhouse<{ table: string; merges: string; merged_rows: string; largest_rows: string }>(
+  `SELECT table, count() AS merges, sum(rows) AS merged_rows, max(rows) AS largest_rows FROM system.parts
    WHERE database = 'wallet_api' AND level > 0 AND modification_time >= now() - ${Math.ceil(elapsed)}
-   GROUP BY table ORDER BY sum(rows) DESC`,
+   GROUP BY table ORDER BY merged_rows DESC`,
 );
 
 const cores = [...ticksAfter]
@@ -83,7 +83,7 @@ const total = cores.reduce((sum, entry) => sum + entry.cores, 0);
 const delta = (event: string) => (eventsAfter.get(event) ?? 0) - (eventsBefore.get(event) ?? 0);
 console.table(cores);
 console.table(parts);
-console.table(mergedBy.map((row) => ({ table: row.table, 'parts merged into': Number(row.merges), 'rows written by merges': Number(row.rows), 'largest merge (rows)': Number(row.largest) })));
+console.table(mergedBy.map((row) => ({ table: row.table, 'parts merged into': Number(row.merges), 'rows written by merges': Number(row.merged_rows), 'largest merge (rows)': Number(row.largest_rows) })));
 const inserted = delta('InsertedRows');
 console.log(
   JSON.stringify({
