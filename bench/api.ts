@@ -4,12 +4,12 @@
 // (issue 14): warm p99 < 50 ms everywhere; throughput ratio >= 0.5 for chains, positions and
 // portfolio, >= 0.3 for transactions. Needs the running stack of `bash scripts/start.sh`.
 //   pnpm bench:api [--duration 10] [--connections 50] [--url http://127.0.0.1:8080]
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { benchAuthorization, measure } from './load.js';
 
 const { values } = parseArgs({
   options: {
@@ -22,10 +22,7 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 const root = new URL('..', import.meta.url).pathname;
 const firstBarePort = 18090;
-// A key of the benchmark's own: the demo key's rate limit would answer most requests with 429.
-const keyOutput = execFileSync('node', [join(root, 'services/gateway/dist/cli/main.js'), 'keys', 'create', '--org', 'bench', '--rate-limit', '1000000', '--burst', '1000000'], { encoding: 'utf8' });
-const key = keyOutput.trim().split('\n').at(-1)!;
-const headers = { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` };
+const headers = benchAuthorization(root);
 const manifest = JSON.parse(readFileSync(join(root, '.data/devnet/manifest.json'), 'utf8')) as { chains: { id: string; wallets: { address: string }[] }[] };
 
 const targets = { chains: 0.5, positions: 0.5, portfolio: 0.5, transactions: 0.3 } as const;
@@ -35,14 +32,6 @@ async function getJson(path: string): Promise<any> {
   const response = await fetch(`${values.url}${path}`, { headers });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return response.json();
-}
-
-async function measure(url: string, requestHeaders: Record<string, string>) {
-  // A short warm-up so JIT compilation, connection setup and the first computation do not count.
-  await autocannon({ url, headers: requestHeaders, connections, duration: 2 });
-  const result = await autocannon({ url, headers: requestHeaders, connections, duration });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
 /** The demo world's busiest wallet: the one with the most transactions on its first page of 100. */
@@ -78,8 +67,8 @@ try {
     const bare = fork(join(root, 'bench/bare-server.ts'), [bodyFile, String(barePort), path.split('?')[0]!], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
     children.push(bare);
     await new Promise((resolve) => bare.once('message', resolve));
-    const gateway = await measure(`${values.url}${path}`, headers);
-    const baseline = await measure(`http://127.0.0.1:${barePort}${path}`, {});
+    const gateway = await measure(`${values.url}${path}`, headers, { connections, duration });
+    const baseline = await measure(`http://127.0.0.1:${barePort}${path}`, {}, { connections, duration });
     bare.kill('SIGTERM');
     const ratio = gateway.requestsPerSecond / baseline.requestsPerSecond;
     rows.push({

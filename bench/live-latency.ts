@@ -4,7 +4,6 @@
 // mined) and when the API first lists it. Needs the running stack of `bash scripts/start.sh`.
 //   pnpm bench:live [--rounds 30] [--url http://127.0.0.1:8080] [--rpc http://127.0.0.1:18545]
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPublicClient, http, parseEther, type Address, type Hash } from 'viem';

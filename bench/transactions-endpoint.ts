@@ -3,12 +3,12 @@
 // measured in the same run with autocannon. Needs the running stack of `bash scripts/start.sh`
 // (the demo world indexed).
 //   pnpm bench:transactions [--duration 10] [--connections 50] [--url http://127.0.0.1:8080]
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { benchAuthorization, measure as measureLoad } from './load.js';
 
 const { values } = parseArgs({
   options: {
@@ -21,10 +21,7 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 const root = new URL('..', import.meta.url).pathname;
 const barePort = 18082;
-// A key of the benchmark's own: the demo key's rate limit would answer most requests with 429.
-const keyOutput = execFileSync('node', [join(root, 'services/gateway/dist/cli/main.js'), 'keys', 'create', '--org', 'bench', '--rate-limit', '1000000', '--burst', '1000000'], { encoding: 'utf8' });
-const key = keyOutput.trim().split('\n').at(-1)!;
-const headers = { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` };
+const headers = benchAuthorization(root);
 const manifest = JSON.parse(readFileSync(join(root, '.data/devnet/manifest.json'), 'utf8')) as { chains: { id: string; wallets: { address: string }[] }[] };
 
 async function getJson(url: string): Promise<any> {
@@ -33,13 +30,7 @@ async function getJson(url: string): Promise<any> {
   return response.json();
 }
 
-async function measure(title: string, url: string, requestHeaders: Record<string, string>) {
-  // A short warm-up so JIT compilation and connection setup do not count.
-  await autocannon({ url, headers: requestHeaders, connections, duration: 2 });
-  const result = await autocannon({ url, headers: requestHeaders, connections, duration });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${title}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { title, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
-}
+const measure = async (title: string, url: string, requestHeaders: Record<string, string>) => ({ title, ...(await measureLoad(url, requestHeaders, { connections, duration })) });
 
 const children: ChildProcess[] = [];
 try {

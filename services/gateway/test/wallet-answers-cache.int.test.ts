@@ -13,6 +13,7 @@ import type { TokensManifest } from '../../devnet/src/protocols/tokens/index.js'
 import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/manifest.js';
 import { readWalletTruth } from '../../devnet/src/truth/index.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
+import { etherAndTokenHolder } from '../../positions/test/chain-truth.js';
 import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
 import { createApp } from '../src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
@@ -102,16 +103,8 @@ async function servedTokenBalance(wallet: Address, token: Address): Promise<bigi
 
 test('a repeated request is answered from the cache; after the positions service applied a transfer, the next request shows it', async () => {
   const positionsRoute = '/v1/wallets/{address}/positions/';
-  const tokens = (world.protocols.tokens as TokensManifest).tokens.filter((token) => token.kind === 'standard' || token.kind === 'stable');
-  const head = await client.getBlockNumber();
-  const { sender, token } = await (async () => {
-    for (const wallet of world.wallets.filter((candidate) => candidate.kind === 'eoa')) {
-      const truth = await readWalletTruth(client, world, wallet.address as Address, head);
-      const held = tokens.find((candidate) => truth.tokens.some((balance) => balance.address.toLowerCase() === candidate.address.toLowerCase() && balance.balance > 10n ** BigInt(candidate.decimals)));
-      if (held && truth.native > parseEther('1')) return { sender: wallet.address.toLowerCase() as Address, token: held.address as Address };
-    }
-    throw new Error('no EOA of the world holds ether and a standard token');
-  })();
+  const holder = await etherAndTokenHolder(client, world, await client.getBlockNumber());
+  const [sender, token] = [holder.sender, holder.token.address.toLowerCase() as Address];
   const onChain = () => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [sender] });
   await eventually(async () => expect(await servedTokenBalance(sender, token)).toBe(await onChain()), 180_000);
 

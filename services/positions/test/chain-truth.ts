@@ -2,7 +2,9 @@ import type { Position } from '@wallet-api/core/proto/positions';
 import type { ChainWorld } from '../../devnet/src/manifest/index.js';
 import type { DefiManifest } from '../../devnet/src/protocols/defi/index.js';
 import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
-import type { WalletTruth } from '../../devnet/src/truth/index.js';
+import type { TokenInfo, TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
+import { readWalletTruth, type WalletTruth } from '../../devnet/src/truth/index.js';
+import { parseEther, type Address, type PublicClient } from 'viem';
 
 /** One position reduced to what the chain decides: kind, asset, exact amount, receipt and pool. */
 export interface Holding {
@@ -87,4 +89,18 @@ export function servedWalletHoldings(positions: readonly Position[]): Map<string
 function sortHoldings(holdings: Holding[]): Holding[] {
   const key = (holding: Holding) => `${holding.type}|${holding.token}|${holding.receipt}|${holding.pool}|${holding.amount}`;
   return holdings.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/**
+ * A world EOA holding more than 1 ether and more than one whole unit of a standard or stable
+ * token at `block`, read from the chain: a sender for tests that move balances.
+ */
+export async function etherAndTokenHolder(client: PublicClient, world: ChainWorld, block: bigint): Promise<{ sender: Address; token: TokenInfo }> {
+  const tokens = (world.protocols.tokens as TokensManifest).tokens.filter((token) => token.kind === 'standard' || token.kind === 'stable');
+  for (const wallet of world.wallets.filter((candidate) => candidate.kind === 'eoa')) {
+    const truth = await readWalletTruth(client, world, wallet.address as Address, block);
+    const held = tokens.find((candidate) => truth.tokens.some((balance) => balance.address.toLowerCase() === candidate.address.toLowerCase() && balance.balance > 10n ** BigInt(candidate.decimals)));
+    if (held && truth.native > parseEther('1')) return { sender: wallet.address.toLowerCase() as Address, token: held };
+  }
+  throw new Error('no EOA of the world holds ether and a standard token');
 }

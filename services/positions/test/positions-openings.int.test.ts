@@ -4,10 +4,9 @@ import { PositionsFilter } from '@wallet-api/core/proto/positions';
 import { eventually } from '@wallet-api/core/testing';
 import { createPublicClient, encodeFunctionData, http, parseAbi, parseEther, type Address, type Hash, type PublicClient } from 'viem';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
-import type { TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
 import { readWalletTruth } from '../../devnet/src/truth/index.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
-import { servedWalletHoldings, walletHoldings } from './chain-truth.js';
+import { etherAndTokenHolder, servedWalletHoldings, walletHoldings } from './chain-truth.js';
 import { startPositionsHarness, type PositionsHarness, type PositionsService } from './setup-positions.js';
 
 // Opening balances: what a wallet held before the first entry the positions service applied for it
@@ -116,16 +115,7 @@ describe.each([
     const { session } = chain;
 
     // A world EOA with ether and a token to give away, and two addresses the chain has never seen.
-    const tokens = (world.protocols.tokens as TokensManifest).tokens.filter((token) => token.kind === 'standard' || token.kind === 'stable');
-    const head = await client.getBlockNumber();
-    const { sender, token } = await (async () => {
-      for (const wallet of world.wallets.filter((candidate) => candidate.kind === 'eoa')) {
-        const truth = await readWalletTruth(client, world, wallet.address as Address, head);
-        const held = tokens.find((candidate) => truth.tokens.some((balance) => balance.address.toLowerCase() === candidate.address.toLowerCase() && balance.balance > 10n ** BigInt(candidate.decimals)));
-        if (held && truth.native > parseEther('1')) return { sender: wallet.address.toLowerCase() as Address, token: held };
-      }
-      throw new Error('no EOA of the world holds ether and a standard token');
-    })();
+    const { sender, token } = await etherAndTokenHolder(client, world, await client.getBlockNumber());
     const unit = 10n ** BigInt(token.decimals);
     const genesisLike = '0x6f70656e696e6773000000000000000000000001' as Address;
     const newcomer = '0x6f70656e696e6773000000000000000000000002' as Address;
