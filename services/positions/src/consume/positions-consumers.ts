@@ -1,4 +1,4 @@
-import { startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import { startAccumulatingConsumer, startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
 import { AssetKind, type BalanceChange, type ChainBlock, type ChainRollback, type WalletTransaction } from '@wallet-api/core/proto/events';
@@ -69,8 +69,11 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
 
   return {
     async start() {
+      // Balance changes, blocks and transactions are applied a second's worth at a time (one
+      // PostgreSQL transaction for every chain's blocks of that second rather than one per fetch);
+      // rollbacks, rare and ordered, as they come.
       const started = await Promise.allSettled([
-        startConsumer(kafka, {
+        startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.balance-changes`,
           topic: topics.balanceChanges,
           logger,
@@ -81,7 +84,7 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
             metrics.messages.inc({ topic: 'balance-changes' }, messages.length);
           },
         }),
-        startConsumer(kafka, {
+        startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.blocks`,
           topic: topics.chainBlocks,
           logger,
@@ -112,7 +115,7 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
             metrics.messages.inc({ topic: 'rollbacks' }, messages.length);
           },
         }),
-        startConsumer(kafka, {
+        startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.transactions`,
           topic: topics.walletTransactions,
           logger,
