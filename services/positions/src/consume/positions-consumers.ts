@@ -80,7 +80,8 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
           async handleBatch(messages) {
             const entries = messages.flatMap((message) => toEntry(message.value) ?? []);
             await balances.applyEntries(entries);
-            await versions.walletsChanged(entries.map((entry) => entry.wallet));
+            // The wallets as the chain spells them: change tokens keep a Solana address's case.
+            await versions.walletsChanged(messages.filter((message) => toEntry(message.value)).map((message) => message.value.wallet));
             metrics.messages.inc({ topic: 'balance-changes' }, messages.length);
           },
         }),
