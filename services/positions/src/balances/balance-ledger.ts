@@ -144,15 +144,9 @@ export function createBalanceLedger(options: BalanceLedgerOptions): BalanceLedge
     },
 
     async applyBlocks(states) {
-      // Blocks only ever become canonical here, which no opening depends on.
-      const revived = await Promise.all(
-        [...new Set(states.map((state) => state.chainId))].map(async (chainId) => {
-          const known = await store.knownBlocks(chainId, states.filter((state) => state.chainId === chainId).map((state) => state.blockHash));
-          return [...known.values()].some((block) => block.orphaned);
-        }),
-      );
-      await store.applyBlockStates(states);
-      return { revived: revived.includes(true) };
+      // Blocks only ever become canonical here, which no opening depends on: a flip is a revival.
+      const { flipped } = await store.applyBlockStates(states);
+      return { revived: flipped > 0 };
     },
 
     async applyRollback({ chainId, commonAncestor, orphanedBlockHashes, sequence }) {
@@ -163,7 +157,7 @@ export function createBalanceLedger(options: BalanceLedgerOptions): BalanceLedge
           chainId,
           stranded.map((key) => ({ key, point: { blockHash: commonAncestor.hash, blockNumber: commonAncestor.number } })),
         );
-        if ((await store.applyBlockStates(states, reopened)) === 'applied') return;
+        if ((await store.applyBlockStates(states, reopened)).outcome === 'applied') return;
         logger.info({ chainId, attempt }, 'an opening was written at an orphaned block while its rollback was read; reading again');
       }
       throw new Error(`rollback on ${chainId}: openings kept changing under it after ${maxAttempts} attempts`);

@@ -78,10 +78,17 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
           topic: topics.balanceChanges,
           logger,
           async handleBatch(messages) {
-            const entries = messages.flatMap((message) => toEntry(message.value) ?? []);
+            const entries: BalanceEntry[] = [];
+            // The wallets as the chain spells them (entries lower-case them): change tokens keep a Solana address's case.
+            const wallets: string[] = [];
+            for (const { value } of messages) {
+              const entry = toEntry(value);
+              if (!entry) continue;
+              entries.push(entry);
+              wallets.push(value.wallet);
+            }
             await balances.applyEntries(entries);
-            // The wallets as the chain spells them: change tokens keep a Solana address's case.
-            await versions.walletsChanged(messages.filter((message) => toEntry(message.value)).map((message) => message.value.wallet));
+            await versions.walletsChanged(wallets);
             metrics.messages.inc({ topic: 'balance-changes' }, messages.length);
           },
         }),

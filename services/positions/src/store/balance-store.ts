@@ -84,9 +84,9 @@ export interface BalanceStore {
    * Records block states newer than the stored ones; a block that becomes orphaned takes its
    * entries out of the balances, one that becomes canonical again puts them back. An opening read
    * at a block that becomes orphaned is replaced by its re-read in `reopened` (at the rollback's
-   * common ancestor).
+   * common ancestor). `flipped`: how many blocks changed between counted and not.
    */
-  applyBlockStates(states: readonly BlockState[], reopened?: readonly Opening[]): Promise<ApplyOutcome>;
+  applyBlockStates(states: readonly BlockState[], reopened?: readonly Opening[]): Promise<{ outcome: ApplyOutcome; flipped: number }>;
   /** The wallet's non-zero balances on the chains. */
   walletBalances(wallet: string, chainIds: readonly string[]): Promise<WalletBalance[]>;
 }
@@ -362,7 +362,8 @@ export function createBalanceStore(prisma: PrismaClient): BalanceStore {
 
     async applyBlockStates(input, reopened = []) {
       const states = newestStates(input);
-      if (states.length === 0) return 'applied';
+      if (states.length === 0) return { outcome: 'applied', flipped: 0 };
+      let flippedCount = 0;
       const outcome = await inTransaction(prisma, async (tx) => {
         await lock(tx, states.some((state) => state.orphaned) ? 'exclusive' : 'shared', states);
         // Which blocks change between counted and not: a block with no state yet was counted.
@@ -392,6 +393,7 @@ export function createBalanceStore(prisma: PrismaClient): BalanceStore {
           FROM written w
           JOIN previous p ON p.chain_id = w.chain_id AND p.block_hash = w.block_hash
           WHERE p.orphaned <> w.orphaned`;
+        flippedCount = flipped.length;
         if (flipped.length === 0) return;
 
         const nowOrphaned = flipped.filter((block) => block.orphaned);
@@ -454,7 +456,7 @@ export function createBalanceStore(prisma: PrismaClient): BalanceStore {
           touched.map((row) => ({ chainId: row.chain_id, wallet: row.wallet, asset: row.asset })),
         );
       });
-      return outcome === 'stale-opening' ? outcome : 'applied';
+      return outcome === 'stale-opening' ? { outcome, flipped: 0 } : { outcome: 'applied', flipped: flippedCount };
     },
 
     async walletBalances(wallet, chainIds) {
