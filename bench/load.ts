@@ -20,3 +20,38 @@ export async function measure(url: string, headers: Record<string, string>, load
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
 }
+
+/** Metrics ports of the start command's services that answer the gateway's gRPC calls (scripts/lib/ports). */
+const backendMetricsPorts = { 'reference-data': 9461, indexer: 9464, positions: 9465 } as const;
+
+async function grpcServerTotals(): Promise<Map<string, { seconds: number; calls: number }>> {
+  const totals = new Map<string, { seconds: number; calls: number }>();
+  for (const port of Object.values(backendMetricsPorts)) {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    for (const match of text.matchAll(/^wallet_api_grpc_server_duration_seconds_(sum|count)\{service="([^"]+)",method="[^"]*\/([^"/]+)",code="([^"]+)"\} (\S+)$/gm)) {
+      const [, kind, service, method, code, value] = match;
+      const key = `${service} ${method}${code === 'OK' ? '' : ` (${code})`}`;
+      const total = totals.get(key) ?? { seconds: 0, calls: 0 };
+      if (kind === 'sum') total.seconds += Number(value);
+      else total.calls += Number(value);
+      totals.set(key, total);
+    }
+  }
+  return totals;
+}
+
+/**
+ * Where one request's time went in the services behind the gateway: milliseconds each gRPC
+ * method spent serving it, from the services' own duration histograms read before and after.
+ * Concurrent calls overlap, so the figures add up to more than the request took.
+ */
+export async function backendTimeOf<T>(request: () => Promise<T>): Promise<{ result: T; methods: { method: string; calls: number; ms: number }[] }> {
+  const before = await grpcServerTotals();
+  const result = await request();
+  const after = await grpcServerTotals();
+  const methods = [...after]
+    .map(([method, total]) => ({ method, calls: total.calls - (before.get(method)?.calls ?? 0), ms: Math.round((total.seconds - (before.get(method)?.seconds ?? 0)) * 1000) }))
+    .filter((entry) => entry.calls > 0)
+    .sort((a, b) => b.ms - a.ms);
+  return { result, methods };
+}

@@ -5,15 +5,15 @@
 // load afterwards. Each endpoint gets a wallet of its own so that both first requests are cold.
 // Needs the running stack of `bash scripts/start.sh`; deploys 2 x 200 tokens on its ethereum chain.
 //   pnpm bench:positions [--duration 10] [--connections 50] [--url http://127.0.0.1:8080] [--tokens 200]
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { createPrisma } from '@wallet-api/core/db';
 import { createPublicClient, createWalletClient, defineChain, http, parseEther, type Abi, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { backendTimeOf, benchAuthorization, measure } from './load.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,9 +29,7 @@ const connections = Number(values.connections);
 const tokenCount = Number(values.tokens);
 const root = new URL('..', import.meta.url).pathname;
 const barePort = 18083;
-const keyOutput = execFileSync('node', [join(root, 'services/gateway/dist/cli/main.js'), 'keys', 'create', '--org', 'bench', '--rate-limit', '1000000', '--burst', '1000000'], { encoding: 'utf8' });
-const key = keyOutput.trim().split('\n').at(-1)!;
-const headers = { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` };
+const headers = benchAuthorization(root);
 
 const artifactsDir = join(root, '.data/devnet/artifacts');
 const artifactsFile = readdirSync(artifactsDir).find((name) => name.endsWith('.json'));
@@ -92,28 +90,22 @@ async function timedGet(url: string): Promise<{ ms: number; body: any }> {
   return { ms, body };
 }
 
-async function measure(title: string, url: string, requestHeaders: Record<string, string>) {
-  await autocannon({ url, headers: requestHeaders, connections, duration: 2 });
-  const result = await autocannon({ url, headers: requestHeaders, connections, duration });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${title}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { title, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
-}
-
 const children: ChildProcess[] = [];
 let port = barePort;
 async function benchmark(endpoint: 'positions' | 'portfolio', wallet: Address) {
   const path = endpoint === 'positions' ? `/v1/wallets/${wallet}/positions/?filter[positions]=no_filter` : `/v1/wallets/${wallet}/portfolio?filter[positions]=no_filter`;
-  const cold = await timedGet(`${values.url}${path}`);
+  const { result: cold, methods } = await backendTimeOf(() => timedGet(`${values.url}${path}`));
   const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-')), `${endpoint}.json`);
   writeFileSync(bodyFile, JSON.stringify(cold.body));
   const barePortForEndpoint = port++;
   const bare = fork(join(root, 'bench/bare-server.ts'), [bodyFile, String(barePortForEndpoint), path.split('?')[0]!], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
   children.push(bare);
   await new Promise((resolve) => bare.once('message', resolve));
-  const gateway = await measure(`${endpoint}: gateway + services (warm)`, `${values.url}${path}`, headers);
-  const baseline = await measure(`${endpoint}: bare Express`, `http://127.0.0.1:${barePortForEndpoint}${path}`, {});
+  const load = { connections, duration };
+  const gateway = { title: `${endpoint}: gateway + services (warm)`, ...(await measure(`${values.url}${path}`, headers, load)) };
+  const baseline = { title: `${endpoint}: bare Express`, ...(await measure(`http://127.0.0.1:${barePortForEndpoint}${path}`, {}, load)) };
   const rows = endpoint === 'positions' ? (cold.body.data as unknown[]).length : undefined;
-  return { endpoint, path, rows, coldMs: cold.ms, gateway, baseline };
+  return { endpoint, path, rows, coldMs: cold.ms, coldMethods: methods, gateway, baseline };
 }
 
 try {
@@ -124,7 +116,8 @@ try {
   const results = [await benchmark('positions', positionsWallet), await benchmark('portfolio', portfolioWallet)];
   for (const result of results) {
     console.log(`\nGET ${result.path}${result.rows === undefined ? '' : `  (${result.rows} positions)`}; ${connections} connections, ${duration} s each, after 2 s warm-up`);
-    console.log(`cold (first request for the wallet): ${result.coldMs.toFixed(1)} ms`);
+    console.log(`cold (first request for the wallet): ${result.coldMs.toFixed(1)} ms; time the services behind it spent per gRPC method:`);
+    console.table(result.coldMethods);
     console.table([result.gateway, result.baseline].map((row) => ({ target: row.title, 'req/s': Math.round(row.requestsPerSecond), 'p50 ms': row.p50, 'p99 ms': row.p99, requests: row.total })));
     console.log(`gateway / bare throughput ratio: ${(result.gateway.requestsPerSecond / result.baseline.requestsPerSecond).toFixed(3)}`);
   }

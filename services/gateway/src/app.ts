@@ -5,7 +5,8 @@ import type { Logger } from '@wallet-api/core/logger';
 import { authenticate, type OrganizationLookup } from './auth/authenticate.js';
 import { createFungibleDirectory } from '@wallet-api/core/resources';
 import type { ChangeVersions } from '@wallet-api/core/cache';
-import type { ResponseCache } from './cache/response-cache.js';
+import type { ListWalletTransactionsResponse } from '@wallet-api/core/proto/indexer';
+import type { ResponseCache, VersionedCache } from './cache/response-cache.js';
 import type { Backends } from './grpc/backends.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
@@ -33,6 +34,8 @@ export interface GatewayDependencies {
   fungiblesTtlMs?: number;
   /** Wallet answers kept until the wallet's data or prices change; absent: every answer is computed. */
   responseCache?: ResponseCache;
+  /** The indexer's pages of transactions, kept until the wallet's data changes (prices aside); absent: read for every computed answer. */
+  transactionPages?: VersionedCache<ListWalletTransactionsResponse>;
   /** The change tokens: market data reused for fungiblesTtlMs is asked again as soon as prices move. */
   changes?: ChangeVersions;
   /** PEM file served at /v1/webhooks/certificate.pem; absent: that endpoint answers 404. */
@@ -56,7 +59,7 @@ export function createApp(deps: GatewayDependencies): Express {
     ttlMs: deps.fungiblesTtlMs ?? 0,
     ...(changes ? { generation: () => changes.everything() } : {}),
   });
-  addWalletTransactionRoutes(routes, deps.backends, fungibles);
+  addWalletTransactionRoutes(routes, deps.backends, fungibles, deps.transactionPages);
   addWalletPositionRoutes(routes, deps.backends, fungibles);
   addWalletPortfolioRoutes(routes, deps.backends);
   addTxSubscriptionRoutes(routes, deps.backends);

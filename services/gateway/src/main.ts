@@ -10,7 +10,9 @@ import { startTelemetry } from '@wallet-api/core/telemetry';
 import { createApp } from './app.js';
 import { findOrganizationByKey } from './auth/api-keys.js';
 import { cachedLookup } from './auth/authenticate.js';
-import { createResponseCache } from './cache/response-cache.js';
+import type { ListWalletTransactionsResponse } from '@wallet-api/core/proto/indexer';
+import { createResponseCache, createVersionedCache } from './cache/response-cache.js';
+import { transactionPageSize } from './routes/wallet-transactions.js';
 import { createBackends } from './grpc/backends.js';
 
 const env = baseEnv.extend(databaseEnv.shape).extend(redisEnv.shape).extend(serviceAddressEnv.shape).extend({
@@ -47,12 +49,16 @@ const backends = createBackends({
 });
 
 const changes = createChangeVersions(redis, { keyPrefix: config.REDIS_KEY_PREFIX });
-const responseCache =
-  config.RESPONSE_CACHE_MAX_MB > 0
-    ? createResponseCache({
-        versions: changes,
+// Three quarters of the memory for answers, a quarter for the transaction pages behind them.
+const cacheBytes = config.RESPONSE_CACHE_MAX_MB * 1024 * 1024;
+const responseCache = cacheBytes > 0 ? createResponseCache({ versions: changes, logger, maxBytes: (cacheBytes * 3) / 4, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
+const transactionPages =
+  cacheBytes > 0
+    ? createVersionedCache<ListWalletTransactionsResponse>({
+        version: (wallet) => changes.unpriced(wallet),
+        sizeOf: transactionPageSize,
         logger,
-        maxBytes: config.RESPONSE_CACHE_MAX_MB * 1024 * 1024,
+        maxBytes: cacheBytes / 4,
         maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS,
       })
     : undefined;
@@ -67,6 +73,7 @@ const app = createApp({
   checkResponses: config.NODE_ENV !== 'production',
   fungiblesTtlMs: config.GATEWAY_FUNGIBLES_TTL_MS,
   ...(responseCache ? { responseCache } : {}),
+  ...(transactionPages ? { transactionPages } : {}),
   changes,
   ...(config.WEBHOOK_CERTIFICATE_FILE ? { webhookCertificateFile: config.WEBHOOK_CERTIFICATE_FILE } : {}),
 });

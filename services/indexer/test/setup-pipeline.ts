@@ -6,7 +6,7 @@ import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/
 import { createProducer, ensureTopics, type TopicSpec } from '@wallet-api/core/kafka';
 import { Registry } from '@wallet-api/core/metrics';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { createChangeVersions } from '@wallet-api/core/cache';
+import { createChangeVersions, type ChangeVersions } from '@wallet-api/core/cache';
 import { setupChangeVersions, setupClickHouseDatabase, setupKafka, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
 import { createApp } from '../../gateway/src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../../gateway/src/auth/api-keys.js';
@@ -18,7 +18,8 @@ import { createChainPriceTracker, createReferenceDataDomain } from '../../refere
 import { referenceDataService } from '../../reference-data/src/grpc/reference-data-service.js';
 import { loadFxTable } from '../../reference-data/src/prices/currencies.js';
 import { loadRegistryConfig } from '../../reference-data/src/registry/registry-config.js';
-import { createResponseCache } from '../../gateway/src/cache/response-cache.js';
+import { createResponseCache, createVersionedCache } from '../../gateway/src/cache/response-cache.js';
+import { transactionPageSize } from '../../gateway/src/routes/wallet-transactions.js';
 import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
 import { indexerService } from '../src/grpc/indexer-service.js';
 import { createIndexerMetrics } from '../src/pipeline/indexer-metrics.js';
@@ -52,6 +53,8 @@ export interface Pipeline {
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** Follows `links.next` from `path` and returns every item. */
   getAll(path: string): Promise<any[]>;
+  /** The pipeline's change tokens, as its services mark them. */
+  versions: ChangeVersions;
   /** Forgets the chains' checkpoints, so indexing starts from block 0. */
   resetCheckpoints(chainIds: readonly string[]): Promise<void>;
   close(): Promise<void>;
@@ -112,6 +115,13 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
     // The cache in force, as in the start command's gateway: every answer the pipeline's tests read must be current.
     changes: gatewayChanges,
     responseCache: createResponseCache({ versions: gatewayChanges, logger: testLogger, maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000 }),
+    transactionPages: createVersionedCache({
+      version: (wallet) => gatewayChanges.unpriced(wallet),
+      sizeOf: transactionPageSize,
+      logger: testLogger,
+      maxBytes: 16 * 1024 * 1024,
+      maxAgeMs: 60_000,
+    }),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -135,6 +145,7 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
     database,
     referenceData,
     referenceDataAddress: `127.0.0.1:${referenceGrpc.port}`,
+    versions: changes.versions,
     index: (options) => runChainIndexer({ prisma, producer, topics: ownTopics, metrics, stops, ...options }),
     get,
     async getAll(path) {

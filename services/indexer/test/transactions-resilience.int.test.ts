@@ -54,11 +54,15 @@ async function chainTransactionCount(chain: OwnChain, upTo: bigint): Promise<num
   return count;
 }
 
-/** Transaction pages the gateway answered from its cache so far, in this process. */
-async function cacheCount(outcome: string): Promise<number> {
+/**
+ * Answers of the transactions route its cache gave so far, in this process, by outcome; `page`
+ * counts the indexer's pages behind them instead, kept apart from prices.
+ */
+async function cacheCount(outcome: string, route = '/v1/wallets/{address}/transactions/'): Promise<number> {
   const values = (await processRegistry.getSingleMetric('wallet_api_gateway_response_cache_total')!.get()).values;
-  return values.find((value) => value.labels.route === '/v1/wallets/{address}/transactions/' && value.labels.outcome === outcome)?.value ?? 0;
+  return values.find((value) => value.labels.route === route && value.labels.outcome === outcome)?.value ?? 0;
 }
+const pageRoute = 'transactions page';
 
 const hashesOf = (items: any[]) => items.map((item) => item.attributes.hash as string);
 
@@ -126,14 +130,23 @@ test('a page answered from the cache is not served again once the writer has sto
     expect(await cacheCount('hit')).toBeGreaterThan(hits);
   }, 120_000);
 
+  // A price move recomputes the answer from the page already read: prices and market data are
+  // asked again, the wallet's transactions are not.
+  const [answersComputed, pagesRead, pagesReused] = [await cacheCount('miss'), await cacheCount('miss', pageRoute), await cacheCount('hit', pageRoute)];
+  await pipeline.versions.pricesChanged();
+  expect((await pipeline.get(page)).body.data.map((item: any) => item.id)).toEqual(before.data.map((item: any) => item.id));
+  expect([await cacheCount('miss'), await cacheCount('miss', pageRoute), await cacheCount('hit', pageRoute)]).toEqual([answersComputed + 1, pagesRead, pagesReused + 1]);
+
   const clock = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000));
   const sent = await chain.session.send({ from: wallet, to: '0x6361636865000000000000000000000000000002', value: parseEther('0.01'), gas: 21_000n });
   const mined = await chain.session.mine(clock + 12);
   await eventually(() => checkpointed(mined.number, mined.hash), 120_000);
   await eventually(written, 120_000);
 
-  // One request, no retries.
+  // One request, no retries; the page behind it read again.
+  const pagesBefore = await cacheCount('miss', pageRoute);
   const after = (await pipeline.get(page)).body;
+  expect(await cacheCount('miss', pageRoute)).toBe(pagesBefore + 1);
   expect(after.data[0].attributes.hash).toBe(sent);
   expect(after.data.slice(1).map((item: any) => item.id)).toEqual(before.data.slice(0, 4).map((item: any) => item.id));
 }, 300_000);

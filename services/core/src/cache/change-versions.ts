@@ -3,8 +3,9 @@ import { Redis } from 'ioredis';
 
 /**
  * What the gateway's answer cache is validated against: a token per wallet, replaced whenever a
- * service stores something that changes one of the wallet's answers, and one token for changes
- * that reach every wallet (prices, rollbacks). Writers replace tokens after the change is stored
+ * service stores something that changes one of the wallet's answers, one for changes that reach
+ * every wallet (rollbacks, revived blocks), and one for price moves, which change every valued
+ * answer but nothing a wallet holds or did. Writers replace tokens after the change is stored
  * and before its Kafka offsets are committed; readers take the tokens before they compute. So an
  * answer computed under a token can only miss a change whose new token the next reader sees, and
  * once a consumer's offsets show a change, no reader gets an answer from before it.
@@ -12,11 +13,15 @@ import { Redis } from 'ioredis';
 export interface ChangeVersions {
   /** The wallets' answers changed. */
   walletsChanged(wallets: Iterable<string>): Promise<void>;
-  /** Every wallet's answers changed: prices moved, or blocks stopped or started counting. */
+  /** Every wallet's answers changed: blocks stopped or started counting. Implies a price change too. */
   everythingChanged(): Promise<void>;
+  /** Prices or market data moved: every valued answer changed, what wallets hold and did did not. */
+  pricesChanged(): Promise<void>;
   /** The wallet's tokens as one string; two reads are equal only if nothing changed between them. */
   current(wallet: string): Promise<string>;
-  /** The token of changes reaching every wallet alone: what caches of prices and market data are kept under. */
+  /** Like `current` but blind to price moves: what parts of answers that value nothing are kept under. */
+  unpriced(wallet: string): Promise<string>;
+  /** The tokens of changes reaching every wallet alone: what caches of prices and market data are kept under. */
   everything(): Promise<string>;
 }
 
@@ -40,6 +45,7 @@ const pipelineChunk = 1_000;
 export function createChangeVersions(redis: Redis, options: ChangeVersionsOptions = {}): ChangeVersions {
   const prefix = `${options.keyPrefix ?? 'wallet-api'}:changes`;
   const everything = `${prefix}:all`;
+  const prices = `${prefix}:prices`;
   const walletKey = (wallet: string) => `${prefix}:wallet:${walletVersionKey(wallet)}`;
   const ttl = options.walletTokenTtlSeconds ?? 7 * 24 * 60 * 60;
 
@@ -57,10 +63,18 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
     async everythingChanged() {
       await redis.set(everything, randomUUID());
     },
+    async pricesChanged() {
+      await redis.set(prices, randomUUID());
+    },
     async everything() {
-      return (await redis.get(everything)) ?? '-';
+      const [everythingToken, pricesToken] = await redis.mget(everything, prices);
+      return `${everythingToken ?? '-'}/${pricesToken ?? '-'}`;
     },
     async current(wallet) {
+      const [walletToken, everythingToken, pricesToken] = await redis.mget(walletKey(wallet), everything, prices);
+      return `${walletToken ?? '-'}/${everythingToken ?? '-'}/${pricesToken ?? '-'}`;
+    },
+    async unpriced(wallet) {
       const [walletToken, everythingToken] = await redis.mget(walletKey(wallet), everything);
       return `${walletToken ?? '-'}/${everythingToken ?? '-'}`;
     },

@@ -12,14 +12,17 @@ const cachedAnswers = new Counter({
   registers: [processRegistry],
 });
 
-export interface ResponseCache {
+export interface VersionedCache<T> {
   /**
-   * The serialized answer for `key`, a request of `wallet`: from the cache while the wallet's
-   * change tokens are those it was computed under, otherwise computed (once for every request
-   * that asks while it runs).
+   * The value for `key`, a request of `wallet`: from the cache while the wallet's change tokens
+   * are those it was computed under, otherwise computed (once for every request that asks while
+   * it runs).
    */
-  serve(request: { route: string; wallet: string; key: string }, compute: () => Promise<string>): Promise<{ body: string; outcome: CacheOutcome }>;
+  serve(request: { route: string; wallet: string; key: string }, compute: () => Promise<T>): Promise<{ body: T; outcome: CacheOutcome }>;
 }
+
+/** Serialized answers, kept under every change token of their wallet. */
+export type ResponseCache = VersionedCache<string>;
 
 export interface ResponseCacheOptions {
   versions: ChangeVersions;
@@ -33,9 +36,16 @@ export interface ResponseCacheOptions {
   maxAgeMs: number;
 }
 
-interface Entry {
+export interface VersionedCacheOptions<T> extends Omit<ResponseCacheOptions, 'versions'> {
+  /** The wallet's tokens a value is kept under: ChangeVersions.current, or .unpriced for values that price nothing. */
+  version(wallet: string): Promise<string>;
+  /** Bytes a value holds in memory, near enough to bound the cache. */
+  sizeOf(value: T): number;
+}
+
+interface Entry<T> {
   version: string;
-  body: string;
+  body: T;
 }
 
 /**
@@ -46,18 +56,23 @@ interface Entry {
  * already visible. When Redis does not answer, requests are computed as if there were no cache.
  */
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
-  const entries = new LRUCache<string, Entry>({
+  // UTF-16 in memory: two bytes a character.
+  return createVersionedCache<string>({ ...options, version: (wallet) => options.versions.current(wallet), sizeOf: (body) => 2 * body.length });
+}
+
+/** The cache behind createResponseCache, for any value and any choice of the wallet's tokens. */
+export function createVersionedCache<T>(options: VersionedCacheOptions<T>): VersionedCache<T> {
+  const entries = new LRUCache<string, Entry<T>>({
     maxSize: options.maxBytes,
-    // UTF-16 in memory: two bytes a character, plus the key.
-    sizeCalculation: (entry, key) => 2 * (entry.body.length + key.length + entry.version.length) + 64,
+    sizeCalculation: (entry, key) => options.sizeOf(entry.body) + 2 * (key.length + entry.version.length) + 64,
     ttl: options.maxAgeMs,
   });
-  const running = new Map<string, { version: string; body: Promise<string> }>();
+  const running = new Map<string, { version: string; body: Promise<T> }>();
   let warnedUnavailable = 0;
 
   async function version(wallet: string): Promise<string | undefined> {
     try {
-      return await options.versions.current(wallet);
+      return await options.version(wallet);
     } catch (error) {
       // One warning a minute at most: every request would otherwise log the same outage.
       if (Date.now() - warnedUnavailable > 60_000) {
@@ -71,7 +86,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   return {
     async serve({ route, wallet, key }, compute) {
       const current = await version(wallet);
-      const answer = (body: string, outcome: CacheOutcome) => {
+      const answer = (body: T, outcome: CacheOutcome) => {
         cachedAnswers.inc({ route, outcome });
         return { body, outcome };
       };

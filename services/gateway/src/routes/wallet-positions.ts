@@ -2,6 +2,7 @@ import { unary } from '@wallet-api/core/grpc';
 import { PositionsFilter, TrashFilter } from '@wallet-api/core/proto/positions';
 import { ChainFamily } from '@wallet-api/core/proto/reference_data';
 import type { FungibleDirectory } from '@wallet-api/core/resources';
+import { createRecentTokens } from '../cache/recent-tokens.js';
 import type { Backends } from '../grpc/backends.js';
 import { networkHeaders } from '../schemas/common.js';
 import { positionListResponseSchema, positionsQuery } from '../schemas/position.js';
@@ -40,6 +41,7 @@ export function positionsFilterFor(family: ChainFamily, requested: keyof typeof 
 
 export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory): void {
   const { positions } = backends;
+  const recentTokens = createRecentTokens({ maxWallets: 10_000 });
   routes.add({
     method: 'get',
     path: '/v1/wallets/{address}/positions/',
@@ -62,26 +64,30 @@ export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends, d
       });
       const filter = positionsFilterFor(scope.family, query['filter[positions]']);
       const sync = query.sync === 'true';
+      const list = (positionsFilter: PositionsFilter) =>
+        unary(
+          positions,
+          positions.listPositions,
+          {
+            context,
+            address: scope.address,
+            chainIds: scope.chainIds,
+            currency: query.currency,
+            positions: positionsFilter,
+            positionTypes: query['filter[position_types]'] ?? [],
+            fungibleIds: query['filter[fungible_ids]'] ?? [],
+            dappIds: query['filter[dapp_ids]'] ?? [],
+            trash: trashFilters[query['filter[trash]']],
+            sortAscending: query.sort === '-value',
+            sync,
+          },
+          { name: 'Positions/ListPositions', deadlineMs: positionsDeadlineMs(sync) },
+        );
       const response =
         scope.chainIds.length === 0 || filter === undefined
           ? { positions: [] }
-          : await unary(
-              positions,
-              positions.listPositions,
-              {
-                context,
-                address: scope.address,
-                chainIds: scope.chainIds,
-                currency: query.currency,
-                positions: filter,
-                positionTypes: query['filter[position_types]'] ?? [],
-                fungibleIds: query['filter[fungible_ids]'] ?? [],
-                dappIds: query['filter[dapp_ids]'] ?? [],
-                trash: trashFilters[query['filter[trash]']],
-                sortAscending: query.sort === '-value',
-                sync,
-              },
-              { name: 'Positions/ListPositions', deadlineMs: positionsDeadlineMs(sync) },
+          : await recentTokens.alongside([scope.address, scope.chainIds.join(','), context.network].join('|'), { directory, context, currency: query.currency }, () => list(filter), (answer) =>
+              positionTokens(answer.positions),
             );
       const fungibles = responseFungibles(await directory.lookup(context, query.currency, positionTokens(response.positions)));
       // With no_filter the service itself leaves out wallet rows of share tokens that a returned

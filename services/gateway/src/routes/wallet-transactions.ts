@@ -1,8 +1,9 @@
 import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
-import { TrashFilter, type TransactionRecord } from '@wallet-api/core/proto/indexer';
+import { ListWalletTransactionsResponse, TrashFilter, type ListWalletTransactionsRequest, type TransactionRecord } from '@wallet-api/core/proto/indexer';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import type { FungibleDirectory } from '@wallet-api/core/resources';
+import type { VersionedCache } from '../cache/response-cache.js';
 import type { Backends } from '../grpc/backends.js';
 import { apiError } from '../http/api-error.js';
 import { networkHeaders } from '../schemas/common.js';
@@ -47,8 +48,23 @@ async function fetchPagePrices(referenceData: ReferenceDataClient, context: Requ
   return pagePrices(queries, answers.flatMap((answer) => answer.prices));
 }
 
-export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory): void {
-  const { referenceData, indexer } = backends;
+/**
+ * A page of the indexer's records, from `pages` while the wallet's unpriced tokens hold: a price
+ * move then costs the page its prices and market data, not the read of its transactions.
+ */
+async function readPage(backends: Backends, request: ListWalletTransactionsRequest, pages: VersionedCache<ListWalletTransactionsResponse> | undefined): Promise<ListWalletTransactionsResponse> {
+  const read = () => unary(backends.indexer, backends.indexer.listWalletTransactions, request, { name: 'Indexer/ListWalletTransactions' });
+  if (!pages) return read();
+  // The organization is the one part of the request the indexer's answer does not depend on.
+  const key = JSON.stringify({ ...request, context: { ...request.context, organizationId: '' } });
+  return (await pages.serve({ route: 'transactions page', wallet: request.address, key }, read)).body;
+}
+
+/** Memory a cached page holds: its decoded objects take a few times their encoded size. */
+export const transactionPageSize = (page: ListWalletTransactionsResponse): number => 4 * ListWalletTransactionsResponse.encode(page).finish().length;
+
+export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory, pages?: VersionedCache<ListWalletTransactionsResponse>): void {
+  const { referenceData } = backends;
   routes.add({
     method: 'get',
     path: '/v1/wallets/{address}/transactions/',
@@ -79,9 +95,8 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
       const response =
         chainIds.length === 0
           ? { transactions: [], hasMore: false }
-          : await unary(
-              indexer,
-              indexer.listWalletTransactions,
+          : await readPage(
+              backends,
               {
                 context,
                 address,
@@ -95,7 +110,7 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
                 after: lastId !== undefined && lastTimestamp !== undefined ? cursorFromPage(lastId, lastTimestamp) : undefined,
                 pageSize: size,
               },
-              { name: 'Indexer/ListWalletTransactions' },
+              pages,
             );
       // Prices at the transactions' times and the fungibles (market data as of now) are independent: asked at once.
       const [prices, fungibles] = await Promise.all([

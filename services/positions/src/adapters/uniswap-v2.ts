@@ -1,4 +1,5 @@
 import { protocolFeeLiquidity, v2BurnAmounts } from '@wallet-api/core/protocol-math';
+import { LRUCache } from 'lru-cache';
 import { getAddress, parseAbi, zeroAddress, type Address } from 'viem';
 import type { ProtocolAdapter } from './protocol-adapter.js';
 import type { ProtocolPosition } from './protocol-position.js';
@@ -31,11 +32,14 @@ const lower = (address: string) => address.toLowerCase() as Address;
 export function createUniswapV2Adapter(deployment: { factory: string; pairs: readonly string[] }): ProtocolAdapter {
   const factory = lower(deployment.factory);
   const listed = new Set(deployment.pairs.map(lower));
+  // Whether a held token is one of the factory's pairs never changes: asked once per token, not
+  // at every read of every wallet holding it (a wallet of 200 tokens meant 600 probe calls a read).
+  const isPair = new LRUCache<Address, boolean>({ max: 100_000 });
 
   return {
     async read({ reader, wallet, blockNumber, heldTokens }) {
       const read = { blockNumber, allowFailure: false } as const;
-      const unlisted = [...new Set(heldTokens.map(lower))].filter((token) => !listed.has(token));
+      const unlisted = [...new Set(heldTokens.map(lower))].filter((token) => !listed.has(token) && isPair.get(token) === undefined);
       const probes = await reader.multicall({
         blockNumber,
         allowFailure: true,
@@ -55,9 +59,10 @@ export function createUniswapV2Adapter(deployment: { factory: string; pairs: rea
         ...read,
         contracts: claimed.map(({ token0, token1 }) => ({ address: factory, abi: factoryAbi, functionName: 'getPair', args: [token0, token1] }) as const),
       });
-      const discovered = claimed.filter((candidate, index) => lower(registered[index]!) === candidate.token).map((candidate) => candidate.token);
+      const discovered = new Set(claimed.filter((candidate, index) => lower(registered[index]!) === candidate.token).map((candidate) => candidate.token));
+      for (const token of unlisted) isPair.set(token, discovered.has(token));
 
-      const pairs = [...listed, ...discovered];
+      const pairs = [...listed, ...new Set(heldTokens.map(lower).filter((token) => !listed.has(token) && isPair.get(token) === true))];
       const balances = await reader.multicall({
         ...read,
         contracts: pairs.map((pair) => ({ address: pair, abi: pairAbi, functionName: 'balanceOf', args: [wallet] }) as const),

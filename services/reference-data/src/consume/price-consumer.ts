@@ -13,7 +13,7 @@ export interface PriceConsumerTopics {
 export interface PriceConsumerOptions {
   kafka: ReturnType<typeof createKafka>;
   tracker: PriceTracker;
-  /** Every wallet's valued answers change with prices: marked after each stored batch, before offsets are committed. */
+  /** Every valued answer changes with prices: marked after each stored batch (rollbacks: everything), before offsets are committed. */
   versions: ChangeVersions;
   logger: Logger;
   /** Prefix of the consumer groups, one per topic. */
@@ -50,7 +50,7 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
           async handleBatch(messages) {
             const events = messages.map((message) => fromPoolEvent(message.value)).filter((event): event is ChainPoolEvent => event !== undefined);
             await tracker.apply(events);
-            if (events.length > 0) await versions.everythingChanged();
+            if (events.length > 0) await versions.pricesChanged();
           },
         }),
         startConsumer(kafka, {

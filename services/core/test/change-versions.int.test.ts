@@ -1,0 +1,46 @@
+// Change tokens against the real Redis: which reads each kind of change reaches.
+import type { ChangeVersions } from '../src/cache/index.js';
+import { setupChangeVersions } from '../src/testing/index.js';
+
+describe('change tokens in Redis', () => {
+  let versions: ChangeVersions;
+  let close: () => void;
+  const wallet = '0x00000000000000000000000000000000000000aa';
+  const other = '0x00000000000000000000000000000000000000bb';
+
+  beforeAll(() => {
+    ({ versions, close } = setupChangeVersions());
+  });
+  afterAll(() => close());
+
+  async function reads() {
+    return { current: await versions.current(wallet), unpriced: await versions.unpriced(wallet), other: await versions.current(other), everything: await versions.everything() };
+  }
+
+  test('a wallet change reaches that wallet only, whatever the case of its address', async () => {
+    const before = await reads();
+    await versions.walletsChanged([wallet.toUpperCase().replace('0X', '0x')]);
+    const after = await reads();
+    expect(after.current).not.toBe(before.current);
+    expect(after.unpriced).not.toBe(before.unpriced);
+    expect(after.other).toBe(before.other);
+    expect(after.everything).toBe(before.everything);
+  });
+
+  test('a price move reaches valued answers and market data, not unpriced ones', async () => {
+    const before = await reads();
+    await versions.pricesChanged();
+    const after = await reads();
+    expect(after.current).not.toBe(before.current);
+    expect(after.other).not.toBe(before.other);
+    expect(after.everything).not.toBe(before.everything);
+    expect(after.unpriced).toBe(before.unpriced);
+  });
+
+  test('a rollback reaches every read', async () => {
+    const before = await reads();
+    await versions.everythingChanged();
+    const after = await reads();
+    for (const key of ['current', 'unpriced', 'other', 'everything'] as const) expect([key, after[key]]).not.toEqual([key, before[key]]);
+  });
+});
