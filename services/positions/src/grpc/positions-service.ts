@@ -45,8 +45,14 @@ export function positionsService(deps: PositionsServiceDeps): ServiceRegistratio
     const held = await balances.walletBalances(wallet, chainIds);
     const heldTokens = new Map<string, string[]>();
     for (const balance of held) if (balance.asset !== '') heldTokens.set(balance.chainId, [...(heldTokens.get(balance.chainId) ?? []), balance.asset]);
-    const protocolHoldings = wantsProtocolRows(selection) ? await holdings.holdings({ wallet, chainIds, sync: query.sync, heldTokens }) : [];
     const walletBalances = wantsWalletRows(selection) ? held : [];
+    // The wallet rows' tokens are known before the protocol positions are: their metadata and
+    // prices are asked while a wallet's first protocol read (a few hundred ms) runs, and the
+    // directories' caches answer for them below. A failure here is met again there.
+    const walletTokens = tokensOf(walletBalances, []);
+    const early = Promise.all([tokens.load(walletTokens, query.context), prices.quotes(walletTokens, currency, query.context)]).catch(() => undefined);
+    const protocolHoldings = wantsProtocolRows(selection) ? await holdings.holdings({ wallet, chainIds, sync: query.sync, heldTokens }) : [];
+    await early;
     const [tokenTable, dappTable] = await Promise.all([
       tokens.load(tokensOf(walletBalances, protocolHoldings), query.context),
       dapps.load(
