@@ -55,3 +55,34 @@ export async function backendTimeOf<T>(request: () => Promise<T>): Promise<{ res
     .sort((a, b) => b.ms - a.ms);
   return { result, methods };
 }
+
+const gatewayMetricsPort = 9460;
+
+/** The gateway's answer-cache counters of one route: outcomes, and computations with their total seconds. */
+async function answerCacheTotals(route: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`http://127.0.0.1:${gatewayMetricsPort}/metrics`)).text();
+  const totals: Record<string, number> = {};
+  const escaped = route.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  for (const match of text.matchAll(new RegExp(`^wallet_api_gateway_response_cache_total\\{route="${escaped}",outcome="(\\w+)"[^}]*\\} (\\S+)$`, 'gm'))) totals[match[1]!] = Number(match[2]);
+  for (const match of text.matchAll(new RegExp(`^wallet_api_gateway_response_cache_compute_seconds_(sum|count)\\{route="${escaped}"[^}]*\\} (\\S+)$`, 'gm'))) totals[`compute_${match[1]}`] = Number(match[2]);
+  return totals;
+}
+
+/**
+ * What the gateway's answer cache did for `route` while `load` ran: answers recomputed, their mean
+ * computation time, and the share of requests that waited for one (the p99 under live changes).
+ */
+export async function answerCacheDuring<T>(route: string, load: () => Promise<T>): Promise<{ result: T; recomputed: number; meanComputeMs: number; waitedPercent: number }> {
+  const before = await answerCacheTotals(route);
+  const result = await load();
+  const after = await answerCacheTotals(route);
+  const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
+  const requests = delta('hit') + delta('miss') + delta('shared') + delta('bypass');
+  const recomputed = delta('compute_count');
+  return {
+    result,
+    recomputed,
+    meanComputeMs: recomputed === 0 ? 0 : Math.round((delta('compute_sum') * 1000) / recomputed),
+    waitedPercent: requests === 0 ? 0 : Number(((100 * (delta('miss') + delta('shared'))) / requests).toFixed(1)),
+  };
+}

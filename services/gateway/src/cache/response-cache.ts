@@ -1,6 +1,6 @@
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
-import { Counter, processRegistry } from '@wallet-api/core/metrics';
+import { Counter, Histogram, processRegistry } from '@wallet-api/core/metrics';
 import { LRUCache } from 'lru-cache';
 
 export type CacheOutcome = 'hit' | 'miss' | 'shared' | 'bypass';
@@ -9,6 +9,14 @@ const cachedAnswers = new Counter({
   name: 'wallet_api_gateway_response_cache_total',
   help: 'Cacheable answers by route and outcome: hit (served from the cache), miss (computed), shared (waited for a computation already running), bypass (Redis could not say whether the cache was current)',
   labelNames: ['route', 'outcome'] as const,
+  registers: [processRegistry],
+});
+
+const computations = new Histogram({
+  name: 'wallet_api_gateway_response_cache_compute_seconds',
+  help: 'Computations of cacheable answers by route (misses only): how long the requests sharing one wait',
+  labelNames: ['route'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   registers: [processRegistry],
 });
 
@@ -96,10 +104,12 @@ export function createVersionedCache<T>(options: VersionedCacheOptions<T>): Vers
       const inFlight = running.get(key);
       if (inFlight?.version === current) return answer(await inFlight.body, 'shared');
 
+      const stopTimer = computations.startTimer({ route });
       const body = compute();
       running.set(key, { version: current, body });
       try {
         const computed = await body;
+        stopTimer();
         entries.set(key, { version: current, body: computed });
         return answer(computed, 'miss');
       } finally {
