@@ -27,13 +27,12 @@ const backendMetricsPorts = { 'reference-data': 9461, indexer: 9464, positions: 
 async function grpcServerTotals(): Promise<Map<string, { seconds: number; calls: number }>> {
   const totals = new Map<string, { seconds: number; calls: number }>();
   for (const port of Object.values(backendMetricsPorts)) {
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    for (const match of text.matchAll(/^wallet_api_grpc_server_duration_seconds_(sum|count)\{service="([^"]+)",method="[^"]*\/([^"/]+)",code="([^"]+)"\} (\S+)$/gm)) {
-      const [, kind, service, method, code, value] = match;
-      const key = `${service} ${method}${code === 'OK' ? '' : ` (${code})`}`;
+    for (const { name, labels, value } of samples(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text())) {
+      const kind = name === 'wallet_api_grpc_server_duration_seconds_sum' ? 'seconds' : name === 'wallet_api_grpc_server_duration_seconds_count' ? 'calls' : undefined;
+      if (!kind) continue;
+      const key = `${labels.service} ${labels.method!.split('/').at(-1)}${labels.code === 'OK' ? '' : ` (${labels.code})`}`;
       const total = totals.get(key) ?? { seconds: 0, calls: 0 };
-      if (kind === 'sum') total.seconds += Number(value);
-      else total.calls += Number(value);
+      total[kind] += value;
       totals.set(key, total);
     }
   }
@@ -58,13 +57,25 @@ export async function backendTimeOf<T>(request: () => Promise<T>): Promise<{ res
 
 const gatewayMetricsPort = 9460;
 
+/** Samples of a Prometheus text exposition: metric name, labels, value. */
+function samples(text: string): { name: string; labels: Record<string, string>; value: number }[] {
+  return [...text.matchAll(/^(\w+)\{(.*)\} (\S+)$/gm)].map(([, name, labels, value]) => ({
+    name: name!,
+    labels: Object.fromEntries([...labels!.matchAll(/(\w+)="([^"]*)"/g)].map(([, label, labelValue]) => [label!, labelValue!])),
+    value: Number(value),
+  }));
+}
+
 /** The gateway's answer-cache counters of one route: outcomes, and computations with their total seconds. */
 async function answerCacheTotals(route: string): Promise<Record<string, number>> {
   const text = await (await fetch(`http://127.0.0.1:${gatewayMetricsPort}/metrics`)).text();
   const totals: Record<string, number> = {};
-  const escaped = route.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  for (const match of text.matchAll(new RegExp(`^wallet_api_gateway_response_cache_total\\{route="${escaped}",outcome="(\\w+)"[^}]*\\} (\\S+)$`, 'gm'))) totals[match[1]!] = Number(match[2]);
-  for (const match of text.matchAll(new RegExp(`^wallet_api_gateway_response_cache_compute_seconds_(sum|count)\\{route="${escaped}"[^}]*\\} (\\S+)$`, 'gm'))) totals[`compute_${match[1]}`] = Number(match[2]);
+  for (const sample of samples(text)) {
+    if (sample.labels.route !== route) continue;
+    if (sample.name === 'wallet_api_gateway_response_cache_total') totals[sample.labels.outcome!] = sample.value;
+    if (sample.name === 'wallet_api_gateway_response_cache_compute_seconds_sum') totals.compute_sum = sample.value;
+    if (sample.name === 'wallet_api_gateway_response_cache_compute_seconds_count') totals.compute_count = sample.value;
+  }
   return totals;
 }
 

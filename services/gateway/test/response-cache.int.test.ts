@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { createChangeVersions } from '@wallet-api/core/cache';
 import { testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
-import { createResponseCache } from '../src/cache/response-cache.js';
+import { createResponseCache, type ResponseCache } from '../src/cache/response-cache.js';
 
 // The answer cache over the Redis of scripts/up.sh, in a key space of its own.
 const redis = new Redis(testConfig().REDIS_URL);
@@ -14,36 +14,45 @@ afterAll(() => redis.disconnect());
 
 function counting(body: string) {
   const calls = { count: 0 };
-  return { calls, compute: async () => (calls.count++, body) };
+  return { calls, compute: async () => (calls.count++, Buffer.from(body)) };
+}
+
+/** An answer of `answers` (the cache by default) with its bytes read as text. */
+async function served(key: string, compute: () => Promise<Buffer>, answers: ResponseCache = cache) {
+  const { body, outcome } = await answers.serve(request(key), compute);
+  return { body: body.toString(), outcome };
 }
 
 test('an answer is computed once and served until the wallet, in any letter case, or everything changes', async () => {
   const first = counting('one');
-  expect(await cache.serve(request('a'), first.compute)).toEqual({ body: 'one', outcome: 'miss' });
-  expect(await cache.serve(request('a'), first.compute)).toEqual({ body: 'one', outcome: 'hit' });
+  expect(await served('a', first.compute)).toEqual({ body: 'one', outcome: 'miss' });
+  expect(await served('a', first.compute)).toEqual({ body: 'one', outcome: 'hit' });
   expect(first.calls.count).toBe(1);
 
   await versions.walletsChanged([wallet.toLowerCase()]);
-  expect(await cache.serve(request('a'), counting('two').compute)).toEqual({ body: 'two', outcome: 'miss' });
+  expect(await served('a', counting('two').compute)).toEqual({ body: 'two', outcome: 'miss' });
   await versions.walletsChanged(['0x0000000000000000000000000000000000000002']);
-  expect(await cache.serve(request('a'), counting('three').compute)).toEqual({ body: 'two', outcome: 'hit' });
+  expect(await served('a', counting('three').compute)).toEqual({ body: 'two', outcome: 'hit' });
   await versions.everythingChanged();
-  expect(await cache.serve(request('a'), counting('four').compute)).toEqual({ body: 'four', outcome: 'miss' });
+  expect(await served('a', counting('four').compute)).toEqual({ body: 'four', outcome: 'miss' });
+  await versions.pricesChanged();
+  expect(await served('a', counting('five').compute)).toEqual({ body: 'five', outcome: 'miss' });
+  expect(await served('a', counting('six').compute)).toEqual({ body: 'five', outcome: 'hit' });
 });
 
 test('concurrent requests for one answer share one computation; a failed one is not kept', async () => {
-  let release!: (body: string) => void;
-  const slow = new Promise<string>((resolve) => (release = resolve));
+  let release!: (body: Buffer) => void;
+  const slow = new Promise<Buffer>((resolve) => (release = resolve));
   let computations = 0;
   const compute = () => (computations++, slow);
-  const answers = Promise.all([cache.serve(request('b'), compute), cache.serve(request('b'), compute), cache.serve(request('b'), compute)]);
+  const answers = Promise.all([served('b', compute), served('b', compute), served('b', compute)]);
   await new Promise((resolve) => setTimeout(resolve, 50));
-  release('shared');
+  release(Buffer.from('shared'));
   expect((await answers).map((answer) => answer.outcome).sort()).toEqual(['miss', 'shared', 'shared']);
   expect(computations).toBe(1);
 
   await expect(cache.serve(request('c'), async () => Promise.reject(new Error('backend down')))).rejects.toThrow('backend down');
-  expect(await cache.serve(request('c'), counting('recovered').compute)).toEqual({ body: 'recovered', outcome: 'miss' });
+  expect(await served('c', counting('recovered').compute)).toEqual({ body: 'recovered', outcome: 'miss' });
 });
 
 test('while Redis does not answer, every request is computed and nothing stale is served', async () => {
@@ -51,8 +60,8 @@ test('while Redis does not answer, every request is computed and nothing stale i
   offline.on('error', () => undefined);
   const blind = createResponseCache({ versions: createChangeVersions(offline), logger: testLogger, maxBytes: 1024 * 1024, maxAgeMs: 60_000 });
   const work = counting('fresh');
-  expect(await blind.serve(request('d'), work.compute)).toEqual({ body: 'fresh', outcome: 'bypass' });
-  expect(await blind.serve(request('d'), work.compute)).toEqual({ body: 'fresh', outcome: 'bypass' });
+  expect(await served('d', work.compute, blind)).toEqual({ body: 'fresh', outcome: 'bypass' });
+  expect(await served('d', work.compute, blind)).toEqual({ body: 'fresh', outcome: 'bypass' });
   expect(work.calls.count).toBe(2);
   offline.disconnect();
 });

@@ -185,7 +185,7 @@ export function createApiRoutes(options: {
           // Everything an answer depends on besides the wallet's data: the URL as sent (links.self
           // repeats it), the headers the route reads, and the caller's entitlements.
           const key = [spec.path, req.originalUrl, JSON.stringify(input.headers), organization.roles.join(','), organization.addons.join(',')].join('\n');
-          const { body } = await options.responseCache.serve({ route: spec.path, wallet, key }, async () => JSON.stringify(await respond()));
+          const { body } = await options.responseCache.serve({ route: spec.path, wallet, key }, async () => Buffer.from(JSON.stringify(await respond())));
           res.status(successStatus).type('json').send(body);
           return;
         }

@@ -117,7 +117,8 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
         fetchPagePrices(referenceData, context, query.currency, response.transactions),
         directory.lookup(context, query.currency, transactionTokens(response.transactions)),
       ]);
-      const data = response.transactions.map((record) => toTransactionResource(record, baseUrl, prices, responseFungibles(fungibles)));
+      const infos = responseFungibles(fungibles);
+      const data = response.transactions.map((record) => toTransactionResource(record, baseUrl, prices, infos));
       const last = response.transactions.at(-1);
       return {
         links: {
