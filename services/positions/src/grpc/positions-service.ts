@@ -46,11 +46,17 @@ export function positionsService(deps: PositionsServiceDeps): ServiceRegistratio
     const heldTokens = new Map<string, string[]>();
     for (const balance of held) if (balance.asset !== '') heldTokens.set(balance.chainId, [...(heldTokens.get(balance.chainId) ?? []), balance.asset]);
     const walletBalances = wantsWalletRows(selection) ? held : [];
-    // The wallet rows' tokens are known before the protocol positions are: their metadata and
-    // prices are asked while a wallet's first protocol read (a few hundred ms) runs, and the
-    // directories' caches answer for them below. A failure here is met again there.
-    const walletTokens = tokensOf(walletBalances, []);
-    const early = Promise.all([tokens.load(walletTokens, query.context), prices.quotes(walletTokens, currency, query.context)]).catch(() => undefined);
+    // The wallet rows are known before the protocol positions are: their metadata, and the prices
+    // of the rows the selection keeps (spam left out by default), are asked while a wallet's first
+    // protocol read (a few hundred ms) runs; the directories' caches answer for them below. A
+    // failure here is met again there.
+    const early = tokens
+      .load(tokensOf(walletBalances, []), query.context)
+      .then((table) => {
+        const kept = selectPositions(walletPositions(wallet, walletBalances, table), [], selection);
+        return prices.quotes(kept.map((position) => ({ chainId: position.chainId, address: position.token?.address ?? '' })), currency, query.context);
+      })
+      .catch(() => undefined);
     const protocolHoldings = wantsProtocolRows(selection) ? await holdings.holdings({ wallet, chainIds, sync: query.sync, heldTokens }) : [];
     await early;
     const [tokenTable, dappTable] = await Promise.all([
