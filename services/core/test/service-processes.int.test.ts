@@ -41,14 +41,21 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; ms: number 
 }
 
 describe('service processes', () => {
-  test.each(grpcServices.map((service, index) => [service.name, service, 51_051 + index] as const))(
+  test.each(grpcServices.map((service) => [service.name, service] as const))(
     '%s serves gRPC health and exits 0 within 10 s of SIGTERM',
-    async (_name, service, port) => {
+    async (_name, service) => {
+      // A free port rather than a fixed one: fixed ports in the ephemeral range (51051-51057 were)
+      // are sometimes the local port of one of the machine's outgoing connections.
+      const port = await freePort();
       const child = await start(service.name, { [service.portVariable]: String(port), ...requiredEnv(service.name) });
       let stderr = '';
       child.stderr!.on('data', (chunk) => (stderr += chunk));
       try {
-        expect(await eventually(() => checkHealth(`127.0.0.1:${port}`, ''), 15_000)).toBe('SERVING');
+        // A service that never answers tells why on stderr (a port taken, a missing setting).
+        const health = await eventually(() => checkHealth(`127.0.0.1:${port}`, ''), 15_000).catch((error: Error) => {
+          throw new Error(`${error.message}; the service's stderr: ${stderr}`);
+        });
+        expect(health).toBe('SERVING');
         expect(await checkHealth(`127.0.0.1:${port}`, service.health)).toBe('SERVING');
         const exited = exitOf(child);
         child.kill('SIGTERM');
