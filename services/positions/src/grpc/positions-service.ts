@@ -44,7 +44,12 @@ export function positionsService(deps: PositionsServiceDeps): ServiceRegistratio
     const currency = query.currency || 'usd';
     const held = await balances.walletBalances(wallet, chainIds);
     const heldTokens = new Map<string, string[]>();
-    for (const balance of held) if (balance.asset !== '') heldTokens.set(balance.chainId, [...(heldTokens.get(balance.chainId) ?? []), balance.asset]);
+    for (const balance of held) {
+      if (balance.asset === '') continue;
+      const chainTokens = heldTokens.get(balance.chainId);
+      if (chainTokens) chainTokens.push(balance.asset);
+      else heldTokens.set(balance.chainId, [balance.asset]);
+    }
     const walletBalances = wantsWalletRows(selection) ? held : [];
     // The wallet rows are known before the protocol positions are: their metadata, and the prices
     // of the rows the selection keeps (spam left out by default), are asked while a wallet's first
