@@ -14,7 +14,15 @@ describe('change tokens in Redis', () => {
   afterAll(() => close());
 
   async function reads() {
-    return { current: await versions.current(wallet), unpriced: await versions.unpriced(wallet), other: await versions.current(other), everything: await versions.everything() };
+    const split = await versions.everythingAndPrices();
+    return {
+      current: await versions.current(wallet),
+      unpriced: await versions.unpriced(wallet),
+      other: await versions.current(other),
+      everything: await versions.everything(),
+      rollbacksOnly: split.everything,
+      pricesOnly: split.prices,
+    };
   }
 
   test('a wallet change reaches that wallet only, whatever the case of its address', async () => {
@@ -25,6 +33,7 @@ describe('change tokens in Redis', () => {
     expect(after.unpriced).not.toBe(before.unpriced);
     expect(after.other).toBe(before.other);
     expect(after.everything).toBe(before.everything);
+    expect([after.rollbacksOnly, after.pricesOnly]).toEqual([before.rollbacksOnly, before.pricesOnly]);
   });
 
   test('a price move reaches valued answers and market data, not unpriced ones', async () => {
@@ -35,12 +44,14 @@ describe('change tokens in Redis', () => {
     expect(after.other).not.toBe(before.other);
     expect(after.everything).not.toBe(before.everything);
     expect(after.unpriced).toBe(before.unpriced);
+    expect(after.pricesOnly).not.toBe(before.pricesOnly);
+    expect(after.rollbacksOnly).toBe(before.rollbacksOnly);
   });
 
   test('a rollback reaches every read', async () => {
     const before = await reads();
     await versions.everythingChanged();
     const after = await reads();
-    for (const key of ['current', 'unpriced', 'other', 'everything'] as const) expect([key, after[key]]).not.toEqual([key, before[key]]);
+    for (const key of ['current', 'unpriced', 'other', 'everything', 'rollbacksOnly'] as const) expect([key, after[key]]).not.toEqual([key, before[key]]);
   });
 });

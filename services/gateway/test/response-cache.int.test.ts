@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { createChangeVersions } from '@wallet-api/core/cache';
 import { testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { encodeAnswer, type EncodedAnswer } from '../src/cache/encoded-answer.js';
 import { createResponseCache, type ResponseCache } from '../src/cache/response-cache.js';
 
 // The answer cache over the Redis of scripts/up.sh, in a key space of its own.
@@ -14,13 +15,13 @@ afterAll(() => redis.disconnect());
 
 function counting(body: string) {
   const calls = { count: 0 };
-  return { calls, compute: async () => (calls.count++, Buffer.from(body)) };
+  return { calls, compute: async () => (calls.count++, encodeAnswer(body)) };
 }
 
 /** An answer of `answers` (the cache by default) with its bytes read as text. */
-async function served(key: string, compute: () => Promise<Buffer>, answers: ResponseCache = cache) {
+async function served(key: string, compute: () => Promise<EncodedAnswer>, answers: ResponseCache = cache) {
   const { body, outcome } = await answers.serve(request(key), compute);
-  return { body: body.toString(), outcome };
+  return { body: body.identity.toString(), outcome };
 }
 
 test('an answer is computed once and served until the wallet, in any letter case, or everything changes', async () => {
@@ -41,13 +42,13 @@ test('an answer is computed once and served until the wallet, in any letter case
 });
 
 test('concurrent requests for one answer share one computation; a failed one is not kept', async () => {
-  let release!: (body: Buffer) => void;
-  const slow = new Promise<Buffer>((resolve) => (release = resolve));
+  let release!: (body: EncodedAnswer) => void;
+  const slow = new Promise<EncodedAnswer>((resolve) => (release = resolve));
   let computations = 0;
   const compute = () => (computations++, slow);
   const answers = Promise.all([served('b', compute), served('b', compute), served('b', compute)]);
   await new Promise((resolve) => setTimeout(resolve, 50));
-  release(Buffer.from('shared'));
+  release({ identity: Buffer.from('shared') });
   expect((await answers).map((answer) => answer.outcome).sort()).toEqual(['miss', 'shared', 'shared']);
   expect(computations).toBe(1);
 

@@ -82,7 +82,7 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
 
   const chains = await loadChainsConfig(chainsFile);
   const registry = await loadRegistryConfig([shippedRegistry, devnetRegistry]);
-  const domain = createReferenceDataDomain({ chains, registry, prisma, logger: testLogger, prices: { clickhouse: database.clickhouse, fx: await loadFxTable(fxFile) } });
+  const domain = createReferenceDataDomain({ chains, registry, prisma, logger: testLogger, prices: { clickhouse: database.clickhouse, fx: await loadFxTable(fxFile), versions: changes.versions } });
   const referenceGrpc: GrpcServer = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,

@@ -1,4 +1,5 @@
 import { TokenInterface } from '@wallet-api/core/proto/reference_data';
+import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { ClickHouse } from '@wallet-api/core/clickhouse';
 import type { PrismaClient } from '@wallet-api/core/db';
 import type { Logger } from '@wallet-api/core/logger';
@@ -13,6 +14,7 @@ import { createBlockClock } from './prices/block-clock.js';
 import type { FxTable } from './prices/currencies.js';
 import { createDerivedTokens } from './prices/derived-tokens.js';
 import type { PricingRules } from './prices/price-book.js';
+import { createPriceHistory } from './prices/price-history.js';
 import { createPriceOracle } from './prices/price-oracle.js';
 import { createPriceTracker, type PriceTracker } from './prices/price-tracker.js';
 import { createPoolTrust } from './prices/pool-trust.js';
@@ -45,8 +47,12 @@ export function createReferenceDataDomain(options: {
   registry: RegistryConfig;
   prisma: PrismaClient;
   logger: Logger;
-  /** `currencyChainId` (default `ethereum`): whose wrapped native and BTC tokens price the `eth` and `btc` currencies. */
-  prices?: { clickhouse: ClickHouse; fx: FxTable; currencyChainId?: string };
+  /**
+   * `currencyChainId` (default `ethereum`): whose wrapped native and BTC tokens price the `eth` and
+   * `btc` currencies; `versions`: the change tokens the price consumer replaces, which the price
+   * history kept in memory is checked against.
+   */
+  prices?: { clickhouse: ClickHouse; fx: FxTable; versions: ChangeVersions; currencyChainId?: string };
 }): ReferenceDataDomain {
   const registry = createRegistry(options.registry);
   const clients = evmClients(options.chains);
@@ -63,7 +69,7 @@ export function createReferenceDataDomain(options: {
   const oracle = createPriceOracle({
     registry,
     networks: new Map(options.chains.map((chain) => [chain.id, chain.network])),
-    store,
+    history: createPriceHistory({ store, versions: options.prices.versions, chainIds: options.chains.filter((chain) => registry.pricing(chain.id)).map((chain) => chain.id) }),
     fx: options.prices.fx,
     derived: new Map([...clients].map(([chainId, client]) => [chainId, createDerivedTokens(chainId, registry.protocols(chainId), client)])),
     clocks: new Map([...clients].map(([chainId, client]) => [chainId, createBlockClock(client)])),

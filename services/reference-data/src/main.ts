@@ -38,9 +38,9 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
     username: config.CLICKHOUSE_USER,
     password: config.CLICKHOUSE_PASSWORD,
   });
-  const domain = createReferenceDataDomain({ chains, registry, prisma, logger, prices: { clickhouse, fx, currencyChainId: config.PRICES_CURRENCY_CHAIN } });
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'reference-data', logger });
   const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
+  const domain = createReferenceDataDomain({ chains, registry, prisma, logger, prices: { clickhouse, fx, versions: changes.versions, currencyChainId: config.PRICES_CURRENCY_CHAIN } });
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'reference-data', logger });
   const consumer = createPriceConsumer({
     kafka,
     versions: changes.versions,

@@ -68,10 +68,10 @@ export async function startPricePipeline(): Promise<PricePipeline> {
   const database = await setupClickHouseDatabase(uniqueName('prices'));
   const harness = await setupIndexing();
   const prisma = createPrisma(testConfig().DATABASE_URL);
-  const domain: ReferenceDataDomain = createReferenceDataDomain({ chains, registry, prisma, logger: testLogger, prices: { clickhouse: database.clickhouse, fx, currencyChainId: chainId } });
+  const changes = setupChangeVersions();
+  const domain: ReferenceDataDomain = createReferenceDataDomain({ chains, registry, prisma, logger: testLogger, prices: { clickhouse: database.clickhouse, fx, versions: changes.versions, currencyChainId: chainId } });
   const server: GrpcServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [referenceDataService(createChainRegistry(chains), domain)], logger: testLogger });
   const grpc = createGrpcClient(ReferenceDataClient, `127.0.0.1:${server.port}`);
-  const changes = setupChangeVersions();
   const consumers: PriceConsumer[] = [];
 
   return {

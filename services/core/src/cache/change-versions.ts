@@ -23,6 +23,8 @@ export interface ChangeVersions {
   unpriced(wallet: string): Promise<string>;
   /** The tokens of changes reaching every wallet alone: what caches of prices and market data are kept under. */
   everything(): Promise<string>;
+  /** The same two tokens apart, for caches that keep some things across price moves but none across rollbacks. */
+  everythingAndPrices(): Promise<{ everything: string; prices: string }>;
 }
 
 export interface ChangeVersionsOptions {
@@ -49,6 +51,11 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
   const walletKey = (wallet: string) => `${prefix}:wallet:${walletVersionKey(wallet)}`;
   const ttl = options.walletTokenTtlSeconds ?? 7 * 24 * 60 * 60;
 
+  async function everythingAndPrices(): Promise<{ everything: string; prices: string }> {
+    const [everythingToken, pricesToken] = await redis.mget(everything, prices);
+    return { everything: everythingToken ?? '-', prices: pricesToken ?? '-' };
+  }
+
   return {
     async walletsChanged(wallets) {
       const keys = [...new Set([...wallets].map(walletKey))];
@@ -67,9 +74,10 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
       await redis.set(prices, randomUUID());
     },
     async everything() {
-      const [everythingToken, pricesToken] = await redis.mget(everything, prices);
-      return `${everythingToken ?? '-'}/${pricesToken ?? '-'}`;
+      const tokens = await everythingAndPrices();
+      return `${tokens.everything}/${tokens.prices}`;
     },
+    everythingAndPrices,
     async current(wallet) {
       const [walletToken, everythingToken, pricesToken] = await redis.mget(walletKey(wallet), everything, prices);
       return `${walletToken ?? '-'}/${everythingToken ?? '-'}/${pricesToken ?? '-'}`;

@@ -2,6 +2,7 @@ import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
 import { Counter, Histogram, processRegistry } from '@wallet-api/core/metrics';
 import { LRUCache } from 'lru-cache';
+import { encodedSize, type EncodedAnswer } from './encoded-answer.js';
 
 export type CacheOutcome = 'hit' | 'miss' | 'shared' | 'bypass';
 
@@ -30,11 +31,12 @@ export interface VersionedCache<T> {
 }
 
 /**
- * Serialized answers as the bytes sent, kept under every change token of their wallet: a hit
- * writes them as they are, where a string would be encoded to UTF-8 again for every request
- * (for a 280 KB page that copy and its garbage were about a tenth of the gateway's time).
+ * Serialized answers as the bytes sent (plain and compressed), kept under every change token of
+ * their wallet: a hit writes them as they are, where a string would be encoded to UTF-8 again for
+ * every request (for a 280 KB page that copy and its garbage were about a tenth of the gateway's
+ * time), and compressed again for every client that accepts it.
  */
-export type ResponseCache = VersionedCache<Buffer>;
+export type ResponseCache = VersionedCache<EncodedAnswer>;
 
 export interface ResponseCacheOptions {
   versions: ChangeVersions;
@@ -68,7 +70,7 @@ interface Entry<T> {
  * already visible. When Redis does not answer, requests are computed as if there were no cache.
  */
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
-  return createVersionedCache<Buffer>({ ...options, version: (wallet) => options.versions.current(wallet), sizeOf: (body) => body.length });
+  return createVersionedCache<EncodedAnswer>({ ...options, version: (wallet) => options.versions.current(wallet), sizeOf: encodedSize });
 }
 
 /** The cache behind createResponseCache, for any value and any choice of the wallet's tokens. */

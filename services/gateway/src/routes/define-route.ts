@@ -3,6 +3,7 @@ import express, { Router, type Request, type Response } from 'express';
 import type { Logger } from '@wallet-api/core/logger';
 import { z } from 'zod';
 import type { Organization } from '../auth/authenticate.js';
+import { encodeAnswer, sendEncoded } from '../cache/encoded-answer.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import { apiError, titles, type ErrorStatus } from '../http/api-error.js';
 import { errorResponseSchema } from '../schemas/common.js';
@@ -185,8 +186,8 @@ export function createApiRoutes(options: {
           // Everything an answer depends on besides the wallet's data: the URL as sent (links.self
           // repeats it), the headers the route reads, and the caller's entitlements.
           const key = [spec.path, req.originalUrl, JSON.stringify(input.headers), organization.roles.join(','), organization.addons.join(',')].join('\n');
-          const { body } = await options.responseCache.serve({ route: spec.path, wallet, key }, async () => Buffer.from(JSON.stringify(await respond())));
-          res.status(successStatus).type('json').send(body);
+          const { body } = await options.responseCache.serve({ route: spec.path, wallet, key }, async () => encodeAnswer(JSON.stringify(await respond())));
+          sendEncoded(req, res, successStatus, body);
           return;
         }
         const body = await respond();

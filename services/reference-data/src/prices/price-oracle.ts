@@ -1,10 +1,11 @@
 import { invalidArgument } from '@wallet-api/core/grpc';
 import type { Registry } from '../registry/registry.js';
-import { latestTimestamp, type PriceLookup, type PriceStore, type StoredPrice } from '../store/price-store.js';
+import { latestTimestamp, type PriceLookup, type StoredPrice } from '../store/price-store.js';
 import type { BlockClock } from './block-clock.js';
 import { convertUsd, type Currency, type FxTable } from './currencies.js';
 import type { DerivedTokens } from './derived-tokens.js';
 import { consensusPrice } from './price-book.js';
+import type { PriceHistory } from './price-history.js';
 
 /** A token's price at a time (unix seconds, 0 for the newest), or what one US dollar is worth then. */
 export type PriceQuery = { chainId: string; address: string; timestamp: number } | { usd: true; timestamp: number };
@@ -18,7 +19,7 @@ export interface PriceOracleOptions {
   registry: Registry;
   /** Chain ids the service knows (any network), each with its network: a fungible's price is one across the chains of a network. */
   networks: ReadonlyMap<string, string>;
-  store: PriceStore;
+  history: PriceHistory;
   fx: FxTable;
   derived: ReadonlyMap<string, DerivedTokens>;
   clocks: ReadonlyMap<string, BlockClock>;
@@ -149,7 +150,7 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         }
       }
 
-      const history = await options.store.pricesAt(lookups);
+      const history = await options.history.pricesAt(lookups);
 
       async function usdOf(step: Plan): Promise<number | undefined> {
         switch (step.kind) {

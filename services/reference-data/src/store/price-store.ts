@@ -8,14 +8,44 @@ export interface PriceLookup {
   timestamp: number;
 }
 
+/** A chain's day mark: the day (days since 1970) and the time of the block that wrote its prices. */
+export interface DayMarkTime {
+  chainId: string;
+  day: number;
+  timestamp: number;
+}
+
+/** A stored `token_prices` row; `price` undefined where the token lost its price. */
+export interface PriceHistoryRow {
+  chainId: string;
+  token: string;
+  day: number;
+  timestamp: number;
+  /** Block numbers and revisions (milliseconds) stay far below 2^53. */
+  blockNumber: number;
+  blockHash: string;
+  revision: number;
+  price: number | undefined;
+  depthUsd: number;
+}
+
 /** `token_prices`, `price_days` and `token_volumes`; every read leaves out orphaned blocks. */
 export interface PriceStore {
   /** Writes one chain's fold output; `revision` orders rows written again for the same block. */
   write(chainId: string, rows: { prices: readonly PriceRow[]; days: readonly DayMark[]; volumes: readonly VolumeRow[] }): Promise<void>;
   /** By block hash, the tokens with rows at those blocks. */
   tokensWithRowsAt(chainId: string, blockHashes: readonly string[]): Promise<Map<string, Set<string>>>;
-  /** The price of each lookup in USD (newest row at or before its time) and its depth, in lookup order; one query. */
-  pricesAt(lookups: readonly PriceLookup[]): Promise<(StoredPrice | undefined)[]>;
+  /**
+   * Every canonical day mark of the chains: the block of each day that wrote the day's full
+   * price set (see migration 0006), so the price at time t lies in the day of the newest mark at
+   * or before t.
+   */
+  dayMarks(chainIds: readonly string[]): Promise<DayMarkTime[]>;
+  /**
+   * The canonical price rows of each (chain, token, day), from `since` (unix seconds) on, every
+   * revision: readers keep a key's highest. One query.
+   */
+  dayPrices(days: readonly { chainId: string; token: string; day: number; since: number }[]): Promise<PriceHistoryRow[]>;
   /** USD value swapped of each token after `since` (unix seconds), keyed `<chain>:<token>`. */
   volumesSince(tokens: readonly { chainId: string; token: string }[], since: number): Promise<Map<string, number>>;
 }
@@ -95,41 +125,46 @@ export function createPriceStore(clickhouse: ClickHouse): PriceStore {
       return found;
     },
 
-    async pricesAt(lookups) {
-      if (lookups.length === 0) return [];
-      const chainIds = [...new Set(lookups.map((lookup) => lookup.chainId))];
-      // Parallel arrays of plain literals: an array of tuples holding function calls takes
-      // ClickHouse 18.16 seconds to analyse at a few hundred items, these take milliseconds.
-      const chains = lookups.map((lookup) => lookup.chainId);
-      const tokens = lookups.map((lookup) => lookup.token);
-      const times = lookups.map((lookup) => Math.min(Math.max(0, Math.floor(lookup.timestamp)), latestTimestamp));
-      // For each lookup, the day of the chain's newest day mark at or before its time: that day
-      // holds the answer (see migration 0006).
-      const floors = sql`
-        SELECT i, chain_id, token, t, max(mark_day) AS day
-        FROM (
-          SELECT i, chains[i + 1] AS chain_id, tokens[i + 1] AS token, toDateTime(times[i + 1]) AS t
-          FROM (SELECT ${chains} AS chains, ${tokens} AS tokens, ${times} AS times, arrayJoin(range(${lookups.length})) AS i)
-        )
-        ALL INNER JOIN (
-          SELECT chain_id, day AS mark_day, timestamp AS mark_time FROM price_days
-          WHERE chain_id IN ${inList(chainIds)} AND ${notOrphaned(chainIds)}
-        ) USING chain_id
-        WHERE mark_time <= t
-        GROUP BY i, chain_id, token, t`;
-      const rows = await clickhouse.query<{ i: number; price: number; priced: number; depth_usd: number }>(sql`
-        SELECT i, argMax(price, (timestamp, block_number, revision)) AS price, argMax(priced, (timestamp, block_number, revision)) AS priced,
-          argMax(depth_usd, (timestamp, block_number, revision)) AS depth_usd
-        FROM (
-          SELECT chain_id, token, day, timestamp, block_number, revision, price, priced, depth_usd FROM token_prices
-          WHERE (chain_id, token, day) IN (SELECT chain_id, token, day FROM (${floors})) AND ${notOrphaned(chainIds)}
-        )
-        ALL INNER JOIN (${floors}) USING (chain_id, token, day)
-        WHERE timestamp <= t
-        GROUP BY i`);
-      const prices: (StoredPrice | undefined)[] = lookups.map(() => undefined);
-      for (const row of rows) if (Number(row.priced) === 1) prices[Number(row.i)] = { price: Number(row.price), depthUsd: Number(row.depth_usd) };
-      return prices;
+    async dayMarks(chainIds) {
+      if (chainIds.length === 0) return [];
+      const rows = await clickhouse.query<{ chain_id: string; day: number; timestamp: number }>(sql`
+        SELECT DISTINCT chain_id, day, toUInt32(timestamp) AS timestamp FROM price_days
+        WHERE chain_id IN ${inList(chainIds)} AND ${notOrphaned(chainIds)}`);
+      return rows.map((row) => ({ chainId: row.chain_id, day: Number(row.day), timestamp: Number(row.timestamp) }));
+    },
+
+    async dayPrices(days) {
+      if (days.length === 0) return [];
+      const chainIds = [...new Set(days.map((entry) => entry.chainId))];
+      const since = Math.max(0, Math.floor(Math.min(...days.map((entry) => entry.since))));
+      const rows = await clickhouse.query<{
+        chain_id: string;
+        token: string;
+        day: number;
+        timestamp: number;
+        block_number: string;
+        block_hash: string;
+        revision: string;
+        price: number;
+        priced: number;
+        depth_usd: number;
+      }>(sql`
+        SELECT chain_id, token, day, toUInt32(timestamp) AS timestamp, block_number, block_hash, revision, price, priced, depth_usd FROM token_prices
+        WHERE chain_id IN ${inList(chainIds)} AND token IN ${inList([...new Set(days.map((entry) => entry.token))])}
+          AND day IN ${inList([...new Set(days.map((entry) => entry.day))])}
+          AND concat(chain_id, ':', token, ':', toString(day)) IN ${inList([...new Set(days.map((entry) => `${entry.chainId}:${entry.token}:${entry.day}`))])}
+          AND timestamp >= toDateTime(${since}) AND ${notOrphaned(chainIds)}`);
+      return rows.map((row) => ({
+        chainId: row.chain_id,
+        token: row.token,
+        day: Number(row.day),
+        timestamp: Number(row.timestamp),
+        blockNumber: Number(row.block_number),
+        blockHash: row.block_hash,
+        revision: Number(row.revision),
+        price: Number(row.priced) === 1 ? Number(row.price) : undefined,
+        depthUsd: Number(row.depth_usd),
+      }));
     },
 
     async volumesSince(tokens, since) {

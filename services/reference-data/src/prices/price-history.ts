@@ -1,0 +1,202 @@
+import type { ChangeVersions } from '@wallet-api/core/cache';
+import { LRUCache } from 'lru-cache';
+import type { DayMarkTime, PriceHistoryRow, PriceLookup, PriceStore, StoredPrice } from '../store/price-store.js';
+
+export interface PriceHistory {
+  /** The price of each lookup in USD (newest row at or before its time) and its depth, in lookup order. */
+  pricesAt(lookups: readonly PriceLookup[]): Promise<(StoredPrice | undefined)[]>;
+}
+
+export interface PriceHistoryOptions {
+  store: Pick<PriceStore, 'dayMarks' | 'dayPrices'>;
+  /** Replaced by the price consumer after every stored batch (prices) and rollback (everything). */
+  versions: Pick<ChangeVersions, 'everythingAndPrices'>;
+  /** The chains with prices: their day marks are read together. */
+  chainIds: readonly string[];
+  /** Price rows kept in memory; the least recently used days go first. */
+  maxRows?: number;
+}
+
+type Tokens = { everything: string; prices: string };
+type Row = Omit<PriceHistoryRow, 'chainId' | 'token' | 'day'>;
+
+/** One token's rows of one day on one chain, oldest first, one per block (its highest revision). */
+interface DayRows {
+  rows: Row[];
+  /** A day before the chain's newest mark: the fold has moved past it, so only a rollback can change it. */
+  closed: boolean;
+  /** The tokens it was read under: a closed day is good until the next rollback, an open one until the next price move. */
+  tokens: Tokens;
+}
+
+/** A chain's marks by time, each with the largest day marked at or before it. */
+interface ChainMarks {
+  times: number[];
+  days: number[];
+}
+
+const rowOrder = (a: Row, b: Row) => a.timestamp - b.timestamp || a.blockNumber - b.blockNumber || a.revision - b.revision;
+
+/** Index of the last item whose `time` is at or below `bound`, in items ascending by it; -1 when there is none. */
+function lastAtOrBelow<T>(items: readonly T[], time: (item: T) => number, bound: number): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (time(items[middle]!) <= bound) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
+}
+
+function indexMarks(marks: readonly DayMarkTime[]): Map<string, ChainMarks> {
+  const byChain = new Map<string, DayMarkTime[]>();
+  for (const mark of marks) {
+    const list = byChain.get(mark.chainId);
+    if (list) list.push(mark);
+    else byChain.set(mark.chainId, [mark]);
+  }
+  const indexed = new Map<string, ChainMarks>();
+  for (const [chainId, list] of byChain) {
+    list.sort((a, b) => a.timestamp - b.timestamp || a.day - b.day);
+    let largest = -1;
+    indexed.set(chainId, { times: list.map((mark) => mark.timestamp), days: list.map((mark) => (largest = Math.max(largest, mark.day))) });
+  }
+  return indexed;
+}
+
+/** A block's rows reduced to its highest revision, in row order. */
+function collapse(rows: readonly Row[]): Row[] {
+  const newest = new Map<string, Row>();
+  for (const row of rows) {
+    const key = `${row.timestamp}:${row.blockNumber}:${row.blockHash}`;
+    const kept = newest.get(key);
+    if (!kept || kept.revision < row.revision) newest.set(key, row);
+  }
+  return [...newest.values()].sort(rowOrder);
+}
+
+/**
+ * Price lookups answered from memory: the stored history read once per (chain, token, day) and
+ * kept. A lookup at time t reads the day of the chain's newest day mark at or before t (see
+ * migration 0006), so a day the fold has left (an older mark than the newest) never changes
+ * until a rollback, and the current day only grows: after a price move only its rows since the
+ * last read are fetched. Everything is checked against the change tokens the price consumer
+ * replaces after storing, so an answer is never older than a price batch or rollback whose token
+ * was visible when it was asked. Day marks are read before rows, so a day closed by a mark has
+ * all its rows in the read that follows.
+ */
+export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
+  const { store, versions } = options;
+  const days = new LRUCache<string, DayRows>({ maxSize: options.maxRows ?? 1_000_000, sizeCalculation: (entry) => entry.rows.length + 1 });
+  let daysUnder = '';
+  let marks: { version: string; index: Promise<Map<string, ChainMarks>> } | undefined;
+  const reading = new Map<string, { version: string; rows: Promise<DayRows> }>();
+
+  function marksUnder(tokens: Tokens): Promise<Map<string, ChainMarks>> {
+    const version = `${tokens.everything}/${tokens.prices}`;
+    if (marks?.version !== version) {
+      const index = store.dayMarks(options.chainIds).then(indexMarks);
+      marks = { version, index };
+      // A failed read is asked again by the next lookup rather than kept.
+      index.catch(() => {
+        if (marks?.index === index) marks = undefined;
+      });
+    }
+    return marks.index;
+  }
+
+  const usable = (entry: DayRows | undefined, tokens: Tokens): entry is DayRows =>
+    entry !== undefined && entry.tokens.everything === tokens.everything && (entry.closed || entry.tokens.prices === tokens.prices);
+
+  /** Reads the given days (only rows newer than what is kept, for a kept open day) in one query. */
+  async function read(keys: readonly { key: string; chainId: string; token: string; day: number }[], tokens: Tokens, index: Map<string, ChainMarks>): Promise<Map<string, DayRows>> {
+    const kept = new Map(keys.map(({ key }) => [key, days.get(key)]));
+    const since = (key: string) => {
+      const entry = kept.get(key);
+      // Rows of the newest kept second may have company from a later block of the same second.
+      return entry && entry.tokens.everything === tokens.everything ? (entry.rows.at(-1)?.timestamp ?? 0) : 0;
+    };
+    const fetched = await store.dayPrices(keys.map(({ key, chainId, token, day }) => ({ chainId, token, day, since: since(key) })));
+    const byKey = new Map<string, Row[]>();
+    for (const { chainId, token, day, ...row } of fetched) {
+      const key = `${chainId}:${token}:${day}`;
+      if (row.timestamp < since(key)) continue;
+      const list = byKey.get(key);
+      if (list) list.push(row);
+      else byKey.set(key, [row]);
+    }
+    const read = new Map<string, DayRows>();
+    for (const { key, chainId, day } of keys) {
+      const from = since(key);
+      const older = from === 0 ? [] : kept.get(key)!.rows.filter((row) => row.timestamp < from);
+      const newestDay = index.get(chainId)?.days.at(-1);
+      const entry: DayRows = { rows: [...older, ...collapse(byKey.get(key) ?? [])], closed: newestDay !== undefined && day < newestDay, tokens };
+      read.set(key, entry);
+      // A read that a rollback overtook answers its own lookups but is not kept.
+      if (daysUnder === tokens.everything) days.set(key, entry);
+    }
+    return read;
+  }
+
+  return {
+    async pricesAt(lookups) {
+      if (lookups.length === 0) return [];
+      const tokens = await versions.everythingAndPrices();
+      if (daysUnder !== tokens.everything) {
+        days.clear();
+        daysUnder = tokens.everything;
+      }
+      const index = await marksUnder(tokens);
+      const version = `${tokens.everything}/${tokens.prices}`;
+
+      const dayOf = lookups.map(({ chainId, timestamp }) => {
+        const chainMarks = index.get(chainId);
+        const at = chainMarks ? lastAtOrBelow(chainMarks.times, (time) => time, timestamp) : -1;
+        return at < 0 ? undefined : chainMarks!.days[at]!;
+      });
+      const entries = new Map<string, Promise<DayRows>>();
+      const toRead: { key: string; chainId: string; token: string; day: number }[] = [];
+      const toReadKeys = new Set<string>();
+      lookups.forEach(({ chainId, token }, position) => {
+        const day = dayOf[position];
+        if (day === undefined) return;
+        const key = `${chainId}:${token}:${day}`;
+        if (entries.has(key) || toReadKeys.has(key)) return;
+        const entry = days.get(key);
+        const inFlight = reading.get(key);
+        if (usable(entry, tokens)) entries.set(key, Promise.resolve(entry));
+        else if (inFlight?.version === version) entries.set(key, inFlight.rows);
+        else {
+          toRead.push({ key, chainId, token, day });
+          toReadKeys.add(key);
+        }
+      });
+      if (toRead.length > 0) {
+        const batch = read(toRead, tokens, index);
+        for (const { key } of toRead) {
+          const rows = batch.then((read) => read.get(key)!);
+          entries.set(key, rows);
+          reading.set(key, { version, rows });
+          const forget = () => {
+            if (reading.get(key)?.rows === rows) reading.delete(key);
+          };
+          rows.then(forget, forget);
+        }
+      }
+
+      const answers: (StoredPrice | undefined)[] = [];
+      for (const [position, { chainId, token, timestamp }] of lookups.entries()) {
+        const day = dayOf[position];
+        if (day === undefined) {
+          answers.push(undefined);
+          continue;
+        }
+        const { rows } = await entries.get(`${chainId}:${token}:${day}`)!;
+        const row = rows[lastAtOrBelow(rows, (candidate) => candidate.timestamp, timestamp)];
+        answers.push(row?.price === undefined ? undefined : { price: row.price, depthUsd: row.depthUsd });
+      }
+      return answers;
+    },
+  };
+}
