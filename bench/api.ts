@@ -3,7 +3,9 @@
 // answer cached, recomputed whenever the live devnet's blocks and price ticks change it). Targets
 // (issue 14): warm p99 < 50 ms everywhere; throughput ratio >= 0.5 for chains, positions and
 // portfolio, >= 0.3 for transactions. Needs the running stack of `bash scripts/start.sh`.
-//   pnpm bench:api [--duration 10] [--connections 50] [--url http://127.0.0.1:8080]
+// Requests carry the Accept-Encoding of fetch and browsers (`--accept-encoding identity` for plain
+// bodies); the bare route of a cached endpoint sends the same encoded bytes.
+//   pnpm bench:api [--duration 10] [--connections 50] [--url http://127.0.0.1:8080] [--accept-encoding 'gzip, deflate, br']
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,13 +18,16 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     url: { type: 'string', default: 'http://127.0.0.1:8080' },
+    'accept-encoding': { type: 'string', default: 'gzip, deflate, br' },
   },
 });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const root = new URL('..', import.meta.url).pathname;
 const firstBarePort = 18090;
+const acceptEncoding = values['accept-encoding'];
 const headers = benchAuthorization(root);
+const loadHeaders = { ...headers, 'accept-encoding': acceptEncoding };
 const manifest = JSON.parse(readFileSync(join(root, '.data/devnet/manifest.json'), 'utf8')) as { chains: { id: string; wallets: { address: string }[] }[] };
 
 const targets = { chains: 0.5, positions: 0.5, portfolio: 0.5, transactions: 0.3 } as const;
@@ -71,16 +76,19 @@ try {
     const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-')), `${endpoint}.json`);
     writeFileSync(bodyFile, body);
     const barePort = port++;
-    const bare = fork(join(root, 'bench/bare-server.ts'), [bodyFile, String(barePort), path.split('?')[0]!], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    // Chains is served plain (not from the answer cache), the wallet endpoints as the cache keeps them.
+    const bareMode = endpoint === 'chains' ? 'plain' : 'encoded';
+    const bare = fork(join(root, 'bench/bare-server.ts'), [bodyFile, String(barePort), path.split('?')[0]!, bareMode], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
     children.push(bare);
     await new Promise((resolve) => bare.once('message', resolve));
-    const { result: gateway, recomputed, meanComputeMs, waitedPercent } = await answerCacheDuring(routes[endpoint], () => measure(`${values.url}${path}`, headers, { connections, duration }));
-    const baseline = await measure(`http://127.0.0.1:${barePort}${path}`, {}, { connections, duration });
+    const { result: gateway, recomputed, meanComputeMs, waitedPercent } = await answerCacheDuring(routes[endpoint], () => measure(`${values.url}${path}`, loadHeaders, { connections, duration }));
+    const baseline = await measure(`http://127.0.0.1:${barePort}${path}`, { 'accept-encoding': acceptEncoding }, { connections, duration });
     bare.kill('SIGTERM');
     const ratio = gateway.requestsPerSecond / baseline.requestsPerSecond;
     rows.push({
       endpoint,
       'KB': Math.round(Buffer.byteLength(body) / 1024),
+      'KB sent': Number((gateway.bytesPerAnswer / 1024).toFixed(1)),
       'gateway req/s': Math.round(gateway.requestsPerSecond),
       'gateway p50 ms': gateway.p50,
       'gateway p99 ms': gateway.p99,
@@ -93,7 +101,7 @@ try {
       'targets met (p99 < 50 ms, ratio)': gateway.p99 < 50 && ratio >= targets[endpoint] ? 'yes' : `no (ratio >= ${targets[endpoint]})`,
     });
   }
-  console.log(`\nwallet ${wallet}; ${connections} connections, ${duration} s per target after a 2 s warm-up; the gateway's answers warm`);
+  console.log(`\nwallet ${wallet}; ${connections} connections, ${duration} s per target after a 2 s warm-up; the gateway's answers warm; Accept-Encoding: ${acceptEncoding}`);
   console.log("recomputed: answers computed again during the run (the wallet's data or prices changed); compute ms: their mean; waited %: requests that waited for one");
   console.table(rows);
 } finally {

@@ -18,7 +18,8 @@ export async function measure(url: string, headers: Record<string, string>, load
   await autocannon({ url, headers, connections: load.connections, duration: 2 });
   const result = await autocannon({ url, headers, connections: load.connections, duration: load.duration });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
+  // Bytes per answer as read off the wire, headers included: what the client's Accept-Encoding got.
+  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, bytesPerAnswer: result.throughput.total / Math.max(1, result.requests.total) };
 }
 
 /** Metrics ports of the start command's services that answer the gateway's gRPC calls (scripts/lib/ports). */

@@ -55,3 +55,22 @@ describe('change tokens in Redis', () => {
     for (const key of ['current', 'unpriced', 'other', 'everything', 'rollbacksOnly'] as const) expect([key, after[key]]).not.toEqual([key, before[key]]);
   });
 });
+
+test('a price move prepares under the tokens it then puts in force', async () => {
+  const { versions, close } = setupChangeVersions();
+  try {
+    const before = await versions.everythingAndPrices();
+    let prepared: { everything: string; prices: string } | undefined;
+    let inForceWhilePreparing: { everything: string; prices: string } | undefined;
+    await versions.pricesChanged(async (tokens) => {
+      prepared = tokens;
+      inForceWhilePreparing = await versions.everythingAndPrices();
+    });
+    expect(inForceWhilePreparing).toEqual(before);
+    expect(await versions.everythingAndPrices()).toEqual(prepared);
+    expect(prepared!.prices).not.toBe(before.prices);
+  } finally {
+    close();
+  }
+});
+

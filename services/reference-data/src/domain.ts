@@ -14,7 +14,7 @@ import { createBlockClock } from './prices/block-clock.js';
 import type { FxTable } from './prices/currencies.js';
 import { createDerivedTokens } from './prices/derived-tokens.js';
 import type { PricingRules } from './prices/price-book.js';
-import { createPriceHistory } from './prices/price-history.js';
+import { createPriceHistory, type PriceHistory } from './prices/price-history.js';
 import { createPriceOracle } from './prices/price-oracle.js';
 import { createPriceTracker, type PriceTracker } from './prices/price-tracker.js';
 import { createPoolTrust } from './prices/pool-trust.js';
@@ -53,7 +53,7 @@ export function createReferenceDataDomain(options: {
    * history kept in memory is checked against.
    */
   prices?: { clickhouse: ClickHouse; fx: FxTable; versions: ChangeVersions; currencyChainId?: string };
-}): ReferenceDataDomain {
+}): ReferenceDataDomain & { priceHistory?: PriceHistory } {
   const registry = createRegistry(options.registry);
   const clients = evmClients(options.chains);
   const readers = new Map([...clients].map(([chainId, client]) => [chainId, createTokenReader(client)]));
@@ -66,10 +66,11 @@ export function createReferenceDataDomain(options: {
   };
   if (!options.prices) return domain;
   const store = createPriceStore(options.prices.clickhouse);
+  const priceHistory = createPriceHistory({ store, versions: options.prices.versions, chainIds: options.chains.filter((chain) => registry.pricing(chain.id)).map((chain) => chain.id) });
   const oracle = createPriceOracle({
     registry,
     networks: new Map(options.chains.map((chain) => [chain.id, chain.network])),
-    history: createPriceHistory({ store, versions: options.prices.versions, chainIds: options.chains.filter((chain) => registry.pricing(chain.id)).map((chain) => chain.id) }),
+    history: priceHistory,
     fx: options.prices.fx,
     derived: new Map([...clients].map(([chainId, client]) => [chainId, createDerivedTokens(chainId, registry.protocols(chainId), client)])),
     clocks: new Map([...clients].map(([chainId, client]) => [chainId, createBlockClock(client)])),
@@ -78,6 +79,7 @@ export function createReferenceDataDomain(options: {
   });
   return {
     ...domain,
+    priceHistory,
     prices: oracle,
     fungibles: createFungibleCatalog({ chains: options.chains, registry, tokens, oracle, store, supply: createTokenSupply(clients) }),
   };

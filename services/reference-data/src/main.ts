@@ -44,6 +44,8 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
   const consumer = createPriceConsumer({
     kafka,
     versions: changes.versions,
+    // This process's lookups find each price batch in memory as soon as it is announced.
+    ...(domain.priceHistory ? { prepareLookups: domain.priceHistory.prepare } : {}),
     // Every chain's fold writes its rows at about the same moment: one INSERT per table for all.
     tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: coalescedInserts(clickhouse, { lingerMs: 25 }), logger }),
     logger,

@@ -130,4 +130,14 @@ describe('price history in memory', () => {
     expect([first, second]).toEqual([[14], [14, 10]]);
     expect(reads).toEqual([[{ day: firstDay + 2, since: dayStart(firstDay + 2) + 1 }]]);
   });
+
+  test('a price move prepared before its announcement is answered without a read', async () => {
+    await storeBlock(dayStart(firstDay + 2) + 90, 16);
+    reads = [];
+    await versions.pricesChanged((tokens) => history.prepare(tokens));
+    expect(reads).toEqual([[{ day: firstDay + 2, since: dayStart(firstDay + 2) + 1 }]]);
+    reads = [];
+    expect(await priceAt(latestTimestamp, dayStart(firstDay + 2) + 89, dayStart(firstDay) + 30)).toEqual([16, 14, 10]);
+    expect(reads).toEqual([]);
+  });
 });

@@ -69,7 +69,7 @@ export async function startPricePipeline(): Promise<PricePipeline> {
   const harness = await setupIndexing();
   const prisma = createPrisma(testConfig().DATABASE_URL);
   const changes = setupChangeVersions();
-  const domain: ReferenceDataDomain = createReferenceDataDomain({ chains, registry, prisma, logger: testLogger, prices: { clickhouse: database.clickhouse, fx, versions: changes.versions, currencyChainId: chainId } });
+  const domain = createReferenceDataDomain({ chains, registry, prisma, logger: testLogger, prices: { clickhouse: database.clickhouse, fx, versions: changes.versions, currencyChainId: chainId } });
   const server: GrpcServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [referenceDataService(createChainRegistry(chains), domain)], logger: testLogger });
   const grpc = createGrpcClient(ReferenceDataClient, `127.0.0.1:${server.port}`);
   const consumers: PriceConsumer[] = [];
@@ -90,6 +90,7 @@ export async function startPricePipeline(): Promise<PricePipeline> {
         kafka: harness.kafka,
         tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: database.clickhouse, logger: testLogger }),
         versions: changes.versions,
+        prepareLookups: domain.priceHistory!.prepare,
         logger: testLogger,
         groupId,
         topics: harness.topics,

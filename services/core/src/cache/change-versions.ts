@@ -15,8 +15,12 @@ export interface ChangeVersions {
   walletsChanged(wallets: Iterable<string>): Promise<void>;
   /** Every wallet's answers changed: blocks stopped or started counting. Implies a price change too. */
   everythingChanged(): Promise<void>;
-  /** Prices or market data moved: every valued answer changed, what wallets hold and did did not. */
-  pricesChanged(): Promise<void>;
+  /**
+   * Prices or market data moved: every valued answer changed, what wallets hold and did did not.
+   * `prepare` runs with the tokens about to be in force, before they are: a cache can be filled
+   * under them so that the readers that follow find it ready. Its failure is its own to handle.
+   */
+  pricesChanged(prepare?: (tokens: { everything: string; prices: string }) => Promise<void>): Promise<void>;
   /** The wallet's tokens as one string; two reads are equal only if nothing changed between them. */
   current(wallet: string): Promise<string>;
   /** Like `current` but blind to price moves: what parts of answers that value nothing are kept under. */
@@ -70,8 +74,10 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
     async everythingChanged() {
       await redis.set(everything, randomUUID());
     },
-    async pricesChanged() {
-      await redis.set(prices, randomUUID());
+    async pricesChanged(prepare) {
+      const token = randomUUID();
+      if (prepare) await prepare({ everything: (await redis.get(everything)) ?? '-', prices: token });
+      await redis.set(prices, token);
     },
     async everything() {
       const tokens = await everythingAndPrices();

@@ -15,6 +15,12 @@ export interface PriceConsumerOptions {
   tracker: PriceTracker;
   /** Every valued answer changes with prices: marked after each stored batch (rollbacks: everything), before offsets are committed. */
   versions: ChangeVersions;
+  /**
+   * Runs after a batch is stored and before its price move is announced, with the tokens about
+   * to be in force: the price history reads what the batch added, so lookups after the move find
+   * it in memory. A failure only costs those lookups the read.
+   */
+  prepareLookups?: (tokens: { everything: string; prices: string }) => Promise<void>;
   logger: Logger;
   /** Prefix of the consumer groups, one per topic. */
   groupId?: string;
@@ -50,7 +56,12 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
           async handleBatch(messages) {
             const events = messages.map((message) => fromPoolEvent(message.value)).filter((event): event is ChainPoolEvent => event !== undefined);
             await tracker.apply(events);
-            if (events.length > 0) await versions.pricesChanged();
+            if (events.length === 0) return;
+            const { prepareLookups } = options;
+            await versions.pricesChanged(
+              prepareLookups &&
+                ((tokens) => prepareLookups(tokens).catch((error: unknown) => logger.warn({ err: error }, 'reading the stored prices ahead of their announcement failed; lookups will read them'))),
+            );
           },
         }),
         startConsumer(kafka, {

@@ -5,6 +5,12 @@ import type { DayMarkTime, PriceHistoryRow, PriceLookup, PriceStore, StoredPrice
 export interface PriceHistory {
   /** The price of each lookup in USD (newest row at or before its time) and its depth, in lookup order. */
   pricesAt(lookups: readonly PriceLookup[]): Promise<(StoredPrice | undefined)[]>;
+  /**
+   * Reads, under the tokens about to be announced, what the kept current days gained from the
+   * batch just stored (and the day marks), so the lookups that follow the announcement find
+   * them in memory instead of all waiting for the same reads.
+   */
+  prepare(tokens: Tokens): Promise<void>;
 }
 
 export interface PriceHistoryOptions {
@@ -17,7 +23,7 @@ export interface PriceHistoryOptions {
   maxRows?: number;
 }
 
-type Tokens = { everything: string; prices: string };
+export type Tokens = { everything: string; prices: string };
 type Row = Omit<PriceHistoryRow, 'chainId' | 'token' | 'day'>;
 
 /** One token's rows of one day on one chain, oldest first, one per block (its highest revision). */
@@ -139,51 +145,65 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
     return read;
   }
 
+  /** Forgets every kept day when a rollback replaced the tokens they were read under. */
+  function adopt(tokens: Tokens): void {
+    if (daysUnder !== tokens.everything) {
+      days.clear();
+      daysUnder = tokens.everything;
+    }
+  }
+
+  type DayKey = { key: string; chainId: string; token: string; day: number };
+
+  /** Each day's rows under `tokens`: kept ones as they are, days being read by another call from that read, the rest read together. */
+  function daysUnderTokens(keys: readonly DayKey[], tokens: Tokens, index: Map<string, ChainMarks>): Map<string, Promise<DayRows>> {
+    const version = `${tokens.everything}/${tokens.prices}`;
+    const entries = new Map<string, Promise<DayRows>>();
+    const toRead: DayKey[] = [];
+    const toReadKeys = new Set<string>();
+    for (const dayKey of keys) {
+      const { key } = dayKey;
+      if (entries.has(key) || toReadKeys.has(key)) continue;
+      const entry = days.get(key);
+      const inFlight = reading.get(key);
+      if (usable(entry, tokens)) entries.set(key, Promise.resolve(entry));
+      else if (inFlight?.version === version) entries.set(key, inFlight.rows);
+      else {
+        toRead.push(dayKey);
+        toReadKeys.add(key);
+      }
+    }
+    if (toRead.length > 0) {
+      const batch = read(toRead, tokens, index);
+      for (const { key } of toRead) {
+        const rows = batch.then((read) => read.get(key)!);
+        entries.set(key, rows);
+        reading.set(key, { version, rows });
+        const forget = () => {
+          if (reading.get(key)?.rows === rows) reading.delete(key);
+        };
+        rows.then(forget, forget);
+      }
+    }
+    return entries;
+  }
+
   return {
     async pricesAt(lookups) {
       if (lookups.length === 0) return [];
       const tokens = await versions.everythingAndPrices();
-      if (daysUnder !== tokens.everything) {
-        days.clear();
-        daysUnder = tokens.everything;
-      }
+      adopt(tokens);
       const index = await marksUnder(tokens);
-      const version = `${tokens.everything}/${tokens.prices}`;
-
       const dayOf = lookups.map(({ chainId, timestamp }) => {
         const chainMarks = index.get(chainId);
         const at = chainMarks ? lastAtOrBelow(chainMarks.times, (time) => time, timestamp) : -1;
         return at < 0 ? undefined : chainMarks!.days[at]!;
       });
-      const entries = new Map<string, Promise<DayRows>>();
-      const toRead: { key: string; chainId: string; token: string; day: number }[] = [];
-      const toReadKeys = new Set<string>();
-      lookups.forEach(({ chainId, token }, position) => {
+      const keys = lookups.flatMap(({ chainId, token }, position) => {
         const day = dayOf[position];
-        if (day === undefined) return;
-        const key = `${chainId}:${token}:${day}`;
-        if (entries.has(key) || toReadKeys.has(key)) return;
-        const entry = days.get(key);
-        const inFlight = reading.get(key);
-        if (usable(entry, tokens)) entries.set(key, Promise.resolve(entry));
-        else if (inFlight?.version === version) entries.set(key, inFlight.rows);
-        else {
-          toRead.push({ key, chainId, token, day });
-          toReadKeys.add(key);
-        }
+        return day === undefined ? [] : [{ key: `${chainId}:${token}:${day}`, chainId, token, day }];
       });
-      if (toRead.length > 0) {
-        const batch = read(toRead, tokens, index);
-        for (const { key } of toRead) {
-          const rows = batch.then((read) => read.get(key)!);
-          entries.set(key, rows);
-          reading.set(key, { version, rows });
-          const forget = () => {
-            if (reading.get(key)?.rows === rows) reading.delete(key);
-          };
-          rows.then(forget, forget);
-        }
-      }
+      const entries = daysUnderTokens(keys, tokens, index);
 
       const answers: (StoredPrice | undefined)[] = [];
       for (const [position, { chainId, token, timestamp }] of lookups.entries()) {
@@ -197,6 +217,18 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
         answers.push(row?.price === undefined ? undefined : { price: row.price, depthUsd: row.depthUsd });
       }
       return answers;
+    },
+
+    async prepare(tokens) {
+      adopt(tokens);
+      const index = await marksUnder(tokens);
+      const open: DayKey[] = [];
+      for (const [key, entry] of days.entries()) {
+        if (entry.closed || entry.tokens.everything !== tokens.everything) continue;
+        const [chainId, token, day] = key.split(':');
+        open.push({ key, chainId: chainId!, token: token!, day: Number(day) });
+      }
+      await Promise.all(daysUnderTokens(open, tokens, index).values());
     },
   };
 }
