@@ -18,7 +18,7 @@ import { parseChainsConfig, type ChainConfig } from '../src/chains/chain-config.
 import { createChainRegistry } from '../src/chains/chain-registry.js';
 import { createPriceConsumer, type PriceConsumer } from '../src/consume/price-consumer.js';
 import { createChainPriceTracker, createReferenceDataDomain } from '../src/domain.js';
-import { referenceDataService, type ReferenceDataDomain } from '../src/grpc/reference-data-service.js';
+import { referenceDataService } from '../src/grpc/reference-data-service.js';
 import { loadFxTable, type FxTable } from '../src/prices/currencies.js';
 import { mergeRegistries, parseRegistryConfig, type RegistryConfig } from '../src/registry/registry-config.js';
 
