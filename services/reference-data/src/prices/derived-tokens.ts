@@ -1,7 +1,9 @@
 import { unavailable } from '@wallet-api/core/grpc';
+import { LRUCache } from 'lru-cache';
 import { parseAbi, type Address, type PublicClient } from 'viem';
 import type { ChainProtocolsConfig } from '../registry/registry-config.js';
 import { answersNothing, rpcFailure } from '../tokens/rpc-errors.js';
+import type { ClockBlock } from './block-clock.js';
 
 /** What a token's price is made of: its own markets, a V2 pair's reserves, or a vault's asset. */
 export type TokenComposition = { kind: 'market' } | { kind: 'lp'; token0: string; token1: string } | { kind: 'vault'; asset: string };
@@ -12,12 +14,16 @@ export interface LpReserves {
   totalSupply: bigint;
 }
 
-/** Reads of LP tokens and vault shares on one chain, at a block (the head when absent). */
+/**
+ * Reads of LP tokens and vault shares on one chain, at a block (the head when absent). Reads at a
+ * stable block never change, so they are remembered: a page of transactions asks the same
+ * historical reserves again after every price move.
+ */
 export interface DerivedTokens {
   composition(address: string): Promise<TokenComposition>;
-  lpReserves(pair: string, blockNumber?: bigint): Promise<LpReserves>;
+  lpReserves(pair: string, block?: ClockBlock): Promise<LpReserves>;
   /** Assets (base units) that `shares` (base units) of the vault redeem for. */
-  vaultAssets(vault: string, shares: bigint, blockNumber?: bigint): Promise<bigint>;
+  vaultAssets(vault: string, shares: bigint, block?: ClockBlock): Promise<bigint>;
 }
 
 const abi = parseAbi([
@@ -40,6 +46,22 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
   const v2Factories = new Set(protocols.uniswap_v2.map((entry) => entry.factory));
   const vaults = new Set(protocols.vaults);
   const known = new Map<string, Promise<TokenComposition>>();
+  const atStableBlocks = new LRUCache<string, Promise<LpReserves | bigint>>({ max: 100_000 });
+
+  /** `load` once per key while `block` is stable (a failed read is not kept); every time otherwise. */
+  function remembered<T extends LpReserves | bigint>(key: string, block: ClockBlock | undefined, load: () => Promise<T>): Promise<T> {
+    if (!block?.stable) return load();
+    let value = atStableBlocks.get(key) as Promise<T> | undefined;
+    if (!value) {
+      const loading = load();
+      atStableBlocks.set(key, loading);
+      loading.catch(() => {
+        if (atStableBlocks.get(key) === loading) atStableBlocks.delete(key);
+      });
+      value = loading;
+    }
+    return value;
+  }
 
   async function read<T>(what: () => Promise<T>): Promise<T> {
     try {
@@ -85,16 +107,20 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
       }
       return answer;
     },
-    async lpReserves(pair, blockNumber) {
-      const at = { address: pair as Address, ...(blockNumber === undefined ? {} : { blockNumber }) };
-      const [[reserve0, reserve1], totalSupply] = await read(() =>
-        Promise.all([client.readContract({ ...at, abi, functionName: 'getReserves' }), client.readContract({ ...at, abi, functionName: 'totalSupply' })]),
-      );
-      return { reserve0, reserve1, totalSupply };
+    lpReserves(pair, block) {
+      return remembered(`lp:${pair}:${block?.number}`, block, async () => {
+        const at = { address: pair as Address, ...(block === undefined ? {} : { blockNumber: block.number }) };
+        const [[reserve0, reserve1], totalSupply] = await read(() =>
+          Promise.all([client.readContract({ ...at, abi, functionName: 'getReserves' }), client.readContract({ ...at, abi, functionName: 'totalSupply' })]),
+        );
+        return { reserve0, reserve1, totalSupply };
+      });
     },
-    async vaultAssets(vault, shares, blockNumber) {
-      const at = { address: vault as Address, ...(blockNumber === undefined ? {} : { blockNumber }) };
-      return read(() => client.readContract({ ...at, abi, functionName: 'convertToAssets', args: [shares] }));
+    vaultAssets(vault, shares, block) {
+      return remembered(`vault:${vault}:${shares}:${block?.number}`, block, () => {
+        const at = { address: vault as Address, ...(block === undefined ? {} : { blockNumber: block.number }) };
+        return read(() => client.readContract({ ...at, abi, functionName: 'convertToAssets', args: [shares] }));
+      });
     },
   };
 }

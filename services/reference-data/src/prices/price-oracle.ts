@@ -1,7 +1,7 @@
 import { invalidArgument } from '@wallet-api/core/grpc';
 import type { Registry } from '../registry/registry.js';
 import { latestTimestamp, type PriceLookup, type StoredPrice } from '../store/price-store.js';
-import type { BlockClock } from './block-clock.js';
+import type { BlockClock, ClockBlock } from './block-clock.js';
 import { convertUsd, type Currency, type FxTable } from './currencies.js';
 import type { DerivedTokens } from './derived-tokens.js';
 import { consensusPrice } from './price-book.js';
@@ -35,8 +35,8 @@ type Plan =
   | { kind: 'none' }
   | { kind: 'fixed'; usd: number }
   | { kind: 'market'; lookups: number[]; maxDeviation: number }
-  | { kind: 'lp'; chainId: string; pair: string; token0: Plan; token1: Plan; decimals: [number, number, number]; block: bigint | undefined }
-  | { kind: 'vault'; chainId: string; vault: string; asset: Plan; shareDecimals: number; assetDecimals: number; block: bigint | undefined };
+  | { kind: 'lp'; chainId: string; pair: string; token0: Plan; token1: Plan; decimals: [number, number, number]; block: ClockBlock | undefined }
+  | { kind: 'vault'; chainId: string; vault: string; asset: Plan; shareDecimals: number; assetDecimals: number; block: ClockBlock | undefined };
 
 const whole = (amount: bigint, decimals: number) => Number(amount) / 10 ** decimals;
 
