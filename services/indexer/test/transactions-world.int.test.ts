@@ -1,4 +1,5 @@
-import { sql } from '@wallet-api/core/clickhouse';
+import { inList, sql } from '@wallet-api/core/clickhouse';
+import { WalletTransaction } from '@wallet-api/core/proto/events';
 import { createPublicClient, http, numberToHex, type Address, type PublicClient, type RpcTransactionReceipt } from 'viem';
 import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
 import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
@@ -188,6 +189,24 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s, through th
         const { body } = await pipeline.get(`/v1/wallets/${wallet}/transactions/?filter[chain_ids]=${chainId}&filter[trash]=only_trash`, headers());
         expect({ wallet, trash: body.data.length > 0 }).toEqual({ wallet, trash: true });
       }
+    }
+  });
+
+  test('no rows for the contracts trades pass through, which every wallet endpoint refuses; the wallets that traded keep theirs', async () => {
+    const uniswap = chain.protocols.uniswap as UniswapManifest;
+    const contracts = [uniswap.weth, uniswap.v2.router, uniswap.v3.swapRouter, ...uniswap.v2.pairs.map((pair) => pair.address)].map((address) => address.toLowerCase());
+    const stored = await pipeline.database.clickhouse.query<{ body: string }>(sql`SELECT any(body) AS body FROM wallet_transactions WHERE chain_id = ${chainId} GROUP BY hash`);
+    const named = new Set(stored.flatMap(({ body }) => WalletTransaction.decode(Buffer.from(body, 'base64')).wallets));
+    // The decoder names them among a transaction's wallets (so a subscription to one still matches) ...
+    expect(contracts.filter((address) => named.has(address)).length).toBeGreaterThan(0);
+    // ... but their history is not kept: the API answers 400 for each of them.
+    const rows = await pipeline.database.clickhouse.query<{ address: string }>(
+      sql`SELECT DISTINCT address FROM wallet_transactions WHERE chain_id = ${chainId} AND address IN ${inList(contracts)}`,
+    );
+    expect(rows).toEqual([]);
+    for (const address of contracts.filter((candidate) => named.has(candidate)).slice(0, 3)) {
+      const { status } = await pipeline.get(`/v1/wallets/${address}/transactions/`, headers());
+      expect({ address, status }).toEqual({ address, status: 400 });
     }
   });
 });

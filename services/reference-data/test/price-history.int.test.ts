@@ -18,6 +18,8 @@ describe('price history in memory', () => {
   let closeVersions: () => void;
   let store: PriceStore;
   let history: PriceHistory;
+  /** The store, with every dayPrices call recorded in `reads`. */
+  let recording: Pick<PriceStore, 'dayMarks' | 'dayPrices'>;
   /** What each dayPrices call asked for, in order. */
   let reads: { day: number; since: number }[][];
   let block = 0;
@@ -27,17 +29,14 @@ describe('price history in memory', () => {
     ({ versions, close: closeVersions } = setupChangeVersions());
     store = createPriceStore(database.clickhouse);
     reads = [];
-    history = createPriceHistory({
-      store: {
-        dayMarks: (chainIds) => store.dayMarks(chainIds),
-        dayPrices: (days) => {
-          reads.push(days.map(({ day, since }) => ({ day, since })));
-          return store.dayPrices(days);
-        },
+    recording = {
+      dayMarks: (chainIds) => store.dayMarks(chainIds),
+      dayPrices: (days) => {
+        reads.push(days.map(({ day, since }) => ({ day, since })));
+        return store.dayPrices(days);
       },
-      versions,
-      chainIds: [chainId],
-    });
+    };
+    history = createPriceHistory({ store: recording, versions, chainIds: [chainId] });
   });
   afterAll(async () => {
     closeVersions();
@@ -139,5 +138,17 @@ describe('price history in memory', () => {
     reads = [];
     expect(await priceAt(latestTimestamp, dayStart(firstDay + 2) + 89, dayStart(firstDay) + 30)).toEqual([16, 14, 10]);
     expect(reads).toEqual([]);
+  });
+
+  test('current days nobody read lately are not prepared', async () => {
+    const idle = createPriceHistory({ store: recording, versions, chainIds: [chainId], preparedForMs: 50 });
+    expect((await idle.pricesAt([{ chainId, token, timestamp: latestTimestamp }]))[0]?.price).toBe(16);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await storeBlock(dayStart(firstDay + 2) + 120, 17);
+    reads = [];
+    await versions.pricesChanged((tokens) => idle.prepare(tokens));
+    expect(reads).toEqual([]);
+    expect((await idle.pricesAt([{ chainId, token, timestamp: latestTimestamp }]))[0]?.price).toBe(17);
+    expect(reads).toHaveLength(1);
   });
 });

@@ -5,6 +5,7 @@ import type { Logger } from '@wallet-api/core/logger';
 import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createTokenDirectory } from '../reference/token-directory.js';
+import { createWalletTracking } from '../reference/wallet-tracking.js';
 import { transactionTokens } from '@wallet-api/core/transactions';
 import { createWalletHistoryStore } from '../store/wallet-history-store.js';
 import { walletRows } from './wallet-rows.js';
@@ -49,6 +50,7 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
   const groupId = options.groupId ?? 'indexer.wallet-history';
   const store = createWalletHistoryStore(options.clickhouse);
   const tokens = createTokenDirectory(options.referenceData);
+  const tracking = createWalletTracking(options.referenceData);
   let consumers: MessageConsumer[] = [];
 
   return {
@@ -61,7 +63,11 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
           async handleBatch(messages) {
             const transactions = messages.map((message) => message.value);
             const facts = await tokens.load(transactions.flatMap(transactionTokens));
-            const batch = transactions.map((transaction) => ({ transaction, rows: walletRows(transaction, facts) }));
+            const withRows = transactions.map((transaction) => ({ transaction, rows: walletRows(transaction, facts) }));
+            // Rows only for the wallets the API serves: the pools, tokens and routers a trade passes
+            // through are in most transactions, and every wallet endpoint answers 400 for them.
+            const tracked = await tracking.tracked(withRows.flatMap(({ transaction, rows }) => rows.map((row) => ({ chainId: transaction.chainId, address: row.address }))));
+            const batch = withRows.map(({ transaction, rows }) => ({ transaction, rows: rows.filter((row) => tracked.has(`${transaction.chainId}:${row.address}`)) }));
             await store.writeTransactions(batch);
             await versions.walletsChanged(batch.flatMap(({ rows }) => rows.map((row) => row.address)));
           },

@@ -21,6 +21,8 @@ export interface PriceHistoryOptions {
   chainIds: readonly string[];
   /** Price rows kept in memory; the least recently used days go first. */
   maxRows?: number;
+  /** Current days read by a lookup within this long are read ahead of each price move (`prepare`). */
+  preparedForMs?: number;
 }
 
 export type Tokens = { everything: string; prices: string };
@@ -33,6 +35,8 @@ interface DayRows {
   closed: boolean;
   /** The tokens it was read under: a closed day is good until the next rollback, an open one until the next price move. */
   tokens: Tokens;
+  /** When a lookup last read it (ms): only recently read days are prepared for the next price move. */
+  usedAt: number;
 }
 
 /** A chain's marks by time, each with the largest day marked at or before it. */
@@ -94,6 +98,7 @@ function collapse(rows: readonly Row[]): Row[] {
  */
 export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
   const { store, versions } = options;
+  const preparedForMs = options.preparedForMs ?? 60_000;
   const days = new LRUCache<string, DayRows>({ maxSize: options.maxRows ?? 1_000_000, sizeCalculation: (entry) => entry.rows.length + 1 });
   let daysUnder = '';
   let marks: { version: string; index: Promise<Map<string, ChainMarks>> } | undefined;
@@ -137,7 +142,7 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
       const from = since(key);
       const older = from === 0 ? [] : kept.get(key)!.rows.filter((row) => row.timestamp < from);
       const newestDay = index.get(chainId)?.days.at(-1);
-      const entry: DayRows = { rows: [...older, ...collapse(byKey.get(key) ?? [])], closed: newestDay !== undefined && day < newestDay, tokens };
+      const entry: DayRows = { rows: [...older, ...collapse(byKey.get(key) ?? [])], closed: newestDay !== undefined && day < newestDay, tokens, usedAt: kept.get(key)?.usedAt ?? Date.now() };
       read.set(key, entry);
       // A read that a rollback overtook answers its own lookups but is not kept.
       if (daysUnder === tokens.everything) days.set(key, entry);
@@ -212,7 +217,9 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
           answers.push(undefined);
           continue;
         }
-        const { rows } = await entries.get(`${chainId}:${token}:${day}`)!;
+        const entry = await entries.get(`${chainId}:${token}:${day}`)!;
+        entry.usedAt = Date.now();
+        const { rows } = entry;
         const row = rows[lastAtOrBelow(rows, (candidate) => candidate.timestamp, timestamp)];
         answers.push(row?.price === undefined ? undefined : { price: row.price, depthUsd: row.depthUsd });
       }
@@ -221,13 +228,16 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
 
     async prepare(tokens) {
       adopt(tokens);
-      const index = await marksUnder(tokens);
+      const since = Date.now() - preparedForMs;
       const open: DayKey[] = [];
       for (const [key, entry] of days.entries()) {
-        if (entry.closed || entry.tokens.everything !== tokens.everything) continue;
+        if (entry.closed || entry.tokens.everything !== tokens.everything || entry.usedAt < since) continue;
         const [chainId, token, day] = key.split(':');
         open.push({ key, chainId: chainId!, token: token!, day: Number(day) });
       }
+      // Nobody has asked lately: an idle service reads nothing per price move.
+      if (open.length === 0) return;
+      const index = await marksUnder(tokens);
       await Promise.all(daysUnderTokens(open, tokens, index).values());
     },
   };
