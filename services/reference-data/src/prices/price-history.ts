@@ -19,7 +19,7 @@ export interface PriceHistoryOptions {
   versions: Pick<ChangeVersions, 'everythingAndPrices'>;
   /** The chains with prices: their day marks are read together. */
   chainIds: readonly string[];
-  /** Price rows kept in memory; the least recently used days go first. */
+  /** Price rows kept in memory (about 200 bytes each); the least recently used days go first. */
   maxRows?: number;
   /** Current days read by a lookup within this long are read ahead of each price move (`prepare`). */
   preparedForMs?: number;
@@ -99,7 +99,13 @@ function collapse(rows: readonly Row[]): Row[] {
 export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
   const { store, versions } = options;
   const preparedForMs = options.preparedForMs ?? 60_000;
-  const days = new LRUCache<string, DayRows>({ maxSize: options.maxRows ?? 1_000_000, sizeCalculation: (entry) => entry.rows.length + 1 });
+  /** The kept days that are still open (the chain's newest): what a price move may add to. */
+  const openDays = new Set<string>();
+  const days = new LRUCache<string, DayRows>({
+    maxSize: options.maxRows ?? 250_000,
+    sizeCalculation: (entry) => entry.rows.length + 1,
+    dispose: (_entry, key) => openDays.delete(key),
+  });
   let daysUnder = '';
   let marks: { version: string; index: Promise<Map<string, ChainMarks>> } | undefined;
   const reading = new Map<string, { version: string; rows: Promise<DayRows> }>();
@@ -145,7 +151,10 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
       const entry: DayRows = { rows: [...older, ...collapse(byKey.get(key) ?? [])], closed: newestDay !== undefined && day < newestDay, tokens, usedAt: kept.get(key)?.usedAt ?? Date.now() };
       read.set(key, entry);
       // A read that a rollback overtook answers its own lookups but is not kept.
-      if (daysUnder === tokens.everything) days.set(key, entry);
+      if (daysUnder === tokens.everything) {
+        days.set(key, entry);
+        if (!entry.closed) openDays.add(key);
+      }
     }
     return read;
   }
@@ -154,6 +163,7 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
   function adopt(tokens: Tokens): void {
     if (daysUnder !== tokens.everything) {
       days.clear();
+      openDays.clear();
       daysUnder = tokens.everything;
     }
   }
@@ -230,8 +240,9 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
       adopt(tokens);
       const since = Date.now() - preparedForMs;
       const open: DayKey[] = [];
-      for (const [key, entry] of days.entries()) {
-        if (entry.closed || entry.tokens.everything !== tokens.everything || entry.usedAt < since) continue;
+      for (const key of openDays) {
+        const entry = days.peek(key);
+        if (!entry || entry.closed || entry.tokens.everything !== tokens.everything || entry.usedAt < since) continue;
         const [chainId, token, day] = key.split(':');
         open.push({ key, chainId: chainId!, token: token!, day: Number(day) });
       }
