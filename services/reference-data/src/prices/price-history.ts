@@ -27,6 +27,7 @@ export interface PriceHistoryOptions {
 
 export type Tokens = { everything: string; prices: string };
 type Row = Omit<PriceHistoryRow, 'chainId' | 'token' | 'day'>;
+type DayKey = { key: string; chainId: string; token: string; day: number };
 
 /** One token's rows of one day on one chain, oldest first, one per block (its highest revision). */
 interface DayRows {
@@ -127,7 +128,7 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
     entry !== undefined && entry.tokens.everything === tokens.everything && (entry.closed || entry.tokens.prices === tokens.prices);
 
   /** Reads the given days (only rows newer than what is kept, for a kept open day) in one query. */
-  async function read(keys: readonly { key: string; chainId: string; token: string; day: number }[], tokens: Tokens, index: Map<string, ChainMarks>): Promise<Map<string, DayRows>> {
+  async function readDays(keys: readonly DayKey[], tokens: Tokens, index: Map<string, ChainMarks>): Promise<Map<string, DayRows>> {
     const kept = new Map(keys.map(({ key }) => [key, days.get(key)]));
     const since = (key: string) => {
       const entry = kept.get(key);
@@ -143,20 +144,20 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
       if (list) list.push(row);
       else byKey.set(key, [row]);
     }
-    const read = new Map<string, DayRows>();
+    const result = new Map<string, DayRows>();
     for (const { key, chainId, day } of keys) {
       const from = since(key);
       const older = from === 0 ? [] : kept.get(key)!.rows.filter((row) => row.timestamp < from);
       const newestDay = index.get(chainId)?.days.at(-1);
       const entry: DayRows = { rows: [...older, ...collapse(byKey.get(key) ?? [])], closed: newestDay !== undefined && day < newestDay, tokens, usedAt: kept.get(key)?.usedAt ?? Date.now() };
-      read.set(key, entry);
+      result.set(key, entry);
       // A read that a rollback overtook answers its own lookups but is not kept.
       if (daysUnder === tokens.everything) {
         days.set(key, entry);
         if (!entry.closed) openDays.add(key);
       }
     }
-    return read;
+    return result;
   }
 
   /** Forgets every kept day when a rollback replaced the tokens they were read under. */
@@ -167,8 +168,6 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
       daysUnder = tokens.everything;
     }
   }
-
-  type DayKey = { key: string; chainId: string; token: string; day: number };
 
   /** Each day's rows under `tokens`: kept ones as they are, days being read by another call from that read, the rest read together. */
   function daysUnderTokens(keys: readonly DayKey[], tokens: Tokens, index: Map<string, ChainMarks>): Map<string, Promise<DayRows>> {
@@ -189,9 +188,9 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
       }
     }
     if (toRead.length > 0) {
-      const batch = read(toRead, tokens, index);
+      const batch = readDays(toRead, tokens, index);
       for (const { key } of toRead) {
-        const rows = batch.then((read) => read.get(key)!);
+        const rows = batch.then((result) => result.get(key)!);
         entries.set(key, rows);
         reading.set(key, { version, rows });
         const forget = () => {
