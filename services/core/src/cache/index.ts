@@ -1,1 +1,2 @@
 export * from './change-versions.js';
+export * from './remembered.js';

@@ -1,3 +1,4 @@
+import { remembered } from '@wallet-api/core/cache';
 import { unary } from '@wallet-api/core/grpc';
 import type { Network } from '@wallet-api/core/proto/common';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
@@ -44,19 +45,11 @@ export function createWalletTracking(referenceData: ReferenceDataClient, options
   }
 
   function verdict(network: Network, address: string): Promise<boolean> {
-    const key = `${network}:${address}`;
-    let answer = verdicts.get(key);
-    if (!answer) {
-      const asked = unary(referenceData, referenceData.classifyAddress, { context: { organizationId: '', roles: [], addons: [], network }, address }, { name: 'ReferenceData/ClassifyAddress' }).then(
+    return remembered(verdicts, `${network}:${address}`, () =>
+      unary(referenceData, referenceData.classifyAddress, { context: { organizationId: '', roles: [], addons: [], network }, address }, { name: 'ReferenceData/ClassifyAddress' }).then(
         (classification) => classification.tracked,
-      );
-      verdicts.set(key, asked);
-      asked.catch(() => {
-        if (verdicts.get(key) === asked) verdicts.delete(key);
-      });
-      answer = asked;
-    }
-    return answer;
+      ),
+    );
   }
 
   return {

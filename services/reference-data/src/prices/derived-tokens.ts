@@ -1,3 +1,4 @@
+import { remembered } from '@wallet-api/core/cache';
 import { unavailable } from '@wallet-api/core/grpc';
 import { LRUCache } from 'lru-cache';
 import { parseAbi, type Address, type PublicClient } from 'viem';
@@ -49,18 +50,9 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
   const atStableBlocks = new LRUCache<string, Promise<LpReserves | bigint>>({ max: 100_000 });
 
   /** `load` once per key while `block` is stable (a failed read is not kept); every time otherwise. */
-  function remembered<T extends LpReserves | bigint>(key: string, block: ClockBlock | undefined, load: () => Promise<T>): Promise<T> {
+  function atBlock<T extends LpReserves | bigint>(key: string, block: ClockBlock | undefined, load: () => Promise<T>): Promise<T> {
     if (!block?.stable) return load();
-    let value = atStableBlocks.get(key) as Promise<T> | undefined;
-    if (!value) {
-      const loading = load();
-      atStableBlocks.set(key, loading);
-      loading.catch(() => {
-        if (atStableBlocks.get(key) === loading) atStableBlocks.delete(key);
-      });
-      value = loading;
-    }
-    return value;
+    return remembered(atStableBlocks, key, load) as Promise<T>;
   }
 
   async function read<T>(what: () => Promise<T>): Promise<T> {
@@ -99,16 +91,10 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
 
   return {
     composition(address) {
-      let answer = known.get(address);
-      if (!answer) {
-        answer = classify(address as Address);
-        known.set(address, answer);
-        answer.catch(() => known.delete(address));
-      }
-      return answer;
+      return remembered(known, address, () => classify(address as Address));
     },
     lpReserves(pair, block) {
-      return remembered(`lp:${pair}:${block?.number}`, block, async () => {
+      return atBlock(`lp:${pair}:${block?.number}`, block, async () => {
         const at = { address: pair as Address, ...(block === undefined ? {} : { blockNumber: block.number }) };
         const [[reserve0, reserve1], totalSupply] = await read(() =>
           Promise.all([client.readContract({ ...at, abi, functionName: 'getReserves' }), client.readContract({ ...at, abi, functionName: 'totalSupply' })]),
@@ -117,7 +103,7 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
       });
     },
     vaultAssets(vault, shares, block) {
-      return remembered(`vault:${vault}:${shares}:${block?.number}`, block, () => {
+      return atBlock(`vault:${vault}:${shares}:${block?.number}`, block, () => {
         const at = { address: vault as Address, ...(block === undefined ? {} : { blockNumber: block.number }) };
         return read(() => client.readContract({ ...at, abi, functionName: 'convertToAssets', args: [shares] }));
       });
