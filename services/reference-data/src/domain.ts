@@ -65,8 +65,9 @@ export function createReferenceDataDomain(options: {
     addresses: createAddressClassifier({ chains: options.chains, registry, probers, logger: options.logger }),
   };
   if (!options.prices) return domain;
+  const { versions } = options.prices;
   const store = createPriceStore(options.prices.clickhouse);
-  const priceHistory = createPriceHistory({ store, versions: options.prices.versions, chainIds: options.chains.filter((chain) => registry.pricing(chain.id)).map((chain) => chain.id) });
+  const priceHistory = createPriceHistory({ store, versions, chainIds: options.chains.filter((chain) => registry.pricing(chain.id)).map((chain) => chain.id) });
   const oracle = createPriceOracle({
     registry,
     networks: new Map(options.chains.map((chain) => [chain.id, chain.network])),
@@ -76,6 +77,7 @@ export function createReferenceDataDomain(options: {
     clocks: new Map([...clients].map(([chainId, client]) => [chainId, createBlockClock(client)])),
     decimals: decimalsFrom(tokens),
     currencyChainId: options.prices.currencyChainId ?? 'ethereum',
+    rollbackEpoch: async () => (await versions.everythingAndPrices()).everything,
   });
   return {
     ...domain,

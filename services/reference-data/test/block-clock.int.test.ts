@@ -53,3 +53,25 @@ test('a time below a remembered stable block is answered from memory, without as
   expect(found).toEqual({ number: expectedAt(early + 1), stable: true });
   expect(headReads).toBe(1);
 });
+
+test('recent blocks are read once per rollback epoch, and again under a new epoch', async () => {
+  let blockReads = 0;
+  const counted = { ...client, getBlock: (...args: Parameters<PublicClient['getBlock']>) => (blockReads++, client.getBlock(...args)) } as PublicClient;
+  const clock = createBlockClock(counted, { stableDepth: 1_000n });
+  const recentTime = [...mined.values()].at(-3)!;
+  const expected = { number: expectedAt(recentTime), stable: false };
+
+  expect(await clock.blockAt(recentTime, 'epoch-1')).toEqual({ ...expected, epoch: 'epoch-1' });
+  const firstSearch = blockReads;
+  expect(await clock.blockAt(recentTime, 'epoch-1')).toEqual({ ...expected, epoch: 'epoch-1' });
+  // Every block of the search is recent at this depth: the head read alone.
+  expect(blockReads).toBe(firstSearch);
+
+  expect(await clock.blockAt(recentTime, 'epoch-2')).toEqual({ ...expected, epoch: 'epoch-2' });
+  expect(blockReads).toBeGreaterThan(firstSearch);
+
+  // Without an epoch nothing recent is remembered.
+  const beforeUnremembered = blockReads;
+  expect(await clock.blockAt(recentTime)).toEqual(expected);
+  expect(blockReads).toBeGreaterThan(beforeUnremembered);
+});

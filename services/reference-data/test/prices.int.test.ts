@@ -64,6 +64,14 @@ async function expectedAt(blockNumber: bigint, pools: readonly TestPool[] = trus
   return expectedPrices(await readPools(pipeline.client, pools, blockNumber), routing);
 }
 
+/** A V2 LP token's USD price at a block: its reserves at that block at their tokens' prices then, per LP token. */
+async function expectedLpPrice(pair: { address: string; token0: string; token1: string }, blockNumber: bigint, prices: Map<string, number>): Promise<number> {
+  const read = <T>(functionName: 'getReserves' | 'totalSupply') => pipeline.client.readContract({ address: pair.address as Address, abi: pairAbi, functionName, blockNumber }) as Promise<T>;
+  const [[reserve0, reserve1], supply] = await Promise.all([read<readonly [bigint, bigint, number]>('getReserves'), read<bigint>('totalSupply')]);
+  const [d0, d1] = [routing.decimals.get(lower(pair.token0))!, routing.decimals.get(lower(pair.token1))!];
+  return ((Number(reserve0) / 10 ** d0) * prices.get(lower(pair.token0))! + (Number(reserve1) / 10 ** d1) * prices.get(lower(pair.token1))!) / (Number(supply) / 1e18);
+}
+
 /** The chain's blocks with their timestamps, for "the block at time t". */
 async function blockAt(timestamp: number): Promise<bigint | undefined> {
   let found: bigint | undefined;
@@ -168,15 +176,7 @@ describe('prices from the indexed pools of the test world', () => {
     const past = await pipeline.client.getBlock({ blockNumber: 80n });
     for (const [number, timestamp] of [[80n, Number(past.timestamp)], [head, 0]] as const) {
       const expected = await expectedAt(number);
-      const read = <T>(address: string, functionName: 'getReserves' | 'totalSupply', abi = pairAbi) =>
-        pipeline.client.readContract({ address: address as Address, abi, functionName, blockNumber: number }) as Promise<T>;
-      const lpExpected = await Promise.all(
-        pairs.map(async (pair) => {
-          const [[reserve0, reserve1], supply] = await Promise.all([read<readonly [bigint, bigint, number]>(pair.address, 'getReserves'), read<bigint>(pair.address, 'totalSupply')]);
-          const [d0, d1] = [routing.decimals.get(lower(pair.token0))!, routing.decimals.get(lower(pair.token1))!];
-          return ((Number(reserve0) / 10 ** d0) * expected.get(lower(pair.token0))! + (Number(reserve1) / 10 ** d1) * expected.get(lower(pair.token1))!) / (Number(supply) / 1e18);
-        }),
-      );
+      const lpExpected = await Promise.all(pairs.map((pair) => expectedLpPrice(pair, number, expected)));
       const vaultExpected = await Promise.all(
         defi.vaults.map(async (vault) => {
           const assets = await pipeline.client.readContract({ address: vault.address, abi: vaultAbi, functionName: 'convertToAssets', args: [10n ** BigInt(vault.decimals)], blockNumber: number });
@@ -304,7 +304,7 @@ describe('prices from the indexed pools of the test world', () => {
 
   test('a rollback takes the orphaned block\'s price out of the history and the new branch\'s in', async () => {
     const usdc = symbol('USDC');
-    const usdcWeth = uniswap.v2.pairs.find((pair) => lower(pair.token0) === usdc && lower(pair.token1) === routing.weth)!;
+    const usdcWeth = uniswap.v2.pairs.find((pair) => [lower(pair.token0), lower(pair.token1)].sort().join() === [usdc, routing.weth].sort().join())!;
     const snapshot = await pipeline.chain.session.client.request({ method: 'evm_snapshot' as never, params: [] as never });
     const forkParent = await pipeline.client.getBlockNumber();
     const start = await nextTime();
@@ -313,8 +313,15 @@ describe('prices from the indexed pools of the test world', () => {
     await send(uniswap.v2.router, encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [5_000_000n * 10n ** 6n, 0n, [usdc as Address, routing.weth as Address], deployer(), deadline()] }));
     const orphan = await pipeline.chain.session.mine(start);
     await pipeline.indexedThrough(orphan.number);
-    const moved = (await expectedAt(orphan.number)).get(routing.weth)!;
-    await eventually(async () => expectClose((await servedPrices([{ address: routing.weth, timestamp: 0 }]))[0], moved, 'WETH on the orphaned branch'));
+    const movedPrices = await expectedAt(orphan.number);
+    const moved = movedPrices.get(routing.weth)!;
+    const lpOnOrphan = await expectedLpPrice(usdcWeth, orphan.number, movedPrices);
+    await eventually(async () => {
+      // The LP price at the orphaned block's height is read from the chain and remembered until a rollback.
+      const [weth, lp] = await servedPrices([{ address: routing.weth, timestamp: 0 }, { address: lower(usdcWeth.address), timestamp: start + 90 }]);
+      expectClose(weth, moved, 'WETH on the orphaned branch');
+      expectClose(lp, lpOnOrphan, 'the USDC/WETH LP token on the orphaned branch');
+    });
 
     // The canonical branch: back to the fork, a sale of WETH at the same height, and one block more.
     await pipeline.chain.session.client.request({ method: 'evm_revert' as never, params: [snapshot] as never });
@@ -326,17 +333,23 @@ describe('prices from the indexed pools of the test world', () => {
     const next = await pipeline.chain.session.mine(start + 180);
 
     const before = (await expectedAt(forkParent)).get(routing.weth)!;
-    const after = (await expectedAt(replacement.number)).get(routing.weth)!;
+    const replacementPrices = await expectedAt(replacement.number);
+    const after = replacementPrices.get(routing.weth)!;
+    const lpOnReplacement = await expectedLpPrice(usdcWeth, replacement.number, replacementPrices);
     expect(relativeError(after, moved)).toBeGreaterThan(1e-3);
+    expect(relativeError(lpOnReplacement, lpOnOrphan)).toBeGreaterThan(1e-3);
     await eventually(async () => {
-      const [latest, atOrphan, atReplacement] = await servedPrices([
+      const [latest, atOrphan, atReplacement, lpAtReplacement] = await servedPrices([
         { address: routing.weth, timestamp: 0 },
         { address: routing.weth, timestamp: start + 30 },
         { address: routing.weth, timestamp: start + 120 },
+        { address: lower(usdcWeth.address), timestamp: start + 90 },
       ]);
       expectClose(latest, after, 'WETH at the head');
       expectClose(atOrphan, before, 'WETH between the fork and the new branch');
       expectClose(atReplacement, after, 'WETH on the new branch');
+      // Same height and time as the orphaned block's read: only a forgotten read gives the new branch's reserves.
+      expectClose(lpAtReplacement, lpOnReplacement, 'the USDC/WETH LP token on the new branch');
     }, 60_000);
     expect(next.number).toBe(orphan.number + 1n);
   });

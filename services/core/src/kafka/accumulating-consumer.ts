@@ -50,11 +50,12 @@ export async function startAccumulatingConsumer<T>(kafka: Kafka, options: Accumu
   const consumer: Consumer = kafka.consumer({
     groupId: options.groupId,
     allowAutoTopicCreation: false,
-    // The broker holds a fetch until 64 KiB wait or half the delay (at most 500 ms) has passed,
-    // rather than answering as soon as one message is there: at a block a second, a couple of
-    // fetches per group and second instead of one per message, for the broker and for this process.
+    // The broker holds a fetch until 64 KiB wait or half the delay has passed (at most 2 s: a stop
+    // waits for the fetch in flight), rather than answering as soon as one message is there: at a
+    // block a second, two fetches per group and second at the 1 s delay and one every 2 s at longer
+    // delays, instead of one per message, for the broker and for this process.
     minBytes: 64 * 1024,
-    maxWaitTimeInMs: Math.max(1, Math.min(500, Math.floor(maxDelayMs / 2))),
+    maxWaitTimeInMs: Math.max(1, Math.min(2_000, Math.floor(maxDelayMs / 2))),
   });
   const reporting = consumerReporting(consumer, options.groupId, topic.name);
 

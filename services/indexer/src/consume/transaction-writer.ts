@@ -76,10 +76,10 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
           groupId: `${groupId}.balance-changes`,
           topic: topics.balanceChanges,
           logger,
-          // No answer reads these within seconds (charts and PnL work on hours and days), and this
-          // table's current partition is the one ClickHouse 18.16 merges whole with every new part:
-          // five seconds per INSERT merge it a fifth as often.
-          maxDelayMs: 5_000,
+          // No answer reads these within seconds (charts and PnL work on hours and days), and while
+          // a table is small (under ~5 MB) ClickHouse 18.16 merges its current partition whole
+          // every few INSERTs: ten seconds per INSERT merge it a tenth as often as one.
+          maxDelayMs: 10_000,
           async handleBatch(messages) {
             await store.writeBalanceChanges(messages.map((message) => message.value));
           },
@@ -88,6 +88,10 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
           groupId: `${groupId}.blocks`,
           topic: topics.chainBlocks,
           logger,
+          // A canonical block's row changes what readers see only when it revives a block that a
+          // rollback orphaned (rollbacks have their own group, flushed every second), so these rows
+          // can wait: ten seconds per INSERT, for the same merges as balance changes.
+          maxDelayMs: 10_000,
           async handleBatch(messages) {
             const blocks = messages.map((message) => message.value);
             await store.recordBlocks(blocks);

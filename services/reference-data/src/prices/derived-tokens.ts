@@ -17,8 +17,9 @@ export interface LpReserves {
 
 /**
  * Reads of LP tokens and vault shares on one chain, at a block (the head when absent). Reads at a
- * stable block never change, so they are remembered: a page of transactions asks the same
- * historical reserves again after every price move.
+ * stable block never change, and reads at a recent block change only in a reorg, so they are
+ * remembered, the recent ones until the block's rollback epoch is replaced: a page of
+ * transactions asks the same reserves again after every price move.
  */
 export interface DerivedTokens {
   composition(address: string): Promise<TokenComposition>;
@@ -48,11 +49,17 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
   const vaults = new Set(protocols.vaults);
   const known = new Map<string, Promise<TokenComposition>>();
   const atStableBlocks = new LRUCache<string, Promise<LpReserves | bigint>>({ max: 100_000 });
+  let atRecentBlocks = { epoch: '', reads: new LRUCache<string, Promise<LpReserves | bigint>>({ max: 10_000 }) };
 
-  /** `load` once per key while `block` is stable (a failed read is not kept); every time otherwise. */
+  /**
+   * `load` once per key at a stable block, or at a recent one while its epoch holds (a failed read
+   * is not kept); every time at the head.
+   */
   function atBlock<T extends LpReserves | bigint>(key: string, block: ClockBlock | undefined, load: () => Promise<T>): Promise<T> {
-    if (!block?.stable) return load();
-    return remembered(atStableBlocks, key, load) as Promise<T>;
+    if (block?.stable) return remembered(atStableBlocks, key, load) as Promise<T>;
+    if (block?.epoch === undefined) return load();
+    if (atRecentBlocks.epoch !== block.epoch) atRecentBlocks = { epoch: block.epoch, reads: new LRUCache({ max: 10_000 }) };
+    return remembered(atRecentBlocks.reads, key, load) as Promise<T>;
   }
 
   async function read<T>(what: () => Promise<T>): Promise<T> {

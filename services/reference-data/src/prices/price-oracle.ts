@@ -27,6 +27,11 @@ export interface PriceOracleOptions {
   decimals(chainId: string, tokens: readonly string[]): Promise<Map<string, number>>;
   /** The chain whose wrapped native token is the `eth` currency and whose `btc` tokens are the `btc` currency. */
   currencyChainId: string;
+  /**
+   * A token that every rollback replaces (the everything change token): chain reads at recent
+   * blocks are remembered under it. Without it they are read for every lookup.
+   */
+  rollbackEpoch?: () => Promise<string>;
 }
 
 const evmAddress = /^0x[0-9a-f]{40}$/;
@@ -83,6 +88,9 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
 
   return {
     async prices(currency, queries) {
+      // Read once per call, and only when a query needs a block.
+      let epoch: Promise<string | undefined> | undefined;
+      const rollbackEpoch = () => (epoch ??= options.rollbackEpoch?.() ?? Promise.resolve(undefined));
       const lookups: PriceLookup[] = [];
       const lookupIndex = new Map<string, number>();
       const lookup = (chainId: string, token: string, timestamp: number): number => {
@@ -114,7 +122,7 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         const composition = derived && !rules.usd_stablecoins.includes(token) ? await derived.composition(token) : { kind: 'market' as const };
         if (composition.kind === 'market') return marketPlan(query.chainId, token, timestamp);
         const clock = options.clocks.get(query.chainId);
-        const block = query.timestamp === 0 || !clock ? undefined : await clock.blockAt(query.timestamp);
+        const block = query.timestamp === 0 || !clock ? undefined : await clock.blockAt(query.timestamp, await rollbackEpoch());
         if (query.timestamp !== 0 && block === undefined) return { kind: 'none' };
         if (composition.kind === 'lp') {
           const decimals = await options.decimals(query.chainId, [composition.token0, composition.token1, token]);
