@@ -9,6 +9,7 @@ import { createAddressProber } from './addresses/address-prober.js';
 import type { ChainConfig } from './chains/chain-config.js';
 import { createFungibleCatalog } from './fungibles/fungible-catalog.js';
 import { createTokenSupply } from './fungibles/token-supply.js';
+import { createVolumeWindow } from './fungibles/volume-window.js';
 import type { ReferenceDataDomain } from './grpc/reference-data-service.js';
 import { createBlockClock } from './prices/block-clock.js';
 import type { FxTable } from './prices/currencies.js';
@@ -83,7 +84,7 @@ export function createReferenceDataDomain(options: {
     ...domain,
     priceHistory,
     prices: oracle,
-    fungibles: createFungibleCatalog({ chains: options.chains, registry, tokens, oracle, store, supply: createTokenSupply(clients) }),
+    fungibles: createFungibleCatalog({ chains: options.chains, registry, tokens, oracle, volumes: createVolumeWindow({ store, versions }), supply: createTokenSupply(clients) }),
   };
 }
 

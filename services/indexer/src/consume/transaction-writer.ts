@@ -1,6 +1,6 @@
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { ClickHouse } from '@wallet-api/core/clickhouse';
-import { startAccumulatingConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import { startAccumulatingConsumer, startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
 import type { Logger } from '@wallet-api/core/logger';
 import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
@@ -39,10 +39,11 @@ export interface TransactionWriter {
 /**
  * Consumes the chain topics into ClickHouse: wallet transaction rows, balance changes, and block
  * canonicality. Each topic has its own consumer group, so a slow topic never holds another back;
- * results do not depend on the order the topics are read in (see block_states). Each group
- * accumulates what every chain sent within a second (or 50,000 messages) into one INSERT per
- * table: ClickHouse makes a part per INSERT and merges parts again and again, so one insert per
- * block and table kept it busy merging while the chains were idle.
+ * results do not depend on the order the topics are read in (see block_states). The transactions
+ * group accumulates what every chain sent within a second (or 50,000 messages) into one INSERT,
+ * the balance-change and block groups ten seconds' worth: ClickHouse makes a part per INSERT and
+ * merges parts again and again, so one insert per block and table kept it busy merging while the
+ * chains were idle. Rollbacks, rare, are stored as they come.
  */
 export function createTransactionWriter(options: TransactionWriterOptions): TransactionWriter {
   const { kafka, logger, versions } = options;
@@ -99,7 +100,9 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
             if (await store.anyEverOrphaned(blocks)) await versions.everythingChanged();
           },
         }),
-        startAccumulatingConsumer(kafka, {
+        // Rollbacks are rare and hide data at once: each fetch is handled as it arrives, and the
+        // broker holds an idle fetch for its full wait instead of answering twice a second.
+        startConsumer(kafka, {
           groupId: `${groupId}.rollbacks`,
           topic: topics.chainRollbacks,
           logger,

@@ -6,9 +6,9 @@ import { daySeconds } from '../prices/price-fold.js';
 import type { Currency } from '../prices/currencies.js';
 import type { PriceOracle, PriceQuery } from '../prices/price-oracle.js';
 import type { Registry } from '../registry/registry.js';
-import type { PriceStore } from '../store/price-store.js';
 import type { TokenCatalog } from '../tokens/token-catalog.js';
 import type { TokenSupply } from './token-supply.js';
+import type { VolumeWindow } from './volume-window.js';
 
 export interface FungiblesRequest {
   currency: Currency;
@@ -29,7 +29,7 @@ export interface FungibleCatalogOptions {
   registry: Registry;
   tokens: TokenCatalog;
   oracle: PriceOracle;
-  store: PriceStore;
+  volumes: VolumeWindow;
   supply: TokenSupply;
   /** Milliseconds since 1970; market data is as of this moment. */
   now?: () => number;
@@ -180,7 +180,7 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
       const traded = specs.flatMap((spec) => (spec.native ? [] : spec.implementations.map((ref) => ({ chainId: ref.chainId, token: ref.address }))));
       const [prices, volumes, supplies] = await Promise.all([
         options.oracle.prices(request.currency, queries),
-        options.store.volumesSince(traded, seconds - daySeconds),
+        options.volumes.volumesSince(traded, seconds - daySeconds),
         Promise.all(
           specs.map(async (spec) => {
             if (spec.native) return undefined;

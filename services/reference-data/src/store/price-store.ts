@@ -46,8 +46,21 @@ export interface PriceStore {
    * revision: readers keep a key's highest. One query.
    */
   dayPrices(days: readonly { chainId: string; token: string; day: number; since: number }[]): Promise<PriceHistoryRow[]>;
-  /** USD value swapped of each token after `since` (unix seconds), keyed `<chain>:<token>`. */
-  volumesSince(tokens: readonly { chainId: string; token: string }[], since: number): Promise<Map<string, number>>;
+  /**
+   * The canonical `token_volumes` rows of the chains at or after `since` (unix seconds), each swap
+   * of a token once, at its highest revision.
+   */
+  volumeRows(chainIds: readonly string[], since: number): Promise<VolumeHistoryRow[]>;
+}
+
+/** What one swap moved of one token, valued in USD. */
+export interface VolumeHistoryRow {
+  chainId: string;
+  token: string;
+  timestamp: number;
+  /** The swap's block hash and log index: the row's identity. */
+  swap: string;
+  valueUsd: number;
 }
 
 /** A chain's price of a token and the USD value of the token in the pools behind it. */
@@ -167,21 +180,20 @@ export function createPriceStore(clickhouse: ClickHouse): PriceStore {
       }));
     },
 
-    async volumesSince(tokens, since) {
-      const volumes = new Map<string, number>();
-      if (tokens.length === 0) return volumes;
-      const chainIds = [...new Set(tokens.map((entry) => entry.chainId))];
-      const rows = await clickhouse.query<{ chain_id: string; token: string; value: number }>(sql`
-        SELECT chain_id, token, sum(value) AS value FROM (
-          SELECT chain_id, token, argMax(value_usd, revision) AS value FROM token_volumes
-          WHERE chain_id IN ${inList(chainIds)} AND token IN ${inList([...new Set(tokens.map((entry) => entry.token))])}
-            AND concat(chain_id, ':', token) IN ${inList(tokens.map((entry) => `${entry.chainId}:${entry.token}`))}
-            AND timestamp > toDateTime(${Math.max(0, Math.floor(since))}) AND ${notOrphaned(chainIds)}
-          GROUP BY chain_id, token, block_hash, log_index
-        )
-        GROUP BY chain_id, token`);
-      for (const row of rows) volumes.set(`${row.chain_id}:${row.token}`, Number(row.value));
-      return volumes;
+    async volumeRows(chainIds, since) {
+      if (chainIds.length === 0) return [];
+      const rows = await clickhouse.query<{ chain_id: string; token: string; block_hash: string; log_index: number; seconds: number; value: number }>(sql`
+        SELECT chain_id, token, block_hash, log_index, any(toUnixTimestamp(timestamp)) AS seconds, argMax(value_usd, revision) AS value
+        FROM token_volumes
+        WHERE chain_id IN ${inList(chainIds)} AND timestamp >= toDateTime(${Math.max(0, Math.floor(since))}) AND ${notOrphaned(chainIds)}
+        GROUP BY chain_id, token, block_hash, log_index`);
+      return rows.map((row) => ({
+        chainId: row.chain_id,
+        token: row.token,
+        timestamp: Number(row.seconds),
+        swap: `${row.block_hash}:${row.log_index}`,
+        valueUsd: Number(row.value),
+      }));
     },
   };
 }
