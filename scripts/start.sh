@@ -11,6 +11,20 @@ logs="${DATA_DIR}/logs"
 key_file="${DATA_DIR}/demo-api-key"
 gateway_url="http://127.0.0.1:${HTTP_PORT:-8080}"
 
+# One start command at a time. A second one started while the first still stops would find the
+# infrastructure up, keep it, and have it stopped under it by the first one's down.sh: it waits for
+# that one to exit instead (a minute at most; a start command still serving after that is an error).
+pid_file="${DATA_DIR}/start.pid"
+previous="$(cat "${pid_file}" 2>/dev/null || true)"
+is_start_command() { [[ -n "$1" ]] && tr '\0' ' ' 2>/dev/null <"/proc/$1/cmdline" | grep -q 'scripts/start.sh'; }
+if is_start_command "${previous}"; then
+  log "waiting for the start command still running (pid ${previous}) to exit"
+  for _ in $(seq 1 60); do is_start_command "${previous}" || break; sleep 1; done
+  is_start_command "${previous}" && die "another start command (pid ${previous}) is serving; stop it first (Ctrl-C or kill ${previous})"
+fi
+mkdir -p "${DATA_DIR}"
+echo $$ >"${pid_file}"
+
 bash scripts/setup.sh
 infra_was_up=false
 bash scripts/status.sh >/dev/null 2>&1 && infra_was_up=true
