@@ -1,2 +1,3 @@
 export * from './change-versions.js';
 export * from './remembered.js';
+export * from './epoch-scoped.js';

@@ -1,4 +1,4 @@
-import { remembered } from '@wallet-api/core/cache';
+import { epochScoped, remembered } from '@wallet-api/core/cache';
 import type { PublicClient } from 'viem';
 
 /**
@@ -45,13 +45,8 @@ export function createBlockClock(client: Pick<PublicClient, 'getBlock' | 'getBlo
   const timestamps = new Map<bigint, Promise<number>>();
   /** The highest stable block whose timestamp was read, and that timestamp. */
   let newestStable: { number: bigint; timestamp: number } | undefined;
-  let recent = { epoch: '', timestamps: new Map<bigint, Promise<number>>() };
-
-  /** The recent timestamps kept under `epoch`: none when it is not the one they were read under. */
-  function recentUnder(epoch: string): Map<bigint, Promise<number>> {
-    if (recent.epoch !== epoch) recent = { epoch, timestamps: new Map() };
-    return recent.timestamps;
-  }
+  /** The recent timestamps kept under an epoch: none when it is not the one they were read under. */
+  const recentUnder = epochScoped(() => new Map<bigint, Promise<number>>());
 
   function timestampOf(number: bigint, head: bigint, epoch?: string): Promise<number> {
     const cached = timestamps.get(number);

@@ -1,4 +1,4 @@
-import { remembered } from '@wallet-api/core/cache';
+import { epochScoped, remembered } from '@wallet-api/core/cache';
 import { unavailable } from '@wallet-api/core/grpc';
 import { LRUCache } from 'lru-cache';
 import { parseAbi, type Address, type PublicClient } from 'viem';
@@ -49,7 +49,7 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
   const vaults = new Set(protocols.vaults);
   const known = new Map<string, Promise<TokenComposition>>();
   const atStableBlocks = new LRUCache<string, Promise<LpReserves | bigint>>({ max: 100_000 });
-  let atRecentBlocks = { epoch: '', reads: new LRUCache<string, Promise<LpReserves | bigint>>({ max: 10_000 }) };
+  const atRecentBlocks = epochScoped(() => new LRUCache<string, Promise<LpReserves | bigint>>({ max: 10_000 }));
 
   /**
    * `load` once per key at a stable block, or at a recent one while its epoch holds (a failed read
@@ -58,8 +58,7 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
   function atBlock<T extends LpReserves | bigint>(key: string, block: ClockBlock | undefined, load: () => Promise<T>): Promise<T> {
     if (block?.stable) return remembered(atStableBlocks, key, load) as Promise<T>;
     if (block?.epoch === undefined) return load();
-    if (atRecentBlocks.epoch !== block.epoch) atRecentBlocks = { epoch: block.epoch, reads: new LRUCache({ max: 10_000 }) };
-    return remembered(atRecentBlocks.reads, key, load) as Promise<T>;
+    return remembered(atRecentBlocks(block.epoch), key, load) as Promise<T>;
   }
 
   async function read<T>(what: () => Promise<T>): Promise<T> {
