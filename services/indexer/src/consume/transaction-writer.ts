@@ -40,8 +40,8 @@ export interface TransactionWriter {
  * Consumes the chain topics into ClickHouse: wallet transaction rows, balance changes, and block
  * canonicality. Each topic has its own consumer group, so a slow topic never holds another back;
  * results do not depend on the order the topics are read in (see block_states). The transactions
- * group accumulates what every chain sent within a second (or 50,000 messages) into one INSERT,
- * the balance-change and block groups ten seconds' worth: ClickHouse makes a part per INSERT and
+ * and block groups accumulate what every chain sent within a second (or 50,000 messages) into one
+ * INSERT, the balance-change group ten seconds' worth: ClickHouse makes a part per INSERT and
  * merges parts again and again, so one insert per block and table kept it busy merging while the
  * chains were idle. Rollbacks, rare, are stored as they come.
  */
@@ -89,10 +89,8 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
           groupId: `${groupId}.blocks`,
           topic: topics.chainBlocks,
           logger,
-          // A canonical block's row changes what readers see only when it revives a block that a
-          // rollback orphaned (rollbacks have their own group, flushed every second), so these rows
-          // can wait: ten seconds per INSERT, for the same merges as balance changes.
-          maxDelayMs: 10_000,
+          // One second, like transactions: a canonical block's row is what makes a stale rollback
+          // (an older sequence read later) lose, so a longer wait would let one hide a block meanwhile.
           async handleBatch(messages) {
             const blocks = messages.map((message) => message.value);
             await store.recordBlocks(blocks);
