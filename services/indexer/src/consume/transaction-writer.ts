@@ -40,8 +40,8 @@ export interface TransactionWriter {
  * Consumes the chain topics into ClickHouse: wallet transaction rows, balance changes, and block
  * canonicality. Each topic has its own consumer group, so a slow topic never holds another back;
  * results do not depend on the order the topics are read in (see block_states). The transactions
- * and block groups accumulate what every chain sent within a second (or 50,000 messages) into one
- * INSERT, the balance-change group ten seconds' worth: ClickHouse makes a part per INSERT and
+ * group accumulates what every chain sent within a second (or 50,000 messages) into one INSERT,
+ * the balance-change and block groups ten seconds' worth: ClickHouse makes a part per INSERT and
  * merges parts again and again, so one insert per block and table kept it busy merging while the
  * chains were idle. Rollbacks, rare, are stored as they come.
  */
@@ -89,8 +89,11 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
           groupId: `${groupId}.blocks`,
           topic: topics.chainBlocks,
           logger,
-          // One second, like transactions: a canonical block's row is what makes a stale rollback
-          // (an older sequence read later) lose, so a longer wait would let one hide a block meanwhile.
+          // Ten seconds, like balance changes: new blocks show without their row (readers only
+          // exclude orphaned hashes), which matters only to a block revived after a rollback (its
+          // transactions show again when the row comes) and to a stale rollback (an older sequence,
+          // read before the block's row comes, hides the block until then).
+          maxDelayMs: 10_000,
           async handleBatch(messages) {
             const blocks = messages.map((message) => message.value);
             await store.recordBlocks(blocks);
