@@ -22,16 +22,32 @@ export async function measure(url: string, headers: Record<string, string>, load
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, bytesPerAnswer: result.throughput.total / Math.max(1, result.requests.total) };
 }
 
-/** Metrics ports of the start command's services that answer the gateway's gRPC calls (scripts/lib/ports). */
-const backendMetricsPorts = { 'reference-data': 9461, indexer: 9464, positions: 9465 } as const;
+/** Metrics ports of the start command's gateway and the services that answer its gRPC calls (scripts/lib/ports). */
+const metricsPorts = { gateway: 9460, 'reference-data': 9461, indexer: 9464, positions: 9465 } as const;
 
-async function grpcServerTotals(): Promise<Map<string, { seconds: number; calls: number }>> {
+/**
+ * The histograms a request's time is read from: the services' gRPC servers, and the gateway's own
+ * view (its HTTP handling and its gRPC calls, network included), which shows the time no service
+ * accounts for.
+ */
+const timedHistograms: Record<string, (labels: Record<string, string>) => string> = {
+  wallet_api_grpc_server_duration_seconds: (labels) => `${labels.service} ${labels.method!.split('/').at(-1)}`,
+  wallet_api_grpc_client_duration_seconds: (labels) => `${labels.service} calls ${labels.method!.split('/').at(-1)}`,
+  wallet_api_http_request_duration_seconds: (labels) => `${labels.service} HTTP ${labels.route}`,
+  wallet_api_clickhouse_query_duration_seconds: (labels) => `${labels.service} ClickHouse ${labels.operation}`,
+  wallet_api_postgres_query_duration_seconds: (labels) => `${labels.service} PostgreSQL ${labels.operation}`,
+};
+
+async function histogramTotals(): Promise<Map<string, { seconds: number; calls: number }>> {
   const totals = new Map<string, { seconds: number; calls: number }>();
-  for (const port of Object.values(backendMetricsPorts)) {
+  for (const port of Object.values(metricsPorts)) {
     for (const { name, labels, value } of samples(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text())) {
-      const kind = name === 'wallet_api_grpc_server_duration_seconds_sum' ? 'seconds' : name === 'wallet_api_grpc_server_duration_seconds_count' ? 'calls' : undefined;
-      if (!kind) continue;
-      const key = `${labels.service} ${labels.method!.split('/').at(-1)}${labels.code === 'OK' ? '' : ` (${labels.code})`}`;
+      const histogram = /^(\w+)_(sum|count)$/.exec(name);
+      const describe = histogram ? timedHistograms[histogram[1]!] : undefined;
+      if (!histogram || !describe) continue;
+      const kind = histogram[2] === 'sum' ? 'seconds' : 'calls';
+      const status = labels.code ?? labels.status ?? labels.outcome;
+      const key = `${describe(labels)}${status === undefined || status === 'OK' || status === '200' || status === 'ok' ? '' : ` (${status})`}`;
       const total = totals.get(key) ?? { seconds: 0, calls: 0 };
       total[kind] += value;
       totals.set(key, total);
@@ -41,14 +57,14 @@ async function grpcServerTotals(): Promise<Map<string, { seconds: number; calls:
 }
 
 /**
- * Where one request's time went in the services behind the gateway: milliseconds each gRPC
- * method spent serving it, from the services' own duration histograms read before and after.
+ * Where one request's time went in the gateway and the services behind it: milliseconds each
+ * HTTP route and gRPC method spent on it, from the processes' own duration histograms read before and after.
  * Concurrent calls overlap, so the figures add up to more than the request took.
  */
 export async function backendTimeOf<T>(request: () => Promise<T>): Promise<{ result: T; methods: { method: string; calls: number; ms: number }[] }> {
-  const before = await grpcServerTotals();
+  const before = await histogramTotals();
   const result = await request();
-  const after = await grpcServerTotals();
+  const after = await histogramTotals();
   const methods = [...after]
     .map(([method, total]) => ({ method, calls: total.calls - (before.get(method)?.calls ?? 0), ms: Math.round((total.seconds - (before.get(method)?.seconds ?? 0)) * 1000) }))
     .filter((entry) => entry.calls > 0)

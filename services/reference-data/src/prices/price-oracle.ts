@@ -109,6 +109,18 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         return { kind: 'market', lookups: implementations(chainId, token).map((ref) => lookup(ref.chainId, ref.token, timestamp)), maxDeviation: rules.max_deviation };
       };
 
+      /** The lookups a query makes when its token has a market price of its own: the usual case. */
+      function speculativeLookups(query: PriceQuery): PriceLookup[] {
+        if ('usd' in query || !options.networks.has(query.chainId)) return [];
+        const rules = registry.pricing(query.chainId);
+        const address = query.address.trim().toLowerCase();
+        if (!rules || (address !== '' && !evmAddress.test(address))) return [];
+        const token = address === '' ? rules.wrapped_native : address;
+        if (rules.usd_stablecoins.includes(token)) return [];
+        const timestamp = query.timestamp === 0 ? latestTimestamp : query.timestamp;
+        return implementations(query.chainId, token).map((ref) => ({ chainId: ref.chainId, token: ref.token, timestamp }));
+      }
+
       async function plan(query: PriceQuery): Promise<Plan> {
         if ('usd' in query) return { kind: 'fixed', usd: 1 };
         if (!options.networks.has(query.chainId)) throw invalidArgument(`chain ${query.chainId} is not supported`);
@@ -144,6 +156,10 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         return { kind: 'vault', chainId: query.chainId, vault: token, asset: marketPlan(query.chainId, composition.asset, timestamp), shareDecimals, assetDecimals, block };
       }
 
+      // Most tokens are neither LP nor vault shares: their own market lookups are read from the
+      // history while the compositions are found (a never-seen token's costs a contract call), and
+      // the read below finds them kept or in flight. A failure is met again there.
+      options.history.pricesAt(queries.flatMap(speculativeLookups)).catch(() => undefined);
       const plans = await Promise.all(queries.map(plan));
       const times = [...new Set(queries.map((query) => (query.timestamp === 0 ? latestTimestamp : query.timestamp)))];
       const currencyPricing = registry.pricing(currencyChainId);
