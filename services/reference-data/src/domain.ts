@@ -16,6 +16,7 @@ import type { FxTable } from './prices/currencies.js';
 import { createDerivedTokens } from './prices/derived-tokens.js';
 import type { PricingRules } from './prices/price-book.js';
 import { createPriceHistory, type PriceHistory } from './prices/price-history.js';
+import { recordingPricedTokens, type PricedTokens } from './prices/priced-tokens.js';
 import { createPriceOracle } from './prices/price-oracle.js';
 import { createPriceTracker, type PriceTracker } from './prices/price-tracker.js';
 import { createPoolTrust } from './prices/pool-trust.js';
@@ -51,9 +52,10 @@ export function createReferenceDataDomain(options: {
   /**
    * `currencyChainId` (default `ethereum`): whose wrapped native and BTC tokens price the `eth` and
    * `btc` currencies; `versions`: the change tokens the price consumer replaces, which the price
-   * history kept in memory is checked against.
+   * history kept in memory is checked against; `priced`: the tokens with price rows, so that
+   * lookups of the others read nothing.
    */
-  prices?: { clickhouse: ClickHouse; fx: FxTable; versions: ChangeVersions; currencyChainId?: string };
+  prices?: { clickhouse: ClickHouse; fx: FxTable; versions: ChangeVersions; currencyChainId?: string; priced?: Pick<PricedTokens, 'unpriced'> };
 }): ReferenceDataDomain & { priceHistory?: PriceHistory } {
   const registry = createRegistry(options.registry);
   const clients = evmClients(options.chains);
@@ -68,7 +70,12 @@ export function createReferenceDataDomain(options: {
   if (!options.prices) return domain;
   const { versions } = options.prices;
   const store = createPriceStore(options.prices.clickhouse);
-  const priceHistory = createPriceHistory({ store, versions, chainIds: options.chains.filter((chain) => registry.pricing(chain.id)).map((chain) => chain.id) });
+  const priceHistory = createPriceHistory({
+    store,
+    versions,
+    chainIds: options.chains.filter((chain) => registry.pricing(chain.id)).map((chain) => chain.id),
+    ...(options.prices.priced ? { priced: options.prices.priced } : {}),
+  });
   const oracle = createPriceOracle({
     registry,
     networks: new Map(options.chains.map((chain) => [chain.id, chain.network])),
@@ -89,7 +96,16 @@ export function createReferenceDataDomain(options: {
 }
 
 /** The fold of pool events into price history, for the consumer of chain.pool-events.v1. */
-export function createChainPriceTracker(options: { chains: readonly ChainConfig[]; registry: Registry; tokens: TokenCatalog; clickhouse: ClickHouse; logger: Logger; rollbackWaitMs?: number }): PriceTracker {
+export function createChainPriceTracker(options: {
+  chains: readonly ChainConfig[];
+  registry: Registry;
+  tokens: TokenCatalog;
+  clickhouse: ClickHouse;
+  logger: Logger;
+  rollbackWaitMs?: number;
+  /** Where the tokens the fold prices are recorded before their rows are stored. */
+  priced?: Pick<PricedTokens, 'add'>;
+}): PriceTracker {
   const clients = evmClients(options.chains);
   const trusts = new Map([...clients].map(([chainId, client]) => [chainId, createPoolTrust(options.registry.protocols(chainId), client)]));
   const rules = new Map<string, PricingRules>();
@@ -102,7 +118,7 @@ export function createChainPriceTracker(options: { chains: readonly ChainConfig[
     trust: (chainId) => trusts.get(chainId),
     decimals: decimalsFrom(options.tokens),
     events: createPoolEventStore(options.clickhouse),
-    prices: createPriceStore(options.clickhouse),
+    prices: options.priced ? recordingPricedTokens(createPriceStore(options.clickhouse), options.priced) : createPriceStore(options.clickhouse),
     logger: options.logger,
     ...(options.rollbackWaitMs === undefined ? {} : { rollbackWaitMs: options.rollbackWaitMs }),
   });

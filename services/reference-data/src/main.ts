@@ -12,6 +12,8 @@ import { createPriceConsumer } from './consume/price-consumer.js';
 import { createChainPriceTracker, createReferenceDataDomain } from './domain.js';
 import { referenceDataService } from './grpc/reference-data-service.js';
 import { loadFxTable } from './prices/currencies.js';
+import { createPricedTokens } from './prices/priced-tokens.js';
+import { createPriceStore } from './store/price-store.js';
 import { loadRegistryConfig, registryPaths } from './registry/registry-config.js';
 
 const config = parseEnv(
@@ -39,7 +41,10 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
     password: config.CLICKHOUSE_PASSWORD,
   });
   const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
-  const domain = createReferenceDataDomain({ chains, registry, prisma, logger, prices: { clickhouse, fx, versions: changes.versions, currencyChainId: config.PRICES_CURRENCY_CHAIN } });
+  const priced = createPricedTokens({ redis: changes.redis, keyPrefix: config.REDIS_KEY_PREFIX, store: createPriceStore(clickhouse), logger });
+  // Until the set is complete, lookups read ClickHouse for every token; a failed build is tried again by the next lookup.
+  priced.ensureComplete().catch((error: unknown) => logger.warn({ err: error }, 'priced tokens: building the set failed'));
+  const domain = createReferenceDataDomain({ chains, registry, prisma, logger, prices: { clickhouse, fx, versions: changes.versions, currencyChainId: config.PRICES_CURRENCY_CHAIN, priced } });
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'reference-data', logger });
   const consumer = createPriceConsumer({
     kafka,
@@ -47,7 +52,7 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
     // This process's lookups find each price batch in memory as soon as it is announced.
     ...(domain.priceHistory ? { prepareLookups: domain.priceHistory.prepare } : {}),
     // Every chain's fold writes its rows at about the same moment: one INSERT per table for all.
-    tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: coalescedInserts(clickhouse, { lingerMs: 25 }), logger }),
+    tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: coalescedInserts(clickhouse, { lingerMs: 25 }), logger, priced }),
     logger,
     topics: platformTopics(config.KAFKA_TOPIC_SUFFIX),
     groupId: consumerGroup('reference-data.prices', config.KAFKA_TOPIC_SUFFIX),

@@ -99,10 +99,11 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
  * A Redis client for a service marking or reading change tokens: commands fail within seconds
  * while Redis is away, so a batch fails and is delivered again, and a reader computes afresh.
  * Commands issued in the same turn of the event loop (a gateway under load reads a token for
- * every request) go out in one write.
+ * every request) go out in one write. `redis` is the connection, for what a service keeps beside
+ * its change tokens.
  */
-export function connectChangeVersions(url: string, options: ChangeVersionsOptions & { onError(error: Error): void }): { versions: ChangeVersions; close(): void } {
+export function connectChangeVersions(url: string, options: ChangeVersionsOptions & { onError(error: Error): void }): { versions: ChangeVersions; redis: Redis; close(): void } {
   const redis = new Redis(url, { maxRetriesPerRequest: 2, commandTimeout: 2_000, enableAutoPipelining: true });
   redis.on('error', options.onError);
-  return { versions: createChangeVersions(redis, options), close: () => redis.disconnect() };
+  return { versions: createChangeVersions(redis, options), redis, close: () => redis.disconnect() };
 }

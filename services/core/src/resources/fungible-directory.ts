@@ -11,6 +11,8 @@ export interface FungibleDirectory {
    * response of ordinary size, asking each implementation once.
    */
   lookup(context: RequestContext, currency: string, tokens: readonly TokenRef[]): Promise<Fungible[]>;
+  /** Whether answers are kept (`ttlMs` above 0): only then does a lookup ahead of time spare a later one. */
+  readonly keepsAnswers: boolean;
 }
 
 export interface FungibleDirectoryOptions {
@@ -61,6 +63,7 @@ export function createFungibleDirectory(referenceData: ReferenceDataClient, opti
   }
 
   return {
+    keepsAnswers: options.ttlMs > 0,
     async lookup(context, currency, tokens) {
       const unique = [...new Map(tokens.map((token) => [implementationKey(token.chainId, token.address), token])).values()];
       if (options.ttlMs <= 0) return unique.length === 0 ? [] : ask(context, currency, unique);

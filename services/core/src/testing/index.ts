@@ -48,9 +48,10 @@ export function uniqueName(prefix: string): string {
 
 /**
  * Change tokens in a key space of the test's own, so that other suites' writers sharing the
- * Redis of scripts/up.sh never change what this test reads. `keyPrefix` is for the gateway under test.
+ * Redis of scripts/up.sh never change what this test reads. `keyPrefix` is for the gateway under
+ * test, and for what else a test keeps in that Redis (`redis`).
  */
-export function setupChangeVersions(): { versions: ChangeVersions; keyPrefix: string; close(): void } {
+export function setupChangeVersions(): ReturnType<typeof connectChangeVersions> & { keyPrefix: string } {
   const keyPrefix = uniqueName('test');
   const connection = connectChangeVersions(testConfig().REDIS_URL, { keyPrefix, onError: () => undefined });
   return { ...connection, keyPrefix };

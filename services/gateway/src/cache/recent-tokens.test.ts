@@ -6,8 +6,9 @@ const context = { organizationId: 'org', roles: [], addons: [], network: 0 };
 const token = (address: string): TokenRef => ({ chainId: 'ethereum', address });
 
 /** A directory that records what it was asked and when, relative to the computation. */
-function recordingDirectory(events: string[], fails = false): FungibleDirectory {
+function recordingDirectory(events: string[], fails = false, keepsAnswers = true): FungibleDirectory {
   return {
+    keepsAnswers,
     async lookup(_context, currency, tokens) {
       events.push(`lookup ${currency} ${tokens.map((ref) => ref.address).join(',')}`);
       if (fails) throw new Error('reference-data is away');
@@ -68,5 +69,14 @@ describe('recent tokens', () => {
     events.length = 0;
     await recent.alongside('wallet', lookup, async () => ['0xb'], (shown) => shown.map(token));
     expect(events).toEqual(['lookup usd 0xa', 'lookup answered']);
+  });
+
+  test('a directory that keeps no answers is not asked ahead: its answer would not spare the later lookup', async () => {
+    const events: string[] = [];
+    const recent = createRecentTokens({ maxWallets: 10 });
+    const lookup = { directory: recordingDirectory(events, false, false), context, currency: 'usd' };
+    await recent.alongside('wallet', lookup, async () => ['0xa'], (shown) => shown.map(token));
+    await recent.alongside('wallet', lookup, async () => ['0xa'], (shown) => shown.map(token));
+    expect(events).toEqual([]);
   });
 });

@@ -23,7 +23,7 @@ export function createRecentTokens(options: { maxWallets: number }): RecentToken
     async alongside(key, { directory, context, currency }, compute, tokensOf) {
       const known = recent.get(key);
       // A failed lookup here is the caller's own lookup to fail or repeat; it only wanted a head start.
-      const early = known && known.length > 0 ? directory.lookup(context, currency, known).catch(() => undefined) : undefined;
+      const early = directory.keepsAnswers && known && known.length > 0 ? directory.lookup(context, currency, known).catch(() => undefined) : undefined;
       const result = await compute();
       recent.set(key, tokensOf(result));
       await early;

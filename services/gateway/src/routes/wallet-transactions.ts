@@ -3,6 +3,7 @@ import type { RequestContext } from '@wallet-api/core/proto/common';
 import { ListWalletTransactionsResponse, TrashFilter, type ListWalletTransactionsRequest, type TransactionRecord } from '@wallet-api/core/proto/indexer';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import type { FungibleDirectory } from '@wallet-api/core/resources';
+import { createRecentTokens } from '../cache/recent-tokens.js';
 import type { VersionedCache } from '../cache/response-cache.js';
 import type { Backends } from '../grpc/backends.js';
 import { apiError } from '../http/api-error.js';
@@ -65,6 +66,7 @@ export const transactionPageSize = (page: ListWalletTransactionsResponse): numbe
 
 export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory, pages?: VersionedCache<ListWalletTransactionsResponse>): void {
   const { referenceData } = backends;
+  const recentTokens = createRecentTokens({ maxWallets: 10_000 });
   routes.add({
     method: 'get',
     path: '/v1/wallets/{address}/transactions/',
@@ -92,25 +94,28 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
       const size = query['page[size]'];
       const lastId = query['page[lastId]'];
       const lastTimestamp = query['page[lastTimestamp]'];
+      const request: ListWalletTransactionsRequest = {
+        context,
+        address,
+        chainIds,
+        operationTypes: query['filter[operation_types]'] ?? [],
+        trash: trashFilters[query['filter[trash]']],
+        minMinedAtMs: query['filter[min_mined_at]']?.toString(),
+        maxMinedAtMs: query['filter[max_mined_at]']?.toString(),
+        assetTypes: query['filter[asset_types]'] ?? [],
+        searchQuery: query['filter[search_query]'] ?? '',
+        after: lastId !== undefined && lastTimestamp !== undefined ? cursorFromPage(lastId, lastTimestamp) : undefined,
+        pageSize: size,
+      };
+      // The fungibles of the tokens this page showed last time are asked while it is read again.
       const response =
         chainIds.length === 0
           ? { transactions: [], hasMore: false }
-          : await readPage(
-              backends,
-              {
-                context,
-                address,
-                chainIds,
-                operationTypes: query['filter[operation_types]'] ?? [],
-                trash: trashFilters[query['filter[trash]']],
-                minMinedAtMs: query['filter[min_mined_at]']?.toString(),
-                maxMinedAtMs: query['filter[max_mined_at]']?.toString(),
-                assetTypes: query['filter[asset_types]'] ?? [],
-                searchQuery: query['filter[search_query]'] ?? '',
-                after: lastId !== undefined && lastTimestamp !== undefined ? cursorFromPage(lastId, lastTimestamp) : undefined,
-                pageSize: size,
-              },
-              pages,
+          : await recentTokens.alongside(
+              JSON.stringify({ ...request, context: { ...context, organizationId: '' } }),
+              { directory, context, currency: query.currency },
+              () => readPage(backends, request, pages),
+              (page) => transactionTokens(page.transactions),
             );
       // Prices at the transactions' times and the fungibles (market data as of now) are independent: asked at once.
       const [prices, fungibles] = await Promise.all([

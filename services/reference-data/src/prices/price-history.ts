@@ -1,6 +1,7 @@
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import { LRUCache } from 'lru-cache';
 import type { DayMarkTime, PriceHistoryRow, PriceLookup, PriceStore, StoredPrice } from '../store/price-store.js';
+import type { PricedTokens } from './priced-tokens.js';
 
 export interface PriceHistory {
   /** The price of each lookup in USD (newest row at or before its time) and its depth, in lookup order. */
@@ -17,6 +18,8 @@ export interface PriceHistoryOptions {
   store: Pick<PriceStore, 'dayMarks' | 'dayPrices'>;
   /** Replaced by the price consumer after every stored batch (prices) and rollback (everything). */
   versions: Pick<ChangeVersions, 'everythingAndPrices'>;
+  /** Tokens known never to have had a price are answered without a read; absent: every token is read. */
+  priced?: Pick<PricedTokens, 'unpriced'>;
   /** The chains with prices: their day marks are read together. */
   chainIds: readonly string[];
   /** Price rows kept in memory (about 200 bytes each); the least recently used days go first. */
@@ -206,9 +209,14 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
     async pricesAt(lookups) {
       if (lookups.length === 0) return [];
       const tokens = await versions.everythingAndPrices();
+      // Asked after the tokens: a token whose first rows were announced by them is in the set.
+      const unpriced = options.priced ? await options.priced.unpriced(lookups).catch(() => undefined) : undefined;
+      const read = unpriced ? lookups.map(({ chainId, token }) => !unpriced.has(`${chainId}:${token}`)) : lookups.map(() => true);
+      if (!read.includes(true)) return lookups.map(() => undefined);
       adopt(tokens);
       const index = await marksUnder(tokens);
-      const dayOf = lookups.map(({ chainId, timestamp }) => {
+      const dayOf = lookups.map(({ chainId, timestamp }, position) => {
+        if (!read[position]) return undefined;
         const chainMarks = index.get(chainId);
         const at = chainMarks ? lastAtOrBelow(chainMarks.times, (time) => time, timestamp) : -1;
         return at < 0 ? undefined : chainMarks!.days[at]!;

@@ -46,6 +46,8 @@ export interface PriceStore {
    * revision: readers keep a key's highest. One query.
    */
   dayPrices(days: readonly { chainId: string; token: string; day: number; since: number }[]): Promise<PriceHistoryRow[]>;
+  /** Every (chain, token) with a price row, orphaned ones included: what the priced-token set is built from. */
+  pricedTokens(): Promise<{ chainId: string; token: string }[]>;
   /**
    * The canonical `token_volumes` rows of the chains at or after `since` (unix seconds), each swap
    * of a token once, at its highest revision.
@@ -178,6 +180,11 @@ export function createPriceStore(clickhouse: ClickHouse): PriceStore {
         price: Number(row.priced) === 1 ? Number(row.price) : undefined,
         depthUsd: Number(row.depth_usd),
       }));
+    },
+
+    async pricedTokens() {
+      const rows = await clickhouse.query<{ chain_id: string; token: string }>(sql`SELECT DISTINCT chain_id, token FROM token_prices`);
+      return rows.map((row) => ({ chainId: row.chain_id, token: row.token }));
     },
 
     async volumeRows(chainIds, since) {
