@@ -79,4 +79,15 @@ describe('recent tokens', () => {
     await recent.alongside('wallet', lookup, async () => ['0xa'], (shown) => shown.map(token));
     expect(events).toEqual([]);
   });
+
+  test('lookAhead looks up what remember last kept for the key, and settles once the answers are in', async () => {
+    const events: string[] = [];
+    const recent = createRecentTokens({ maxWallets: 10 });
+    const lookup = { directory: recordingDirectory(events), context, currency: 'usd' };
+    await recent.lookAhead('page', lookup);
+    expect(events).toEqual([]);
+    recent.remember('page', [token('0xa'), token('0xb')]);
+    await recent.lookAhead('page', lookup);
+    expect(events).toEqual(['lookup usd 0xa,0xb', 'lookup answered']);
+  });
 });

@@ -14,20 +14,36 @@ export interface RecentTokens {
    * the tokens the result shows. The lookup's answers land in the directory's own cache, where the
    * caller's lookup of the result's tokens finds them.
    */
-  alongside<T>(key: string, lookup: { directory: FungibleDirectory; context: RequestContext; currency: string }, compute: () => Promise<T>, tokensOf: (result: T) => TokenRef[]): Promise<T>;
+  alongside<T>(key: string, lookup: DirectoryLookup, compute: () => Promise<T>, tokensOf: (result: T) => TokenRef[]): Promise<T>;
+  /**
+   * Starts the directory's lookup of the tokens `key` showed last time; settles (never rejects)
+   * once its answers are in the directory, at once when there is nothing to look up.
+   */
+  lookAhead(key: string, lookup: DirectoryLookup): Promise<void>;
+  /** Remembers the tokens an answer for `key` showed, for the next lookAhead. */
+  remember(key: string, tokens: TokenRef[]): void;
 }
+
+type DirectoryLookup = { directory: FungibleDirectory; context: RequestContext; currency: string };
 
 export function createRecentTokens(options: { maxWallets: number }): RecentTokens {
   const recent = new LRUCache<string, TokenRef[]>({ max: options.maxWallets });
-  return {
-    async alongside(key, { directory, context, currency }, compute, tokensOf) {
+  const tokens: RecentTokens = {
+    async lookAhead(key, { directory, context, currency }) {
       const known = recent.get(key);
       // A failed lookup here is the caller's own lookup to fail or repeat; it only wanted a head start.
-      const early = directory.keepsAnswers && known && known.length > 0 ? directory.lookup(context, currency, known).catch(() => undefined) : undefined;
+      if (directory.keepsAnswers && known && known.length > 0) await directory.lookup(context, currency, known).catch(() => undefined);
+    },
+    remember(key, shown) {
+      recent.set(key, shown);
+    },
+    async alongside(key, lookup, compute, tokensOf) {
+      const early = tokens.lookAhead(key, lookup);
       const result = await compute();
-      recent.set(key, tokensOf(result));
+      tokens.remember(key, tokensOf(result));
       await early;
       return result;
     },
   };
+  return tokens;
 }

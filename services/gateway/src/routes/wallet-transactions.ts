@@ -107,20 +107,16 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
         after: lastId !== undefined && lastTimestamp !== undefined ? cursorFromPage(lastId, lastTimestamp) : undefined,
         pageSize: size,
       };
-      // The fungibles of the tokens this page showed last time are asked while it is read again.
-      const response =
-        chainIds.length === 0
-          ? { transactions: [], hasMore: false }
-          : await recentTokens.alongside(
-              JSON.stringify({ ...request, context: { ...context, organizationId: '' } }),
-              { directory, context, currency: query.currency },
-              () => readPage(backends, request, pages),
-              (page) => transactionTokens(page.transactions),
-            );
+      // The fungibles of the tokens this page showed last time are asked while it is read again;
+      // the page's prices do not wait for them.
+      const recentKey = JSON.stringify({ ...request, context: { ...context, organizationId: '' } });
+      const lookedAhead = recentTokens.lookAhead(recentKey, { directory, context, currency: query.currency });
+      const response = chainIds.length === 0 ? { transactions: [], hasMore: false } : await readPage(backends, request, pages);
+      recentTokens.remember(recentKey, transactionTokens(response.transactions));
       // Prices at the transactions' times and the fungibles (market data as of now) are independent: asked at once.
       const [prices, fungibles] = await Promise.all([
         fetchPagePrices(referenceData, context, query.currency, response.transactions),
-        directory.lookup(context, query.currency, transactionTokens(response.transactions)),
+        lookedAhead.then(() => directory.lookup(context, query.currency, transactionTokens(response.transactions))),
       ]);
       const infos = responseFungibles(fungibles);
       const data = response.transactions.map((record) => toTransactionResource(record, baseUrl, prices, infos));
