@@ -109,17 +109,10 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         return { kind: 'market', lookups: implementations(chainId, token).map((ref) => lookup(ref.chainId, ref.token, timestamp)), maxDeviation: rules.max_deviation };
       };
 
-      /** The lookups a query makes when its token has a market price of its own: the usual case. */
-      function speculativeLookups(query: PriceQuery): PriceLookup[] {
-        if ('usd' in query || !options.networks.has(query.chainId)) return [];
-        const rules = registry.pricing(query.chainId);
-        const address = query.address.trim().toLowerCase();
-        if (!rules || (address !== '' && !evmAddress.test(address))) return [];
-        const token = address === '' ? rules.wrapped_native : address;
-        if (rules.usd_stablecoins.includes(token)) return [];
-        const timestamp = query.timestamp === 0 ? latestTimestamp : query.timestamp;
-        return implementations(query.chainId, token).map((ref) => ({ chainId: ref.chainId, token: ref.token, timestamp }));
-      }
+      // Most tokens are neither LP nor vault shares: the market lookups of a token whose composition
+      // is still to be found are read from the history meanwhile (a never-seen token's costs a
+      // contract call), and the read below finds them kept or in flight.
+      const ahead: PriceLookup[] = [];
 
       async function plan(query: PriceQuery): Promise<Plan> {
         if ('usd' in query) return { kind: 'fixed', usd: 1 };
@@ -131,7 +124,9 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         const timestamp = query.timestamp === 0 ? latestTimestamp : query.timestamp;
         const token = address === '' ? rules.wrapped_native : address;
         const derived = options.derived.get(query.chainId);
-        const composition = derived && !rules.usd_stablecoins.includes(token) ? await derived.composition(token) : { kind: 'market' as const };
+        const composed = derived !== undefined && !rules.usd_stablecoins.includes(token);
+        if (composed) ahead.push(...implementations(query.chainId, token).map((ref) => ({ chainId: ref.chainId, token: ref.token, timestamp })));
+        const composition = composed ? await derived.composition(token) : { kind: 'market' as const };
         if (composition.kind === 'market') return marketPlan(query.chainId, token, timestamp);
         const clock = options.clocks.get(query.chainId);
         const block = query.timestamp === 0 || !clock ? undefined : await clock.blockAt(query.timestamp, await rollbackEpoch());
@@ -156,11 +151,10 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         return { kind: 'vault', chainId: query.chainId, vault: token, asset: marketPlan(query.chainId, composition.asset, timestamp), shareDecimals, assetDecimals, block };
       }
 
-      // Most tokens are neither LP nor vault shares: their own market lookups are read from the
-      // history while the compositions are found (a never-seen token's costs a contract call), and
-      // the read below finds them kept or in flight. A failure is met again there.
-      options.history.pricesAt(queries.flatMap(speculativeLookups)).catch(() => undefined);
-      const plans = await Promise.all(queries.map(plan));
+      // Each plan runs up to its first wait here, which fills `ahead`. A failed read ahead is met again below.
+      const planning = queries.map(plan);
+      if (ahead.length > 0) options.history.pricesAt(ahead).catch(() => undefined);
+      const plans = await Promise.all(planning);
       const times = [...new Set(queries.map((query) => (query.timestamp === 0 ? latestTimestamp : query.timestamp)))];
       const currencyPricing = registry.pricing(currencyChainId);
       // The crypto currencies are the one price of ether and of the first priced bitcoin token.
