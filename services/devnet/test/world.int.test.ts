@@ -8,6 +8,7 @@ import { worldModules } from '../src/protocols/index.js';
 import type { ChainWorld } from '../src/manifest/index.js';
 import type { UniswapManifest } from '../src/protocols/uniswap/index.js';
 import { readWalletTruth, worldTokens, type TruthReader } from '../src/truth/index.js';
+import { multicall3Address, multicall3Deployer } from '../src/world/index.js';
 
 const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
 const positionManager = parseAbi(['function balanceOf(address) view returns (uint256)']);
@@ -86,6 +87,20 @@ describe('devnet world', () => {
       for (const replaced of reorg.replacement) {
         expect((await client.getBlock({ blockNumber: BigInt(replaced.number) })).hash).toBe(replaced.hash);
       }
+      // Multicall3 sits where production chains have it, created by its deployer's first
+      // transaction, and batches reads: the world's first token's symbol and a reverting call.
+      expect(await client.getTransactionCount({ address: multicall3Deployer })).toBe(1);
+      const token = worldTokens(chain).tokens[0]!;
+      const [symbol, reverted] = await client.multicall({
+        multicallAddress: multicall3Address,
+        contracts: [
+          { address: token.address as Address, abi: parseAbi(['function symbol() view returns (string)']), functionName: 'symbol' },
+          { address: (chain.protocols.uniswap as UniswapManifest).v2.factory as Address, abi: parseAbi(['function symbol() view returns (string)']), functionName: 'symbol' },
+        ],
+      });
+      expect(symbol).toEqual({ status: 'success', result: token.symbol });
+      expect(reverted?.status).toBe('failure');
+
       // Old blocks keep their receipts and can be traced, which the indexer needs.
       const busy = await client.getBlock({ blockNumber: BigInt(chain.activityStartBlock + 1) });
       expect(busy.transactions.length).toBeGreaterThan(0);

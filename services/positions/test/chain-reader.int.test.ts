@@ -1,9 +1,9 @@
 import { createPublicClient, http, type Address, type Hash, type Hex } from 'viem';
-import { compileContracts } from '../../devnet/src/compile/index.js';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
 import type { DefiManifest } from '../../devnet/src/protocols/defi/index.js';
 import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
 import { readWalletTruth, worldTokens } from '../../devnet/src/truth/index.js';
+import { multicall3Address as worldMulticall3 } from '../../devnet/src/world/index.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
 import { serializeProtocolPositions } from '../src/adapters/protocol-position.js';
 import { createChainReader, multicall3Address } from '../src/chain/chain-reader.js';
@@ -13,8 +13,6 @@ import { chainProtocols } from '../src/protocols/protocol-directory.js';
 // batch) or not (plain eth_calls in JSON-RPC batches), and the reader picks Multicall3 when present.
 // Opening balances read after a block by its hash equal the truth readers' at that block.
 const worldState = new URL('../../../.data/devnet/world/ethereum.state.json', import.meta.url).pathname;
-const fixtures = new URL('./fixtures/multicall3/', import.meta.url).pathname;
-const compileCache = new URL('../../../.data/positions-test-artifacts/', import.meta.url).pathname;
 
 let world: ChainWorld;
 let chain: OwnChain;
@@ -45,11 +43,13 @@ test('positions read through Multicall3 equal those read with plain batched eth_
       transport: http(chain.rpcUrl, { batch: { batchSize: 500 }, onFetchRequest: async (request) => void bodies.push(await request.clone().text()) }),
       cacheTime: 0,
     });
-  // The aggregator is deployed first and copied to Multicall3's address only between the two reads,
-  // so both read the state of the same (latest) block.
-  const { Multicall3 } = await compileContracts(fixtures, compileCache);
-  const clock = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000)) + 12;
-  const deployed = await chain.session.deploy(Multicall3!, [], world.deployer as Address, clock);
+  // The world deployed Multicall3 where production chains have it. Its code is taken away for the
+  // first read and put back for the second, both at the same (latest) block.
+  expect(worldMulticall3).toBe(multicall3Address);
+  const runtime = (await chain.session.client.getCode({ address: multicall3Address })) as Hex;
+  expect(runtime.length).toBeGreaterThan(2);
+  const setCode = (code: Hex) => chain.session.client.request({ method: 'anvil_setCode' as never, params: [multicall3Address, code] as never });
+  await setCode('0x');
   const blockNumber = await chain.session.client.getBlockNumber();
   const wallets = world.wallets.map((wallet) => wallet.address.toLowerCase() as Address);
   const readAll = async (reader: ReturnType<typeof createChainReader>) =>
@@ -62,8 +62,7 @@ test('positions read through Multicall3 equal those read with plain batched eth_
   expect(usedMulticall3()).toBe(false);
   expect(batched.flat().length).toBeGreaterThan(0);
 
-  const runtime = (await chain.session.client.getCode({ address: deployed })) as Hex;
-  await chain.session.client.request({ method: 'anvil_setCode' as never, params: [multicall3Address, runtime] as never });
+  await setCode(runtime);
   bodies.length = 0;
 
   const aggregated = await readAll(createChainReader(client()));

@@ -5,6 +5,7 @@ import type { Artifacts } from '../compile/index.js';
 import type { ChainWorld, ReorgRecord, WalletRecord } from '../manifest/index.js';
 import { createRng, type Rng } from './rng.js';
 import type { ActionContext, ActionResult, ActionSpec, ProtocolModule } from './types.js';
+import { deployMulticall3 } from './multicall3.js';
 import { deployerAddress, walletAddress } from './wallets.js';
 
 export interface ChainWorldSpec {
@@ -42,7 +43,8 @@ function activityTimeline(rng: Rng, blocks: number, start: number, end: number):
 }
 
 /**
- * Builds one chain's world on a fresh anvil: deploys every protocol module, onboards wallets over
+ * Builds one chain's world on a fresh anvil: deploys Multicall3 where production chains have it,
+ * then every protocol module, onboards wallets over
  * the first part of the history with funds sent by real transactions, then lets wallets act block
  * by block across `days` of chain time, with reorgs at chosen heights. Returns the chain's manifest
  * (without its RPC URL, which depends on where the world is later loaded).
@@ -55,6 +57,7 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
 
   const genesis = genesisTimestamp(spec);
   let deployClock = genesis + 60;
+  await deployMulticall3(session, spec.artifacts, (deployClock += 12));
   const deployed: Record<string, unknown> = {};
   for (const module of spec.modules) {
     deployed[module.name] = await module.deploy({
