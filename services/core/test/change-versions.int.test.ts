@@ -1,5 +1,5 @@
 // Change tokens against the real Redis: which reads each kind of change reaches.
-import type { ChangeVersions } from '../src/cache/index.js';
+import { allWalletData, type ChangeVersions } from '../src/cache/index.js';
 import { setupChangeVersions } from '../src/testing/index.js';
 
 describe('change tokens in Redis', () => {
@@ -16,24 +16,36 @@ describe('change tokens in Redis', () => {
   async function reads() {
     const split = await versions.everythingAndPrices();
     return {
-      current: await versions.current(wallet),
-      unpriced: await versions.unpriced(wallet),
-      other: await versions.current(other),
+      current: await versions.current(wallet, allWalletData),
+      unpriced: await versions.unpriced(wallet, allWalletData),
+      history: await versions.current(wallet, ['history']),
+      holdings: await versions.current(wallet, ['holdings']),
+      unpricedHistory: await versions.unpriced(wallet, ['history']),
+      other: await versions.current(other, allWalletData),
       everything: await versions.everything(),
       rollbacksOnly: split.everything,
       pricesOnly: split.prices,
     };
   }
 
-  test('a wallet change reaches that wallet only, whatever the case of its address', async () => {
+  test('a wallet change reaches that wallet only, whatever the case of its address, and only reads of the kind of data it changed', async () => {
     const before = await reads();
-    await versions.walletsChanged([wallet.toUpperCase().replace('0X', '0x')]);
+    await versions.walletsChanged([wallet.toUpperCase().replace('0X', '0x')], 'holdings');
     const after = await reads();
     expect(after.current).not.toBe(before.current);
     expect(after.unpriced).not.toBe(before.unpriced);
+    expect(after.holdings).not.toBe(before.holdings);
+    expect([after.history, after.unpricedHistory]).toEqual([before.history, before.unpricedHistory]);
     expect(after.other).toBe(before.other);
     expect(after.everything).toBe(before.everything);
     expect([after.rollbacksOnly, after.pricesOnly]).toEqual([before.rollbacksOnly, before.pricesOnly]);
+
+    await versions.walletsChanged([wallet], 'history');
+    const afterHistory = await reads();
+    expect(afterHistory.history).not.toBe(after.history);
+    expect(afterHistory.unpricedHistory).not.toBe(after.unpricedHistory);
+    expect(afterHistory.current).not.toBe(after.current);
+    expect(afterHistory.holdings).toBe(after.holdings);
   });
 
   test('a price move reaches valued answers and market data, not unpriced ones', async () => {
@@ -43,7 +55,7 @@ describe('change tokens in Redis', () => {
     expect(after.current).not.toBe(before.current);
     expect(after.other).not.toBe(before.other);
     expect(after.everything).not.toBe(before.everything);
-    expect(after.unpriced).toBe(before.unpriced);
+    expect([after.unpriced, after.unpricedHistory]).toEqual([before.unpriced, before.unpricedHistory]);
     expect(after.pricesOnly).not.toBe(before.pricesOnly);
     expect(after.rollbacksOnly).toBe(before.rollbacksOnly);
   });
@@ -52,7 +64,7 @@ describe('change tokens in Redis', () => {
     const before = await reads();
     await versions.everythingChanged();
     const after = await reads();
-    for (const key of ['current', 'unpriced', 'other', 'everything', 'rollbacksOnly'] as const) expect([key, after[key]]).not.toEqual([key, before[key]]);
+    for (const key of ['current', 'unpriced', 'history', 'holdings', 'unpricedHistory', 'other', 'everything', 'rollbacksOnly'] as const) expect([key, after[key]]).not.toEqual([key, before[key]]);
   });
 });
 

@@ -55,7 +55,7 @@ const responseCache = cacheBytes > 0 ? createResponseCache({ versions: changes, 
 const transactionPages =
   cacheBytes > 0
     ? createVersionedCache<ListWalletTransactionsResponse>({
-        version: (wallet) => changes.unpriced(wallet),
+        version: (wallet, data) => changes.unpriced(wallet, data),
         sizeOf: transactionPageSize,
         logger,
         maxBytes: cacheBytes / 4,

@@ -9,7 +9,8 @@ const redis = new Redis(testConfig().REDIS_URL);
 const versions = createChangeVersions(redis, { keyPrefix: uniqueName('cache-test') });
 const cache = createResponseCache({ versions, logger: testLogger, maxBytes: 1024 * 1024, maxAgeMs: 60_000 });
 const wallet = '0xAbC0000000000000000000000000000000000001';
-const request = (key: string) => ({ route: '/v1/test', wallet, key });
+// Answers of this test read the wallet's holdings, like positions and portfolio.
+const request = (key: string) => ({ route: '/v1/test', wallet, data: ['holdings'] as const, key });
 
 afterAll(() => redis.disconnect());
 
@@ -24,15 +25,18 @@ async function served(key: string, compute: () => Promise<EncodedAnswer>, answer
   return { body: body.identity.toString(), outcome };
 }
 
-test('an answer is computed once and served until the wallet, in any letter case, or everything changes', async () => {
+test('an answer is computed once and served until the data it reads of the wallet, in any letter case, or everything changes', async () => {
   const first = counting('one');
   expect(await served('a', first.compute)).toEqual({ body: 'one', outcome: 'miss' });
   expect(await served('a', first.compute)).toEqual({ body: 'one', outcome: 'hit' });
   expect(first.calls.count).toBe(1);
 
-  await versions.walletsChanged([wallet.toLowerCase()]);
+  await versions.walletsChanged([wallet.toLowerCase()], 'holdings');
   expect(await served('a', counting('two').compute)).toEqual({ body: 'two', outcome: 'miss' });
-  await versions.walletsChanged(['0x0000000000000000000000000000000000000002']);
+  // The wallet's transaction history is data these answers do not read.
+  await versions.walletsChanged([wallet], 'history');
+  expect(await served('a', counting('two and a half').compute)).toEqual({ body: 'two', outcome: 'hit' });
+  await versions.walletsChanged(['0x0000000000000000000000000000000000000002'], 'holdings');
   expect(await served('a', counting('three').compute)).toEqual({ body: 'two', outcome: 'hit' });
   await versions.everythingChanged();
   expect(await served('a', counting('four').compute)).toEqual({ body: 'four', outcome: 'miss' });

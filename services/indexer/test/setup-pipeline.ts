@@ -117,7 +117,7 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
     changes: gatewayChanges,
     responseCache: createResponseCache({ versions: gatewayChanges, logger: testLogger, maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000 }),
     transactionPages: createVersionedCache({
-      version: (wallet) => gatewayChanges.unpriced(wallet),
+      version: (wallet, data) => gatewayChanges.unpriced(wallet, data),
       sizeOf: transactionPageSize,
       logger: testLogger,
       maxBytes: 16 * 1024 * 1024,

@@ -2,8 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 /**
- * What the gateway's answer cache is validated against: a token per wallet, replaced whenever a
- * service stores something that changes one of the wallet's answers, one for changes that reach
+ * What a change to a wallet's data touched: its transaction history (the indexer's rows), or what
+ * it holds (the positions service's balances and protocol positions). An answer is kept under the
+ * tokens of the kinds it reads, so a transfer's balance update does not recompute the wallet's
+ * transaction pages, nor its transaction row the wallet's positions.
+ */
+export type WalletData = 'history' | 'holdings';
+
+/** Every kind, for answers that read all of a wallet's data. */
+export const allWalletData: readonly WalletData[] = ['history', 'holdings'];
+
+/**
+ * What the gateway's answer cache is validated against: a token per wallet and kind of data,
+ * replaced whenever a service stores something that changes one of the wallet's answers, one for changes that reach
  * every wallet (rollbacks, revived blocks), and one for price moves, which change every valued
  * answer but nothing a wallet holds or did. Writers replace tokens after the change is stored
  * and before its Kafka offsets are committed; readers take the tokens before they compute. So an
@@ -11,8 +22,8 @@ import { Redis } from 'ioredis';
  * once a consumer's offsets show a change, no reader gets an answer from before it.
  */
 export interface ChangeVersions {
-  /** The wallets' answers changed. */
-  walletsChanged(wallets: Iterable<string>): Promise<void>;
+  /** The wallets' data of this kind changed. */
+  walletsChanged(wallets: Iterable<string>, data: WalletData): Promise<void>;
   /** Every wallet's answers changed: blocks stopped or started counting. Implies a price change too. */
   everythingChanged(): Promise<void>;
   /**
@@ -21,10 +32,13 @@ export interface ChangeVersions {
    * under them so that the readers that follow find it ready. Its failure is its own to handle.
    */
   pricesChanged(prepare?: (tokens: { everything: string; prices: string }) => Promise<void>): Promise<void>;
-  /** The wallet's tokens as one string; two reads are equal only if nothing changed between them. */
-  current(wallet: string): Promise<string>;
+  /**
+   * The wallet's tokens for these kinds of its data, and the shared ones, as one string; two reads
+   * are equal only if nothing an answer reading that data depends on changed between them.
+   */
+  current(wallet: string, data: readonly WalletData[]): Promise<string>;
   /** Like `current` but blind to price moves: what parts of answers that value nothing are kept under. */
-  unpriced(wallet: string): Promise<string>;
+  unpriced(wallet: string, data: readonly WalletData[]): Promise<string>;
   /** The tokens of changes reaching every wallet alone: what caches of prices and market data are kept under. */
   everything(): Promise<string>;
   /** The same two tokens apart, for caches that keep some things across price moves but none across rollbacks. */
@@ -52,7 +66,8 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
   const prefix = `${options.keyPrefix ?? 'wallet-api'}:changes`;
   const everything = `${prefix}:all`;
   const prices = `${prefix}:prices`;
-  const walletKey = (wallet: string) => `${prefix}:wallet:${walletVersionKey(wallet)}`;
+  const walletKey = (wallet: string, data: WalletData) => `${prefix}:wallet:${data}:${walletVersionKey(wallet)}`;
+  const walletKeys = (wallet: string, data: readonly WalletData[]) => data.map((kind) => walletKey(wallet, kind));
   const ttl = options.walletTokenTtlSeconds ?? 7 * 24 * 60 * 60;
 
   async function everythingAndPrices(): Promise<{ everything: string; prices: string }> {
@@ -61,8 +76,8 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
   }
 
   return {
-    async walletsChanged(wallets) {
-      const keys = [...new Set([...wallets].map(walletKey))];
+    async walletsChanged(wallets, data) {
+      const keys = [...new Set([...wallets].map((wallet) => walletKey(wallet, data)))];
       for (let start = 0; start < keys.length; start += pipelineChunk) {
         const pipeline = redis.pipeline();
         for (const key of keys.slice(start, start + pipelineChunk)) pipeline.set(key, randomUUID(), 'EX', ttl);
@@ -84,13 +99,13 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
       return `${tokens.everything}/${tokens.prices}`;
     },
     everythingAndPrices,
-    async current(wallet) {
-      const [walletToken, everythingToken, pricesToken] = await redis.mget(walletKey(wallet), everything, prices);
-      return `${walletToken ?? '-'}/${everythingToken ?? '-'}/${pricesToken ?? '-'}`;
+    async current(wallet, data) {
+      const tokens = await redis.mget(everything, prices, ...walletKeys(wallet, data));
+      return tokens.map((token) => token ?? '-').join('/');
     },
-    async unpriced(wallet) {
-      const [walletToken, everythingToken] = await redis.mget(walletKey(wallet), everything);
-      return `${walletToken ?? '-'}/${everythingToken ?? '-'}`;
+    async unpriced(wallet, data) {
+      const tokens = await redis.mget(everything, ...walletKeys(wallet, data));
+      return tokens.map((token) => token ?? '-').join('/');
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { ChangeVersions } from '@wallet-api/core/cache';
+import type { ChangeVersions, WalletData } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
 import { Counter, Histogram, processRegistry } from '@wallet-api/core/metrics';
 import { LRUCache } from 'lru-cache';
@@ -23,11 +23,11 @@ const computations = new Histogram({
 
 export interface VersionedCache<T> {
   /**
-   * The value for `key`, a request of `wallet`: from the cache while the wallet's change tokens
-   * are those it was computed under, otherwise computed (once for every request that asks while
-   * it runs).
+   * The value for `key`, a request reading the `data` of `wallet`: from the cache while the
+   * wallet's change tokens for that data are those it was computed under, otherwise computed
+   * (once for every request that asks while it runs).
    */
-  serve(request: { route: string; wallet: string; key: string }, compute: () => Promise<T>): Promise<{ body: T; outcome: CacheOutcome }>;
+  serve(request: { route: string; wallet: string; data: readonly WalletData[]; key: string }, compute: () => Promise<T>): Promise<{ body: T; outcome: CacheOutcome }>;
 }
 
 /**
@@ -52,7 +52,7 @@ export interface ResponseCacheOptions {
 
 export interface VersionedCacheOptions<T> extends Omit<ResponseCacheOptions, 'versions'> {
   /** The wallet's tokens a value is kept under: ChangeVersions.current, or .unpriced for values that price nothing. */
-  version(wallet: string): Promise<string>;
+  version(wallet: string, data: readonly WalletData[]): Promise<string>;
   /** Bytes a value holds in memory, near enough to bound the cache. */
   sizeOf(value: T): number;
 }
@@ -70,7 +70,7 @@ interface Entry<T> {
  * already visible. When Redis does not answer, requests are computed as if there were no cache.
  */
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
-  return createVersionedCache<EncodedAnswer>({ ...options, version: (wallet) => options.versions.current(wallet), sizeOf: encodedSize });
+  return createVersionedCache<EncodedAnswer>({ ...options, version: (wallet, data) => options.versions.current(wallet, data), sizeOf: encodedSize });
 }
 
 /** The cache behind createResponseCache, for any value and any choice of the wallet's tokens. */
@@ -83,9 +83,9 @@ export function createVersionedCache<T>(options: VersionedCacheOptions<T>): Vers
   const running = new Map<string, { version: string; body: Promise<T> }>();
   let warnedUnavailable = 0;
 
-  async function version(wallet: string): Promise<string | undefined> {
+  async function version(wallet: string, data: readonly WalletData[]): Promise<string | undefined> {
     try {
-      return await options.version(wallet);
+      return await options.version(wallet, data);
     } catch (error) {
       // One warning a minute at most: every request would otherwise log the same outage.
       if (Date.now() - warnedUnavailable > 60_000) {
@@ -97,8 +97,8 @@ export function createVersionedCache<T>(options: VersionedCacheOptions<T>): Vers
   }
 
   return {
-    async serve({ route, wallet, key }, compute) {
-      const current = await version(wallet);
+    async serve({ route, wallet, data, key }, compute) {
+      const current = await version(wallet, data);
       const answer = (body: T, outcome: CacheOutcome) => {
         cachedAnswers.inc({ route, outcome });
         return { body, outcome };

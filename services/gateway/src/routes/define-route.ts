@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import express, { Router, type Request, type Response } from 'express';
+import type { WalletData } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
 import { z } from 'zod';
 import type { Organization } from '../auth/authenticate.js';
@@ -53,11 +54,11 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, H extends A
   errors?: ErrorStatus[];
   handle(input: RouteInput<P, Q, H, B>, context: RouteContext): Promise<z.infer<R>>;
   /**
-   * For routes answering about one wallet: the wallet, when this request's answer may be served
-   * from the response cache until the wallet's data or prices change; undefined when it must be
-   * computed (such as `sync=true`).
+   * For routes answering about one wallet: the wallet and the kinds of its data the answer reads,
+   * when this request's answer may be served from the response cache until that data or prices
+   * change; undefined when it must be computed (such as `sync=true`).
    */
-  cachedFor?(input: RouteInput<P, Q, H, B>): string | undefined;
+  cachedFor?(input: RouteInput<P, Q, H, B>): { wallet: string; data: readonly WalletData[] } | undefined;
 }
 
 export interface ApiRoutes {
@@ -181,12 +182,12 @@ export function createApiRoutes(options: {
           }
           return body;
         };
-        const wallet = options.responseCache && spec.cachedFor?.(input);
-        if (options.responseCache && wallet !== undefined) {
+        const cached = options.responseCache && spec.cachedFor?.(input);
+        if (options.responseCache && cached) {
           // Everything an answer depends on besides the wallet's data: the URL as sent (links.self
           // repeats it), the headers the route reads, and the caller's entitlements.
           const key = [spec.path, req.originalUrl, JSON.stringify(input.headers), organization.roles.join(','), organization.addons.join(',')].join('\n');
-          const { body } = await options.responseCache.serve({ route: spec.path, wallet, key }, async () => encodeAnswer(JSON.stringify(await respond())));
+          const { body } = await options.responseCache.serve({ route: spec.path, ...cached, key }, async () => encodeAnswer(JSON.stringify(await respond())));
           sendEncoded(req, res, successStatus, body);
           return;
         }

@@ -21,7 +21,7 @@ export function addWalletPortfolioRoutes(routes: ApiRoutes, backends: Backends):
     query: portfolioQuery,
     headers: networkHeaders,
     response: portfolioResponseSchema,
-    cachedFor: ({ params, query }) => (query.sync === 'true' ? undefined : params.address),
+    cachedFor: ({ params, query }) => (query.sync === 'true' ? undefined : { wallet: params.address, data: ['holdings'] }),
     async handle({ params, query, headers }, { organization, selfUrl }) {
       checkRequestUrlLength(selfUrl);
       const context = toRequestContext(organization, headers['X-Env']);

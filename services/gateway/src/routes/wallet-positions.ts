@@ -52,7 +52,7 @@ export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends, d
     query: positionsQuery,
     headers: networkHeaders,
     response: positionListResponseSchema,
-    cachedFor: ({ params, query }) => (query.sync === 'true' ? undefined : params.address),
+    cachedFor: ({ params, query }) => (query.sync === 'true' ? undefined : { wallet: params.address, data: ['holdings'] }),
     async handle({ params, query, headers }, { organization, selfUrl, baseUrl }) {
       checkRequestUrlLength(selfUrl);
       const context = toRequestContext(organization, headers['X-Env']);

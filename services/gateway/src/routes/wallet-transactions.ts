@@ -58,7 +58,7 @@ async function readPage(backends: Backends, request: ListWalletTransactionsReque
   if (!pages) return read();
   // The organization is the one part of the request the indexer's answer does not depend on.
   const key = JSON.stringify({ ...request, context: { ...request.context, organizationId: '' } });
-  return (await pages.serve({ route: 'transactions page', wallet: request.address, key }, read)).body;
+  return (await pages.serve({ route: 'transactions page', wallet: request.address, data: ['history'], key }, read)).body;
 }
 
 /** Memory a cached page holds: its decoded objects take a few times their encoded size. */
@@ -77,7 +77,7 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
     headers: networkHeaders,
     response: transactionListResponseSchema,
     errors: [403],
-    cachedFor: ({ params }) => params.address,
+    cachedFor: ({ params }) => ({ wallet: params.address, data: ['history'] }),
     async handle({ params, query, headers }, { organization, selfUrl, baseUrl }) {
       const context = toRequestContext(organization, headers['X-Env']);
       const includePending = query['filter[include_pending]'] === 'true';

@@ -70,7 +70,10 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
             const tracked = await tracking.tracked(withRows.flatMap(({ transaction, rows }) => rows.map((row) => ({ chainId: transaction.chainId, address: row.address }))));
             const batch = withRows.map(({ transaction, rows }) => ({ transaction, rows: rows.filter((row) => tracked.has(`${transaction.chainId}:${row.address}`)) }));
             await store.writeTransactions(batch);
-            await versions.walletsChanged(batch.flatMap(({ rows }) => rows.map((row) => row.address)));
+            await versions.walletsChanged(
+              batch.flatMap(({ rows }) => rows.map((row) => row.address)),
+              'history',
+            );
           },
         }),
         startAccumulatingConsumer(kafka, {

@@ -88,7 +88,7 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
               wallets.push(value.wallet);
             }
             await balances.applyEntries(entries);
-            await versions.walletsChanged(wallets);
+            await versions.walletsChanged(wallets, 'holdings');
             metrics.messages.inc({ topic: 'balance-changes' }, messages.length);
           },
         }),
@@ -132,7 +132,10 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
             const contracts = new Map(await Promise.all(chainIds.map(async (chainId) => [chainId, (await protocols.protocols(chainId)).contracts] as const)));
             const touches = messages.flatMap(({ value }) => protocolTouches(value, contracts.get(value.chainId)!));
             await snapshots.markTouched(touches);
-            await versions.walletsChanged(touches.map((touch) => touch.wallet));
+            await versions.walletsChanged(
+              touches.map((touch) => touch.wallet),
+              'holdings',
+            );
             metrics.messages.inc({ topic: 'transactions' }, messages.length);
           },
         }),

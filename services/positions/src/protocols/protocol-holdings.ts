@@ -79,7 +79,7 @@ export function createProtocolHoldings(options: ProtocolHoldingsOptions): Protoc
         const read = await Promise.all(adapters.map((adapter) => adapter.read({ reader, wallet: wallet as Address, blockNumber: block.number, heldTokens })));
         const holdings = { chainId, positions: read.flat(), blockNumber: block.number, readAt };
         await snapshots.write({ ...holdings, wallet });
-        await options.versions.walletsChanged([wallet]);
+        await options.versions.walletsChanged([wallet], 'holdings');
         metrics.refreshes.inc({ chain: chainId, outcome: 'read' });
         return holdings;
       } catch (error) {
