@@ -93,7 +93,7 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
     kafka,
     tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: database.clickhouse, logger: testLogger }),
     versions: changes.versions,
-    prepareLookups: domain.priceHistory!.prepare,
+    prepareLookups: domain.prepareForPriceMove!,
     logger: testLogger,
     groupId: suffix,
     topics: ownTopics,

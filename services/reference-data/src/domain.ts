@@ -15,7 +15,7 @@ import { createBlockClock } from './prices/block-clock.js';
 import type { FxTable } from './prices/currencies.js';
 import { createDerivedTokens } from './prices/derived-tokens.js';
 import type { PricingRules } from './prices/price-book.js';
-import { createPriceHistory, type PriceHistory } from './prices/price-history.js';
+import { createPriceHistory } from './prices/price-history.js';
 import { recordingPricedTokens, type PricedTokens } from './prices/priced-tokens.js';
 import { createPriceOracle } from './prices/price-oracle.js';
 import { createPriceTracker, type PriceTracker } from './prices/price-tracker.js';
@@ -56,7 +56,14 @@ export function createReferenceDataDomain(options: {
    * lookups of the others read nothing.
    */
   prices?: { clickhouse: ClickHouse; fx: FxTable; versions: ChangeVersions; currencyChainId?: string; priced?: Pick<PricedTokens, 'unpriced'> };
-}): ReferenceDataDomain & { priceHistory?: PriceHistory } {
+}): ReferenceDataDomain & {
+  /**
+   * For the price consumer, with the tokens a stored batch is about to put in force: reads what
+   * the batch added to the price days and volume windows that lookups used lately, so the first
+   * lookups after the move find it in memory.
+   */
+  prepareForPriceMove?: (tokens: { everything: string; prices: string }) => Promise<void>;
+} {
   const registry = createRegistry(options.registry);
   const clients = evmClients(options.chains);
   const readers = new Map([...clients].map(([chainId, client]) => [chainId, createTokenReader(client)]));
@@ -87,11 +94,14 @@ export function createReferenceDataDomain(options: {
     currencyChainId: options.prices.currencyChainId ?? 'ethereum',
     rollbackEpoch: async () => (await versions.everythingAndPrices()).everything,
   });
+  const volumes = createVolumeWindow({ store, versions });
   return {
     ...domain,
-    priceHistory,
+    prepareForPriceMove: async (tokens) => {
+      await Promise.all([priceHistory.prepare(tokens), volumes.prepare(tokens)]);
+    },
     prices: oracle,
-    fungibles: createFungibleCatalog({ chains: options.chains, registry, tokens, oracle, volumes: createVolumeWindow({ store, versions }), supply: createTokenSupply(clients) }),
+    fungibles: createFungibleCatalog({ chains: options.chains, registry, tokens, oracle, volumes, supply: createTokenSupply(clients) }),
   };
 }
 

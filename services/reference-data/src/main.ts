@@ -50,7 +50,7 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
     kafka,
     versions: changes.versions,
     // This process's lookups find each price batch in memory as soon as it is announced.
-    ...(domain.priceHistory ? { prepareLookups: domain.priceHistory.prepare } : {}),
+    ...(domain.prepareForPriceMove ? { prepareLookups: domain.prepareForPriceMove } : {}),
     // Every chain's fold writes its rows at about the same moment: one INSERT per table for all.
     tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: coalescedInserts(clickhouse, { lingerMs: 25 }), logger, priced }),
     logger,

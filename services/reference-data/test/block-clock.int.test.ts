@@ -54,18 +54,27 @@ test('a time below a remembered stable block is answered from memory, without as
   expect(headReads).toBe(1);
 });
 
-test('recent blocks are read once per rollback epoch, and again under a new epoch', async () => {
+test('recent blocks are read once per rollback epoch, and again under a new epoch; a time before the head is found again without asking it', async () => {
   let blockReads = 0;
-  const counted = { ...client, getBlock: (...args: Parameters<PublicClient['getBlock']>) => (blockReads++, client.getBlock(...args)) } as PublicClient;
+  let headReads = 0;
+  const counted = {
+    ...client,
+    getBlock: (...args: Parameters<PublicClient['getBlock']>) => (blockReads++, client.getBlock(...args)),
+    getBlockNumber: (...args: Parameters<PublicClient['getBlockNumber']>) => (headReads++, client.getBlockNumber(...args)),
+  } as PublicClient;
   const clock = createBlockClock(counted, { stableDepth: 1_000n });
   const recentTime = [...mined.values()].at(-3)!;
   const expected = { number: expectedAt(recentTime), stable: false };
 
   expect(await clock.blockAt(recentTime, 'epoch-1')).toEqual({ ...expected, epoch: 'epoch-1' });
   const firstSearch = blockReads;
+  expect(headReads).toBe(1);
   expect(await clock.blockAt(recentTime, 'epoch-1')).toEqual({ ...expected, epoch: 'epoch-1' });
-  // Every block of the search is recent at this depth: the head read alone.
-  expect(blockReads).toBe(firstSearch);
+  // The time has a later block after it: its block holds until a reorg, and nothing is read.
+  expect([blockReads, headReads]).toEqual([firstSearch, 1]);
+  // Another time: every block of the search is recent at this depth and remembered, the head read alone.
+  expect(await clock.blockAt(recentTime + 1, 'epoch-1')).toEqual({ number: expectedAt(recentTime + 1), stable: false, epoch: 'epoch-1' });
+  expect([blockReads, headReads]).toEqual([firstSearch, 2]);
 
   expect(await clock.blockAt(recentTime, 'epoch-2')).toEqual({ ...expected, epoch: 'epoch-2' });
   expect(blockReads).toBeGreaterThan(firstSearch);

@@ -276,7 +276,8 @@ describe('prices from the indexed pools of the test world', () => {
       expectClose(market.fullyDilutedValuation, total * price, `${fungible.id} FDV`);
 
       for (const [field, days] of [['percent1d', 1], ['percent30d', 30], ['percent90d', 90], ['percent365d', 365]] as const) {
-        const then = seconds - days * day;
+        // Changes compare with the price at the start of the minute N days ago.
+        const then = Math.floor(seconds / 60) * 60 - days * day;
         const block = [...blockTimes].filter(([, time]) => time <= then).at(-1)?.[0];
         const thenPrice = block === undefined ? undefined : (await expectedAt(block)).get(address);
         // Compared as price ratios: a change near zero has no meaningful relative error.

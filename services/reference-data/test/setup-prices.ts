@@ -90,7 +90,7 @@ export async function startPricePipeline(): Promise<PricePipeline> {
         kafka: harness.kafka,
         tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: database.clickhouse, logger: testLogger }),
         versions: changes.versions,
-        prepareLookups: domain.priceHistory!.prepare,
+        prepareLookups: domain.prepareForPriceMove!,
         logger: testLogger,
         groupId,
         topics: harness.topics,

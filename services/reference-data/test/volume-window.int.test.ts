@@ -129,4 +129,21 @@ describe('trailing volumes in memory', () => {
     expect([first, second]).toEqual([expected(start), expected(start + 45)]);
     expect(reads).toEqual([start + 30]);
   });
+
+  test('a price move prepared under its tokens is read before it is in force; the answers after it read nothing', async () => {
+    await storeBlock(start + 60, [[tokenA, 20]]);
+    reads = [];
+    await versions.pricesChanged(async (tokens) => {
+      await window.prepare(tokens);
+      expect(reads).toEqual([start + 50]);
+    });
+    // From where the last test's window starts (no slack): before it, the window would be read anew.
+    expect(await served(start + 45)).toEqual(expected(start + 45));
+    expect(reads).toEqual([start + 50]);
+    // A prepare under tokens that a rollback has already replaced reads nothing.
+    await versions.everythingChanged();
+    reads = [];
+    await window.prepare({ everything: 'before the rollback', prices: 'any' });
+    expect(reads).toEqual([]);
+  });
 });

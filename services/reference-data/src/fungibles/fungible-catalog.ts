@@ -167,7 +167,10 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
       if (specs.length === 0) return [];
 
       const seconds = Math.floor(now() / 1000);
-      const times = [0, ...changeWindows.map(([, days]) => seconds - days * daySeconds)];
+      // Changes compare with the price at the start of the minute N days ago: the same lookups for a
+      // minute, so their blocks and LP reserves are found once instead of at every call's second.
+      const minute = Math.floor(seconds / 60) * 60;
+      const times = [0, ...changeWindows.map(([, days]) => minute - days * daySeconds)];
       const queries: PriceQuery[] = [{ usd: true, timestamp: 0 }];
       const priceAt = new Map<string, number>();
       for (const spec of specs) {
@@ -207,7 +210,7 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
         const price = primary && at(primary, 0);
         const changes: MarketChanges = {};
         for (const [field, days] of changeWindows) {
-          const then = primary && at(primary, seconds - days * daySeconds);
+          const then = primary && at(primary, minute - days * daySeconds);
           if (price !== undefined && then !== undefined && then > 0) changes[field] = (price / then - 1) * 100;
         }
         const supply = supplies[index];

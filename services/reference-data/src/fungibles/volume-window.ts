@@ -5,6 +5,12 @@ import type { PriceStore, VolumeHistoryRow } from '../store/price-store.js';
 export interface VolumeWindow {
   /** USD value swapped of each token after `since` (unix seconds), keyed `<chain>:<token>`. */
   volumesSince(tokens: readonly { chainId: string; token: string }[], since: number): Promise<Map<string, number>>;
+  /**
+   * Reads the rows a price batch stored, under the tokens about to be in force, for the chains
+   * asked about lately: the first call after the move then finds them kept instead of reading
+   * ClickHouse while its caller waits.
+   */
+  prepare(tokens: { everything: string; prices: string }): Promise<void>;
 }
 
 export interface VolumeWindowOptions {
@@ -13,6 +19,8 @@ export interface VolumeWindowOptions {
   versions: Pick<ChangeVersions, 'everythingAndPrices'>;
   /** Rows this much older than the oldest `since` asked are kept, for callers whose clocks differ a little. */
   slackSeconds?: number;
+  /** Chains asked about within this long are read ahead of each price move (`prepare`). */
+  preparedForMs?: number;
 }
 
 interface ChainRows {
@@ -24,6 +32,8 @@ interface ChainRows {
   atNewest: Set<string>;
   /** The prices token the rows were read under. */
   prices: string;
+  /** When a call last summed them (ms): an idle window reads nothing per price move. */
+  usedAt: number;
   /** Per token, its swaps' times and USD values in time order. */
   tokens: Map<string, { times: number[]; values: number[] }>;
 }
@@ -50,6 +60,7 @@ function firstAfter(times: readonly number[], since: number): number {
 export function createVolumeWindow(options: VolumeWindowOptions): VolumeWindow {
   const { store, versions } = options;
   const slackSeconds = options.slackSeconds ?? 600;
+  const preparedForMs = options.preparedForMs ?? 60_000;
   let everything = '';
   const chains = new Map<string, ChainRows>();
   /** One read per chain at a time; later callers find its result. */
@@ -87,11 +98,12 @@ export function createVolumeWindow(options: VolumeWindowOptions): VolumeWindow {
     const kept = chains.get(chainId);
     if (!kept || since < kept.from) {
       const from = since - slackSeconds;
-      const rows: ChainRows = { from, newest: from, atNewest: new Set(), prices, tokens: new Map() };
+      const rows: ChainRows = { from, newest: from, atNewest: new Set(), prices, tokens: new Map(), usedAt: Date.now() };
       add(rows, await store.volumeRows([chainId], from));
       if (everything === underEverything) chains.set(chainId, rows);
       return;
     }
+    kept.usedAt = Date.now();
     if (kept.prices !== prices) {
       add(kept, await store.volumeRows([chainId], kept.newest));
       kept.prices = prices;
@@ -110,6 +122,23 @@ export function createVolumeWindow(options: VolumeWindowOptions): VolumeWindow {
   }
 
   return {
+    async prepare(tokens) {
+      // After a rollback the next call reads everything anew; there is nothing to add to.
+      if (tokens.everything !== everything) return;
+      const since = Date.now() - preparedForMs;
+      await Promise.all(
+        [...chains].map(([chainId, rows]) =>
+          rows.usedAt < since
+            ? undefined
+            : queued(chainId, async () => {
+                const kept = chains.get(chainId);
+                if (!kept || kept.prices === tokens.prices || everything !== tokens.everything) return;
+                add(kept, await store.volumeRows([chainId], kept.newest));
+                kept.prices = tokens.prices;
+              }),
+        ),
+      );
+    },
     async volumesSince(tokens, since) {
       const volumes = new Map<string, number>();
       if (tokens.length === 0) return volumes;

@@ -47,6 +47,12 @@ export function createBlockClock(client: Pick<PublicClient, 'getBlock' | 'getBlo
   let newestStable: { number: bigint; timestamp: number } | undefined;
   /** The recent timestamps kept under an epoch: none when it is not the one they were read under. */
   const recentUnder = epochScoped(() => new Map<bigint, Promise<number>>());
+  /**
+   * Times found between two blocks under an epoch, and their block: a later block cannot fall
+   * before a time that already has a successor, so the answer holds until a reorg and the head
+   * need not be asked again (a page of recent transactions is priced on every price move).
+   */
+  const settledUnder = epochScoped(() => new Map<number, ClockBlock>());
 
   function timestampOf(number: bigint, head: bigint, epoch?: string): Promise<number> {
     const cached = timestamps.get(number);
@@ -92,12 +98,20 @@ export function createBlockClock(client: Pick<PublicClient, 'getBlock' | 'getBlo
         if ((await timestampOf(0n, stable.number + stableDepth)) > timestamp) return undefined;
         return { number: await search(timestamp, 0n, stable.number, stable.number + stableDepth), stable: true };
       }
+      const settled = epoch === undefined ? undefined : settledUnder(epoch);
+      const known = settled?.get(timestamp);
+      if (known) return known;
       const head = await client.getBlockNumber({ cacheTime: 0 });
       const found = (number: bigint): ClockBlock =>
         number <= head - stableDepth ? { number, stable: true } : { number, stable: false, ...(epoch === undefined ? {} : { epoch }) };
       if ((await timestampOf(head, head, epoch)) <= timestamp) return found(head);
       if ((await timestampOf(0n, head, epoch)) > timestamp) return undefined;
-      return found(await search(timestamp, 0n, head, head, epoch));
+      const block = found(await search(timestamp, 0n, head, head, epoch));
+      if (settled) {
+        if (settled.size >= maxRecentBlocks) settled.delete(settled.keys().next().value!);
+        settled.set(timestamp, block);
+      }
+      return block;
     },
   };
 }
