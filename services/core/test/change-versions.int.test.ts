@@ -1,6 +1,8 @@
 // Change tokens against the real Redis: which reads each kind of change reaches.
-import { allWalletData, type ChangeVersions } from '../src/cache/index.js';
+import type { ChangeVersions, WalletData } from '../src/cache/index.js';
 import { setupChangeVersions } from '../src/testing/index.js';
+
+const allWalletData: readonly WalletData[] = ['history', 'holdings'];
 
 describe('change tokens in Redis', () => {
   let versions: ChangeVersions;

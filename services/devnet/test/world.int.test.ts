@@ -8,7 +8,7 @@ import { worldModules } from '../src/protocols/index.js';
 import type { ChainWorld } from '../src/manifest/index.js';
 import type { UniswapManifest } from '../src/protocols/uniswap/index.js';
 import { readWalletTruth, worldTokens, type TruthReader } from '../src/truth/index.js';
-import { multicall3Address, multicall3Deployer } from '../src/world/index.js';
+import { multicall3Address, multicall3Deployer } from '@wallet-api/core/evm';
 
 const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)']);
 const positionManager = parseAbi(['function balanceOf(address) view returns (uint256)']);

@@ -9,17 +9,15 @@ import { Redis } from 'ioredis';
  */
 export type WalletData = 'history' | 'holdings';
 
-/** Every kind, for answers that read all of a wallet's data. */
-export const allWalletData: readonly WalletData[] = ['history', 'holdings'];
-
 /**
  * What the gateway's answer cache is validated against: a token per wallet and kind of data,
- * replaced whenever a service stores something that changes one of the wallet's answers, one for changes that reach
- * every wallet (rollbacks, revived blocks), and one for price moves, which change every valued
- * answer but nothing a wallet holds or did. Writers replace tokens after the change is stored
- * and before its Kafka offsets are committed; readers take the tokens before they compute. So an
- * answer computed under a token can only miss a change whose new token the next reader sees, and
- * once a consumer's offsets show a change, no reader gets an answer from before it.
+ * replaced whenever a service stores something that changes one of the wallet's answers, one for
+ * changes that reach every wallet (rollbacks, revived blocks), and one for price moves, which
+ * change every valued answer but nothing a wallet holds or did. Writers replace tokens after the
+ * change is stored and before its Kafka offsets are committed; readers take the tokens before
+ * they compute. So an answer computed under a token can only miss a change whose new token the
+ * next reader sees, and once a consumer's offsets show a change, no reader gets an answer from
+ * before it.
  */
 export interface ChangeVersions {
   /** The wallets' data of this kind changed. */

@@ -44,10 +44,10 @@ function activityTimeline(rng: Rng, blocks: number, start: number, end: number):
 
 /**
  * Builds one chain's world on a fresh anvil: deploys Multicall3 where production chains have it,
- * then every protocol module, onboards wallets over
- * the first part of the history with funds sent by real transactions, then lets wallets act block
- * by block across `days` of chain time, with reorgs at chosen heights. Returns the chain's manifest
- * (without its RPC URL, which depends on where the world is later loaded).
+ * then every protocol module, onboards wallets over the first part of the history with funds sent
+ * by real transactions, then lets wallets act block by block across `days` of chain time, with
+ * reorgs at chosen heights. Returns the chain's manifest (without its RPC URL, which depends on
+ * where the world is later loaded).
  */
 export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpec): Promise<Omit<ChainWorld, 'rpcUrl'>> {
   const rng = createRng(`${spec.seed}/${spec.id}`);

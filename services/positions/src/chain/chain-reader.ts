@@ -1,7 +1,5 @@
+import { multicall3Address } from '@wallet-api/core/evm';
 import { encodeFunctionData, hexToBigInt, parseAbi, RpcRequestError, type Address, type Hash, type Hex, type PublicClient } from 'viem';
-
-/** Multicall3's address on every chain that has it (the same deterministic deployment everywhere). */
-export const multicall3Address: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
 
 /** A wallet's holding of one asset: `asset` is the token contract, or '' for the chain's native asset. */
 export interface HoldingQuery {
