@@ -49,15 +49,16 @@ async function fetchPagePrices(referenceData: ReferenceDataClient, context: Requ
   return pagePrices(queries, answers.flatMap((answer) => answer.prices));
 }
 
+/** What a page depends on: the request without the organization, the one part the indexer's answer does not depend on. */
+const pageKey = (request: ListWalletTransactionsRequest): string => JSON.stringify({ ...request, context: { ...request.context, organizationId: '' } });
+
 /**
  * A page of the indexer's records, from `pages` while the wallet's unpriced tokens hold: a price
  * move then costs the page its prices and market data, not the read of its transactions.
  */
-async function readPage(backends: Backends, request: ListWalletTransactionsRequest, pages: VersionedCache<ListWalletTransactionsResponse> | undefined): Promise<ListWalletTransactionsResponse> {
+async function readPage(backends: Backends, request: ListWalletTransactionsRequest, key: string, pages: VersionedCache<ListWalletTransactionsResponse> | undefined): Promise<ListWalletTransactionsResponse> {
   const read = () => unary(backends.indexer, backends.indexer.listWalletTransactions, request, { name: 'Indexer/ListWalletTransactions' });
   if (!pages) return read();
-  // The organization is the one part of the request the indexer's answer does not depend on.
-  const key = JSON.stringify({ ...request, context: { ...request.context, organizationId: '' } });
   return (await pages.serve({ route: 'transactions page', wallet: request.address, data: ['history'], key }, read)).body;
 }
 
@@ -109,10 +110,10 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
       };
       // The fungibles of the tokens this page showed last time are asked while it is read again;
       // the page's prices do not wait for them.
-      const recentKey = JSON.stringify({ ...request, context: { ...context, organizationId: '' } });
-      const lookedAhead = recentTokens.lookAhead(recentKey, { directory, context, currency: query.currency });
-      const response = chainIds.length === 0 ? { transactions: [], hasMore: false } : await readPage(backends, request, pages);
-      recentTokens.remember(recentKey, transactionTokens(response.transactions));
+      const key = pageKey(request);
+      const lookedAhead = recentTokens.lookAhead(key, { directory, context, currency: query.currency });
+      const response = chainIds.length === 0 ? { transactions: [], hasMore: false } : await readPage(backends, request, key, pages);
+      recentTokens.remember(key, transactionTokens(response.transactions));
       // Prices at the transactions' times and the fungibles (market data as of now) are independent: asked at once.
       const [prices, fungibles] = await Promise.all([
         fetchPagePrices(referenceData, context, query.currency, response.transactions),

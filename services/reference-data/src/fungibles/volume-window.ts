@@ -92,6 +92,13 @@ export function createVolumeWindow(options: VolumeWindowOptions): VolumeWindow {
     rows.from = before;
   }
 
+  /** Adds the rows stored since the kept ones were read, unless they were read under `prices` already. */
+  async function catchUp(chainId: string, kept: ChainRows, prices: string): Promise<void> {
+    if (kept.prices === prices) return;
+    add(kept, await store.volumeRows([chainId], kept.newest));
+    kept.prices = prices;
+  }
+
   /** The chain's rows from `since` on, current as of the prices token `prices`. */
   async function refresh(chainId: string, since: number, prices: string, underEverything: string): Promise<void> {
     if (everything !== underEverything) return;
@@ -104,10 +111,7 @@ export function createVolumeWindow(options: VolumeWindowOptions): VolumeWindow {
       return;
     }
     kept.usedAt = Date.now();
-    if (kept.prices !== prices) {
-      add(kept, await store.volumeRows([chainId], kept.newest));
-      kept.prices = prices;
-    }
+    await catchUp(chainId, kept, prices);
     prune(kept, since - slackSeconds);
   }
 
@@ -132,9 +136,7 @@ export function createVolumeWindow(options: VolumeWindowOptions): VolumeWindow {
             ? undefined
             : queued(chainId, async () => {
                 const kept = chains.get(chainId);
-                if (!kept || kept.prices === tokens.prices || everything !== tokens.everything) return;
-                add(kept, await store.volumeRows([chainId], kept.newest));
-                kept.prices = tokens.prices;
+                if (kept && everything === tokens.everything) await catchUp(chainId, kept, tokens.prices);
               }),
         ),
       );
