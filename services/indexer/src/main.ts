@@ -17,6 +17,7 @@ import { finalityDepthsFromEnv, selectIndexedChains, type IndexedChain } from '.
 import { createIndexerMetrics } from './pipeline/indexer-metrics.js';
 import { createBlockPublisher } from './publish/block-publisher.js';
 import { createCheckpointStore } from './store/checkpoint-store.js';
+import { createTransactionBodies } from './store/transaction-bodies.js';
 import { backoffDelay, defaultRetryPolicy } from './sync/backoff.js';
 
 const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend(clickHouseEnv.shape).extend(redisEnv.shape).extend({
@@ -49,11 +50,14 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
     password: config.CLICKHOUSE_PASSWORD,
   });
   const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
+  // The writer keeps the bodies it stores, so a page read after a wallet's new transaction finds them.
+  const bodies = createTransactionBodies();
   const writer = createTransactionWriter({
     kafka,
     clickhouse,
     referenceData,
     versions: changes.versions,
+    bodies,
     logger,
     topics,
     groupId: consumerGroup('indexer.wallet-history', config.KAFKA_TOPIC_SUFFIX),
@@ -102,7 +106,7 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
   });
 
   return {
-    services: [indexerService({ clickhouse, referenceData })],
+    services: [indexerService({ clickhouse, referenceData, bodies })],
     closers: [
       {
         name: 'chain indexers',

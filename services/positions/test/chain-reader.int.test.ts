@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Address, type Hash, type Hex } from 'viem';
+import { createPublicClient, erc20Abi, http, parseAbi, type Address, type Hash, type Hex } from 'viem';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
 import type { DefiManifest } from '../../devnet/src/protocols/defi/index.js';
 import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
@@ -6,7 +6,7 @@ import { readWalletTruth, worldTokens } from '../../devnet/src/truth/index.js';
 import { multicall3Address } from '@wallet-api/core/evm';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
 import { serializeProtocolPositions } from '../src/adapters/protocol-position.js';
-import { createChainReader } from '../src/chain/chain-reader.js';
+import { ContractCallFailed, createChainReader } from '../src/chain/chain-reader.js';
 import { chainProtocols } from '../src/protocols/protocol-directory.js';
 
 // The adapters read the same positions whether the chain has Multicall3 (one aggregate3 call per
@@ -68,6 +68,35 @@ test('positions read through Multicall3 equal those read with plain batched eth_
   expect(usedMulticall3()).toBe(true);
   expect(aggregated).toEqual(batched);
 }, 120_000);
+
+test("aggregate3 answers each call as viem's multicall does: results where a contract answered, failures where it reverted, had no code or answered nothing; without allowFailure the first failure throws", async () => {
+  const client = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 });
+  const blockNumber = await client.getBlockNumber();
+  const wallet = world.wallets[0]!.address as Address;
+  const tokens = worldTokens(world).tokens.map((token) => token.address as Address);
+  const probeAbi = parseAbi(['function factory() view returns (address)']);
+  const contracts = [
+    ...tokens.flatMap((address) => [
+      { address, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] } as const,
+      { address, abi: erc20Abi, functionName: 'symbol' } as const,
+      // An ERC-20 has no factory(): the call reverts.
+      { address, abi: probeAbi, functionName: 'factory' } as const,
+    ]),
+    // No code at this address: the call answers nothing.
+    { address: '0x00000000000000000000000000000000000000aa', abi: erc20Abi, functionName: 'decimals' } as const,
+  ];
+  const ours = await createChainReader(client).multicall({ contracts, blockNumber, allowFailure: true });
+  const viems = await client.multicall({ contracts, blockNumber, allowFailure: true, multicallAddress: multicall3Address });
+  expect(ours.map((answer) => answer.status)).toEqual(viems.map((answer) => answer.status));
+  expect(ours.filter((answer) => answer.status === 'failure')).toHaveLength(tokens.length + 1);
+  expect(ours.map((answer) => (answer.status === 'success' ? answer.result : undefined))).toEqual(viems.map((answer) => (answer.status === 'success' ? answer.result : undefined)));
+  for (const answer of ours) if (answer.status === 'failure') expect(answer.error).toBeInstanceOf(ContractCallFailed);
+
+  await expect(createChainReader(client).multicall({ contracts: contracts.slice(0, 3), blockNumber, allowFailure: false })).rejects.toThrow(/factory on 0x/);
+  await expect(createChainReader(client).multicall({ contracts: contracts.slice(0, 2), blockNumber, allowFailure: false })).resolves.toEqual(
+    viems.slice(0, 2).map((answer) => (answer.status === 'success' ? answer.result : undefined)),
+  );
+}, 60_000);
 
 test('balances after a block by hash equal the truth readers at that block, in one JSON-RPC batch; a token without code holds nothing, one that reverts answers nothing, an unknown block fails', async () => {
   const bodies: string[] = [];

@@ -7,6 +7,7 @@ import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data'
 import { createTokenDirectory } from '../reference/token-directory.js';
 import { createWalletTracking } from '../reference/wallet-tracking.js';
 import { transactionTokens } from '@wallet-api/core/transactions';
+import type { TransactionBodies } from '../store/transaction-bodies.js';
 import { createWalletHistoryStore } from '../store/wallet-history-store.js';
 import { walletRows } from './wallet-rows.js';
 
@@ -23,6 +24,8 @@ export interface TransactionWriterOptions {
   referenceData: ReferenceDataClient;
   /** Marks the wallets whose transactions were stored (everything, after a rollback), before offsets are committed. */
   versions: ChangeVersions;
+  /** Where the bodies it stores are kept for the process's readers. */
+  bodies?: TransactionBodies;
   logger: Logger;
   /** Prefix of the consumer groups, one per topic. */
   groupId?: string;
@@ -49,7 +52,7 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
   const { kafka, logger, versions } = options;
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'indexer.wallet-history';
-  const store = createWalletHistoryStore(options.clickhouse);
+  const store = createWalletHistoryStore(options.clickhouse, options.bodies);
   const tokens = createTokenDirectory(options.referenceData);
   const tracking = createWalletTracking(options.referenceData);
   let consumers: MessageConsumer[] = [];

@@ -1,6 +1,7 @@
 import { inList, sql, type ClickHouse } from '@wallet-api/core/clickhouse';
 import { AssetKind, WalletTransaction, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
-import { listWalletTransactionsQuery, type WalletTransactionFilter } from './wallet-transaction-query.js';
+import { createTransactionBodies, decodeBody, encodeBody, identityKey, type TransactionBodies } from './transaction-bodies.js';
+import { listWalletTransactionsQuery, transactionBodiesQuery, type TransactionIdentity, type WalletTransactionFilter } from './wallet-transaction-query.js';
 
 /** One wallet's reading of one transaction, as stored. */
 export interface WalletTransactionRow {
@@ -75,8 +76,20 @@ interface ListedRow {
   hash: string;
   operation_type: string;
   is_trash: number;
+}
+
+interface BodyRow {
+  chain_id: string;
+  block_hash: string;
+  transaction_index: number;
   body: string;
 }
+
+const rowIdentity = (row: Pick<ListedRow, 'chain_id' | 'block_hash' | 'transaction_index'>): TransactionIdentity => ({
+  chainId: row.chain_id,
+  blockHash: row.block_hash,
+  transactionIndex: Number(row.transaction_index),
+});
 
 /** True the first time a key is seen. */
 function firstTime(seen: Set<string>, key: string): boolean {
@@ -87,19 +100,39 @@ function firstTime(seen: Set<string>, key: string): boolean {
 
 const rowKey = (chainId: string, blockHash: string, index: number, address: string) => `${chainId}|${blockHash}|${index}|${address}`;
 
-export function createWalletHistoryStore(clickhouse: ClickHouse): WalletHistoryStore {
+/** `bodies`: shared by the writer, which keeps what it stores, and the readers of the same process. */
+export function createWalletHistoryStore(clickhouse: ClickHouse, bodies: TransactionBodies = createTransactionBodies()): WalletHistoryStore {
+  /** The bodies of a page's rows: kept ones, the rest in one read. */
+  async function bodiesOf(address: string, rows: readonly ListedRow[]): Promise<Map<string, WalletTransaction>> {
+    const found = new Map<string, WalletTransaction>();
+    const missing: TransactionIdentity[] = [];
+    for (const row of rows) {
+      const identity = rowIdentity(row);
+      const body = bodies.get(identity);
+      if (body) found.set(identityKey(identity), body);
+      else missing.push(identity);
+    }
+    if (missing.length === 0) return found;
+    for (const row of await clickhouse.query<BodyRow>(transactionBodiesQuery(address, missing))) {
+      const transaction = decodeBody(row.body);
+      found.set(identityKey(rowIdentity(row)), transaction);
+      bodies.keep(transaction, row.body.length);
+    }
+    return found;
+  }
+
   return {
     async writeTransactions(batch) {
       const seen = new Set<string>();
       const fresh = batch
         .flatMap(({ transaction, rows }) => rows.map((row) => ({ transaction, row })))
         .filter(({ transaction, row }) => firstTime(seen, rowKey(transaction.chainId, transaction.blockHash, transaction.transactionIndex, row.address)));
-      const bodies = new Map<WalletTransaction, string>();
+      const encoded = new Map<WalletTransaction, string>();
       await clickhouse.insert(
         'wallet_transactions',
         fresh.map(({ transaction, row }) => {
-          let body = bodies.get(transaction);
-          if (body === undefined) bodies.set(transaction, (body = Buffer.from(WalletTransaction.encode(transaction).finish()).toString('base64')));
+          let body = encoded.get(transaction);
+          if (body === undefined) encoded.set(transaction, (body = encodeBody(transaction)));
           return {
             chain_id: transaction.chainId,
             address: row.address,
@@ -117,6 +150,7 @@ export function createWalletHistoryStore(clickhouse: ClickHouse): WalletHistoryS
           };
         }),
       );
+      for (const [transaction, body] of encoded) bodies.keep(transaction, body.length);
       return fresh.length;
     },
 
@@ -187,18 +221,24 @@ export function createWalletHistoryStore(clickhouse: ClickHouse): WalletHistoryS
 
     async listWalletTransactions(filter) {
       const rows = await clickhouse.query<ListedRow>(listWalletTransactionsQuery(filter));
-      return rows.map((row) => ({
-        chainId: row.chain_id,
-        address: row.address,
-        blockNumber: BigInt(row.block_number),
-        blockHash: row.block_hash,
-        minedAt: Number(row.mined_at),
-        transactionIndex: Number(row.transaction_index),
-        hash: row.hash,
-        operationType: row.operation_type,
-        isTrash: Number(row.is_trash) === 1,
-        transaction: WalletTransaction.decode(Buffer.from(row.body, 'base64')),
-      }));
+      const found = await bodiesOf(filter.address, rows);
+      return rows.map((row) => {
+        const transaction = found.get(identityKey(rowIdentity(row)));
+        // Rows are never deleted (a rollback orphans a block's hash), so a listed row has its body.
+        if (!transaction) throw new Error(`no stored body for transaction ${row.chain_id}:${row.block_hash}:${row.transaction_index}`);
+        return {
+          chainId: row.chain_id,
+          address: row.address,
+          blockNumber: BigInt(row.block_number),
+          blockHash: row.block_hash,
+          minedAt: Number(row.mined_at),
+          transactionIndex: Number(row.transaction_index),
+          hash: row.hash,
+          operationType: row.operation_type,
+          isTrash: Number(row.is_trash) === 1,
+          transaction,
+        };
+      });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { inList, listWalletTransactionsQuery, orphanedBlocks, type WalletTransactionFilter } from './wallet-transaction-query.js';
+import { inList, listWalletTransactionsQuery, orphanedBlocks, transactionBodiesQuery, type WalletTransactionFilter } from './wallet-transaction-query.js';
 
 const base: WalletTransactionFilter = { address: '0xabc', chainIds: ['ethereum'], operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 101 };
 const squash = (text: string) => text.replace(/\s+/g, ' ');
@@ -11,12 +11,20 @@ describe('listWalletTransactionsQuery', () => {
     expect(text).not.toMatch(/is_trash =|operation_type IN|hasAny\(asset_types/);
   });
 
-  test('reads the wide body only for the page the narrow inner query picked', () => {
-    const text = squash(listWalletTransactionsQuery(base).text);
-    expect(text).toContain(
-      "body FROM wallet_transactions PREWHERE address = '0xabc' AND chain_id IN ('ethereum') AND (chain_id, block_hash, transaction_index) IN ( SELECT chain_id, block_hash, transaction_index FROM wallet_transactions WHERE",
+  test('reads the narrow columns only: bodies are read apart, by identity', () => {
+    expect(listWalletTransactionsQuery(base).text).not.toContain('body');
+  });
+
+  test("reads bodies by the wallet and the transactions' identities, one per identity", () => {
+    const text = squash(
+      transactionBodiesQuery('0xabc', [
+        { chainId: 'ethereum', blockHash: '0x01', transactionIndex: 3 },
+        { chainId: 'base', blockHash: "0x'02", transactionIndex: 0 },
+      ]).text,
     );
-    expect(text.match(/body/g)).toHaveLength(1);
+    expect(text).toContain(
+      "PREWHERE address = '0xabc' AND chain_id IN ('ethereum', 'base') AND (chain_id, block_hash, transaction_index) IN (('ethereum', '0x01', 3), ('base', '0x\\'02', 0)) GROUP BY chain_id, block_hash, transaction_index",
+    );
   });
 
   test.each([

@@ -60,12 +60,18 @@ function afterCursor(cursor: HistoryCursor): SqlFragment {
     OR (transaction_index = ${cursor.transactionIndex} AND chain_id < ${cursor.chainId}))))))`;
 }
 
+/** A transaction's identity: the key its body is stored and kept under, whichever wallet's row it came from. */
+export interface TransactionIdentity {
+  chainId: string;
+  blockHash: string;
+  transactionIndex: number;
+}
+
 /**
- * One page of a wallet's history in one query, read narrowly: the inner query picks the page's
- * identities from the filterable columns alone (every filter, the orphan check, the keyset cursor
- * and the order), the outer one reads the wide `body` only for those rows. PREWHERE makes
- * ClickHouse read `body` only in the granules holding them, where a single query read the body of
- * every row of the wallet that matched before sorting and cutting the page.
+ * The identities and per-wallet readings of one page of a wallet's history, from the narrow columns
+ * alone: every filter, the orphan check, the keyset cursor and the order. The wide `body` is read
+ * apart (transactionBodiesQuery) and only for the transactions the indexer does not keep already,
+ * so a page read again after the wallet's next transaction reads one body instead of a hundred.
  */
 export function listWalletTransactionsQuery(filter: WalletTransactionFilter): SqlFragment {
   const conditions: SqlFragment[] = [
@@ -86,15 +92,24 @@ export function listWalletTransactionsQuery(filter: WalletTransactionFilter): Sq
   if (filter.assetTypes.length > 0) conditions.push(sql`hasAny(asset_types, ${filter.assetTypes})`);
   if (filter.search) conditions.push(searchCondition(filter.search));
   if (filter.after) conditions.push(afterCursor(filter.after));
-  const order = sql`ORDER BY block_timestamp DESC, block_number DESC, transaction_index DESC, chain_id DESC
+  return sql`SELECT chain_id, address, block_number, block_hash, toUnixTimestamp(block_timestamp) AS mined_at,
+      transaction_index, hash, operation_type, is_trash
+    FROM wallet_transactions
+    WHERE ${join(conditions, ' AND ')}
+    ORDER BY block_timestamp DESC, block_number DESC, transaction_index DESC, chain_id DESC
     LIMIT 1 BY chain_id, block_hash, transaction_index
     LIMIT ${filter.limit}`;
-  return sql`SELECT chain_id, address, block_number, block_hash, toUnixTimestamp(block_timestamp) AS mined_at,
-      transaction_index, hash, operation_type, is_trash, body
+}
+
+/**
+ * The stored bodies of some of a wallet's transactions, one per identity. PREWHERE on the wallet
+ * and the identities makes ClickHouse read `body` only in the granules holding them.
+ */
+export function transactionBodiesQuery(address: string, identities: readonly TransactionIdentity[]): SqlFragment {
+  const chainIds = [...new Set(identities.map((identity) => identity.chainId))];
+  const tuples = identities.map((identity) => sql`(${identity.chainId}, ${identity.blockHash}, ${identity.transactionIndex})`);
+  return sql`SELECT chain_id, block_hash, transaction_index, any(body) AS body
     FROM wallet_transactions
-    PREWHERE address = ${filter.address} AND chain_id IN ${inList(filter.chainIds)} AND (chain_id, block_hash, transaction_index) IN (
-      SELECT chain_id, block_hash, transaction_index FROM wallet_transactions
-      WHERE ${join(conditions, ' AND ')}
-      ${order})
-    ${order}`;
+    PREWHERE address = ${address} AND chain_id IN ${inList(chainIds)} AND (chain_id, block_hash, transaction_index) IN (${join(tuples, ', ')})
+    GROUP BY chain_id, block_hash, transaction_index`;
 }

@@ -40,19 +40,28 @@ export function createUniswapV2Adapter(deployment: { factory: string; pairs: rea
     async read({ reader, wallet, blockNumber, heldTokens }) {
       const read = { blockNumber, allowFailure: false } as const;
       const unlisted = [...new Set(heldTokens.map(lower))].filter((token) => !listed.has(token) && isPair.get(token) === undefined);
+      // factory() first: most held tokens are not pairs and fail it, so token0 and token1 are asked
+      // only of the tokens that name this factory.
       const probes = await reader.multicall({
         blockNumber,
         allowFailure: true,
-        contracts: unlisted.flatMap((token) => [
-          { address: token, abi: pairAbi, functionName: 'factory' } as const,
+        contracts: unlisted.map((token) => ({ address: token, abi: pairAbi, functionName: 'factory' }) as const),
+      });
+      const claimants = unlisted.filter((_token, index) => {
+        const probe = probes[index];
+        return probe?.status === 'success' && lower(probe.result as string) === factory;
+      });
+      const sides = await reader.multicall({
+        blockNumber,
+        allowFailure: true,
+        contracts: claimants.flatMap((token) => [
           { address: token, abi: pairAbi, functionName: 'token0' } as const,
           { address: token, abi: pairAbi, functionName: 'token1' } as const,
         ]),
       });
-      const claimed = unlisted.flatMap((token, index) => {
-        const [claimedFactory, token0, token1] = probes.slice(index * 3, index * 3 + 3);
-        if (claimedFactory?.status !== 'success' || token0?.status !== 'success' || token1?.status !== 'success') return [];
-        if (lower(claimedFactory.result as string) !== factory) return [];
+      const claimed = claimants.flatMap((token, index) => {
+        const [token0, token1] = sides.slice(index * 2, index * 2 + 2);
+        if (token0?.status !== 'success' || token1?.status !== 'success') return [];
         return [{ token, token0: token0.result as Address, token1: token1.result as Address }];
       });
       const registered = await reader.multicall({

@@ -1,5 +1,5 @@
 import { multicall3Address } from '@wallet-api/core/evm';
-import { encodeFunctionData, hexToBigInt, parseAbi, RpcRequestError, type Address, type Hash, type Hex, type PublicClient } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, hexToBigInt, multicall3Abi, numberToHex, parseAbi, RpcRequestError, type Abi, type Address, type Hash, type Hex, type PublicClient } from 'viem';
 
 /** A wallet's holding of one asset: `asset` is the token contract, or '' for the chain's native asset. */
 export interface HoldingQuery {
@@ -21,9 +21,9 @@ export interface ChainReader {
    */
   balancesAt(hash: Hash, holdings: readonly HoldingQuery[]): Promise<(bigint | undefined)[]>;
   /**
-   * viem's multicall, or, where the chain has no Multicall3 (a fresh anvil), the same calls as
-   * plain eth_calls sent together in JSON-RPC batches (the client's transport batches them).
-   * Pass `blockNumber` so that every read of one refresh sees the same state.
+   * viem's multicall contract: Multicall3's aggregate3, or, where the chain has none (a fresh
+   * anvil), the same calls as plain eth_calls sent together in JSON-RPC batches (the client's
+   * transport batches them). Pass `blockNumber` so that every read of one refresh sees the same state.
    */
   multicall: PublicClient['multicall'];
 }
@@ -40,6 +40,40 @@ function contractFailed(error: unknown): boolean {
   const request = error instanceof RpcRequestError ? error : (error as { walk?: (match: (cause: unknown) => boolean) => unknown })?.walk?.((cause) => cause instanceof RpcRequestError);
   if (!(request instanceof RpcRequestError)) return false;
   return request.code === 3 || /execution reverted|out of gas|invalid opcode|stack (underflow|overflow)/i.test(request.details);
+}
+
+interface ContractCall {
+  address: Address;
+  abi: Abi;
+  functionName: string;
+  args?: readonly unknown[];
+}
+
+/** A call that failed: its contract reverted, answered nothing, or answered what its ABI cannot decode. */
+export class ContractCallFailed extends Error {
+  constructor(readonly call: Pick<ContractCall, 'address' | 'functionName'>) {
+    super(`${call.functionName} on ${call.address} failed`);
+    this.name = 'ContractCallFailed';
+  }
+}
+
+/** Calldata per eth_call to Multicall3: big enough for a wallet's probes in one call, small enough for any node's request limit. */
+const aggregateChunkBytes = 64 * 1024;
+
+/** Calls in consecutive groups of at most `aggregateChunkBytes` of calldata. */
+function chunked<T extends { callData: Hex }>(calls: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  let size = Infinity;
+  for (const call of calls) {
+    const bytes = (call.callData.length - 2) / 2 + 32;
+    if (size + bytes > aggregateChunkBytes) {
+      chunks.push([]);
+      size = 0;
+    }
+    chunks.at(-1)!.push(call);
+    size += bytes;
+  }
+  return chunks;
 }
 
 /**
@@ -72,6 +106,43 @@ export function createChainReader(client: PublicClient): ChainReader {
     return settled.map((outcome) => (outcome.status === 'fulfilled' ? { status: 'success', result: outcome.value } : { status: 'failure', error: outcome.reason }));
   }
 
+  /**
+   * Multicall3's aggregate3 with every call allowed to fail, decoded here: viem's multicall builds
+   * a full error object (message, ABI lookup, pretty-printed call) for each failed call, and a
+   * wallet's first read probes every token it holds, most of which fail the probe.
+   */
+  async function aggregate3({ contracts, allowFailure = true, blockNumber, blockTag }: MulticallParameters) {
+    const calls = (contracts as readonly ContractCall[]).map((contract) => ({
+      contract,
+      callData: encodeFunctionData({ abi: contract.abi, functionName: contract.functionName, args: contract.args } as never),
+    }));
+    const block = blockNumber !== undefined ? numberToHex(blockNumber) : (blockTag ?? 'latest');
+    const answers = await Promise.all(
+      chunked(calls).map(async (chunk) => {
+        const data = encodeFunctionData({
+          abi: multicall3Abi,
+          functionName: 'aggregate3',
+          args: [chunk.map(({ contract, callData }) => ({ target: contract.address, allowFailure: true, callData }))],
+        });
+        const returned = await client.request({ method: 'eth_call', params: [{ to: multicall3Address, data }, block] });
+        return decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data: returned });
+      }),
+    );
+    const results = answers.flat().map(({ success, returnData }, index) => {
+      const { contract } = calls[index]!;
+      if (!success || returnData === '0x') return { status: 'failure' as const, error: new ContractCallFailed(contract) };
+      try {
+        return { status: 'success' as const, result: decodeFunctionResult({ abi: contract.abi, functionName: contract.functionName, data: returnData } as never) as unknown };
+      } catch {
+        return { status: 'failure' as const, error: new ContractCallFailed(contract) };
+      }
+    });
+    if (allowFailure) return results;
+    const failed = results.find((result) => result.status === 'failure');
+    if (failed) throw failed.error;
+    return results.map((result) => (result as { result: unknown }).result);
+  }
+
   async function balanceAt(blockHash: Hash, { wallet, asset }: HoldingQuery): Promise<bigint | undefined> {
     const block = { blockHash };
     if (asset === '') return hexToBigInt(await client.request({ method: 'eth_getBalance', params: [wallet, block] }));
@@ -99,6 +170,6 @@ export function createChainReader(client: PublicClient): ChainReader {
     },
     balancesAt: (hash, holdings) => Promise.all(holdings.map((holding) => balanceAt(hash, holding))),
     multicall: (async (parameters: MulticallParameters) =>
-      (await multicall3()) ? client.multicall({ ...parameters, multicallAddress: multicall3Address }) : batchedReads(parameters)) as PublicClient['multicall'],
+      (await multicall3()) ? aggregate3(parameters) : batchedReads(parameters)) as PublicClient['multicall'],
   };
 }

@@ -47,15 +47,16 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
   return {
     async start() {
       const started = await Promise.allSettled([
-        // Two seconds' events of every chain folded and stored together: a few INSERTs every two
+        // Five seconds' events of every chain folded and stored together: a few INSERTs every five
         // seconds instead of a few per block and chain. While the price tables are small (under
         // ~5 MB), ClickHouse 18.16 merges their current partition whole every few INSERTs, so the
-        // delay halves those merges for a price that is at most two seconds later.
+        // delay divides those merges for a price that is at most five seconds later, and every
+        // valued answer is computed again once per five seconds at most instead of per block.
         startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.pool-events`,
           topic: topics.poolEvents,
           logger,
-          maxDelayMs: 2_000,
+          maxDelayMs: 5_000,
           async handleBatch(messages) {
             const events = messages.map((message) => fromPoolEvent(message.value)).filter((event): event is ChainPoolEvent => event !== undefined);
             await tracker.apply(events);

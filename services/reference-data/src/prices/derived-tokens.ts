@@ -1,9 +1,9 @@
 import { epochScoped, remembered } from '@wallet-api/core/cache';
 import { unavailable } from '@wallet-api/core/grpc';
 import { LRUCache } from 'lru-cache';
-import { parseAbi, type Address, type PublicClient } from 'viem';
+import { decodeAbiParameters, encodeFunctionData, parseAbi, type Address, type Hex, type PublicClient } from 'viem';
 import type { ChainProtocolsConfig } from '../registry/registry-config.js';
-import { answersNothing, rpcFailure } from '../tokens/rpc-errors.js';
+import { isRevert, rpcFailure } from '../tokens/rpc-errors.js';
 import type { ClockBlock } from './block-clock.js';
 
 /** What a token's price is made of: its own markets, a V2 pair's reserves, or a vault's asset. */
@@ -39,12 +39,14 @@ const abi = parseAbi([
   'function convertToAssets(uint256 shares) view returns (uint256)',
 ]);
 
+const factoryCall = encodeFunctionData({ abi, functionName: 'factory' });
+
 /**
  * A token is an LP token when it is a pair that a registry V2 factory confirms (getPair answers
  * it for its own tokens), and a vault share when the registry lists it as a vault. What a token is
  * never changes, so the answer is remembered.
  */
-export function createDerivedTokens(chainId: string, protocols: ChainProtocolsConfig, client: Pick<PublicClient, 'readContract'>): DerivedTokens {
+export function createDerivedTokens(chainId: string, protocols: ChainProtocolsConfig, client: Pick<PublicClient, 'readContract' | 'request'>): DerivedTokens {
   const v2Factories = new Set(protocols.uniswap_v2.map((entry) => entry.factory));
   const vaults = new Set(protocols.vaults);
   const known = new Map<string, Promise<TokenComposition>>();
@@ -69,14 +71,21 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
     }
   }
 
-  /** Undefined when the contract does not answer the call: it is not what was asked. */
-  async function optional<T>(what: () => Promise<T>): Promise<T | undefined> {
+  /**
+   * The factory a token names, or undefined when it names none (it reverts or answers nothing, as
+   * every plain token does). A raw eth_call: viem's readContract dresses each revert in a
+   * pretty-printed error, and a wallet's first request probes every token it holds.
+   */
+  async function claimedFactory(address: Address): Promise<string | undefined> {
+    let answer: Hex;
     try {
-      return await what();
+      answer = await client.request({ method: 'eth_call', params: [{ to: address, data: factoryCall }, 'latest'] });
     } catch (error) {
-      if (answersNothing(error)) return undefined;
+      if (isRevert(error)) return undefined;
       throw unavailable(`chain ${chainId} did not answer (${rpcFailure(error)}); retry later`);
     }
+    if (answer.length < 66) return undefined;
+    return decodeAbiParameters([{ type: 'address' }], answer.slice(0, 66) as Hex)[0].toLowerCase();
   }
 
   async function classify(address: Address): Promise<TokenComposition> {
@@ -85,7 +94,7 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
       return { kind: 'vault', asset: asset.toLowerCase() };
     }
     if (v2Factories.size === 0) return { kind: 'market' };
-    const factory = (await optional(() => client.readContract({ address, abi, functionName: 'factory' })))?.toLowerCase();
+    const factory = await claimedFactory(address);
     if (!factory || !v2Factories.has(factory)) return { kind: 'market' };
     const [token0, token1] = await Promise.all([
       read(() => client.readContract({ address, abi, functionName: 'token0' })),
