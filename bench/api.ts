@@ -31,6 +31,12 @@ const loadHeaders = { ...headers, 'accept-encoding': acceptEncoding };
 const manifest = JSON.parse(readFileSync(join(root, '.data/devnet/manifest.json'), 'utf8')) as { chains: { id: string; wallets: { address: string }[] }[] };
 
 const targets = { chains: 0.5, positions: 0.5, portfolio: 0.5, transactions: 0.3 } as const;
+
+/** 'yes', or the targets the run missed by name. */
+function missedTargets(p99: number, ratio: number, ratioTarget: number): string {
+  const missed = [...(p99 < 50 ? [] : ['p99 < 50 ms']), ...(ratio >= ratioTarget ? [] : [`ratio >= ${ratioTarget}`])];
+  return missed.length === 0 ? 'yes' : `no (${missed.join(', ')})`;
+}
 type Endpoint = keyof typeof targets;
 /** The route templates the gateway counts its cache under (chains is not cached). */
 const routes: Record<Endpoint, string> = {
@@ -98,7 +104,7 @@ try {
       recomputed,
       'compute ms': meanComputeMs,
       'waited %': waitedPercent,
-      'targets met (p99 < 50 ms, ratio)': gateway.p99 < 50 && ratio >= targets[endpoint] ? 'yes' : `no (ratio >= ${targets[endpoint]})`,
+      'targets met (p99 < 50 ms, ratio)': missedTargets(gateway.p99, ratio, targets[endpoint]),
     });
   }
   console.log(`\nwallet ${wallet}; ${connections} connections, ${duration} s per target after a 2 s warm-up; the gateway's answers warm; Accept-Encoding: ${acceptEncoding}`);
