@@ -1,7 +1,7 @@
 import { Network } from '@wallet-api/core/proto/common';
 import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
-import { ApiError } from '../http/api-error.js';
-import { checkSubscriptionChains, selectChains } from './wallet-scope.js';
+import { ApiError, apiError } from '../http/api-error.js';
+import { checkSubscriptionChains, selectChains, whenTracked } from './wallet-scope.js';
 
 const flags = { supportsTrading: true, supportsSending: true, supportsBridge: true, supportsTransactions: true, supportsPositions: true, supportsNftPositions: true };
 const chain = (id: string, fields: Partial<Chain> = {}): Chain => ({
@@ -60,5 +60,30 @@ describe('checkSubscriptionChains', () => {
     expect(refusal(() => checkSubscriptionChains(chains, ['ethereum', 'history-only']))).toEqual([400, 'chain history-only does not support transactions']);
     expect(refusal(() => checkSubscriptionChains(chains, ['balances-only']))).toEqual([400, 'chain balances-only does not support transactions']);
     expect(refusal(() => checkSubscriptionChains(chains, ['sepolia']))).toEqual([400, 'chain sepolia does not support transactions']);
+  });
+});
+
+describe('whenTracked', () => {
+  const untracked = () => Promise.reject(apiError(400, 'address 0xabc is not tracked'));
+
+  test("a tracked address gets the read's answer, or its failure", async () => {
+    await expect(whenTracked({ tracked: Promise.resolve() }, Promise.resolve('page'))).resolves.toBe('page');
+    await expect(whenTracked({ tracked: Promise.resolve() }, Promise.reject(new Error('indexer down')))).rejects.toThrow('indexer down');
+  });
+
+  test("an untracked address gets the tracking 400 even when the read failed first, and the read's failure goes unreported", async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const read = Promise.reject(new Error('indexer down'));
+      const tracked = new Promise<void>((_resolve, reject) => setTimeout(() => reject(apiError(400, 'address 0xabc is not tracked')), 5));
+      await expect(whenTracked({ tracked }, read)).rejects.toMatchObject({ status: 400, detail: 'address 0xabc is not tracked' });
+      await expect(whenTracked({ tracked: untracked() }, Promise.resolve('page'))).rejects.toMatchObject({ status: 400 });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
   });
 });

@@ -46,25 +46,53 @@ export interface WalletScope {
   chainIds: string[];
 }
 
+export interface UncheckedWalletScope extends WalletScope {
+  /** Settles once reference-data says whether the address is tracked: rejects with the 400 when it is not. */
+  tracked: Promise<void>;
+}
+
 /**
- * The wallet a request is about and the chains to read for it. Chain problems are answered before
- * an untracked address, so a client fixing its filter learns about the address next.
+ * The wallet a request is about and the chains to read for it, without waiting for whether the
+ * address is tracked: a read without side effects can run meanwhile (see whenTracked). Chain
+ * problems are answered before an untracked address, so a client fixing its filter learns about
+ * the address next.
  */
-export async function resolveWalletScope(
+export async function resolveUncheckedWalletScope(
   { referenceData, chains: catalog }: { referenceData: ReferenceDataClient; chains: ChainCatalog },
   request: { context: RequestContext; address: string; chainIds: readonly string[] | undefined; capabilities: readonly ChainCapability[] },
-): Promise<WalletScope> {
+): Promise<UncheckedWalletScope> {
   const { context } = request;
   const evm = evmAddressPattern.test(request.address);
   const address = evm ? request.address.toLowerCase() : request.address;
   const family = evm ? ChainFamily.CHAIN_FAMILY_EVM : ChainFamily.CHAIN_FAMILY_SOLANA;
-  const [chains, classification] = await Promise.all([
-    catalog.list(context),
-    unary(referenceData, referenceData.classifyAddress, { context, address }, { name: 'ReferenceData/ClassifyAddress' }),
-  ]);
-  const chainIds = selectChains(chains, family, request.chainIds, request.capabilities);
-  if (!classification.tracked) throw apiError(400, classification.reason || `address ${address} is not tracked`);
-  return { address, family, chainIds };
+  const tracked = unary(referenceData, referenceData.classifyAddress, { context, address }, { name: 'ReferenceData/ClassifyAddress' }).then((classification) => {
+    if (!classification.tracked) throw apiError(400, classification.reason || `address ${address} is not tracked`);
+  });
+  // Awaited by the caller, or left when a chain problem is thrown first.
+  tracked.catch(() => undefined);
+  const chainIds = selectChains(await catalog.list(context), family, request.chainIds, request.capabilities);
+  return { address, family, chainIds, tracked };
+}
+
+/** The wallet a request is about and the chains to read for it, once the address is known to be tracked. */
+export async function resolveWalletScope(
+  backends: { referenceData: ReferenceDataClient; chains: ChainCatalog },
+  request: { context: RequestContext; address: string; chainIds: readonly string[] | undefined; capabilities: readonly ChainCapability[] },
+): Promise<WalletScope> {
+  const { tracked, ...scope } = await resolveUncheckedWalletScope(backends, request);
+  await tracked;
+  return scope;
+}
+
+/**
+ * A read without side effects, started before the address is known to be tracked: its answer
+ * once it is, the tracking 400 otherwise (the read's own outcome then dropped). A cache miss thus
+ * waits for one hop fewer.
+ */
+export async function whenTracked<T>(scope: Pick<UncheckedWalletScope, 'tracked'>, read: Promise<T>): Promise<T> {
+  read.catch(() => undefined);
+  await scope.tracked;
+  return read;
 }
 
 /** What a chain needs to carry transaction webhooks: decoded history, and balances for the wallet's reading of it. */

@@ -24,7 +24,7 @@ import {
   transactionTokens,
   type PagePrices,
 } from '@wallet-api/core/resources';
-import { resolveWalletScope } from './wallet-scope.js';
+import { resolveUncheckedWalletScope, whenTracked } from './wallet-scope.js';
 
 const trashFilters = {
   only_non_trash: TrashFilter.TRASH_FILTER_ONLY_NON_TRASH,
@@ -85,12 +85,13 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
       if (includePending && !organization.roles.includes('pending-orders')) {
         throw apiError(403, 'parameter filter[include_pending]: requires the pending-orders role');
       }
-      const { address, chainIds } = await resolveWalletScope(backends, {
+      const scope = await resolveUncheckedWalletScope(backends, {
         context,
         address: params.address,
         chainIds: query['filter[chain_ids]'],
         capabilities: ['transactions'],
       });
+      const { address, chainIds } = scope;
 
       const size = query['page[size]'];
       const lastId = query['page[lastId]'];
@@ -112,7 +113,8 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
       // the page's prices do not wait for them.
       const key = pageKey(request);
       const lookedAhead = recentTokens.lookAhead(key, { directory, context, currency: query.currency });
-      const response = chainIds.length === 0 ? { transactions: [], hasMore: false } : await readPage(backends, request, key, pages);
+      // The page is read while reference-data says whether the address is tracked: a read has no side effects.
+      const response = await whenTracked(scope, chainIds.length === 0 ? Promise.resolve({ transactions: [], hasMore: false }) : readPage(backends, request, key, pages));
       recentTokens.remember(key, transactionTokens(response.transactions));
       // Prices at the transactions' times and the fungibles (market data as of now) are independent: asked at once.
       const [prices, fungibles] = await Promise.all([
