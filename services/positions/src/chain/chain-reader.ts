@@ -57,8 +57,12 @@ export class ContractCallFailed extends Error {
   }
 }
 
-/** Calldata per eth_call to Multicall3: big enough for a wallet's probes in one call, small enough for any node's request limit. */
-const aggregateChunkBytes = 64 * 1024;
+/**
+ * Calldata per eth_call to Multicall3: a few hundred calls, so a wallet's probes take a few
+ * eth_calls instead of viem's one per KiB, while a chunk of heavy calls (30k gas each) stays far
+ * under the gas nodes allow an eth_call (geth's default cap is 50M).
+ */
+const aggregateChunkBytes = 16 * 1024;
 
 /** Calls in consecutive groups of at most `aggregateChunkBytes` of calldata. */
 function chunked<T extends { callData: Hex }>(calls: readonly T[]): T[][] {

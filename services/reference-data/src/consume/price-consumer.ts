@@ -48,10 +48,10 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
     async start() {
       const started = await Promise.allSettled([
         // Five seconds' events of every chain folded and stored together: a few INSERTs every five
-        // seconds instead of a few per block and chain. While the price tables are small (under
-        // ~5 MB), ClickHouse 18.16 merges their current partition whole every few INSERTs, so the
-        // delay divides those merges for a price that is at most five seconds later, and every
-        // valued answer is computed again once per five seconds at most instead of per block.
+        // seconds instead of a few per block and chain. ClickHouse 18.16 merges each INSERT into
+        // the current partition's youngest part until that part reaches about 5 MB, so the delay
+        // divides those merges for a price that is at most five seconds later, and every valued
+        // answer is computed again once per five seconds at most instead of per block.
         startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.pool-events`,
           topic: topics.poolEvents,
