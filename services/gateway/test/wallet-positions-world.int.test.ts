@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { createPrisma } from '@wallet-api/core/db';
 import { unary } from '@wallet-api/core/grpc';
 import { Network } from '@wallet-api/core/proto/common';
-import { eventually, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { consumerGroupCaughtUp, eventually, setupKafka, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { createPublicClient, formatUnits, http, type Address, type PublicClient } from 'viem';
 import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
 import { readWalletTruth, type WalletTruth } from '../../devnet/src/truth/index.js';
@@ -44,6 +44,7 @@ let authorization: string;
 let classifiedAuthorization: string;
 const prisma = createPrisma(testConfig().DATABASE_URL);
 const redis = new Redis(testConfig().REDIS_URL);
+const kafka = setupKafka('positions-world-test');
 const sampled: SampledWallet[] = [];
 const heads = new Map<string, bigint>();
 
@@ -152,7 +153,18 @@ beforeAll(async () => {
     const deployer = candidates.find((wallet) => wallet.address === chain.deployer.toLowerCase())!;
     sampled.push(...ranked, ...(ranked.includes(deployer) ? [] : [deployer]));
   }
-}, 300_000);
+
+  // Prices move while the harness folds the world's pool events (a batch every few seconds): the
+  // tests compare served prices with GetPrices, so they start once every block up to the heads is
+  // indexed and every pool event published is folded.
+  for (const [chainId, head] of heads) {
+    await eventually(async () => {
+      const checkpoint = await harness.database.prisma.indexedBlock.findUnique({ where: { chainId_number: { chainId, number: head } } });
+      expect(checkpoint).not.toBeNull();
+    }, 240_000);
+  }
+  await eventually(() => consumerGroupCaughtUp(kafka, `${harness.suffix}.prices.pool-events`, harness.topics.poolEvents.name), 120_000);
+}, 600_000);
 
 afterAll(async () => {
   if (server) await new Promise((resolve) => server.close(resolve));
