@@ -46,6 +46,9 @@ export interface WalletScope {
   chainIds: string[];
 }
 
+type ScopeBackends = { referenceData: ReferenceDataClient; chains: ChainCatalog };
+type ScopeRequest = { context: RequestContext; address: string; chainIds: readonly string[] | undefined; capabilities: readonly ChainCapability[] };
+
 export interface UncheckedWalletScope extends WalletScope {
   /** Settles once reference-data says whether the address is tracked: rejects with the 400 when it is not. */
   tracked: Promise<void>;
@@ -57,10 +60,7 @@ export interface UncheckedWalletScope extends WalletScope {
  * problems are answered before an untracked address, so a client fixing its filter learns about
  * the address next.
  */
-export async function resolveUncheckedWalletScope(
-  { referenceData, chains: catalog }: { referenceData: ReferenceDataClient; chains: ChainCatalog },
-  request: { context: RequestContext; address: string; chainIds: readonly string[] | undefined; capabilities: readonly ChainCapability[] },
-): Promise<UncheckedWalletScope> {
+export async function resolveUncheckedWalletScope({ referenceData, chains: catalog }: ScopeBackends, request: ScopeRequest): Promise<UncheckedWalletScope> {
   const { context } = request;
   const evm = evmAddressPattern.test(request.address);
   const address = evm ? request.address.toLowerCase() : request.address;
@@ -75,10 +75,7 @@ export async function resolveUncheckedWalletScope(
 }
 
 /** The wallet a request is about and the chains to read for it, once the address is known to be tracked. */
-export async function resolveWalletScope(
-  backends: { referenceData: ReferenceDataClient; chains: ChainCatalog },
-  request: { context: RequestContext; address: string; chainIds: readonly string[] | undefined; capabilities: readonly ChainCapability[] },
-): Promise<WalletScope> {
+export async function resolveWalletScope(backends: ScopeBackends, request: ScopeRequest): Promise<WalletScope> {
   const { tracked, ...scope } = await resolveUncheckedWalletScope(backends, request);
   await tracked;
   return scope;

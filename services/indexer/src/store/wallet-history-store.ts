@@ -102,23 +102,30 @@ const rowKey = (chainId: string, blockHash: string, index: number, address: stri
 
 /** `bodies`: shared by the writer, which keeps what it stores, and the readers of the same process. */
 export function createWalletHistoryStore(clickhouse: ClickHouse, bodies: TransactionBodies = createTransactionBodies()): WalletHistoryStore {
-  /** The bodies of a page's rows: kept ones, the rest in one read. */
-  async function bodiesOf(address: string, rows: readonly ListedRow[]): Promise<Map<string, WalletTransaction>> {
+  /** The body of each of a page's rows, in row order: kept ones, the rest in one read. */
+  async function bodiesOf(address: string, rows: readonly ListedRow[]): Promise<WalletTransaction[]> {
+    const identities = rows.map(rowIdentity);
+    const keys = identities.map(identityKey);
     const found = new Map<string, WalletTransaction>();
     const missing: TransactionIdentity[] = [];
-    for (const row of rows) {
-      const identity = rowIdentity(row);
+    identities.forEach((identity, index) => {
       const body = bodies.get(identity);
-      if (body) found.set(identityKey(identity), body);
+      if (body) found.set(keys[index]!, body);
       else missing.push(identity);
+    });
+    if (missing.length > 0) {
+      for (const row of await clickhouse.query<BodyRow>(transactionBodiesQuery(address, missing))) {
+        const transaction = decodeBody(row.body);
+        found.set(identityKey(rowIdentity(row)), transaction);
+        bodies.keep(transaction, row.body.length);
+      }
     }
-    if (missing.length === 0) return found;
-    for (const row of await clickhouse.query<BodyRow>(transactionBodiesQuery(address, missing))) {
-      const transaction = decodeBody(row.body);
-      found.set(identityKey(rowIdentity(row)), transaction);
-      bodies.keep(transaction, row.body.length);
-    }
-    return found;
+    return keys.map((key) => {
+      const transaction = found.get(key);
+      // Rows are never deleted (a rollback orphans a block's hash), so a listed row has its body.
+      if (!transaction) throw new Error(`no stored body for transaction ${key}`);
+      return transaction;
+    });
   }
 
   return {
@@ -221,24 +228,19 @@ export function createWalletHistoryStore(clickhouse: ClickHouse, bodies: Transac
 
     async listWalletTransactions(filter) {
       const rows = await clickhouse.query<ListedRow>(listWalletTransactionsQuery(filter));
-      const found = await bodiesOf(filter.address, rows);
-      return rows.map((row) => {
-        const transaction = found.get(identityKey(rowIdentity(row)));
-        // Rows are never deleted (a rollback orphans a block's hash), so a listed row has its body.
-        if (!transaction) throw new Error(`no stored body for transaction ${row.chain_id}:${row.block_hash}:${row.transaction_index}`);
-        return {
-          chainId: row.chain_id,
-          address: row.address,
-          blockNumber: BigInt(row.block_number),
-          blockHash: row.block_hash,
-          minedAt: Number(row.mined_at),
-          transactionIndex: Number(row.transaction_index),
-          hash: row.hash,
-          operationType: row.operation_type,
-          isTrash: Number(row.is_trash) === 1,
-          transaction,
-        };
-      });
+      const transactions = await bodiesOf(filter.address, rows);
+      return rows.map((row, index) => ({
+        chainId: row.chain_id,
+        address: row.address,
+        blockNumber: BigInt(row.block_number),
+        blockHash: row.block_hash,
+        minedAt: Number(row.mined_at),
+        transactionIndex: Number(row.transaction_index),
+        hash: row.hash,
+        operationType: row.operation_type,
+        isTrash: Number(row.is_trash) === 1,
+        transaction: transactions[index]!,
+      }));
     },
   };
 }
