@@ -174,5 +174,58 @@ describe('Kafka producer and consumer wrappers against the real broker', () => {
       // The committed offsets were those of the stored messages: the second member starts after them.
       expect(numbers(resumed).filter((n) => n > 2_000 && n < 3_000)).toEqual(range(2_031, 2_035));
     });
+
+    test('a handler that answers with `durable` has its offsets committed once that resolves, and never when it rejects', async () => {
+      const admin = kafka.admin();
+      await admin.connect();
+      const producer = await createProducer(kafka);
+      await producer.send(topic, range(4_001, 4_006).map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+      await producer.disconnect();
+      const ends = new Map((await admin.fetchTopicOffsets(topic.name)).map(({ partition, high }) => [partition, high]));
+      const committed = async (groupId: string) => {
+        const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic.name] });
+        return new Map(offsets!.partitions.map(({ partition, offset }) => [partition, offset]));
+      };
+
+      const groupId = uniqueName('test-durable');
+      const handled: IncomingMessage<ChainBlock>[][] = [];
+      const settlers: { resolve(): void }[] = [];
+      const consumer = await startAccumulatingConsumer(kafka, {
+        groupId,
+        topic,
+        logger: testLogger,
+        maxDelayMs: 200,
+        handleBatch: async (messages) => {
+          handled.push(messages);
+          return { durable: new Promise<void>((resolve) => settlers.push({ resolve })) };
+        },
+      });
+      await waitFor(() => numbers(handled).includes(4_006));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // Handled, readable, but not stored: nothing is committed.
+      expect([...(await committed(groupId)).values()]).toEqual(['-1', '-1']);
+      for (const settler of settlers) settler.resolve();
+      const started = Date.now();
+      while (Date.now() - started < 15_000) {
+        const offsets = await committed(groupId);
+        if ([...ends].every(([partition, high]) => offsets.get(partition) === high)) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(await committed(groupId)).toEqual(ends);
+      await consumer.stop();
+
+      const refusedGroup = uniqueName('test-durable');
+      const refused = await startAccumulatingConsumer(kafka, {
+        groupId: refusedGroup,
+        topic,
+        logger: testLogger,
+        maxDelayMs: 200,
+        handleBatch: async () => ({ durable: Promise.reject(new Error('the final INSERT failed')) }),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await refused.stop();
+      expect([...(await committed(refusedGroup)).values()]).toEqual(['-1', '-1']);
+      await admin.disconnect();
+    });
   });
 });

@@ -17,7 +17,7 @@ import { finalityDepthsFromEnv, selectIndexedChains, type IndexedChain } from '.
 import { createIndexerMetrics } from './pipeline/indexer-metrics.js';
 import { createBlockPublisher } from './publish/block-publisher.js';
 import { createCheckpointStore } from './store/checkpoint-store.js';
-import { createTransactionBodies } from './store/transaction-bodies.js';
+import { createHistoryMemory } from './store/history-memory.js';
 import { backoffDelay, defaultRetryPolicy } from './sync/backoff.js';
 
 const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend(clickHouseEnv.shape).extend(redisEnv.shape).extend({
@@ -32,6 +32,9 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
   INDEXER_PUBLISH_BATCH: z.coerce.number().int().positive().default(50),
   // Tracing a busy block re-executes every transaction on the node, which takes a while.
   INDEXER_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  // How long transaction and balance-change rows may wait for their INSERT (readers see them at
+  // once): ClickHouse 18.16 merges every INSERT into its partition's youngest part straight away.
+  INDEXER_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(60_000),
 });
 
 await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, async ({ logger, metrics: registry }) => {
@@ -50,14 +53,15 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
     password: config.CLICKHOUSE_PASSWORD,
   });
   const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
-  // The writer keeps the bodies it stores, so a page read after a wallet's new transaction finds them.
-  const bodies = createTransactionBodies();
+  // The writer keeps the bodies and the rows it writes, so a page read after a wallet's new
+  // transaction finds them before they are stored.
+  const memory = createHistoryMemory({ clickhouse, logger, storeEveryMs: config.INDEXER_STORE_INTERVAL_MS });
   const writer = createTransactionWriter({
     kafka,
     clickhouse,
     referenceData,
     versions: changes.versions,
-    bodies,
+    memory,
     logger,
     topics,
     groupId: consumerGroup('indexer.wallet-history', config.KAFKA_TOPIC_SUFFIX),
@@ -106,7 +110,7 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
   });
 
   return {
-    services: [indexerService({ clickhouse, referenceData, bodies })],
+    services: [indexerService({ clickhouse, referenceData, memory })],
     closers: [
       {
         name: 'chain indexers',

@@ -15,9 +15,11 @@ export interface AccumulatingConsumerOptions<T> {
   /**
    * Everything accumulated since the last call, across partitions, each partition's messages in
    * order. Resolve once they are stored: only then are their offsets committed. Throw to have
-   * them handed over again (with whatever arrived meanwhile) at the next flush.
+   * them handed over again (with whatever arrived meanwhile) at the next flush. A handler that
+   * makes them readable now but stores them later (createWriteBehind) resolves with `durable`:
+   * the offsets are committed once that resolves, and never if it rejects.
    */
-  handleBatch(messages: IncomingMessage<T>[]): Promise<void>;
+  handleBatch(messages: IncomingMessage<T>[]): Promise<void | { durable: Promise<void> }>;
   /** A flush starts as soon as this many messages wait. */
   maxMessages?: number;
   /** ... or when the oldest waiting message has waited this long. */
@@ -65,7 +67,19 @@ export async function startAccumulatingConsumer<T>(kafka: Kafka, options: Accumu
   const highWatermarks = new Map<number, string>();
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
+  /** Commits in flush order, each after its flush's rows are durable. */
+  let committing: Promise<void> = Promise.resolve();
+  let commitsHalted = false;
   let stopped = false;
+
+  async function commit(handled: Map<number, { last: string }>): Promise<void> {
+    try {
+      await consumer.commitOffsets([...handled].map(([partition, { last }]) => ({ topic: topic.name, partition, offset: (BigInt(last) + 1n).toString() })));
+    } catch (error) {
+      // What was handled is stored; a later commit covers it, or it is handed over again and folded.
+      logger.warn({ err: error, groupId: options.groupId }, 'committing offsets after a flush failed');
+    }
+  }
 
   async function handleWaiting(): Promise<void> {
     clearTimeout(timer);
@@ -75,10 +89,10 @@ export async function startAccumulatingConsumer<T>(kafka: Kafka, options: Accumu
     // What arrives while the handler runs waits in a new list, for the next flush.
     waiting = [];
     const parent = extractTraceContext(headerCarrier(taken[0]!.headers));
-    await context.with(parent, () =>
+    const outcome = await context.with(parent, () =>
       tracer.startActiveSpan(`${topic.name} process`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.batch.message_count': taken.length } }, async (span) => {
         try {
-          await options.handleBatch(taken.map(({ message }) => message));
+          return await options.handleBatch(taken.map(({ message }) => message));
         } catch (error) {
           waiting = [...taken, ...waiting];
           span.recordException(error as Error);
@@ -92,12 +106,20 @@ export async function startAccumulatingConsumer<T>(kafka: Kafka, options: Accumu
     const handled = new Map<number, { last: string; count: number }>();
     for (const { message } of taken) handled.set(message.partition, { last: message.offset, count: (handled.get(message.partition)?.count ?? 0) + 1 });
     for (const [partition, { last, count }] of handled) reporting.handled(partition, count, last, highWatermarks.get(partition) ?? last);
-    try {
-      await consumer.commitOffsets([...handled].map(([partition, { last }]) => ({ topic: topic.name, partition, offset: (BigInt(last) + 1n).toString() })));
-    } catch (error) {
-      // What was handled is stored; a later commit covers it, or it is handed over again and folded.
-      logger.warn({ err: error, groupId: options.groupId }, 'committing offsets after a flush failed');
-    }
+    const durable = outcome ? outcome.durable : Promise.resolve();
+    // Its rejection is handled in the commit chain, possibly after other commits are awaited.
+    durable.catch(() => undefined);
+    committing = committing.then(async () => {
+      try {
+        await durable;
+      } catch (error) {
+        // Not stored: nothing after it may be committed either, so a restart hands it over again.
+        commitsHalted = true;
+        logger.error({ err: error, groupId: options.groupId }, 'handled messages were never stored; offsets stay uncommitted from here on');
+      }
+      if (!commitsHalted) await commit(handled);
+    });
+    if (!outcome) await committing;
     // Messages that arrived while the handler ran may be the last for a while: their delay runs now.
     schedule();
   }
@@ -145,6 +167,7 @@ export async function startAccumulatingConsumer<T>(kafka: Kafka, options: Accumu
       consumer.pause([{ topic: topic.name }]);
       await flush().catch(() => undefined);
       clearTimeout(timer);
+      await committing;
       await consumer.stop();
       await consumer.disconnect();
     },

@@ -7,7 +7,7 @@ import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data'
 import { createTokenDirectory } from '../reference/token-directory.js';
 import { createWalletTracking } from '../reference/wallet-tracking.js';
 import { transactionTokens } from '@wallet-api/core/transactions';
-import type { TransactionBodies } from '../store/transaction-bodies.js';
+import { createHistoryMemory, type HistoryMemory } from '../store/history-memory.js';
 import { createWalletHistoryStore } from '../store/wallet-history-store.js';
 import { walletRows } from './wallet-rows.js';
 
@@ -24,8 +24,8 @@ export interface TransactionWriterOptions {
   referenceData: ReferenceDataClient;
   /** Marks the wallets whose transactions were stored (everything, after a rollback), before offsets are committed. */
   versions: ChangeVersions;
-  /** Where the bodies it stores are kept for the process's readers. */
-  bodies?: TransactionBodies;
+  /** What it writes is kept there for the process's readers until stored; without one, rows are stored as they come. */
+  memory?: HistoryMemory;
   logger: Logger;
   /** Prefix of the consumer groups, one per topic. */
   groupId?: string;
@@ -43,16 +43,19 @@ export interface TransactionWriter {
  * Consumes the chain topics into ClickHouse: wallet transaction rows, balance changes, and block
  * canonicality. Each topic has its own consumer group, so a slow topic never holds another back;
  * results do not depend on the order the topics are read in (see block_states). The transactions
- * group accumulates what every chain sent within a second (or 50,000 messages) into one INSERT,
- * the balance-change and block groups ten seconds' worth: ClickHouse makes a part per INSERT and
- * merges parts again and again, so one insert per block and table kept it busy merging while the
- * chains were idle. Rollbacks, rare, are stored as they come.
+ * group handles what every chain sent within a second (or 50,000 messages) at once and hands the
+ * rows to HistoryMemory, readable at once and stored in one INSERT per `storeEveryMs`; offsets
+ * are committed once they are stored. The balance-change group inserts as rarely, the block group
+ * every ten seconds: ClickHouse makes a part per INSERT and merges parts again and again, so one
+ * insert per block and table kept it busy merging while the chains were idle. Rollbacks, rare,
+ * are stored as they come.
  */
 export function createTransactionWriter(options: TransactionWriterOptions): TransactionWriter {
   const { kafka, logger, versions } = options;
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'indexer.wallet-history';
-  const store = createWalletHistoryStore(options.clickhouse, options.bodies);
+  const memory = options.memory ?? createHistoryMemory({ clickhouse: options.clickhouse, logger, storeEveryMs: 0 });
+  const store = createWalletHistoryStore(options.clickhouse, memory);
   const tokens = createTokenDirectory(options.referenceData);
   const tracking = createWalletTracking(options.referenceData);
   let consumers: MessageConsumer[] = [];
@@ -72,21 +75,23 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
             // through are in most transactions, and every wallet endpoint answers 400 for them.
             const tracked = await tracking.tracked(withRows.flatMap(({ transaction, rows }) => rows.map((row) => ({ chainId: transaction.chainId, address: row.address }))));
             const batch = withRows.map(({ transaction, rows }) => ({ transaction, rows: rows.filter((row) => tracked.has(`${transaction.chainId}:${row.address}`)) }));
-            await store.writeTransactions(batch);
+            const accepted = await store.writeTransactions(batch);
+            // Readable now (from memory until stored): answers cached before them are stale.
             await versions.walletsChanged(
               batch.flatMap(({ rows }) => rows.map((row) => row.address)),
               'history',
             );
+            return accepted;
           },
         }),
         startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.balance-changes`,
           topic: topics.balanceChanges,
           logger,
-          // No answer reads these within seconds (charts and PnL work on hours and days), and while
-          // a table is small (under ~5 MB) ClickHouse 18.16 merges its current partition whole
-          // every few INSERTs: ten seconds per INSERT merge it a tenth as often as one.
-          maxDelayMs: 10_000,
+          // No answer reads these within seconds (charts and PnL work on hours and days), and
+          // ClickHouse 18.16 merges each INSERT into the partition's youngest part at once: they
+          // wait as long as transaction rows may, and at least ten seconds.
+          maxDelayMs: Math.max(10_000, memory.storeEveryMs),
           async handleBatch(messages) {
             await store.writeBalanceChanges(messages.map((message) => message.value));
           },
@@ -130,6 +135,8 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
     async stop() {
       const running = consumers;
       consumers = [];
+      // What waits in memory is stored now, so the consumers' last commits do not wait for its delay.
+      await memory.close().catch((error) => logger.error({ err: error }, 'storing the waiting transaction rows failed; they are read again from Kafka'));
       await Promise.all(running.map((consumer) => consumer.stop()));
     },
   };

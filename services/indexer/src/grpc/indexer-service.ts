@@ -14,7 +14,7 @@ import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data'
 import { createDappDirectory, type DappTable } from '@wallet-api/core/reference-data';
 import { createTokenDirectory, type TokenTable } from '../reference/token-directory.js';
 import { toTransactionRecord, transactionContracts, transactionTokens } from '@wallet-api/core/transactions';
-import type { TransactionBodies } from '../store/transaction-bodies.js';
+import type { HistoryMemory } from '../store/history-memory.js';
 import { createWalletHistoryStore, type StoredWalletTransaction } from '../store/wallet-history-store.js';
 import type { TransactionSearch, TrashFilter as StoreTrashFilter } from '../store/wallet-transaction-query.js';
 
@@ -51,8 +51,8 @@ export function readSearchQuery(query: string): { kind: 'hash' | 'address' | 'sy
 export interface IndexerServiceDependencies {
   clickhouse: ClickHouse;
   referenceData: ReferenceDataClient;
-  /** The bodies the process's writer keeps as it stores them; absent: the service keeps its own. */
-  bodies?: TransactionBodies;
+  /** What the process's writer keeps (bodies, rows not stored yet); absent: the service reads ClickHouse alone. */
+  memory?: HistoryMemory;
 }
 
 async function resolveSearch(
@@ -73,8 +73,8 @@ async function resolveSearch(
 }
 
 /** The Indexer gRPC service: a wallet's stored transactions with their token and dapp facts. */
-export function indexerService({ clickhouse, referenceData, bodies }: IndexerServiceDependencies): ServiceRegistration {
-  const store = createWalletHistoryStore(clickhouse, bodies);
+export function indexerService({ clickhouse, referenceData, memory }: IndexerServiceDependencies): ServiceRegistration {
+  const store = createWalletHistoryStore(clickhouse, memory);
   const tokens = createTokenDirectory(referenceData);
   const dapps = createDappDirectory(referenceData);
   return registration<IndexerServer>('walletapi.indexer.Indexer', IndexerService, {

@@ -1,6 +1,8 @@
-import { inList, sql, type ClickHouse } from '@wallet-api/core/clickhouse';
+import { inList, sql, type Accepted, type ClickHouse } from '@wallet-api/core/clickhouse';
+import { createLogger } from '@wallet-api/core/logger';
 import { AssetKind, WalletTransaction, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
-import { createTransactionBodies, decodeBody, encodeBody, identityKey, type TransactionBodies } from './transaction-bodies.js';
+import { createHistoryMemory, type HistoryMemory, type WalletTransactionRecord } from './history-memory.js';
+import { decodeBody, encodeBody, identityKey } from './transaction-bodies.js';
 import { listWalletTransactionsQuery, transactionBodiesQuery, type TransactionIdentity, type WalletTransactionFilter } from './wallet-transaction-query.js';
 
 /** One wallet's reading of one transaction, as stored. */
@@ -33,7 +35,8 @@ export interface DecodedForWallets {
 
 export interface WalletHistoryStore {
   /**
-   * Stores the rows of a batch of transactions in one INSERT and returns how many there were.
+   * Hands the rows of a batch of transactions over to be stored in one INSERT (HistoryMemory):
+   * readers of the same memory see them at once, ClickHouse once `durable` resolves.
    *
    * No read before the write: a transaction's identity is (chain, block hash, transaction index)
    * and a row's is that plus the wallet, which ends the table's ReplacingMergeTree key. A message
@@ -42,8 +45,9 @@ export interface WalletHistoryStore {
    * reader takes one row per identity (LIMIT BY, or FINAL) until they do. Repeats within a batch
    * are left out here.
    */
-  writeTransactions(batch: readonly DecodedForWallets[]): Promise<number>;
-  writeTransaction(transaction: WalletTransaction, rows: readonly WalletTransactionRow[]): Promise<number>;
+  writeTransactions(batch: readonly DecodedForWallets[]): Promise<Accepted>;
+  /** One transaction's rows, stored before it resolves. */
+  writeTransaction(transaction: WalletTransaction, rows: readonly WalletTransactionRow[]): Promise<void>;
   /** Stores balance changes in one INSERT, keyed (chain, block hash, transaction index, wallet, asset) as above. */
   writeBalanceChanges(changes: readonly BalanceChange[]): Promise<number>;
   /**
@@ -100,17 +104,29 @@ function firstTime(seen: Set<string>, key: string): boolean {
 
 const rowKey = (chainId: string, blockHash: string, index: number, address: string) => `${chainId}|${blockHash}|${index}|${address}`;
 
-/** `bodies`: shared by the writer, which keeps what it stores, and the readers of the same process. */
-export function createWalletHistoryStore(clickhouse: ClickHouse, bodies: TransactionBodies = createTransactionBodies()): WalletHistoryStore {
-  /** The body of each of a page's rows, in row order: kept ones, the rest in one read. */
-  async function bodiesOf(address: string, rows: readonly ListedRow[]): Promise<WalletTransaction[]> {
+/**
+ * `memory`: shared by the writer, which keeps what it writes there, and the readers of the same
+ * process; without one, every write is stored before it returns.
+ */
+export function createWalletHistoryStore(
+  clickhouse: ClickHouse,
+  memory: HistoryMemory = createHistoryMemory({ clickhouse, logger: createLogger('wallet-history-store'), storeEveryMs: 0 }),
+): WalletHistoryStore {
+  const { bodies } = memory;
+
+  /** The body of each of a page's rows, in row order: waiting or kept ones, the rest in one read. */
+  async function bodiesOf(address: string, rows: readonly ListedRow[], waiting: readonly WalletTransactionRecord[]): Promise<WalletTransaction[]> {
     const identities = rows.map(rowIdentity);
     const keys = identities.map(identityKey);
+    const waitingBodies = new Map(waiting.map((row) => [identityKey(rowIdentity(row)), row.body]));
     const found = new Map<string, WalletTransaction>();
     const missing: TransactionIdentity[] = [];
     identities.forEach((identity, index) => {
+      const key = keys[index]!;
       const body = bodies.get(identity);
-      if (body) found.set(keys[index]!, body);
+      const waitingBody = waitingBodies.get(key);
+      if (body) found.set(key, body);
+      else if (waitingBody !== undefined) found.set(key, decodeBody(waitingBody));
       else missing.push(identity);
     });
     if (missing.length > 0) {
@@ -135,9 +151,8 @@ export function createWalletHistoryStore(clickhouse: ClickHouse, bodies: Transac
         .flatMap(({ transaction, rows }) => rows.map((row) => ({ transaction, row })))
         .filter(({ transaction, row }) => firstTime(seen, rowKey(transaction.chainId, transaction.blockHash, transaction.transactionIndex, row.address)));
       const encoded = new Map<WalletTransaction, string>();
-      await clickhouse.insert(
-        'wallet_transactions',
-        fresh.map(({ transaction, row }) => {
+      const accepted = await memory.transactions.add(
+        fresh.map(({ transaction, row }): WalletTransactionRecord => {
           let body = encoded.get(transaction);
           if (body === undefined) encoded.set(transaction, (body = encodeBody(transaction)));
           return {
@@ -158,11 +173,11 @@ export function createWalletHistoryStore(clickhouse: ClickHouse, bodies: Transac
         }),
       );
       for (const [transaction, body] of encoded) bodies.keep(transaction, body.length);
-      return fresh.length;
+      return accepted;
     },
 
-    writeTransaction(transaction, rows) {
-      return this.writeTransactions([{ transaction, rows }]);
+    async writeTransaction(transaction, rows) {
+      await (await this.writeTransactions([{ transaction, rows }])).durable;
     },
 
     async writeBalanceChanges(changes) {
@@ -227,8 +242,10 @@ export function createWalletHistoryStore(clickhouse: ClickHouse, bodies: Transac
     },
 
     async listWalletTransactions(filter) {
-      const rows = await clickhouse.query<ListedRow>(listWalletTransactionsQuery(filter));
-      const transactions = await bodiesOf(filter.address, rows);
+      const chains = new Set(filter.chainIds);
+      const waiting = memory.transactions.waitingFor(filter.address).filter((row) => chains.has(row.chain_id));
+      const rows = await clickhouse.query<ListedRow>(listWalletTransactionsQuery(filter, waiting));
+      const transactions = await bodiesOf(filter.address, rows, waiting);
       return rows.map((row, index) => ({
         chainId: row.chain_id,
         address: row.address,

@@ -1,4 +1,5 @@
 import { inList, join, orphanedBlocks, sql, type SqlFragment, type SqlValue } from '@wallet-api/core/clickhouse';
+import type { WalletTransactionRecord } from './history-memory.js';
 
 // Moved to core for reference-data's price tables; kept importable from here for the indexer's callers.
 export { inList, orphanedBlocks };
@@ -67,13 +68,35 @@ export interface TransactionIdentity {
   transactionIndex: number;
 }
 
+const narrowColumns = sql`chain_id, address, block_number, block_hash, block_timestamp, transaction_index, hash, operation_type, is_trash,
+  asset_types, token_addresses, counterparties`;
+
+/** A row not stored yet, as a SELECT of literals typed like the table's columns (18.16's UNION ALL wants equal types). */
+function recordSelect(row: WalletTransactionRecord): SqlFragment {
+  const strings = (values: readonly string[]) => sql`CAST(${values} AS Array(String))`;
+  return sql`SELECT ${row.chain_id}, ${row.address}, toUInt64(${BigInt(row.block_number)}), ${row.block_hash}, toDateTime(${row.block_timestamp}),
+    toUInt32(${row.transaction_index}), ${row.hash}, ${row.operation_type}, toUInt8(${row.is_trash}),
+    ${strings(row.asset_types)}, ${strings(row.token_addresses)}, ${strings(row.counterparties)}`;
+}
+
+/**
+ * The wallet's rows: the table's, plus those that wait for their INSERT in the indexer's memory
+ * (HistoryMemory) as literal rows, so every filter below applies to both alike.
+ */
+function walletRowsSource(filter: WalletTransactionFilter, waiting: readonly WalletTransactionRecord[]): SqlFragment {
+  if (waiting.length === 0) return sql`wallet_transactions`;
+  const stored = sql`SELECT ${narrowColumns} FROM wallet_transactions WHERE address = ${filter.address} AND chain_id IN ${inList(filter.chainIds)}`;
+  return sql`(${join([stored, ...waiting.map(recordSelect)], ' UNION ALL ')})`;
+}
+
 /**
  * The identities and per-wallet readings of one page of a wallet's history, from the narrow columns
  * alone: every filter, the orphan check, the keyset cursor and the order. The wide `body` is read
  * apart (transactionBodiesQuery) and only for the transactions the indexer does not keep already,
  * so a page read again after the wallet's next transaction reads one body instead of a hundred.
+ * `waiting`: the wallet's rows not stored yet.
  */
-export function listWalletTransactionsQuery(filter: WalletTransactionFilter): SqlFragment {
+export function listWalletTransactionsQuery(filter: WalletTransactionFilter, waiting: readonly WalletTransactionRecord[] = []): SqlFragment {
   const conditions: SqlFragment[] = [
     sql`address = ${filter.address}`,
     sql`chain_id IN ${inList(filter.chainIds)}`,
@@ -94,7 +117,7 @@ export function listWalletTransactionsQuery(filter: WalletTransactionFilter): Sq
   if (filter.after) conditions.push(afterCursor(filter.after));
   return sql`SELECT chain_id, address, block_number, block_hash, toUnixTimestamp(block_timestamp) AS mined_at,
       transaction_index, hash, operation_type, is_trash
-    FROM wallet_transactions
+    FROM ${walletRowsSource(filter, waiting)}
     WHERE ${join(conditions, ' AND ')}
     ORDER BY block_timestamp DESC, block_number DESC, transaction_index DESC, chain_id DESC
     LIMIT 1 BY chain_id, block_hash, transaction_index

@@ -1,0 +1,96 @@
+import { createWriteBehind, identifier, sql, type ClickHouse } from '../src/clickhouse/index.js';
+import { setupClickHouse, testLogger, uniqueName } from '../src/testing/index.js';
+
+type Row = { wallet: string; n: number };
+
+describe('write-behind rows against the real server', () => {
+  let clickhouse: ClickHouse;
+  const tables: string[] = [];
+
+  const newTable = async (create = true) => {
+    const table = uniqueName('write_behind_test');
+    tables.push(table);
+    if (create) await clickhouse.command(sql`CREATE TABLE ${identifier(table)} (wallet String, n UInt32) ENGINE = MergeTree ORDER BY (wallet, n)`);
+    return table;
+  };
+  const stored = async (table: string) =>
+    (await clickhouse.query<{ wallet: string; n: number }>(sql`SELECT wallet, n FROM ${identifier(table)} ORDER BY wallet, n`)).map((row) => ({ wallet: row.wallet, n: Number(row.n) }));
+  const parts = async (table: string) =>
+    Number((await clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND table = ${table} AND level = 0`))[0]!.n);
+
+  beforeAll(() => {
+    clickhouse = setupClickHouse();
+  });
+
+  afterAll(async () => {
+    for (const table of tables) await clickhouse.command(sql`DROP TABLE IF EXISTS ${identifier(table)}`);
+    await clickhouse.close();
+  });
+
+  test('rows are readable by key at once and stored together after the delay, in one part; then they leave memory', async () => {
+    const table = await newTable();
+    const rows = createWriteBehind<Row>({ clickhouse, table, logger: testLogger, storeEveryMs: 1_500, keyOf: (row) => row.wallet });
+    const first = await rows.add([{ wallet: 'a', n: 1 }, { wallet: 'b', n: 1 }]);
+    const second = await rows.add([{ wallet: 'a', n: 2 }]);
+    expect(rows.waitingFor('a')).toEqual([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }]);
+    expect(rows.waitingFor('c')).toEqual([]);
+    expect(await stored(table)).toEqual([]);
+
+    await Promise.all([first.durable, second.durable]);
+    expect(await stored(table)).toEqual([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }, { wallet: 'b', n: 1 }]);
+    expect(await parts(table)).toBe(1);
+    expect(rows.waitingFor('a')).toEqual([]);
+    await rows.close();
+  });
+
+  test('a refused INSERT keeps its rows readable and is tried again until it is stored', async () => {
+    // The table does not exist yet: every INSERT fails until it is created.
+    const table = await newTable(false);
+    const rows = createWriteBehind<Row>({ clickhouse, table, logger: testLogger, storeEveryMs: 200, retryMs: 200, keyOf: (row) => row.wallet });
+    const accepted = await rows.add([{ wallet: 'a', n: 7 }]);
+    let durable = false;
+    void accepted.durable.then(() => (durable = true));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(durable).toBe(false);
+    expect(rows.waitingFor('a')).toEqual([{ wallet: 'a', n: 7 }]);
+
+    await clickhouse.command(sql`CREATE TABLE ${identifier(table)} (wallet String, n UInt32) ENGINE = MergeTree ORDER BY (wallet, n)`);
+    await accepted.durable;
+    expect(await stored(table)).toEqual([{ wallet: 'a', n: 7 }]);
+    expect(rows.waitingFor('a')).toEqual([]);
+    await rows.close();
+  });
+
+  test('close stores what waits at once, and every later add is stored before it returns', async () => {
+    const table = await newTable();
+    const rows = createWriteBehind<Row>({ clickhouse, table, logger: testLogger, storeEveryMs: 3_600_000, keyOf: (row) => row.wallet });
+    await rows.add([{ wallet: 'a', n: 1 }]);
+    await rows.close();
+    expect(await stored(table)).toEqual([{ wallet: 'a', n: 1 }]);
+    await rows.add([{ wallet: 'a', n: 2 }]);
+    expect(await stored(table)).toEqual([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }]);
+  });
+
+  test('at maxRows the INSERT goes out at once and add waits for it; a write-through instance stores every add', async () => {
+    const table = await newTable();
+    const bounded = createWriteBehind<Row>({ clickhouse, table, logger: testLogger, storeEveryMs: 3_600_000, maxRows: 3, keyOf: (row) => row.wallet });
+    await bounded.add([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }]);
+    expect(await stored(table)).toEqual([]);
+    await bounded.add([{ wallet: 'b', n: 1 }]);
+    expect(await stored(table)).toHaveLength(3);
+
+    const through = createWriteBehind<Row>({ clickhouse, table, logger: testLogger, storeEveryMs: 0, keyOf: (row) => row.wallet });
+    await through.add([{ wallet: 'c', n: 1 }]);
+    expect(await stored(table)).toHaveLength(4);
+    await Promise.all([bounded.close(), through.close()]);
+  });
+
+  test('a failed final INSERT at close rejects `durable`, and its rows leave memory (Kafka hands them over again)', async () => {
+    const table = await newTable(false);
+    const rows = createWriteBehind<Row>({ clickhouse, table, logger: testLogger, storeEveryMs: 3_600_000, keyOf: (row) => row.wallet });
+    const accepted = await rows.add([{ wallet: 'a', n: 1 }]);
+    await expect(rows.close()).rejects.toThrow();
+    await expect(accepted.durable).rejects.toThrow();
+    expect(rows.waitingFor('a')).toEqual([]);
+  });
+});

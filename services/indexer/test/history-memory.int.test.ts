@@ -1,0 +1,140 @@
+import { sql } from '@wallet-api/core/clickhouse';
+import { createGrpcClient, startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
+import { createProducer, ensureTopics, topics, type MessageProducer } from '@wallet-api/core/kafka';
+import { IndexerClient, TrashFilter, type ListWalletTransactionsRequest } from '@wallet-api/core/proto/indexer';
+import { setupChangeVersions, setupClickHouse, setupKafka, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { createTransactionWriter, type TransactionWriter, type WriterTopics } from '../src/consume/transaction-writer.js';
+import { walletRows } from '../src/consume/wallet-rows.js';
+import { indexerService } from '../src/grpc/indexer-service.js';
+import { createHistoryMemory, type HistoryMemory } from '../src/store/history-memory.js';
+import { createWalletHistoryStore } from '../src/store/wallet-history-store.js';
+import { startReferenceDataFixture, type RunningReferenceData } from './reference-data-fixture.js';
+import { blockRef, erc20, native, randomAddress, token, transaction } from './wallet-history-fixtures.js';
+
+const clickhouse = setupClickHouse();
+const kafka = setupKafka('history-memory-test');
+const changes = setupChangeVersions();
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+// The indexer's production shape: the writer keeps rows in memory for an hour here (a minute by
+// default), and the gRPC service of the same process reads them from there until they are stored.
+describe('transaction rows waiting for their INSERT are served from the indexer memory', () => {
+  const chainId = uniqueName('chain');
+  const usdc = randomAddress();
+  const groupId = uniqueName('writer');
+  const writerTopics: WriterTopics = {
+    walletTransactions: { ...topics.walletTransactions, name: uniqueName('test.transactions') },
+    balanceChanges: { ...topics.balanceChanges, name: uniqueName('test.balance-changes') },
+    chainBlocks: { ...topics.chainBlocks, name: uniqueName('test.blocks') },
+    chainRollbacks: { ...topics.chainRollbacks, name: uniqueName('test.rollbacks') },
+  };
+  let referenceData: RunningReferenceData;
+  let memory: HistoryMemory;
+  let writer: TransactionWriter;
+  let producer: MessageProducer;
+  let grpc: GrpcServer;
+  let indexer: IndexerClient;
+
+  const list = async (request: Partial<ListWalletTransactionsRequest> & { address: string }) =>
+    unary(indexer, indexer.listWalletTransactions, {
+      context: undefined,
+      chainIds: [chainId],
+      operationTypes: [],
+      trash: TrashFilter.TRASH_FILTER_NO_FILTER,
+      assetTypes: [],
+      searchQuery: '',
+      after: undefined,
+      pageSize: 100,
+      ...request,
+    });
+  const storedRows = async (address: string) =>
+    Number((await clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM wallet_transactions WHERE chain_id = ${chainId} AND address = ${address}`))[0]!.n);
+  const committedOffsets = async () => {
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const [offsets] = await admin.fetchOffsets({ groupId: `${groupId}.transactions`, topics: [writerTopics.walletTransactions.name] });
+      return offsets!.partitions.map(({ offset }) => offset);
+    } finally {
+      await admin.disconnect();
+    }
+  };
+
+  beforeAll(async () => {
+    await ensureTopics(kafka, Object.values(writerTopics));
+    referenceData = await startReferenceDataFixture({
+      tokens: [
+        token(chainId, '', { interface: 1, name: 'Ether', symbol: 'ETH', decimals: 18, fungibleId: 'eth', verified: true }),
+        token(chainId, usdc, { name: 'USD Coin', symbol: 'USDC', decimals: 6, fungibleId: 'usdc', verified: true }),
+      ],
+      dapps: [],
+    });
+    memory = createHistoryMemory({ clickhouse, logger: testLogger, storeEveryMs: 3_600_000 });
+    writer = createTransactionWriter({ kafka, clickhouse, referenceData: referenceData.client, versions: changes.versions, logger: testLogger, groupId, topics: writerTopics, memory });
+    await writer.start();
+    producer = await createProducer(kafka);
+    grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client, memory })], logger: testLogger });
+    indexer = createGrpcClient(IndexerClient, `127.0.0.1:${grpc.port}`);
+  });
+
+  afterAll(async () => {
+    await writer.stop();
+    await producer.disconnect();
+    indexer.close();
+    await grpc.shutdown(1_000);
+    await referenceData.stop();
+    await clickhouse.close();
+    changes.close();
+  });
+
+  test('a handled transaction is listed at once with every filter applied and merged with stored history in order; it is stored and committed when the writer stops', async () => {
+    const alice = randomAddress();
+    const bob = randomAddress();
+    // Older history, already in ClickHouse.
+    const older = transaction(blockRef(chainId, 1, 1_700_000_000), 0, { from: bob, to: usdc, transfers: [{ asset: erc20(usdc), amount: '5000000', sender: bob, recipient: alice }] });
+    const storedFacts = { lookup: (_chainId: string, address: string) => (address === usdc || address === '' ? { verified: true, isSpam: false } : undefined) };
+    await createWalletHistoryStore(clickhouse).writeTransaction(older, walletRows(older, storedFacts));
+    expect(await storedRows(alice)).toBe(1);
+
+    const newer = transaction(blockRef(chainId, 2, 1_700_000_012), 0, { from: alice, to: bob, transfers: [{ asset: native, amount: '1000', sender: alice, recipient: bob }] });
+    await producer.send(writerTopics.walletTransactions, [{ key: chainId, value: newer }]);
+    const page = await eventually(() => list({ address: alice }), (response) => response.transactions.length === 2);
+    expect(page.transactions.map((record) => [record.hash, record.operationType])).toEqual([
+      [newer.hash, 'send'],
+      [older.hash, 'receive'],
+    ]);
+    // Only in memory: ClickHouse has the older row alone, and the offset is not committed.
+    expect(await storedRows(alice)).toBe(1);
+    expect((await committedOffsets()).filter((offset) => offset !== '-1')).toEqual([]);
+
+    // Filters, search and the cursor apply to waiting rows as to stored ones.
+    expect((await list({ address: alice, operationTypes: ['send'] })).transactions.map((record) => record.hash)).toEqual([newer.hash]);
+    expect((await list({ address: alice, operationTypes: ['receive'] })).transactions.map((record) => record.hash)).toEqual([older.hash]);
+    expect((await list({ address: alice, searchQuery: newer.hash })).transactions.map((record) => record.hash)).toEqual([newer.hash]);
+    expect((await list({ address: alice, assetTypes: ['fungible'], searchQuery: bob })).transactions.map((record) => record.hash)).toEqual([newer.hash, older.hash]);
+    const first = await list({ address: alice, pageSize: 1 });
+    expect(first.transactions.map((record) => record.hash)).toEqual([newer.hash]);
+    expect(first.hasMore).toBe(true);
+    const second = await list({ address: alice, pageSize: 1, after: first.transactions[0]!.cursor });
+    expect(second.transactions.map((record) => record.hash)).toEqual([older.hash]);
+    expect((await list({ address: bob })).transactions.map((record) => record.hash)).toEqual([newer.hash, older.hash]);
+
+    await writer.stop();
+    expect(await storedRows(alice)).toBe(2);
+    expect(await storedRows(bob)).toBe(2);
+    // The one message's partition: committed past it.
+    expect((await committedOffsets()).filter((offset) => offset !== '-1')).toEqual(['1']);
+    // Stored and gone from memory: the page is the same, read from ClickHouse alone.
+    expect(memory.transactions.waitingFor(alice)).toEqual([]);
+    expect((await list({ address: alice })).transactions.map((record) => record.hash)).toEqual([newer.hash, older.hash]);
+  });
+});
