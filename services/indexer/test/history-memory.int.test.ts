@@ -9,7 +9,8 @@ import { indexerService } from '../src/grpc/indexer-service.js';
 import { createHistoryMemory, type HistoryMemory } from '../src/store/history-memory.js';
 import { createWalletHistoryStore } from '../src/store/wallet-history-store.js';
 import { startReferenceDataFixture, type RunningReferenceData } from './reference-data-fixture.js';
-import { blockRef, erc20, native, randomAddress, token, transaction } from './wallet-history-fixtures.js';
+import type { ChainRollback } from '@wallet-api/core/proto/events';
+import { blockRef, chainBlock, erc20, native, randomAddress, token, transaction, type BlockRef } from './wallet-history-fixtures.js';
 
 const clickhouse = setupClickHouse();
 const kafka = setupKafka('history-memory-test');
@@ -58,12 +59,16 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
     });
   const storedRows = async (address: string) =>
     Number((await clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM wallet_transactions WHERE chain_id = ${chainId} AND address = ${address}`))[0]!.n);
-  const committedOffsets = async () => {
+  /** Per partition with messages: the committed offset and the partition's end. */
+  const commitsAndEnds = async () => {
     const admin = kafka.admin();
     await admin.connect();
     try {
       const [offsets] = await admin.fetchOffsets({ groupId: `${groupId}.transactions`, topics: [writerTopics.walletTransactions.name] });
-      return offsets!.partitions.map(({ offset }) => offset);
+      const ends = await admin.fetchTopicOffsets(writerTopics.walletTransactions.name);
+      return ends
+        .filter(({ high }) => high !== '0')
+        .map(({ partition, high }) => ({ committed: offsets!.partitions.find((entry) => entry.partition === partition)!.offset, end: high }));
     } finally {
       await admin.disconnect();
     }
@@ -96,6 +101,54 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
     changes.close();
   });
 
+  // ReplacingMergeTree(sequence) keeps the newest row of a hash once parts merge, so the state is
+  // read as readers do (argMax by sequence); the rollback view keeps every hash a rollback named.
+  const blockState = async (block: BlockRef) => {
+    const [row] = await clickhouse.query<{ rows: string; newest_orphaned: number; newest: string }>(
+      sql`SELECT count() AS rows, argMax(orphaned, sequence) AS newest_orphaned, max(sequence) AS newest FROM block_states WHERE chain_id = ${chainId} AND block_hash = ${block.hash}`,
+    );
+    return Number(row!.rows) === 0 ? 'none' : `${Number(row!.newest_orphaned) === 1 ? 'orphaned' : 'canonical'}@${row!.newest}`;
+  };
+  const namedByRollback = async (block: BlockRef) =>
+    Number((await clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM orphaned_block_hashes WHERE chain_id = ${chainId} AND block_hash = ${block.hash}`))[0]!.n) > 0;
+  const rollback = (block: BlockRef, sequence: number): ChainRollback => ({
+    chainId,
+    commonAncestorNumber: String(block.number - 1),
+    commonAncestorHash: '0x00',
+    orphanedBlockHashes: [block.hash],
+    orphanedBlockNumbers: [String(block.number)],
+    sequence: String(sequence),
+  });
+
+  test("blocks' rows wait like transaction rows, except where a rollback names the block: a stale rollback lands after them, a revived block's row at once", async () => {
+    const carol = randomAddress();
+    const stale = blockRef(chainId, 100, 1_700_001_200);
+    const staleTransaction = transaction(stale, 0, { from: carol, to: usdc, transfers: [{ asset: native, amount: '1', sender: carol, recipient: usdc }] });
+    await producer.send(writerTopics.walletTransactions, [{ key: chainId, value: staleTransaction }]);
+    await producer.send(writerTopics.chainBlocks, [{ key: chainId, value: chainBlock(stale, 50) }]);
+    await eventually(() => list({ address: carol }), (response) => response.transactions.length === 1);
+    // The block group handles within ten seconds; its row then waits in memory.
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    expect(await blockState(stale)).toBe('none');
+    // A rollback older than the block's row (sequence 49 < 50): the row is stored first, so it loses.
+    await producer.send(writerTopics.chainRollbacks, [{ key: chainId, value: rollback(stale, 49) }]);
+    await eventually(() => namedByRollback(stale), (named) => named);
+    expect(await blockState(stale)).toBe('canonical@50');
+    expect((await list({ address: carol })).transactions.map((record) => record.hash)).toEqual([staleTransaction.hash]);
+
+    // A rollback first, then the block again with a newer sequence: its row is stored at once.
+    const revived = blockRef(chainId, 101, 1_700_001_212);
+    const revivedTransaction = transaction(revived, 0, { from: carol, to: usdc, transfers: [{ asset: native, amount: '2', sender: carol, recipient: usdc }] });
+    await producer.send(writerTopics.walletTransactions, [{ key: chainId, value: revivedTransaction }]);
+    await producer.send(writerTopics.chainRollbacks, [{ key: chainId, value: rollback(revived, 60) }]);
+    await eventually(() => blockState(revived), (state) => state === 'orphaned@60');
+    await eventually(() => list({ address: carol }), (response) => response.transactions.length === 1);
+    await producer.send(writerTopics.chainBlocks, [{ key: chainId, value: chainBlock(revived, 61) }]);
+    // Within the block group's ten seconds, not the hour the other rows wait here.
+    await eventually(() => blockState(revived), (state) => state === 'canonical@61', 20_000);
+    await eventually(() => list({ address: carol }), (response) => response.transactions.length === 2);
+  });
+
   test('a handled transaction is listed at once with every filter applied and merged with stored history in order; it is stored and committed when the writer stops', async () => {
     const alice = randomAddress();
     const bob = randomAddress();
@@ -114,7 +167,7 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
     ]);
     // Only in memory: ClickHouse has the older row alone, and the offset is not committed.
     expect(await storedRows(alice)).toBe(1);
-    expect((await committedOffsets()).filter((offset) => offset !== '-1')).toEqual([]);
+    expect((await commitsAndEnds()).map(({ committed, end }) => committed === end)).toEqual([false]);
 
     // Filters, search and the cursor apply to waiting rows as to stored ones.
     expect((await list({ address: alice, operationTypes: ['send'] })).transactions.map((record) => record.hash)).toEqual([newer.hash]);
@@ -131,8 +184,8 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
     await writer.stop();
     expect(await storedRows(alice)).toBe(2);
     expect(await storedRows(bob)).toBe(2);
-    // The one message's partition: committed past it.
-    expect((await committedOffsets()).filter((offset) => offset !== '-1')).toEqual(['1']);
+    // Committed to the partition's end: every message handled is stored.
+    expect((await commitsAndEnds()).map(({ committed, end }) => committed === end)).toEqual([true]);
     // Stored and gone from memory: the page is the same, read from ClickHouse alone.
     expect(memory.transactions.waitingFor(alice)).toEqual([]);
     expect((await list({ address: alice })).transactions.map((record) => record.hash)).toEqual([newer.hash, older.hash]);

@@ -24,6 +24,8 @@ export interface WriteBehind<Row> {
   add(rows: readonly Row[]): Promise<Accepted>;
   /** Rows under this key that are not stored yet (those of an INSERT in flight included). */
   waitingFor(key: string): readonly Row[];
+  /** Stores what waits now, for a write that must land after it; resolves once it is stored. */
+  flush(): Promise<void>;
   /** Stores what waits and from then on stores each `add` at once; resolves once everything is stored. */
   close(): Promise<void>;
 }
@@ -134,6 +136,13 @@ export function createWriteBehind<Row extends Record<string, unknown>>(options: 
 
     waitingFor(key) {
       return batches.flatMap((batch) => batch.byKey.get(key) ?? []);
+    },
+
+    async flush() {
+      const newest = batches.at(-1);
+      if (!newest || waitingRows === 0) return;
+      void store().catch(() => undefined);
+      await newest.durable;
     },
 
     async close() {

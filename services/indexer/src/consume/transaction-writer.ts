@@ -45,10 +45,9 @@ export interface TransactionWriter {
  * results do not depend on the order the topics are read in (see block_states). The transactions
  * group handles what every chain sent within a second (or 50,000 messages) at once and hands the
  * rows to HistoryMemory, readable at once and stored in one INSERT per `storeEveryMs`; offsets
- * are committed once they are stored. The balance-change group inserts as rarely, the block group
- * every ten seconds: ClickHouse makes a part per INSERT and merges parts again and again, so one
- * insert per block and table kept it busy merging while the chains were idle. Rollbacks, rare,
- * are stored as they come.
+ * are committed once they are stored. The balance-change and block groups insert as rarely:
+ * ClickHouse makes a part per INSERT and merges parts again and again, so one insert per block and
+ * table kept it busy merging while the chains were idle. Rollbacks, rare, are stored as they come.
  */
 export function createTransactionWriter(options: TransactionWriterOptions): TransactionWriter {
   const { kafka, logger, versions } = options;
@@ -100,16 +99,15 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
           groupId: `${groupId}.blocks`,
           topic: topics.chainBlocks,
           logger,
-          // Ten seconds, like balance changes: new blocks show without their row (readers only
-          // exclude orphaned hashes), which matters only to a block revived after a rollback (its
-          // transactions show again when the row comes) and to a stale rollback (an older sequence,
-          // read before the block's row comes, hides the block until then).
+          // Readers only exclude orphaned hashes, so a block's row matters only where a rollback
+          // named the block too: those rows are stored at once (recordBlocks, recordRollbacks), the
+          // others with the next INSERT of HistoryMemory. Ten seconds here bound the revival check's reads.
           maxDelayMs: 10_000,
           async handleBatch(messages) {
-            const blocks = messages.map((message) => message.value);
-            await store.recordBlocks(blocks);
+            const { revived, durable } = await store.recordBlocks(messages.map((message) => message.value));
             // A block that a rollback orphaned and a newer ChainBlock revives shows its transactions again.
-            if (await store.anyEverOrphaned(blocks)) await versions.everythingChanged();
+            if (revived) await versions.everythingChanged();
+            return { durable };
           },
         }),
         // Rollbacks are rare and hide data at once: each fetch is handled as it arrives, and the

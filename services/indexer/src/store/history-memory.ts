@@ -19,6 +19,15 @@ export type WalletTransactionRecord = {
   body: string;
 };
 
+/** A `block_states` row as inserted. */
+export type BlockStateRecord = {
+  chain_id: string;
+  block_hash: string;
+  block_number: string;
+  orphaned: number;
+  sequence: string;
+};
+
 /**
  * What the indexer's writer and its readers share in one process: the bodies it keeps, and the
  * rows it has handed to ClickHouse but not stored yet. One INSERT a second into
@@ -30,6 +39,12 @@ export type WalletTransactionRecord = {
 export interface HistoryMemory {
   bodies: TransactionBodies;
   transactions: WriteBehind<WalletTransactionRecord>;
+  /**
+   * Canonical blocks' rows. Readers ask `block_states` only which blocks are orphaned, so these
+   * matter only where a rollback named the block too: a block that a rollback orphaned before
+   * (revived) and a rollback that comes after the block (stale) have them stored first.
+   */
+  blocks: WriteBehind<BlockStateRecord>;
   /** How long rows may wait for their INSERT: also the balance-change writer's delay. */
   storeEveryMs: number;
   /** Stores what waits; later rows are stored as they come. */
@@ -51,10 +66,20 @@ export function createHistoryMemory(options: HistoryMemoryOptions): HistoryMemor
     storeEveryMs: options.storeEveryMs,
     keyOf: (row) => row.address,
   });
+  const blocks = createWriteBehind<BlockStateRecord>({
+    clickhouse: options.clickhouse,
+    table: 'block_states',
+    logger: options.logger,
+    storeEveryMs: options.storeEveryMs,
+    keyOf: (row) => row.chain_id,
+  });
   return {
     bodies: createTransactionBodies(),
     transactions,
+    blocks,
     storeEveryMs: options.storeEveryMs,
-    close: () => transactions.close(),
+    async close() {
+      await Promise.all([transactions.close(), blocks.close()]);
+    },
   };
 }

@@ -51,13 +51,14 @@ export interface WalletHistoryStore {
   /** Stores balance changes in one INSERT, keyed (chain, block hash, transaction index, wallet, asset) as above. */
   writeBalanceChanges(changes: readonly BalanceChange[]): Promise<number>;
   /**
-   * Records blocks as canonical at their sequence. Writing the same message twice adds an identical
-   * row, which changes no argMax and merges away, so no check is needed.
+   * Records blocks as canonical at their sequence: stored with the next INSERT (see
+   * HistoryMemory.blocks), at once where a rollback named one of them before, and before any
+   * rollback. Writing the same message twice adds an identical row, which changes no argMax and
+   * merges away, so no check is needed. Resolves with whether a rollback ever declared one of
+   * them orphaned: a block it revives brings its transactions back.
    */
-  recordBlocks(blocks: readonly ChainBlock[]): Promise<void>;
-  /** Whether a rollback ever declared one of these blocks orphaned: a ChainBlock for it brings its transactions back. */
-  anyEverOrphaned(blocks: readonly ChainBlock[]): Promise<boolean>;
-  /** Records the rollbacks' blocks as orphaned at their sequence; as idempotent as recordBlocks. */
+  recordBlocks(blocks: readonly ChainBlock[]): Promise<{ revived: boolean; durable: Promise<void> }>;
+  /** Records the rollbacks' blocks as orphaned at their sequence, after every canonical row handed over before. */
   recordRollbacks(rollbacks: readonly ChainRollback[]): Promise<void>;
   listWalletTransactions(filter: WalletTransactionFilter): Promise<StoredWalletTransaction[]>;
 }
@@ -144,6 +145,15 @@ export function createWalletHistoryStore(
     });
   }
 
+  async function anyEverOrphaned(blocks: readonly ChainBlock[]): Promise<boolean> {
+    if (blocks.length === 0) return false;
+    const [row] = await clickhouse.query<{ found: string }>(
+      sql`SELECT count() AS found FROM orphaned_block_hashes
+        WHERE chain_id IN ${inList([...new Set(blocks.map((block) => block.chainId))])} AND block_hash IN ${inList(blocks.map((block) => block.hash))}`,
+    );
+    return Number(row?.found ?? 0) > 0;
+  }
+
   return {
     async writeTransactions(batch) {
       const seen = new Set<string>();
@@ -211,22 +221,19 @@ export function createWalletHistoryStore(
     },
 
     async recordBlocks(blocks) {
-      await clickhouse.insert(
-        'block_states',
+      const { durable } = await memory.blocks.add(
         blocks.map((block) => ({ chain_id: block.chainId, block_hash: block.hash, block_number: block.number, orphaned: 0, sequence: block.sequence })),
       );
-    },
-
-    async anyEverOrphaned(blocks) {
-      if (blocks.length === 0) return false;
-      const [row] = await clickhouse.query<{ found: string }>(
-        sql`SELECT count() AS found FROM orphaned_block_hashes
-          WHERE chain_id IN ${inList([...new Set(blocks.map((block) => block.chainId))])} AND block_hash IN ${inList(blocks.map((block) => block.hash))}`,
-      );
-      return Number(row?.found ?? 0) > 0;
+      const revived = await anyEverOrphaned(blocks);
+      // A revived block shows again only once its newer row is stored.
+      if (revived) await memory.blocks.flush();
+      return { revived, durable };
     },
 
     async recordRollbacks(rollbacks) {
+      // A canonical row with a newer sequence than a rollback (the block came back since) must be
+      // there when the orphaned rows land, or the stale rollback would hide the block meanwhile.
+      await memory.blocks.flush();
       await clickhouse.insert(
         'block_states',
         rollbacks.flatMap((rollback) =>
