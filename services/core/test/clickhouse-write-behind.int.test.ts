@@ -2,6 +2,7 @@ import { createWriteBehind, identifier, sql, type ClickHouse } from '../src/clic
 import { setupClickHouse, testLogger, uniqueName } from '../src/testing/index.js';
 
 type Row = { wallet: string; n: number };
+type Tables = Record<string, Row>;
 
 describe('write-behind rows against the real server', () => {
   let clickhouse: ClickHouse;
@@ -29,68 +30,100 @@ describe('write-behind rows against the real server', () => {
 
   test('rows are readable by key at once and stored together after the delay, in one part; then they leave memory', async () => {
     const table = await newTable();
-    const rows = createWriteBehind<Row>({ clickhouse, table, logger: testLogger, storeEveryMs: 1_500, keyOf: (row) => row.wallet });
-    const first = await rows.add([{ wallet: 'a', n: 1 }, { wallet: 'b', n: 1 }]);
-    const second = await rows.add([{ wallet: 'a', n: 2 }]);
-    expect(rows.waitingFor('a')).toEqual([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }]);
-    expect(rows.waitingFor('c')).toEqual([]);
+    const rows = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 1_500, keys: { [table]: (row) => row.wallet } });
+    const first = await rows.add(table, [{ wallet: 'a', n: 1 }, { wallet: 'b', n: 1 }]);
+    const second = await rows.add(table, [{ wallet: 'a', n: 2 }]);
+    expect(rows.waitingFor(table, 'a')).toEqual([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }]);
+    expect(rows.waitingFor(table, 'c')).toEqual([]);
     expect(await stored(table)).toEqual([]);
 
     await Promise.all([first.durable, second.durable]);
     expect(await stored(table)).toEqual([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }, { wallet: 'b', n: 1 }]);
     expect(await parts(table)).toBe(1);
-    expect(rows.waitingFor('a')).toEqual([]);
+    expect(rows.waitingFor(table, 'a')).toEqual([]);
     await rows.close();
   });
 
   test('a refused INSERT keeps its rows readable and is tried again until it is stored', async () => {
     // The table does not exist yet: every INSERT fails until it is created.
     const table = await newTable(false);
-    const rows = createWriteBehind<Row>({ clickhouse, table, logger: testLogger, storeEveryMs: 200, retryMs: 200, keyOf: (row) => row.wallet });
-    const accepted = await rows.add([{ wallet: 'a', n: 7 }]);
+    const rows = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 200, retryMs: 200, keys: { [table]: (row) => row.wallet } });
+    const accepted = await rows.add(table, [{ wallet: 'a', n: 7 }]);
     let durable = false;
     void accepted.durable.then(() => (durable = true));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(durable).toBe(false);
-    expect(rows.waitingFor('a')).toEqual([{ wallet: 'a', n: 7 }]);
+    expect(rows.waitingFor(table, 'a')).toEqual([{ wallet: 'a', n: 7 }]);
 
     await clickhouse.command(sql`CREATE TABLE ${identifier(table)} (wallet String, n UInt32) ENGINE = MergeTree ORDER BY (wallet, n)`);
     await accepted.durable;
     expect(await stored(table)).toEqual([{ wallet: 'a', n: 7 }]);
-    expect(rows.waitingFor('a')).toEqual([]);
+    expect(rows.waitingFor(table, 'a')).toEqual([]);
+    await rows.close();
+  });
+
+  test('a round stores the tables in their order: a later table never gets rows before an earlier one has them', async () => {
+    const first = await newTable(false);
+    const second = await newTable();
+    const rows = createWriteBehind<Tables>({ clickhouse, tables: [first, second], logger: testLogger, storeEveryMs: 100, retryMs: 100 });
+    const accepted = await rows.add(second, [{ wallet: 'late', n: 1 }]);
+    await rows.add(first, [{ wallet: 'early', n: 1 }]);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // The first table refuses every INSERT (it does not exist yet), so the second gets nothing.
+    expect(await stored(second)).toEqual([]);
+    await clickhouse.command(sql`CREATE TABLE ${identifier(first)} (wallet String, n UInt32) ENGINE = MergeTree ORDER BY (wallet, n)`);
+    await accepted.durable;
+    expect(await stored(first)).toEqual([{ wallet: 'early', n: 1 }]);
+    expect(await stored(second)).toEqual([{ wallet: 'late', n: 1 }]);
+    await rows.close();
+  });
+
+  test('flush stores what waits now; settled resolves once everything added so far is stored', async () => {
+    const table = await newTable();
+    const rows = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 3_600_000 });
+    await rows.settled();
+    await rows.add(table, [{ wallet: 'a', n: 1 }]);
+    let settled = false;
+    void rows.settled().then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(settled).toBe(false);
+    await rows.flush();
+    expect(await stored(table)).toEqual([{ wallet: 'a', n: 1 }]);
+    await rows.settled();
+    expect(settled).toBe(true);
     await rows.close();
   });
 
   test('close stores what waits at once, and every later add is stored before it returns', async () => {
     const table = await newTable();
-    const rows = createWriteBehind<Row>({ clickhouse, table, logger: testLogger, storeEveryMs: 3_600_000, keyOf: (row) => row.wallet });
-    await rows.add([{ wallet: 'a', n: 1 }]);
+    const rows = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 3_600_000, keys: { [table]: (row) => row.wallet } });
+    await rows.add(table, [{ wallet: 'a', n: 1 }]);
     await rows.close();
     expect(await stored(table)).toEqual([{ wallet: 'a', n: 1 }]);
-    await rows.add([{ wallet: 'a', n: 2 }]);
+    await rows.add(table, [{ wallet: 'a', n: 2 }]);
     expect(await stored(table)).toEqual([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }]);
   });
 
   test('at maxRows the INSERT goes out at once and add waits for it; a write-through instance stores every add', async () => {
     const table = await newTable();
-    const bounded = createWriteBehind<Row>({ clickhouse, table, logger: testLogger, storeEveryMs: 3_600_000, maxRows: 3, keyOf: (row) => row.wallet });
-    await bounded.add([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }]);
+    const bounded = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 3_600_000, maxRows: 3, keys: { [table]: (row) => row.wallet } });
+    await bounded.add(table, [{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }]);
     expect(await stored(table)).toEqual([]);
-    await bounded.add([{ wallet: 'b', n: 1 }]);
+    await bounded.add(table, [{ wallet: 'b', n: 1 }]);
     expect(await stored(table)).toHaveLength(3);
 
-    const through = createWriteBehind<Row>({ clickhouse, table, logger: testLogger, storeEveryMs: 0, keyOf: (row) => row.wallet });
-    await through.add([{ wallet: 'c', n: 1 }]);
+    const through = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 0, keys: { [table]: (row) => row.wallet } });
+    await through.add(table, [{ wallet: 'c', n: 1 }]);
     expect(await stored(table)).toHaveLength(4);
     await Promise.all([bounded.close(), through.close()]);
   });
 
   test('a failed final INSERT at close rejects `durable`, and its rows leave memory (Kafka hands them over again)', async () => {
     const table = await newTable(false);
-    const rows = createWriteBehind<Row>({ clickhouse, table, logger: testLogger, storeEveryMs: 3_600_000, keyOf: (row) => row.wallet });
-    const accepted = await rows.add([{ wallet: 'a', n: 1 }]);
+    const rows = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 3_600_000, keys: { [table]: (row) => row.wallet } });
+    const accepted = await rows.add(table, [{ wallet: 'a', n: 1 }]);
     await expect(rows.close()).rejects.toThrow();
     await expect(accepted.durable).rejects.toThrow();
-    expect(rows.waitingFor('a')).toEqual([]);
+    expect(rows.waitingFor(table, 'a')).toEqual([]);
   });
 });

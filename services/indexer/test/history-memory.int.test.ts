@@ -187,7 +187,7 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
     // Committed to the partition's end: every message handled is stored.
     expect((await commitsAndEnds()).map(({ committed, end }) => committed === end)).toEqual([true]);
     // Stored and gone from memory: the page is the same, read from ClickHouse alone.
-    expect(memory.transactions.waitingFor(alice)).toEqual([]);
+    expect(memory.rows.waitingFor('wallet_transactions', alice)).toEqual([]);
     expect((await list({ address: alice })).transactions.map((record) => record.hash)).toEqual([newer.hash, older.hash]);
   });
 });

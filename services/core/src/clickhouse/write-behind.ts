@@ -1,16 +1,22 @@
 import type { Logger } from 'pino';
 import type { ClickHouse } from './client.js';
 
-export interface WriteBehindOptions<Row> {
+type Rows = Record<string, Record<string, unknown>>;
+
+export interface WriteBehindOptions<Tables extends Rows> {
   clickhouse: Pick<ClickHouse, 'insert'>;
-  table: string;
   logger: Logger;
+  /**
+   * Every table, in the order each round of INSERTs stores them: a row that promises others
+   * (a day mark its day's prices, a stored event its prices) comes in a later table than they.
+   */
+  tables: readonly (keyof Tables & string)[];
+  /** Per table, the key under which readers look its rows up while they wait (`waitingFor`). */
+  keys?: { [Table in keyof Tables]?: (row: Tables[Table]) => string };
   /** The oldest row waits at most this long for its INSERT; 0 stores every `add` before it returns. */
   storeEveryMs: number;
-  /** At this many waiting rows the INSERT goes out at once and `add` waits until it succeeded (memory stays bounded). */
+  /** At this many waiting rows the INSERTs go out at once and `add` waits until they succeeded (memory stays bounded). */
   maxRows?: number;
-  /** The key under which readers look rows up while they wait (`waitingFor`). */
-  keyOf(row: Row): string;
   /** After a failed INSERT, the next try comes this much later (never later than `storeEveryMs`). */
   retryMs?: number;
 }
@@ -20,19 +26,22 @@ export interface Accepted {
   durable: Promise<void>;
 }
 
-export interface WriteBehind<Row> {
-  add(rows: readonly Row[]): Promise<Accepted>;
-  /** Rows under this key that are not stored yet (those of an INSERT in flight included). */
-  waitingFor(key: string): readonly Row[];
-  /** Stores what waits now, for a write that must land after it; resolves once it is stored. */
+export interface WriteBehind<Tables extends Rows> {
+  add<Table extends keyof Tables & string>(table: Table, rows: readonly Tables[Table][]): Promise<Accepted>;
+  /** A table's rows under this key that are not stored yet (those of an INSERT in flight included). */
+  waitingFor<Table extends keyof Tables & string>(table: Table, key: string): readonly Tables[Table][];
+  /** Resolves once every row added so far is stored. */
+  settled(): Promise<void>;
+  /** Stores what waits now, for a read or write that must come after it; resolves once it is stored. */
   flush(): Promise<void>;
   /** Stores what waits and from then on stores each `add` at once; resolves once everything is stored. */
   close(): Promise<void>;
 }
 
-interface Batch<Row> {
-  byKey: Map<string, Row[]>;
-  rows: Row[];
+interface Batch {
+  rows: Map<string, Record<string, unknown>[]>;
+  byKey: Map<string, Map<string, Record<string, unknown>[]>>;
+  count: number;
   settle: { resolve(): void; reject(error: unknown): void };
   durable: Promise<void>;
 }
@@ -41,31 +50,32 @@ interface Batch<Row> {
  * Rows that readers must see at once but that ClickHouse wants in few, large INSERTs: ClickHouse
  * 18.16 merges each small INSERT into the partition's youngest part straight away, so a table
  * stored every second rewrites each of its rows a hundred times and more. Rows wait here, readable
- * by key, for up to `storeEveryMs`, and go out together; they leave memory only once the INSERT
- * that carried them succeeded, so a reader sees them in memory, in ClickHouse, or in both (readers
- * fold duplicates by their ReplacingMergeTree key anyway).
+ * by key, for up to `storeEveryMs`, and go out together, one INSERT per table; they leave memory
+ * only once the round that carried them succeeded, so a reader sees them in memory, in ClickHouse,
+ * or in both (readers fold duplicates by their ReplacingMergeTree key anyway).
  *
  * Nothing is durable before `durable` resolves: a Kafka consumer commits offsets only then, so a
- * crash loses what waited here and the broker hands it over again. A failed INSERT keeps its rows
- * and is tried again; `durable` rejects only when the final INSERT of `close` fails.
+ * crash loses what waited here and the broker hands it over again. A failed round keeps its rows
+ * and is tried again whole (rows stored by its earlier INSERTs come again and fold away);
+ * `durable` rejects only when the final round of `close` fails.
  */
-export function createWriteBehind<Row extends Record<string, unknown>>(options: WriteBehindOptions<Row>): WriteBehind<Row> {
-  const { clickhouse, table, logger, keyOf } = options;
+export function createWriteBehind<Tables extends Rows>(options: WriteBehindOptions<Tables>): WriteBehind<Tables> {
+  const { clickhouse, logger } = options;
   const maxRows = options.maxRows ?? 50_000;
   const retryMs = Math.min(options.retryMs ?? 1_000, Math.max(options.storeEveryMs, 100));
-  /** Oldest first; an INSERT takes every batch present when it starts and removes them once stored. */
-  const batches: Batch<Row>[] = [];
+  /** Oldest first; a round takes every batch present when it starts and removes them once stored. */
+  const batches: Batch[] = [];
   let waitingRows = 0;
   let timer: NodeJS.Timeout | undefined;
   let storing: Promise<void> = Promise.resolve();
   let closed = false;
 
-  function openBatch(): Batch<Row> {
-    let settle!: Batch<Row>['settle'];
+  function openBatch(): Batch {
+    let settle!: Batch['settle'];
     const durable = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
     // A batch whose caller never asks for `durable` must not become an unhandled rejection.
     durable.catch(() => undefined);
-    const batch: Batch<Row> = { byKey: new Map(), rows: [], settle, durable };
+    const batch: Batch = { rows: new Map(), byKey: new Map(), count: 0, settle, durable };
     batches.push(batch);
     return batch;
   }
@@ -75,28 +85,32 @@ export function createWriteBehind<Row extends Record<string, unknown>>(options: 
     timer = undefined;
     const taken = batches.length;
     if (taken === 0) return;
-    // Rows added while the INSERT runs go to a batch of their own, for the next INSERT.
+    // Rows added while the round runs go to a batch of their own, for the next round.
     openBatch();
-    const rows = batches.slice(0, taken).flatMap((batch) => batch.rows);
+    const round = batches.slice(0, taken);
+    const count = round.reduce((sum, batch) => sum + batch.count, 0);
     try {
-      await clickhouse.insert(table, rows);
+      for (const table of options.tables) {
+        const rows = round.flatMap((batch) => batch.rows.get(table) ?? []);
+        if (rows.length > 0) await clickhouse.insert(table, rows);
+      }
     } catch (error) {
       if (closed) {
         for (const batch of batches.splice(0, taken)) batch.settle.reject(error);
-        waitingRows -= rows.length;
+        waitingRows -= count;
         throw error;
       }
-      logger.error({ err: error, table, rows: rows.length }, 'storing rows failed; they stay readable and are tried again');
+      logger.error({ err: error, tables: options.tables, rows: count }, 'storing rows failed; they stay readable and are tried again');
       schedule(retryMs);
       return;
     }
     for (const batch of batches.splice(0, taken)) batch.settle.resolve();
-    waitingRows -= rows.length;
-    // Rows that came during the INSERT wait their own full delay from now at most.
+    waitingRows -= count;
+    // Rows that came during the round wait their own full delay from now at most.
     if (waitingRows > 0) schedule(options.storeEveryMs);
   }
 
-  /** One INSERT at a time, in order, so `durable` resolves in the order rows came. */
+  /** One round at a time, in order, so `durable` resolves in the order rows came. */
   function store(): Promise<void> {
     const run = storing.then(storeWaiting);
     storing = run.catch(() => undefined);
@@ -111,18 +125,28 @@ export function createWriteBehind<Row extends Record<string, unknown>>(options: 
     }, delayMs);
   }
 
+  /** Resolved once every row added so far is stored: rounds store batches in order, so the newest one with rows settles last. */
+  const newestDurable = () => batches.findLast((batch) => batch.count > 0)?.durable ?? Promise.resolve();
+
   return {
-    async add(rows) {
-      if (rows.length === 0) return { durable: Promise.resolve() };
+    async add(table, rows) {
+      if (rows.length === 0) return { durable: newestDurable() };
       const last = batches.at(-1);
-      const batch = last && last.rows.length + rows.length <= maxRows ? last : openBatch();
+      const batch = last && last.count + rows.length <= maxRows ? last : openBatch();
+      const keyOf = options.keys?.[table];
+      let listed = batch.rows.get(table);
+      if (!listed) batch.rows.set(table, (listed = []));
+      let byKey = batch.byKey.get(table);
+      if (keyOf && !byKey) batch.byKey.set(table, (byKey = new Map()));
       for (const row of rows) {
+        listed.push(row);
+        if (!keyOf || !byKey) continue;
         const key = keyOf(row);
-        const listed = batch.byKey.get(key);
-        if (listed) listed.push(row);
-        else batch.byKey.set(key, [row]);
-        batch.rows.push(row);
+        const keyed = byKey.get(key);
+        if (keyed) keyed.push(row);
+        else byKey.set(key, [row]);
       }
+      batch.count += rows.length;
       waitingRows += rows.length;
       if (closed || options.storeEveryMs === 0 || waitingRows >= maxRows) {
         // The caller waits until the rows are stored: while ClickHouse refuses them, no more come.
@@ -134,15 +158,17 @@ export function createWriteBehind<Row extends Record<string, unknown>>(options: 
       return { durable: batch.durable };
     },
 
-    waitingFor(key) {
-      return batches.flatMap((batch) => batch.byKey.get(key) ?? []);
+    waitingFor(table, key) {
+      return batches.flatMap((batch) => (batch.byKey.get(table)?.get(key) ?? []) as Tables[typeof table][]);
     },
 
+    settled: () => newestDurable(),
+
     async flush() {
-      const newest = batches.at(-1);
-      if (!newest || waitingRows === 0) return;
+      if (waitingRows === 0) return;
+      const durable = newestDurable();
       void store().catch(() => undefined);
-      await newest.durable;
+      await durable;
     },
 
     async close() {

@@ -134,7 +134,7 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
       const running = consumers;
       consumers = [];
       // What waits in memory is stored now, so the consumers' last commits do not wait for its delay.
-      await memory.close().catch((error) => logger.error({ err: error }, 'storing the waiting transaction rows failed; they are read again from Kafka'));
+      await memory.rows.close().catch((error) => logger.error({ err: error }, 'storing the waiting transaction rows failed; they are read again from Kafka'));
       await Promise.all(running.map((consumer) => consumer.stop()));
     },
   };

@@ -28,27 +28,29 @@ export type BlockStateRecord = {
   sequence: string;
 };
 
+/** The tables the indexer's writer stores through HistoryMemory. */
+export type HistoryTables = {
+  wallet_transactions: WalletTransactionRecord;
+  block_states: BlockStateRecord;
+};
+
 /**
  * What the indexer's writer and its readers share in one process: the bodies it keeps, and the
  * rows it has handed to ClickHouse but not stored yet. One INSERT a second into
  * `wallet_transactions` had ClickHouse 18.16 rewrite each row a hundred times and more in merges;
- * rows now wait up to `storeEveryMs` and readers take them from here meanwhile, so a transaction
- * shows as soon as it is handled. One indexer process serves its own history (the chart runs one
- * replica), so every reader of the rows sees them.
+ * rows now wait up to `storeEveryMs` and readers take a wallet's from here meanwhile, so a
+ * transaction shows as soon as it is handled. One indexer process serves its own history (the
+ * chart runs one replica), so every reader of the rows sees them.
+ *
+ * Canonical blocks' `block_states` rows wait too: readers ask that table only which blocks are
+ * orphaned, so those rows matter only where a rollback named the block as well, and there they
+ * are stored at once (a revived block, a rollback older than the block's row; see the store).
  */
 export interface HistoryMemory {
   bodies: TransactionBodies;
-  transactions: WriteBehind<WalletTransactionRecord>;
-  /**
-   * Canonical blocks' rows. Readers ask `block_states` only which blocks are orphaned, so these
-   * matter only where a rollback named the block too: a block that a rollback orphaned before
-   * (revived) and a rollback that comes after the block (stale) have them stored first.
-   */
-  blocks: WriteBehind<BlockStateRecord>;
+  rows: WriteBehind<HistoryTables>;
   /** How long rows may wait for their INSERT: also the balance-change writer's delay. */
   storeEveryMs: number;
-  /** Stores what waits; later rows are stored as they come. */
-  close(): Promise<void>;
 }
 
 export interface HistoryMemoryOptions {
@@ -59,27 +61,15 @@ export interface HistoryMemoryOptions {
 }
 
 export function createHistoryMemory(options: HistoryMemoryOptions): HistoryMemory {
-  const transactions = createWriteBehind<WalletTransactionRecord>({
-    clickhouse: options.clickhouse,
-    table: 'wallet_transactions',
-    logger: options.logger,
-    storeEveryMs: options.storeEveryMs,
-    keyOf: (row) => row.address,
-  });
-  const blocks = createWriteBehind<BlockStateRecord>({
-    clickhouse: options.clickhouse,
-    table: 'block_states',
-    logger: options.logger,
-    storeEveryMs: options.storeEveryMs,
-    keyOf: (row) => row.chain_id,
-  });
   return {
     bodies: createTransactionBodies(),
-    transactions,
-    blocks,
+    rows: createWriteBehind<HistoryTables>({
+      clickhouse: options.clickhouse,
+      logger: options.logger,
+      tables: ['wallet_transactions', 'block_states'],
+      keys: { wallet_transactions: (row) => row.address },
+      storeEveryMs: options.storeEveryMs,
+    }),
     storeEveryMs: options.storeEveryMs,
-    async close() {
-      await Promise.all([transactions.close(), blocks.close()]);
-    },
   };
 }

@@ -161,7 +161,8 @@ export function createWalletHistoryStore(
         .flatMap(({ transaction, rows }) => rows.map((row) => ({ transaction, row })))
         .filter(({ transaction, row }) => firstTime(seen, rowKey(transaction.chainId, transaction.blockHash, transaction.transactionIndex, row.address)));
       const encoded = new Map<WalletTransaction, string>();
-      const accepted = await memory.transactions.add(
+      const accepted = await memory.rows.add(
+        'wallet_transactions',
         fresh.map(({ transaction, row }): WalletTransactionRecord => {
           let body = encoded.get(transaction);
           if (body === undefined) encoded.set(transaction, (body = encodeBody(transaction)));
@@ -221,19 +222,20 @@ export function createWalletHistoryStore(
     },
 
     async recordBlocks(blocks) {
-      const { durable } = await memory.blocks.add(
+      const { durable } = await memory.rows.add(
+        'block_states',
         blocks.map((block) => ({ chain_id: block.chainId, block_hash: block.hash, block_number: block.number, orphaned: 0, sequence: block.sequence })),
       );
       const revived = await anyEverOrphaned(blocks);
       // A revived block shows again only once its newer row is stored.
-      if (revived) await memory.blocks.flush();
+      if (revived) await memory.rows.flush();
       return { revived, durable };
     },
 
     async recordRollbacks(rollbacks) {
       // A canonical row with a newer sequence than a rollback (the block came back since) must be
       // there when the orphaned rows land, or the stale rollback would hide the block meanwhile.
-      await memory.blocks.flush();
+      await memory.rows.flush();
       await clickhouse.insert(
         'block_states',
         rollbacks.flatMap((rollback) =>
@@ -250,7 +252,7 @@ export function createWalletHistoryStore(
 
     async listWalletTransactions(filter) {
       const chains = new Set(filter.chainIds);
-      const waiting = memory.transactions.waitingFor(filter.address).filter((row) => chains.has(row.chain_id));
+      const waiting = memory.rows.waitingFor('wallet_transactions', filter.address).filter((row) => chains.has(row.chain_id));
       const rows = await clickhouse.query<ListedRow>(listWalletTransactionsQuery(filter, waiting));
       const transactions = await bodiesOf(filter.address, rows, waiting);
       return rows.map((row, index) => ({
