@@ -24,6 +24,7 @@ import type { RegistryConfig } from './registry/registry-config.js';
 import { createRegistry, type Registry } from './registry/registry.js';
 import { createPoolEventStore } from './store/pool-event-store.js';
 import { createPriceStore } from './store/price-store.js';
+import type { PriceRows } from './store/price-rows.js';
 import { createTokenStore } from './store/token-store.js';
 import { createTokenCatalog, type TokenCatalog } from './tokens/token-catalog.js';
 import { createRpcClient, createTokenReader } from './tokens/token-reader.js';
@@ -55,7 +56,8 @@ export function createReferenceDataDomain(options: {
    * history kept in memory is checked against; `priced`: the tokens with price rows, so that
    * lookups of the others read nothing.
    */
-  prices?: { clickhouse: ClickHouse; fx: FxTable; versions: ChangeVersions; currencyChainId?: string; priced?: Pick<PricedTokens, 'unpriced'> };
+  /** `rows`: the price rows the process's fold has not stored yet (the tracker's), read with the stored ones. */
+  prices?: { clickhouse: ClickHouse; fx: FxTable; versions: ChangeVersions; currencyChainId?: string; priced?: Pick<PricedTokens, 'unpriced'>; rows?: PriceRows };
 }): ReferenceDataDomain & {
   /**
    * For the price consumer, with the tokens a stored batch is about to put in force: reads what
@@ -76,7 +78,7 @@ export function createReferenceDataDomain(options: {
   };
   if (!options.prices) return domain;
   const { versions } = options.prices;
-  const store = createPriceStore(options.prices.clickhouse);
+  const store = createPriceStore(options.prices.clickhouse, options.prices.rows);
   const priceHistory = createPriceHistory({
     store,
     versions,
@@ -115,6 +117,8 @@ export function createChainPriceTracker(options: {
   rollbackWaitMs?: number;
   /** Where the tokens the fold prices are recorded before their rows are stored. */
   priced?: Pick<PricedTokens, 'add'>;
+  /** Where the fold's rows wait for their INSERT, readable by the process's lookups; absent: stored as written. */
+  rows?: PriceRows;
 }): PriceTracker {
   const clients = evmClients(options.chains);
   const trusts = new Map([...clients].map(([chainId, client]) => [chainId, createPoolTrust(options.registry.protocols(chainId), client)]));
@@ -127,8 +131,8 @@ export function createChainPriceTracker(options: {
     rules: (chainId) => rules.get(chainId),
     trust: (chainId) => trusts.get(chainId),
     decimals: decimalsFrom(options.tokens),
-    events: createPoolEventStore(options.clickhouse),
-    prices: options.priced ? recordingPricedTokens(createPriceStore(options.clickhouse), options.priced) : createPriceStore(options.clickhouse),
+    events: createPoolEventStore(options.clickhouse, options.rows),
+    prices: options.priced ? recordingPricedTokens(createPriceStore(options.clickhouse, options.rows), options.priced) : createPriceStore(options.clickhouse, options.rows),
     logger: options.logger,
     ...(options.rollbackWaitMs === undefined ? {} : { rollbackWaitMs: options.rollbackWaitMs }),
   });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { coalescedInserts, createClickHouse } from '@wallet-api/core/clickhouse';
+import { createClickHouse } from '@wallet-api/core/clickhouse';
 import { connectChangeVersions } from '@wallet-api/core/cache';
 import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
@@ -13,6 +13,7 @@ import { createChainPriceTracker, createReferenceDataDomain } from './domain.js'
 import { referenceDataService } from './grpc/reference-data-service.js';
 import { loadFxTable } from './prices/currencies.js';
 import { createPricedTokens } from './prices/priced-tokens.js';
+import { createPriceRows } from './store/price-rows.js';
 import { createPriceStore } from './store/price-store.js';
 import { loadRegistryConfig, registryPaths } from './registry/registry-config.js';
 
@@ -26,6 +27,9 @@ const config = parseEnv(
     FX_RATES_FILE: z.string().default(fileURLToPath(new URL('../config/fx-rates.json', import.meta.url))),
     // The chain whose wrapped native token and registry `btc` tokens are the eth and btc currencies.
     PRICES_CURRENCY_CHAIN: z.string().default('ethereum'),
+    // How long the fold's rows wait for their INSERT (lookups read them from memory meanwhile):
+    // ClickHouse 18.16 merges every INSERT into its partition's youngest part straight away.
+    PRICES_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(60_000),
   }),
 );
 
@@ -41,18 +45,20 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
     password: config.CLICKHOUSE_PASSWORD,
   });
   const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
-  const priced = createPricedTokens({ redis: changes.redis, keyPrefix: config.REDIS_KEY_PREFIX, store: createPriceStore(clickhouse), logger });
+  // Every chain's fold hands its rows here; one INSERT per table for all, once a minute.
+  const priceRows = createPriceRows({ clickhouse, logger, storeEveryMs: config.PRICES_STORE_INTERVAL_MS });
+  const priced = createPricedTokens({ redis: changes.redis, keyPrefix: config.REDIS_KEY_PREFIX, store: createPriceStore(clickhouse, priceRows), logger });
   // Until the set is complete, lookups read ClickHouse for every token; a failed build is tried again by the next lookup.
   priced.ensureComplete().catch((error: unknown) => logger.warn({ err: error }, 'priced tokens: building the set failed'));
-  const domain = createReferenceDataDomain({ chains, registry, prisma, logger, prices: { clickhouse, fx, versions: changes.versions, currencyChainId: config.PRICES_CURRENCY_CHAIN, priced } });
+  const domain = createReferenceDataDomain({ chains, registry, prisma, logger, prices: { clickhouse, fx, versions: changes.versions, currencyChainId: config.PRICES_CURRENCY_CHAIN, priced, rows: priceRows } });
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'reference-data', logger });
   const consumer = createPriceConsumer({
     kafka,
     versions: changes.versions,
     // This process's lookups find each price batch in memory as soon as it is announced.
     ...(domain.prepareForPriceMove ? { prepareLookups: domain.prepareForPriceMove } : {}),
-    // Every chain's fold writes its rows at about the same moment: one INSERT per table for all.
-    tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: coalescedInserts(clickhouse, { lingerMs: 25 }), logger, priced }),
+    tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse, logger, priced, rows: priceRows }),
+    rows: priceRows,
     logger,
     topics: platformTopics(config.KAFKA_TOPIC_SUFFIX),
     groupId: consumerGroup('reference-data.prices', config.KAFKA_TOPIC_SUFFIX),

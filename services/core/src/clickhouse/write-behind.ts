@@ -30,6 +30,8 @@ export interface WriteBehind<Tables extends Rows> {
   add<Table extends keyof Tables & string>(table: Table, rows: readonly Tables[Table][]): Promise<Accepted>;
   /** A table's rows under this key that are not stored yet (those of an INSERT in flight included). */
   waitingFor<Table extends keyof Tables & string>(table: Table, key: string): readonly Tables[Table][];
+  /** Every waiting row of a table. */
+  waitingIn<Table extends keyof Tables & string>(table: Table): readonly Tables[Table][];
   /** Resolves once every row added so far is stored. */
   settled(): Promise<void>;
   /** Stores what waits now, for a read or write that must come after it; resolves once it is stored. */
@@ -160,6 +162,10 @@ export function createWriteBehind<Tables extends Rows>(options: WriteBehindOptio
 
     waitingFor(table, key) {
       return batches.flatMap((batch) => (batch.byKey.get(table)?.get(key) ?? []) as Tables[typeof table][]);
+    },
+
+    waitingIn(table) {
+      return batches.flatMap((batch) => (batch.rows.get(table) ?? []) as Tables[typeof table][]);
     },
 
     settled: () => newestDurable(),

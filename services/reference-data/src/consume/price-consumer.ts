@@ -4,6 +4,7 @@ import type { Logger } from '@wallet-api/core/logger';
 import type { ChainRollback, PoolEvent } from '@wallet-api/core/proto/events';
 import { fromPoolEvent, type ChainPoolEvent } from '../prices/chain-pool-event.js';
 import type { PriceTracker } from '../prices/price-tracker.js';
+import type { PriceRows } from '../store/price-rows.js';
 
 export interface PriceConsumerTopics {
   poolEvents: TopicSpec<PoolEvent>;
@@ -21,6 +22,8 @@ export interface PriceConsumerOptions {
    * it in memory. A failure only costs those lookups the read.
    */
   prepareLookups?: (tokens: { everything: string; prices: string }) => Promise<void>;
+  /** Where the tracker's rows wait for their INSERT: offsets are committed once they are stored. */
+  rows?: Pick<PriceRows, 'settled' | 'flush' | 'close'>;
   logger: Logger;
   /** Prefix of the consumer groups, one per topic. */
   groupId?: string;
@@ -47,11 +50,10 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
   return {
     async start() {
       const started = await Promise.allSettled([
-        // Five seconds' events of every chain folded and stored together: a few INSERTs every five
-        // seconds instead of a few per block and chain. ClickHouse 18.16 merges each INSERT into
-        // the current partition's youngest part until that part reaches about 5 MB, so the delay
-        // divides those merges for a price that is at most five seconds later, and every valued
-        // answer is computed again once per five seconds at most instead of per block.
+        // Five seconds' events of every chain folded together: every valued answer is computed
+        // again once per five seconds at most instead of per block. Their rows wait in `rows` for
+        // one INSERT per table a minute (ClickHouse 18.16 merges each INSERT into its partition's
+        // youngest part), readable by the process's lookups meanwhile.
         startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.pool-events`,
           topic: topics.poolEvents,
@@ -60,12 +62,15 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
           async handleBatch(messages) {
             const events = messages.map((message) => fromPoolEvent(message.value)).filter((event): event is ChainPoolEvent => event !== undefined);
             await tracker.apply(events);
-            if (events.length === 0) return;
+            const durable = { durable: options.rows?.settled() ?? Promise.resolve() };
+            if (events.length === 0) return durable;
             const { prepareLookups } = options;
+            // Readable now (from memory until stored): the move is announced at once.
             await versions.pricesChanged(
               prepareLookups &&
                 ((tokens) => prepareLookups(tokens).catch((error: unknown) => logger.warn({ err: error }, 'reading the stored prices ahead of their announcement failed; lookups will read them'))),
             );
+            return durable;
           },
         }),
         startConsumer(kafka, {
@@ -74,6 +79,8 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
           logger,
           async handleBatch(messages) {
             for (const message of messages) await tracker.rollback(message.value);
+            // The refold's rewritten rows are stored before the rollback's offset is committed.
+            await options.rows?.flush();
             await versions.everythingChanged();
           },
         }),
@@ -88,6 +95,8 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
     async stop() {
       const running = consumers;
       consumers = [];
+      // What waits is stored now, so the consumers' last commits do not wait for its delay.
+      await options.rows?.close().catch((error: unknown) => logger.error({ err: error }, 'storing the waiting price rows failed; they are read again from Kafka'));
       await Promise.all(running.map((consumer) => consumer.stop()));
     },
   };

@@ -1,17 +1,24 @@
 import { inList, join, orphanedBlocks, sql, type ClickHouse, type SqlFragment } from '@wallet-api/core/clickhouse';
 import type { ChainRollback } from '@wallet-api/core/proto/events';
+import { createLogger } from '@wallet-api/core/logger';
 import type { ChainPoolEvent } from '../prices/chain-pool-event.js';
 import type { BlockRef } from '../prices/price-fold.js';
+import { createPriceRows, type PoolEventRecord, type PriceRows } from './price-rows.js';
 
 /** A stored block with pool events, and the pools they touched. */
 export interface StoredPoolBlock extends BlockRef {
   pools: string[];
 }
 
-/** `pool_events`: the raw PoolEvent messages; every read leaves out orphaned blocks. */
+/**
+ * `pool_events`: the raw PoolEvent messages; every read leaves out orphaned blocks. Inserts go
+ * through PriceRows: the stored keys include waiting events, and the reads of a restart or refold
+ * store what waits first.
+ */
 export interface PoolEventStore {
-  /** `<block hash>:<log index>` of the events already stored. */
+  /** `<block hash>:<log index>` of the events already stored or waiting to be. */
   storedKeys(chainId: string, events: readonly ChainPoolEvent[]): Promise<Set<string>>;
+  /** Hands the events over to be stored after the rows written before them (PriceRows). */
   insert(events: readonly ChainPoolEvent[]): Promise<void>;
   /** Those of the hashes that a rollback already orphaned. */
   orphanedAmong(chainId: string, blockHashes: readonly string[]): Promise<Set<string>>;
@@ -23,32 +30,16 @@ export interface PoolEventStore {
   blocksAfter(chainId: string, after: bigint): Promise<StoredPoolBlock[]>;
   /** The newest block with events at or below `atMost`. */
   head(chainId: string, atMost?: bigint): Promise<BlockRef | undefined>;
-  /** Marks a rollback's blocks orphaned in `block_states`, with the rows the indexer's writer adds for it. */
+  /**
+   * Marks a rollback's blocks orphaned in `block_states`, with the rows the indexer's writer adds
+   * for it, once every waiting row is stored: rows read from memory are never of orphaned blocks.
+   */
   recordRollback(rollback: ChainRollback): Promise<void>;
 }
 
 export const poolEventKey = (event: { blockHash: string; logIndex: number }) => `${event.blockHash}:${event.logIndex}`;
 
-type PoolEventRow = {
-  chain_id: string;
-  block_number: string;
-  block_hash: string;
-  block_timestamp: number;
-  transaction_index: number;
-  log_index: number;
-  kind: number;
-  pool: string;
-  token0: string;
-  token1: string;
-  reserve0: string;
-  reserve1: string;
-  sqrt_price_x96: string;
-  liquidity: string;
-  volume0: string;
-  volume1: string;
-  factory: string;
-  fee: number;
-};
+type PoolEventRow = PoolEventRecord;
 
 const kindCodes = { v2: 1, v3: 2 } as const;
 
@@ -104,25 +95,31 @@ const columns = sql`chain_id, block_number, block_hash, toUnixTimestamp(block_ti
 /** Position in the chain as one sortable number (a block has far fewer than a million logs). */
 const position = sql`block_number * 1000000 + log_index`;
 
-export function createPoolEventStore(clickhouse: ClickHouse): PoolEventStore {
+/** `rows`: shared with the process's other price stores; without it every insert is stored before it returns. */
+export function createPoolEventStore(
+  clickhouse: ClickHouse,
+  rows: PriceRows = createPriceRows({ clickhouse, logger: createLogger('pool-event-store'), storeEveryMs: 0 }),
+): PoolEventStore {
   const canonical = (chainId: string): SqlFragment => sql`chain_id = ${chainId} AND (chain_id, block_hash) NOT IN (${orphanedBlocks([chainId])})`;
 
   return {
     async storedKeys(chainId, events) {
       if (events.length === 0) return new Set();
+      const hashes = new Set(events.map((event) => event.blockHash));
+      const waiting = rows.waitingFor('pool_events', chainId).filter((row) => hashes.has(row.block_hash));
       const numbers = events.map((event) => event.blockNumber);
       const min = numbers.reduce((a, b) => (b < a ? b : a));
       const max = numbers.reduce((a, b) => (b > a ? b : a));
-      const rows = await clickhouse.query<{ block_hash: string; log_index: number }>(sql`
+      const stored = await clickhouse.query<{ block_hash: string; log_index: number }>(sql`
         SELECT block_hash, log_index FROM pool_events
         WHERE chain_id = ${chainId} AND pool IN ${inList([...new Set(events.map((event) => event.pool))])}
           AND block_number >= ${min} AND block_number <= ${max}
-          AND block_hash IN ${inList([...new Set(events.map((event) => event.blockHash))])}`);
-      return new Set(rows.map((row) => `${row.block_hash}:${Number(row.log_index)}`));
+          AND block_hash IN ${inList([...hashes])}`);
+      return new Set([...stored, ...waiting].map((row) => `${row.block_hash}:${Number(row.log_index)}`));
     },
 
     async insert(events) {
-      await clickhouse.insert('pool_events', events.map(toRow));
+      await rows.add('pool_events', events.map(toRow));
     },
 
     async orphanedAmong(chainId, blockHashes) {
@@ -134,38 +131,42 @@ export function createPoolEventStore(clickhouse: ClickHouse): PoolEventStore {
 
     async latestStates(chainId, options = {}) {
       if (options.pools?.length === 0) return [];
+      await rows.flush();
       const conditions = [canonical(chainId)];
       if (options.atMost !== undefined) conditions.push(sql`block_number <= ${options.atMost}`);
       if (options.pools) conditions.push(sql`pool IN ${inList(options.pools)}`);
       // The newest row per pool first, then its columns: argMax per column would need one per column.
-      const rows = await clickhouse.query<PoolEventRow>(sql`
+      const latest = await clickhouse.query<PoolEventRow>(sql`
         SELECT ${columns} FROM pool_events
         WHERE ${join(conditions, ' AND ')}
         ORDER BY pool, block_number DESC, log_index DESC
         LIMIT 1 BY pool`);
-      return rows.map(fromRow);
+      return latest.map(fromRow);
     },
 
     async eventsAfter(chainId, after) {
-      const rows = await clickhouse.query<PoolEventRow>(sql`
+      await rows.flush();
+      const events = await clickhouse.query<PoolEventRow>(sql`
         SELECT ${columns} FROM pool_events
         WHERE ${canonical(chainId)} AND block_number > ${after}
         ORDER BY block_number, log_index
         LIMIT 1 BY block_hash, log_index`);
-      return rows.map(fromRow);
+      return events.map(fromRow);
     },
 
     async blocksAfter(chainId, after) {
-      const rows = await clickhouse.query<{ block_number: string; block_hash: string; timestamp: number; pools: string[] }>(sql`
+      await rows.flush();
+      const blocks = await clickhouse.query<{ block_number: string; block_hash: string; timestamp: number; pools: string[] }>(sql`
         SELECT block_number, block_hash, toUnixTimestamp(any(block_timestamp)) AS timestamp, groupUniqArray(pool) AS pools
         FROM pool_events
         WHERE ${canonical(chainId)} AND block_number > ${after}
         GROUP BY block_number, block_hash
         ORDER BY block_number`);
-      return rows.map((row) => ({ number: BigInt(row.block_number), hash: row.block_hash, timestamp: Number(row.timestamp), pools: row.pools }));
+      return blocks.map((row) => ({ number: BigInt(row.block_number), hash: row.block_hash, timestamp: Number(row.timestamp), pools: row.pools }));
     },
 
     async head(chainId, atMost) {
+      await rows.flush();
       const conditions = [canonical(chainId)];
       if (atMost !== undefined) conditions.push(sql`block_number <= ${atMost}`);
       const [row] = await clickhouse.query<{ block_number: string; block_hash: string; timestamp: number }>(sql`
@@ -176,6 +177,7 @@ export function createPoolEventStore(clickhouse: ClickHouse): PoolEventStore {
     },
 
     async recordRollback(rollback) {
+      await rows.flush();
       await clickhouse.insert(
         'block_states',
         rollback.orphanedBlockHashes.map((hash, index) => ({

@@ -1,5 +1,7 @@
 import { inList, orphanedBlocks, sql, type ClickHouse, type SqlFragment } from '@wallet-api/core/clickhouse';
+import { createLogger } from '@wallet-api/core/logger';
 import type { DayMark, PriceRow, VolumeRow } from '../prices/price-fold.js';
+import { createPriceRows, priceDayKey, type PriceRows, type TokenPriceRecord } from './price-rows.js';
 
 /** A token on a chain at a time (unix seconds). */
 export interface PriceLookup {
@@ -29,7 +31,11 @@ export interface PriceHistoryRow {
   depthUsd: number;
 }
 
-/** `token_prices`, `price_days` and `token_volumes`; every read leaves out orphaned blocks. */
+/**
+ * `token_prices`, `price_days` and `token_volumes`; every read leaves out orphaned blocks. Writes
+ * go through PriceRows: the lookups add the rows still waiting to what they read, the refold's
+ * read stores them first.
+ */
 export interface PriceStore {
   /** Writes one chain's fold output; `revision` orders rows written again for the same block. */
   write(chainId: string, rows: { prices: readonly PriceRow[]; days: readonly DayMark[]; volumes: readonly VolumeRow[] }): Promise<void>;
@@ -81,14 +87,31 @@ function nextRevision(): number {
   return lastRevision;
 }
 
-export function createPriceStore(clickhouse: ClickHouse): PriceStore {
+const historyRow = (row: TokenPriceRecord): PriceHistoryRow => ({
+  chainId: row.chain_id,
+  token: row.token,
+  day: Number(row.day),
+  timestamp: Number(row.timestamp),
+  blockNumber: Number(row.block_number),
+  blockHash: row.block_hash,
+  revision: Number(row.revision),
+  price: Number(row.priced) === 1 ? Number(row.price) : undefined,
+  depthUsd: Number(row.depth_usd),
+});
+
+/** `waiting`: shared with the process's other price stores; without it every write is stored before it returns. */
+export function createPriceStore(
+  clickhouse: ClickHouse,
+  waiting: PriceRows = createPriceRows({ clickhouse, logger: createLogger('price-store'), storeEveryMs: 0 }),
+): PriceStore {
   const notOrphaned = (chainIds: readonly string[]): SqlFragment => sql`(chain_id, block_hash) NOT IN (${orphanedBlocks(chainIds)})`;
 
   return {
     async write(chainId, rows) {
       const revision = nextRevision();
+      // Each its own table of one round; the round stores prices and volumes before the day marks.
       await Promise.all([
-        clickhouse.insert(
+        waiting.add(
           'token_prices',
           rows.prices.map((row) => ({
             chain_id: chainId,
@@ -103,7 +126,7 @@ export function createPriceStore(clickhouse: ClickHouse): PriceStore {
             revision,
           })),
         ),
-        clickhouse.insert(
+        waiting.add(
           'token_volumes',
           rows.volumes.map((row) => ({
             chain_id: chainId,
@@ -119,8 +142,8 @@ export function createPriceStore(clickhouse: ClickHouse): PriceStore {
           })),
         ),
       ]);
-      // A day mark promises that its block's prices are stored, so it goes last.
-      await clickhouse.insert(
+      // A day mark promises that its block's prices are stored: its table comes after theirs.
+      await waiting.add(
         'price_days',
         rows.days.map((day) => ({ chain_id: chainId, day: day.day, timestamp: day.timestamp, block_number: day.blockNumber.toString(), block_hash: day.blockHash, revision })),
       );
@@ -129,6 +152,7 @@ export function createPriceStore(clickhouse: ClickHouse): PriceStore {
     async tokensWithRowsAt(chainId, blockHashes) {
       const found = new Map<string, Set<string>>();
       if (blockHashes.length === 0) return found;
+      await waiting.flush();
       const rows = await clickhouse.query<{ block_hash: string; token: string }>(sql`
         SELECT DISTINCT block_hash, token FROM token_prices
         WHERE chain_id = ${chainId} AND block_hash IN ${inList([...new Set(blockHashes)])}`);
@@ -142,65 +166,60 @@ export function createPriceStore(clickhouse: ClickHouse): PriceStore {
 
     async dayMarks(chainIds) {
       if (chainIds.length === 0) return [];
-      const rows = await clickhouse.query<{ chain_id: string; day: number; timestamp: number }>(sql`
+      const stored = await clickhouse.query<{ chain_id: string; day: number; timestamp: number }>(sql`
         SELECT DISTINCT chain_id, day, toUInt32(timestamp) AS timestamp FROM price_days
         WHERE chain_id IN ${inList(chainIds)} AND ${notOrphaned(chainIds)}`);
-      return rows.map((row) => ({ chainId: row.chain_id, day: Number(row.day), timestamp: Number(row.timestamp) }));
+      const marks = new Map<string, DayMarkTime>();
+      for (const row of [...stored, ...chainIds.flatMap((chainId) => waiting.waitingFor('price_days', chainId))]) {
+        const mark = { chainId: row.chain_id, day: Number(row.day), timestamp: Number(row.timestamp) };
+        marks.set(`${mark.chainId}:${mark.day}:${mark.timestamp}`, mark);
+      }
+      return [...marks.values()];
     },
 
     async dayPrices(days) {
       if (days.length === 0) return [];
       const chainIds = [...new Set(days.map((entry) => entry.chainId))];
       const since = Math.max(0, Math.floor(Math.min(...days.map((entry) => entry.since))));
-      const rows = await clickhouse.query<{
-        chain_id: string;
-        token: string;
-        day: number;
-        timestamp: number;
-        block_number: string;
-        block_hash: string;
-        revision: string;
-        price: number;
-        priced: number;
-        depth_usd: number;
-      }>(sql`
+      const stored = await clickhouse.query<TokenPriceRecord>(sql`
         SELECT chain_id, token, day, toUInt32(timestamp) AS timestamp, block_number, block_hash, revision, price, priced, depth_usd FROM token_prices
         WHERE chain_id IN ${inList(chainIds)} AND token IN ${inList([...new Set(days.map((entry) => entry.token))])}
           AND day IN ${inList([...new Set(days.map((entry) => entry.day))])}
-          AND concat(chain_id, ':', token, ':', toString(day)) IN ${inList([...new Set(days.map((entry) => `${entry.chainId}:${entry.token}:${entry.day}`))])}
+          AND concat(chain_id, ':', token, ':', toString(day)) IN ${inList([...new Set(days.map((entry) => priceDayKey(entry.chainId, entry.token, entry.day)))])}
           AND timestamp >= toDateTime(${since}) AND ${notOrphaned(chainIds)}`);
-      return rows.map((row) => ({
-        chainId: row.chain_id,
-        token: row.token,
-        day: Number(row.day),
-        timestamp: Number(row.timestamp),
-        blockNumber: Number(row.block_number),
-        blockHash: row.block_hash,
-        revision: Number(row.revision),
-        price: Number(row.priced) === 1 ? Number(row.price) : undefined,
-        depthUsd: Number(row.depth_usd),
-      }));
+      const unstored = days.flatMap((entry) => waiting.waitingFor('token_prices', priceDayKey(entry.chainId, entry.token, entry.day)).filter((row) => row.timestamp >= since));
+      return [...stored, ...unstored].map(historyRow);
     },
 
     async pricedTokens() {
-      const rows = await clickhouse.query<{ chain_id: string; token: string }>(sql`SELECT DISTINCT chain_id, token FROM token_prices`);
-      return rows.map((row) => ({ chainId: row.chain_id, token: row.token }));
+      const stored = await clickhouse.query<{ chain_id: string; token: string }>(sql`SELECT DISTINCT chain_id, token FROM token_prices`);
+      const tokens = new Map([...stored, ...waiting.waitingIn('token_prices')].map((row) => [`${row.chain_id}:${row.token}`, { chainId: row.chain_id, token: row.token }]));
+      return [...tokens.values()];
     },
 
     async volumeRows(chainIds, since) {
       if (chainIds.length === 0) return [];
-      const rows = await clickhouse.query<{ chain_id: string; token: string; block_hash: string; log_index: number; seconds: number; value: number }>(sql`
-        SELECT chain_id, token, block_hash, log_index, any(toUnixTimestamp(timestamp)) AS seconds, argMax(value_usd, revision) AS value
+      const from = Math.max(0, Math.floor(since));
+      const stored = await clickhouse.query<{ chain_id: string; token: string; block_hash: string; log_index: number; seconds: number; value: number; newest: string }>(sql`
+        SELECT chain_id, token, block_hash, log_index, any(toUnixTimestamp(timestamp)) AS seconds, argMax(value_usd, revision) AS value, max(revision) AS newest
         FROM token_volumes
-        WHERE chain_id IN ${inList(chainIds)} AND timestamp >= toDateTime(${Math.max(0, Math.floor(since))}) AND ${notOrphaned(chainIds)}
+        WHERE chain_id IN ${inList(chainIds)} AND timestamp >= toDateTime(${from}) AND ${notOrphaned(chainIds)}
         GROUP BY chain_id, token, block_hash, log_index`);
-      return rows.map((row) => ({
-        chainId: row.chain_id,
-        token: row.token,
-        timestamp: Number(row.seconds),
-        swap: `${row.block_hash}:${row.log_index}`,
-        valueUsd: Number(row.value),
-      }));
+      // Each swap of a token once, at its highest revision, whether stored, waiting, or both.
+      const swaps = new Map<string, { row: VolumeHistoryRow; revision: number }>();
+      const keep = ({ revision, ...row }: VolumeHistoryRow & { revision: number }) => {
+        const key = `${row.chainId}:${row.token}:${row.swap}`;
+        const kept = swaps.get(key);
+        if (!kept || kept.revision < revision) swaps.set(key, { row, revision });
+      };
+      for (const row of stored) {
+        keep({ chainId: row.chain_id, token: row.token, timestamp: Number(row.seconds), swap: `${row.block_hash}:${row.log_index}`, valueUsd: Number(row.value), revision: Number(row.newest) });
+      }
+      for (const row of chainIds.flatMap((chainId) => waiting.waitingFor('token_volumes', chainId))) {
+        if (row.timestamp < from) continue;
+        keep({ chainId: row.chain_id, token: row.token, timestamp: row.timestamp, swap: `${row.block_hash}:${row.log_index}`, valueUsd: row.value_usd, revision: row.revision });
+      }
+      return [...swaps.values()].map(({ row }) => row);
     },
   };
 }
