@@ -88,6 +88,9 @@ beforeAll(async () => {
     KAFKA_TOPIC_SUFFIX: suffix,
     REGISTRY_PATHS: `${root}.data/devnet/registry.json`,
     INDEXER_CHAINS: 'ethereum',
+    // Rows reach ClickHouse within the test's window instead of once a minute, so its INSERTs show.
+    INDEXER_STORE_INTERVAL_MS: '1000',
+    PRICES_STORE_INTERVAL_MS: '1000',
     SUBSCRIPTION_SECRET_KEY: randomBytes(32).toString('base64'),
     WEBHOOK_SIGNING_KEY_FILE: keyFile,
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
