@@ -32,9 +32,11 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
   INDEXER_PUBLISH_BATCH: z.coerce.number().int().positive().default(50),
   // Tracing a busy block re-executes every transaction on the node, which takes a while.
   INDEXER_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
-  // How long transaction and balance-change rows may wait for their INSERT (readers see them at
-  // once): ClickHouse 18.16 merges every INSERT into its partition's youngest part straight away.
-  INDEXER_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(60_000),
+  // How long transaction, block and balance-change rows may wait for their INSERT (readers see
+  // them at once). ClickHouse 18.16 merges about every second INSERT into its partition's youngest
+  // part while that part is under 5 MB, so rows merged per minute are about that part's size over
+  // twice the interval in minutes; five minutes keep that under a tenth of the rows inserted.
+  INDEXER_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(300_000),
 });
 
 await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, async ({ logger, metrics: registry }) => {

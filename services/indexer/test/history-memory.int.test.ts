@@ -26,7 +26,7 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   }
 }
 
-// The indexer's production shape: the writer keeps rows in memory for an hour here (a minute by
+// The indexer's production shape: the writer keeps rows in memory for an hour here (five minutes by
 // default), and the gRPC service of the same process reads them from there until they are stored.
 describe('transaction rows waiting for their INSERT are served from the indexer memory', () => {
   const chainId = uniqueName('chain');

@@ -27,9 +27,9 @@ const config = parseEnv(
     FX_RATES_FILE: z.string().default(fileURLToPath(new URL('../config/fx-rates.json', import.meta.url))),
     // The chain whose wrapped native token and registry `btc` tokens are the eth and btc currencies.
     PRICES_CURRENCY_CHAIN: z.string().default('ethereum'),
-    // How long the fold's rows wait for their INSERT (lookups read them from memory meanwhile):
-    // ClickHouse 18.16 merges every INSERT into its partition's youngest part straight away.
-    PRICES_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(60_000),
+    // How long the fold's rows wait for their INSERT (lookups read them from memory meanwhile); as
+    // INDEXER_STORE_INTERVAL_MS, for ClickHouse 18.16's merges.
+    PRICES_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(300_000),
   }),
 );
 
@@ -45,7 +45,7 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
     password: config.CLICKHOUSE_PASSWORD,
   });
   const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
-  // Every chain's fold hands its rows here; one INSERT per table for all, once a minute.
+  // Every chain's fold hands its rows here; one INSERT per table for all, every PRICES_STORE_INTERVAL_MS.
   const priceRows = createPriceRows({ clickhouse, logger, storeEveryMs: config.PRICES_STORE_INTERVAL_MS });
   const priced = createPricedTokens({ redis: changes.redis, keyPrefix: config.REDIS_KEY_PREFIX, store: createPriceStore(clickhouse, priceRows), logger });
   // Until the set is complete, lookups read ClickHouse for every token; a failed build is tried again by the next lookup.

@@ -1,4 +1,4 @@
-// The fold's rows waiting for their INSERT (PriceRows, a minute in production, an hour here),
+// The fold's rows waiting for their INSERT (PriceRows, five minutes in production, an hour here),
 // against the real ClickHouse: the lookups on the request path read them from memory before they
 // are stored and the same once they are, the reads of a restart or refold and every rollback store
 // them first, and a round stores the day mark after its prices and the events after both.
