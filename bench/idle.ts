@@ -5,7 +5,8 @@
 // from system.parts), and prints
 // CPU seconds per second per process next to the issue's targets: the whole stack under 0.3
 // cores, ClickHouse under 0.05, merged rows under 10x inserted rows.
-// Needs the running stack of `bash scripts/start.sh`.
+// Needs the running stack of `bash scripts/start.sh`. The stores insert every five minutes, so the
+// rows inserted and merged compare over a window of two rounds or more (--seconds 600).
 //   pnpm bench:idle [--seconds 60] [--clickhouse http://127.0.0.1:18123]
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

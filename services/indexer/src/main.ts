@@ -33,9 +33,8 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
   // Tracing a busy block re-executes every transaction on the node, which takes a while.
   INDEXER_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   // How long transaction, block and balance-change rows may wait for their INSERT (readers see
-  // them at once). ClickHouse 18.16 merges about every second INSERT into its partition's youngest
-  // part while that part is under 5 MB, so rows merged per minute are about that part's size over
-  // twice the interval in minutes; five minutes keep that under a tenth of the rows inserted.
+  // them at once). ClickHouse 18.16 rewrites a partition's youngest part (up to 5 MB) together with
+  // the new parts once about five have gathered: at one INSERT a second that was every few seconds.
   INDEXER_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(300_000),
 });
 

@@ -50,7 +50,7 @@ interface Batch {
 
 /**
  * Rows that readers must see at once but that ClickHouse wants in few, large INSERTs: ClickHouse
- * 18.16 merges each small INSERT into the partition's youngest part straight away, so a table
+ * 18.16 rewrites a partition's youngest part (up to 5 MB) with every few new parts, so a table
  * stored every second rewrites each of its rows a hundred times and more. Rows wait here, readable
  * by key, for up to `storeEveryMs`, and go out together, one INSERT per table; they leave memory
  * only once the round that carried them succeeded, so a reader sees them in memory, in ClickHouse,

@@ -88,8 +88,8 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
           topic: topics.balanceChanges,
           logger,
           // No answer reads these within seconds (charts and PnL work on hours and days), and
-          // ClickHouse 18.16 merges each INSERT into the partition's youngest part at once: they
-          // wait as long as transaction rows may, and at least ten seconds.
+          // ClickHouse 18.16 rewrites the partition's youngest part with every few new parts:
+          // they wait as long as transaction rows may, and at least ten seconds.
           maxDelayMs: Math.max(10_000, memory.storeEveryMs),
           async handleBatch(messages) {
             await store.writeBalanceChanges(messages.map((message) => message.value));

@@ -52,8 +52,8 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
       const started = await Promise.allSettled([
         // Five seconds' events of every chain folded together: every valued answer is computed
         // again once per five seconds at most instead of per block. Their rows wait in `rows` for
-        // one INSERT per table every few minutes (ClickHouse 18.16 merges each INSERT into its
-        // partition's youngest part), readable by the process's lookups meanwhile.
+        // one INSERT per table every few minutes (ClickHouse 18.16 rewrites a partition's youngest
+        // part with every few new parts), readable by the process's lookups meanwhile.
         startAccumulatingConsumer(kafka, {
           groupId: `${groupId}.pool-events`,
           topic: topics.poolEvents,

@@ -86,8 +86,8 @@ export interface PriceRowsOptions {
 
 /**
  * What the fold writes and the lookups of the same process read before it is stored: ClickHouse
- * 18.16 merges each INSERT into its partition's youngest part straight away, so the price tables,
- * stored every few seconds, were rewritten whole again and again. Lookups on the request path
+ * 18.16 rewrites a partition's youngest part (up to 5 MB) with every few new parts, so the price
+ * tables, stored every few seconds, had their current month rewritten whole again and again. Lookups on the request path
  * (day marks and prices, volumes, stored event keys) add the waiting rows to what they read; the
  * rare reads of a restart or a refold, and every rollback, store what waits first.
  */
