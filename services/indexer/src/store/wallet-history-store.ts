@@ -103,6 +103,9 @@ function firstTime(seen: Set<string>, key: string): boolean {
   return true;
 }
 
+/** Half of ClickHouse's default max_query_size: room for the rest of the page query. */
+const maxQueryText = 128 * 1024;
+
 const rowKey = (chainId: string, blockHash: string, index: number, address: string) => `${chainId}|${blockHash}|${index}|${address}`;
 
 /**
@@ -252,8 +255,17 @@ export function createWalletHistoryStore(
 
     async listWalletTransactions(filter) {
       const chains = new Set(filter.chainIds);
-      const waiting = memory.rows.waitingFor('wallet_transactions', filter.address).filter((row) => chains.has(row.chain_id));
-      const rows = await clickhouse.query<ListedRow>(listWalletTransactionsQuery(filter, waiting));
+      const waitingRows = () => memory.rows.waitingFor('wallet_transactions', filter.address).filter((row) => chains.has(row.chain_id));
+      let waiting = waitingRows();
+      let query = listWalletTransactionsQuery(filter, waiting);
+      // ClickHouse refuses a query over max_query_size (256 KiB by default): a wallet with that many
+      // waiting rows (a backfill, a busy address) has them stored first and reads what is left.
+      if (query.text.length > maxQueryText) {
+        await memory.rows.flush();
+        waiting = waitingRows();
+        query = listWalletTransactionsQuery(filter, waiting);
+      }
+      const rows = await clickhouse.query<ListedRow>(query);
       const transactions = await bodiesOf(filter.address, rows, waiting);
       return rows.map((row, index) => ({
         chainId: row.chain_id,
