@@ -94,6 +94,16 @@ describe('write-behind rows against the real server', () => {
     await rows.close();
   });
 
+  test('a large add goes out at once with what waits, without the caller waiting for it', async () => {
+    const table = await newTable();
+    const rows = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 3_600_000, storeAtOnceFrom: 3 });
+    await rows.add(table, [{ wallet: 'a', n: 1 }]);
+    const large = await rows.add(table, [{ wallet: 'b', n: 1 }, { wallet: 'b', n: 2 }, { wallet: 'b', n: 3 }]);
+    await large.durable;
+    expect(await stored(table)).toHaveLength(4);
+    await rows.close();
+  });
+
   test('close stores what waits at once, and every later add is stored before it returns', async () => {
     const table = await newTable();
     const rows = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 3_600_000, keys: { [table]: (row) => row.wallet } });

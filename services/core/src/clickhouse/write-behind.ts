@@ -17,6 +17,12 @@ export interface WriteBehindOptions<Tables extends Rows> {
   storeEveryMs: number;
   /** At this many waiting rows the INSERTs go out at once and `add` waits until they succeeded (memory stays bounded). */
   maxRows?: number;
+  /**
+   * An `add` of this many rows or more goes out at once with what waits, without waiting for it:
+   * it is the large INSERT ClickHouse wants already (a backlog after a start), and readers need
+   * not carry it in memory.
+   */
+  storeAtOnceFrom?: number;
   /** After a failed INSERT, the next try comes this much later (never later than `storeEveryMs`). */
   retryMs?: number;
 }
@@ -64,6 +70,7 @@ interface Batch {
 export function createWriteBehind<Tables extends Rows>(options: WriteBehindOptions<Tables>): WriteBehind<Tables> {
   const { clickhouse, logger } = options;
   const maxRows = options.maxRows ?? 50_000;
+  const storeAtOnceFrom = options.storeAtOnceFrom ?? 1_000;
   const retryMs = Math.min(options.retryMs ?? 1_000, Math.max(options.storeEveryMs, 100));
   /** Oldest first; a round takes every batch present when it starts and removes them once stored. */
   const batches: Batch[] = [];
@@ -154,6 +161,8 @@ export function createWriteBehind<Tables extends Rows>(options: WriteBehindOptio
         // The caller waits until the rows are stored: while ClickHouse refuses them, no more come.
         void store().catch(() => undefined);
         await batch.durable;
+      } else if (rows.length >= storeAtOnceFrom) {
+        void store().catch(() => undefined);
       } else {
         schedule(options.storeEveryMs);
       }
