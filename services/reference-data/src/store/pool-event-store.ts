@@ -39,11 +39,10 @@ export interface PoolEventStore {
 
 export const poolEventKey = (event: { blockHash: string; logIndex: number }) => `${event.blockHash}:${event.logIndex}`;
 
-type PoolEventRow = PoolEventRecord;
 
 const kindCodes = { v2: 1, v3: 2 } as const;
 
-function toRow(event: ChainPoolEvent): PoolEventRow {
+function toRow(event: ChainPoolEvent): PoolEventRecord {
   return {
     chain_id: event.chainId,
     block_number: event.blockNumber.toString(),
@@ -66,7 +65,7 @@ function toRow(event: ChainPoolEvent): PoolEventRow {
   };
 }
 
-function fromRow(row: PoolEventRow): ChainPoolEvent {
+function fromRow(row: PoolEventRecord): ChainPoolEvent {
   return {
     chainId: row.chain_id,
     blockNumber: BigInt(row.block_number),
@@ -136,7 +135,7 @@ export function createPoolEventStore(
       if (options.atMost !== undefined) conditions.push(sql`block_number <= ${options.atMost}`);
       if (options.pools) conditions.push(sql`pool IN ${inList(options.pools)}`);
       // The newest row per pool first, then its columns: argMax per column would need one per column.
-      const latest = await clickhouse.query<PoolEventRow>(sql`
+      const latest = await clickhouse.query<PoolEventRecord>(sql`
         SELECT ${columns} FROM pool_events
         WHERE ${join(conditions, ' AND ')}
         ORDER BY pool, block_number DESC, log_index DESC
@@ -146,7 +145,7 @@ export function createPoolEventStore(
 
     async eventsAfter(chainId, after) {
       await rows.flush();
-      const events = await clickhouse.query<PoolEventRow>(sql`
+      const events = await clickhouse.query<PoolEventRecord>(sql`
         SELECT ${columns} FROM pool_events
         WHERE ${canonical(chainId)} AND block_number > ${after}
         ORDER BY block_number, log_index
