@@ -1,30 +1,21 @@
 import { sql } from '@wallet-api/core/clickhouse';
 import { createGrpcClient, startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
-import { createProducer, ensureTopics, topics, type MessageProducer } from '@wallet-api/core/kafka';
+import { createProducer, ensureTopics, type MessageProducer } from '@wallet-api/core/kafka';
 import { IndexerClient, TrashFilter, type ListWalletTransactionsRequest } from '@wallet-api/core/proto/indexer';
 import { setupChangeVersions, setupClickHouse, setupKafka, testLogger, uniqueName } from '@wallet-api/core/testing';
-import { createTransactionWriter, type TransactionWriter, type WriterTopics } from '../src/consume/transaction-writer.js';
+import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
 import { walletRows } from '../src/consume/wallet-rows.js';
 import { indexerService } from '../src/grpc/indexer-service.js';
 import { createHistoryMemory, type HistoryMemory } from '../src/store/history-memory.js';
 import { createWalletHistoryStore } from '../src/store/wallet-history-store.js';
 import { startReferenceDataFixture, type RunningReferenceData } from './reference-data-fixture.js';
 import type { ChainRollback } from '@wallet-api/core/proto/events';
-import { blockRef, chainBlock, erc20, native, randomAddress, token, transaction, type BlockRef } from './wallet-history-fixtures.js';
+import { blockRef, chainBlock, erc20, native, randomAddress, token, transaction, type BlockRef, eventually, uniqueWriterTopics } from './wallet-history-fixtures.js';
 
 const clickhouse = setupClickHouse();
 const kafka = setupKafka('history-memory-test');
 const changes = setupChangeVersions();
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 // The indexer's production shape: the writer keeps rows in memory for an hour here (five minutes by
 // default), and the gRPC service of the same process reads them from there until they are stored.
@@ -32,12 +23,7 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
   const chainId = uniqueName('chain');
   const usdc = randomAddress();
   const groupId = uniqueName('writer');
-  const writerTopics: WriterTopics = {
-    walletTransactions: { ...topics.walletTransactions, name: uniqueName('test.transactions') },
-    balanceChanges: { ...topics.balanceChanges, name: uniqueName('test.balance-changes') },
-    chainBlocks: { ...topics.chainBlocks, name: uniqueName('test.blocks') },
-    chainRollbacks: { ...topics.chainRollbacks, name: uniqueName('test.rollbacks') },
-  };
+  const writerTopics = uniqueWriterTopics();
   let referenceData: RunningReferenceData;
   let memory: HistoryMemory;
   let writer: TransactionWriter;

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { topics } from '@wallet-api/core/kafka';
+import { uniqueName } from '@wallet-api/core/testing';
+import type { WriterTopics } from '../src/consume/transaction-writer.js';
 import { AssetKind, type Asset, type ChainBlock, type Transfer, type WalletTransaction } from '@wallet-api/core/proto/events';
 import { TokenInterface, type TokenInfo } from '@wallet-api/core/proto/reference_data';
 
@@ -65,5 +68,26 @@ export function transaction(
     collectionApprovals: [],
     wallets: [...parties].sort(),
     ...rest,
+  };
+}
+
+/** Reads until `done` holds for the value read, or fails with the last value after `timeoutMs`. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/** Topics of a test's own for the transaction writer. */
+export function uniqueWriterTopics(): WriterTopics {
+  return {
+    walletTransactions: { ...topics.walletTransactions, name: uniqueName('test.transactions') },
+    balanceChanges: { ...topics.balanceChanges, name: uniqueName('test.balance-changes') },
+    chainBlocks: { ...topics.chainBlocks, name: uniqueName('test.blocks') },
+    chainRollbacks: { ...topics.chainRollbacks, name: uniqueName('test.rollbacks') },
   };
 }

@@ -1,41 +1,27 @@
 import { sql } from '@wallet-api/core/clickhouse';
 import { createGrpcClient, startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
-import { createProducer, ensureTopics, topics, type MessageProducer } from '@wallet-api/core/kafka';
+import { createProducer, ensureTopics, type MessageProducer } from '@wallet-api/core/kafka';
 import type { BalanceChange, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
 import { IndexerClient, TrashFilter, type ListWalletTransactionsRequest, type TransactionRecord } from '@wallet-api/core/proto/indexer';
 import { setupChangeVersions, setupClickHouse, setupKafka, testLogger, uniqueName } from '@wallet-api/core/testing';
-import { createTransactionWriter, type TransactionWriter, type WriterTopics } from '../src/consume/transaction-writer.js';
+import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
 import { indexerService } from '../src/grpc/indexer-service.js';
 import { walletRows } from '../src/consume/wallet-rows.js';
 import { createWalletHistoryStore } from '../src/store/wallet-history-store.js';
 import { retiredChainId, startReferenceDataFixture, type RunningReferenceData } from './reference-data-fixture.js';
-import { blockRef, chainBlock, erc20, erc721, native, randomAddress, token, transaction, type BlockRef } from './wallet-history-fixtures.js';
+import { blockRef, chainBlock, erc20, erc721, native, randomAddress, token, transaction, type BlockRef, eventually, uniqueWriterTopics } from './wallet-history-fixtures.js';
 
 const clickhouse = setupClickHouse();
 const kafka = setupKafka('wallet-history-test');
 const changes = setupChangeVersions();
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions', () => {
   const chainId = uniqueName('chain');
   const spamToken = randomAddress();
   const usdc = randomAddress();
   const router = randomAddress();
-  const writerTopics: WriterTopics = {
-    walletTransactions: { ...topics.walletTransactions, name: uniqueName('test.transactions') },
-    balanceChanges: { ...topics.balanceChanges, name: uniqueName('test.balance-changes') },
-    chainBlocks: { ...topics.chainBlocks, name: uniqueName('test.blocks') },
-    chainRollbacks: { ...topics.chainRollbacks, name: uniqueName('test.rollbacks') },
-  };
+  const writerTopics = uniqueWriterTopics();
   let referenceData: RunningReferenceData;
   let writer: TransactionWriter;
   let producer: MessageProducer;
