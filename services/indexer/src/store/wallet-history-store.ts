@@ -3,7 +3,8 @@ import { createLogger } from '@wallet-api/core/logger';
 import { AssetKind, WalletTransaction, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
 import { createHistoryMemory, type HistoryMemory, type WalletTransactionRecord } from './history-memory.js';
 import { decodeBody, encodeBody, identityKey } from './transaction-bodies.js';
-import { listWalletTransactionsQuery, transactionBodiesQuery, type TransactionIdentity, type WalletTransactionFilter } from './wallet-transaction-query.js';
+import { asListedRow, firstOfPage, matchesFilter } from './waiting-page.js';
+import { listWalletTransactionsQuery, orphanedAmongQuery, transactionBodiesQuery, type ListedRow, type TransactionIdentity, type WalletTransactionFilter } from './wallet-transaction-query.js';
 
 /** One wallet's reading of one transaction, as stored. */
 export interface WalletTransactionRow {
@@ -71,18 +72,6 @@ const assetKindNames: Record<AssetKind, string> = {
   [AssetKind.ASSET_KIND_ERC1155]: 'erc1155',
 };
 
-interface ListedRow {
-  chain_id: string;
-  address: string;
-  block_number: string;
-  block_hash: string;
-  mined_at: number;
-  transaction_index: number;
-  hash: string;
-  operation_type: string;
-  is_trash: number;
-}
-
 interface BodyRow {
   chain_id: string;
   block_hash: string;
@@ -102,9 +91,6 @@ function firstTime(seen: Set<string>, key: string): boolean {
   seen.add(key);
   return true;
 }
-
-/** Half of ClickHouse's default max_query_size: room for the rest of the page query. */
-const maxQueryText = 128 * 1024;
 
 const rowKey = (chainId: string, blockHash: string, index: number, address: string) => `${chainId}|${blockHash}|${index}|${address}`;
 
@@ -155,6 +141,23 @@ export function createWalletHistoryStore(
         WHERE chain_id IN ${inList([...new Set(blocks.map((block) => block.chainId))])} AND block_hash IN ${inList(blocks.map((block) => block.hash))}`,
     );
     return Number(row?.found ?? 0) > 0;
+  }
+
+  /**
+   * The first `limit` of these rows (in page order) whose blocks are not orphaned: the page query's
+   * orphan filter for waiting rows. One read unless a rollback orphaned some of them.
+   */
+  async function unorphaned(rows: readonly ListedRow[], limit: number): Promise<ListedRow[]> {
+    const shown: ListedRow[] = [];
+    let next = 0;
+    while (shown.length < limit && next < rows.length) {
+      const candidates = rows.slice(next, next + limit - shown.length);
+      next += candidates.length;
+      const orphaned = await clickhouse.query<{ chain_id: string; block_hash: string }>(orphanedAmongQuery(candidates.map((row) => ({ chainId: row.chain_id, blockHash: row.block_hash }))));
+      const orphanedKeys = new Set(orphaned.map((block) => `${block.chain_id}|${block.block_hash}`));
+      shown.push(...candidates.filter((row) => !orphanedKeys.has(`${row.chain_id}|${row.block_hash}`)));
+    }
+    return shown;
   }
 
   return {
@@ -254,18 +257,9 @@ export function createWalletHistoryStore(
     },
 
     async listWalletTransactions(filter) {
-      const chains = new Set(filter.chainIds);
-      const waitingRows = () => memory.rows.waitingFor('wallet_transactions', filter.address).filter((row) => chains.has(row.chain_id));
-      let waiting = waitingRows();
-      let query = listWalletTransactionsQuery(filter, waiting);
-      // ClickHouse refuses a query over max_query_size (256 KiB by default): a wallet with that many
-      // waiting rows (a backfill, a busy address) has them stored first and reads what is left.
-      if (query.text.length > maxQueryText) {
-        await memory.rows.flush();
-        waiting = waitingRows();
-        query = listWalletTransactionsQuery(filter, waiting);
-      }
-      const rows = await clickhouse.query<ListedRow>(query);
+      const waiting = memory.rows.waitingFor('wallet_transactions', filter.address).filter((row) => matchesFilter(row, filter));
+      const [stored, waitingShown] = await Promise.all([clickhouse.query<ListedRow>(listWalletTransactionsQuery(filter)), unorphaned(firstOfPage(waiting.map(asListedRow), waiting.length), filter.limit)]);
+      const rows = firstOfPage([...stored, ...waitingShown], filter.limit);
       const transactions = await bodiesOf(filter.address, rows, waiting);
       return rows.map((row, index) => ({
         chainId: row.chain_id,

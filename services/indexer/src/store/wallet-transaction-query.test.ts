@@ -1,4 +1,4 @@
-import { inList, listWalletTransactionsQuery, orphanedBlocks, transactionBodiesQuery, type WalletTransactionFilter } from './wallet-transaction-query.js';
+import { inList, listWalletTransactionsQuery, orphanedAmongQuery, orphanedBlocks, transactionBodiesQuery, type WalletTransactionFilter } from './wallet-transaction-query.js';
 
 const base: WalletTransactionFilter = { address: '0xabc', chainIds: ['ethereum'], operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 101 };
 const squash = (text: string) => text.replace(/\s+/g, ' ');
@@ -51,19 +51,6 @@ describe('listWalletTransactionsQuery', () => {
     expect(squash(listWalletTransactionsQuery({ ...base, ...change }).text)).toContain(expected);
   });
 
-  test("rows waiting for their INSERT join the wallet's stored rows as typed literals under the same filters, without their bodies", () => {
-    const waiting = {
-      chain_id: 'ethereum', address: '0xabc', block_number: '7', block_hash: "0x'07", block_timestamp: 1_700_000_084, transaction_index: 2, hash: '0xh',
-      operation_type: 'send', is_trash: 0, asset_types: [], token_addresses: [''], counterparties: ['0xdef'], body: 'AAAA',
-    };
-    const text = squash(listWalletTransactionsQuery({ ...base, operationTypes: ['send'] }, [waiting]).text);
-    expect(text).toContain("FROM (SELECT chain_id, address, block_number, block_hash, block_timestamp, transaction_index, hash, operation_type, is_trash, asset_types, token_addresses, counterparties FROM wallet_transactions WHERE address = '0xabc' AND chain_id IN ('ethereum') UNION ALL SELECT 'ethereum', '0xabc', toUInt64(7), '0x\\'07', toDateTime(1700000084), toUInt32(2), '0xh', 'send', toUInt8(0), CAST([] AS Array(String)), CAST([''] AS Array(String)), CAST(['0xdef'] AS Array(String)))");
-    expect(text).toContain("WHERE address = '0xabc' AND chain_id IN ('ethereum') AND (chain_id, block_hash) NOT IN");
-    expect(text).toContain("operation_type IN ('send')");
-    expect(text).not.toContain('body');
-    expect(text).not.toContain('AAAA');
-  });
-
   test('values are bound as literals, so a quote in a search cannot end the string', () => {
     const text = listWalletTransactionsQuery({ ...base, search: { kind: 'address', address: "x') OR 1=1 --" } }).text;
     expect(text).toContain("has(counterparties, 'x\\') OR 1=1 --')");
@@ -79,6 +66,13 @@ describe('inList and orphanedBlocks', () => {
   test('an orphaned hash is one whose newest state by sequence is orphaned', () => {
     const text = squash(orphanedBlocks(['ethereum', 'base']).text);
     expect(text).toContain("block_hash IN (SELECT block_hash FROM orphaned_block_hashes WHERE chain_id IN ('ethereum', 'base'))");
+    expect(text).toContain('GROUP BY chain_id, block_hash HAVING argMax(orphaned, sequence) = 1');
+  });
+
+  test('orphan states of given blocks are read as orphanedBlocks reads them, for those blocks only', () => {
+    const text = squash(orphanedAmongQuery([{ chainId: 'ethereum', blockHash: '0x01' }, { chainId: 'base', blockHash: '0x02' }, { chainId: 'ethereum', blockHash: '0x01' }]).text);
+    expect(text).toContain("WHERE chain_id IN ('ethereum', 'base') AND block_hash IN ('0x01', '0x02')");
+    expect(text).toContain("block_hash IN (SELECT block_hash FROM orphaned_block_hashes WHERE chain_id IN ('ethereum', 'base') AND block_hash IN ('0x01', '0x02'))");
     expect(text).toContain('GROUP BY chain_id, block_hash HAVING argMax(orphaned, sequence) = 1');
   });
 });

@@ -1,5 +1,4 @@
-import { inList, join, orphanedBlocks, sql, type SqlFragment, type SqlValue } from '@wallet-api/core/clickhouse';
-import type { WalletTransactionRecord } from './history-memory.js';
+import { inList, join, orphanedBlocks, sql, type SqlFragment } from '@wallet-api/core/clickhouse';
 
 // Moved to core for reference-data's price tables; kept importable from here for the indexer's callers.
 export { inList, orphanedBlocks };
@@ -37,6 +36,21 @@ export interface WalletTransactionFilter {
 const maxDateTime = 4_294_967_295n;
 const clampSeconds = (seconds: bigint) => (seconds < 0n ? 0n : seconds > maxDateTime ? maxDateTime : seconds);
 
+/**
+ * The filter's mined-time bounds in the table's whole seconds, inclusive. Mined times are whole
+ * seconds, so an inclusive millisecond bound rounds inwards. Shared by the query and the filter of
+ * rows waiting in memory (waiting-page.ts).
+ */
+export function minedSecondsBounds(filter: Pick<WalletTransactionFilter, 'minMinedAtMs' | 'maxMinedAtMs'>): { min?: bigint; max?: bigint } {
+  return {
+    ...(filter.minMinedAtMs === undefined ? {} : { min: clampSeconds((filter.minMinedAtMs + 999n) / 1000n) }),
+    ...(filter.maxMinedAtMs === undefined ? {} : { max: clampSeconds(filter.maxMinedAtMs / 1000n) }),
+  };
+}
+
+/** The cursor's mined time in the table's whole seconds. */
+export const cursorSeconds = (cursor: HistoryCursor): bigint => clampSeconds(cursor.minedAtMs / 1000n);
+
 function searchCondition(search: TransactionSearch): SqlFragment {
   switch (search.kind) {
     case 'hash':
@@ -55,7 +69,7 @@ function searchCondition(search: TransactionSearch): SqlFragment {
 
 /** Strictly older than the cursor in the order (mined time, block number, index, chain) descending. */
 function afterCursor(cursor: HistoryCursor): SqlFragment {
-  const minedAt = sql`toDateTime(${clampSeconds(cursor.minedAtMs / 1000n)})`;
+  const minedAt = sql`toDateTime(${cursorSeconds(cursor)})`;
   return sql`(block_timestamp < ${minedAt} OR (block_timestamp = ${minedAt} AND (block_number < ${cursor.blockNumber}
     OR (block_number = ${cursor.blockNumber} AND (transaction_index < ${cursor.transactionIndex}
     OR (transaction_index = ${cursor.transactionIndex} AND chain_id < ${cursor.chainId}))))))`;
@@ -68,25 +82,17 @@ export interface TransactionIdentity {
   transactionIndex: number;
 }
 
-const narrowColumns = sql`chain_id, address, block_number, block_hash, block_timestamp, transaction_index, hash, operation_type, is_trash,
-  asset_types, token_addresses, counterparties`;
-
-/** A row not stored yet, as a SELECT of literals typed like the table's columns (18.16's UNION ALL wants equal types). */
-function recordSelect(row: WalletTransactionRecord): SqlFragment {
-  const strings = (values: readonly string[]) => sql`CAST(${values} AS Array(String))`;
-  return sql`SELECT ${row.chain_id}, ${row.address}, toUInt64(${BigInt(row.block_number)}), ${row.block_hash}, toDateTime(${row.block_timestamp}),
-    toUInt32(${row.transaction_index}), ${row.hash}, ${row.operation_type}, toUInt8(${row.is_trash}),
-    ${strings(row.asset_types)}, ${strings(row.token_addresses)}, ${strings(row.counterparties)}`;
-}
-
-/**
- * The wallet's rows: the table's, plus those that wait for their INSERT in the indexer's memory
- * (HistoryMemory) as literal rows, so every filter below applies to both alike.
- */
-function walletRowsSource(filter: WalletTransactionFilter, waiting: readonly WalletTransactionRecord[]): SqlFragment {
-  if (waiting.length === 0) return sql`wallet_transactions`;
-  const stored = sql`SELECT ${narrowColumns} FROM wallet_transactions WHERE address = ${filter.address} AND chain_id IN ${inList(filter.chainIds)}`;
-  return sql`(${join([stored, ...waiting.map(recordSelect)], ' UNION ALL ')})`;
+/** A row of listWalletTransactionsQuery's page. */
+export interface ListedRow {
+  chain_id: string;
+  address: string;
+  block_number: string;
+  block_hash: string;
+  mined_at: number;
+  transaction_index: number;
+  hash: string;
+  operation_type: string;
+  is_trash: number;
 }
 
 /**
@@ -94,9 +100,9 @@ function walletRowsSource(filter: WalletTransactionFilter, waiting: readonly Wal
  * alone: every filter, the orphan check, the keyset cursor and the order. The wide `body` is read
  * apart (transactionBodiesQuery) and only for the transactions the indexer does not keep already,
  * so a page read again after the wallet's next transaction reads one body instead of a hundred.
- * `waiting`: the wallet's rows not stored yet.
+ * Rows not stored yet are filtered apart, in memory (waiting-page.ts).
  */
-export function listWalletTransactionsQuery(filter: WalletTransactionFilter, waiting: readonly WalletTransactionRecord[] = []): SqlFragment {
+export function listWalletTransactionsQuery(filter: WalletTransactionFilter): SqlFragment {
   const conditions: SqlFragment[] = [
     sql`address = ${filter.address}`,
     sql`chain_id IN ${inList(filter.chainIds)}`,
@@ -105,19 +111,15 @@ export function listWalletTransactionsQuery(filter: WalletTransactionFilter, wai
   if (filter.operationTypes.length > 0) conditions.push(sql`operation_type IN ${inList(filter.operationTypes)}`);
   if (filter.trash === 'only_trash') conditions.push(sql`is_trash = 1`);
   if (filter.trash === 'only_non_trash') conditions.push(sql`is_trash = 0`);
-  // Mined times are whole seconds, so an inclusive millisecond bound rounds inwards.
-  if (filter.minMinedAtMs !== undefined) {
-    conditions.push(sql`block_timestamp >= toDateTime(${clampSeconds((filter.minMinedAtMs + 999n) / 1000n)})`);
-  }
-  if (filter.maxMinedAtMs !== undefined) {
-    conditions.push(sql`block_timestamp <= toDateTime(${clampSeconds(filter.maxMinedAtMs / 1000n)})`);
-  }
+  const bounds = minedSecondsBounds(filter);
+  if (bounds.min !== undefined) conditions.push(sql`block_timestamp >= toDateTime(${bounds.min})`);
+  if (bounds.max !== undefined) conditions.push(sql`block_timestamp <= toDateTime(${bounds.max})`);
   if (filter.assetTypes.length > 0) conditions.push(sql`hasAny(asset_types, ${filter.assetTypes})`);
   if (filter.search) conditions.push(searchCondition(filter.search));
   if (filter.after) conditions.push(afterCursor(filter.after));
   return sql`SELECT chain_id, address, block_number, block_hash, toUnixTimestamp(block_timestamp) AS mined_at,
       transaction_index, hash, operation_type, is_trash
-    FROM ${walletRowsSource(filter, waiting)}
+    FROM wallet_transactions
     WHERE ${join(conditions, ' AND ')}
     ORDER BY block_timestamp DESC, block_number DESC, transaction_index DESC, chain_id DESC
     LIMIT 1 BY chain_id, block_hash, transaction_index
@@ -135,4 +137,18 @@ export function transactionBodiesQuery(address: string, identities: readonly Tra
     FROM wallet_transactions
     PREWHERE address = ${address} AND chain_id IN ${inList(chainIds)} AND (chain_id, block_hash, transaction_index) IN (${join(tuples, ', ')})
     GROUP BY chain_id, block_hash, transaction_index`;
+}
+
+/**
+ * Which of these blocks are orphaned, as orphanedBlocks decides it: what the page query's orphan
+ * filter does for stored rows, for rows that wait in memory.
+ */
+export function orphanedAmongQuery(blocks: readonly { chainId: string; blockHash: string }[]): SqlFragment {
+  const chains = inList([...new Set(blocks.map((block) => block.chainId))]);
+  const hashes = inList([...new Set(blocks.map((block) => block.blockHash))]);
+  return sql`SELECT chain_id, block_hash FROM block_states
+    WHERE chain_id IN ${chains} AND block_hash IN ${hashes}
+      AND block_hash IN (SELECT block_hash FROM orphaned_block_hashes WHERE chain_id IN ${chains} AND block_hash IN ${hashes})
+    GROUP BY chain_id, block_hash
+    HAVING argMax(orphaned, sequence) = 1`;
 }
