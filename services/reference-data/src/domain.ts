@@ -8,6 +8,7 @@ import { createAddressClassifier } from './addresses/address-classifier.js';
 import { createAddressProber } from './addresses/address-prober.js';
 import type { ChainConfig } from './chains/chain-config.js';
 import { createFungibleCatalog } from './fungibles/fungible-catalog.js';
+import { createSupplyBook } from './fungibles/supply-book.js';
 import { createTokenSupply } from './fungibles/token-supply.js';
 import { createVolumeWindow } from './fungibles/volume-window.js';
 import type { ReferenceDataDomain } from './grpc/reference-data-service.js';
@@ -61,8 +62,8 @@ export function createReferenceDataDomain(options: {
 }): ReferenceDataDomain & {
   /**
    * For the price consumer, with the tokens a stored batch is about to put in force: reads what
-   * the batch added to the price days and volume windows that lookups used lately, so the first
-   * lookups after the move find it in memory.
+   * the batch added to the price days and volume windows that lookups used lately, and the
+   * supplies market data used lately, so the first lookups after the move find them in memory.
    */
   prepareForPriceMove?: (tokens: { everything: string; prices: string }) => Promise<void>;
 } {
@@ -97,13 +98,14 @@ export function createReferenceDataDomain(options: {
     rollbackEpoch: async () => (await versions.everythingAndPrices()).everything,
   });
   const volumes = createVolumeWindow({ store, versions });
+  const supply = createSupplyBook({ supply: createTokenSupply(clients), versions });
   return {
     ...domain,
     prepareForPriceMove: async (tokens) => {
-      await Promise.all([priceHistory.prepare(tokens), volumes.prepare(tokens)]);
+      await Promise.all([priceHistory.prepare(tokens), volumes.prepare(tokens), supply.prepare(tokens)]);
     },
     prices: oracle,
-    fungibles: createFungibleCatalog({ chains: options.chains, registry, tokens, oracle, volumes, supply: createTokenSupply(clients) }),
+    fungibles: createFungibleCatalog({ chains: options.chains, registry, tokens, oracle, volumes, supply }),
   };
 }
 

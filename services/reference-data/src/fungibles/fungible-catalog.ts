@@ -7,7 +7,7 @@ import type { Currency } from '../prices/currencies.js';
 import type { PriceOracle, PriceQuery } from '../prices/price-oracle.js';
 import type { Registry } from '../registry/registry.js';
 import type { TokenCatalog } from '../tokens/token-catalog.js';
-import type { TokenSupply } from './token-supply.js';
+import type { SupplyBook, SupplyRead } from './supply-book.js';
 import type { VolumeWindow } from './volume-window.js';
 
 export interface FungiblesRequest {
@@ -30,7 +30,7 @@ export interface FungibleCatalogOptions {
   tokens: TokenCatalog;
   oracle: PriceOracle;
   volumes: VolumeWindow;
-  supply: TokenSupply;
+  supply: Pick<SupplyBook, 'read'>;
   /** Milliseconds since 1970; market data is as of this moment. */
   now?: () => number;
 }
@@ -181,27 +181,29 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
         }
       }
       const traded = specs.flatMap((spec) => (spec.native ? [] : spec.implementations.map((ref) => ({ chainId: ref.chainId, token: ref.address }))));
-      const [prices, volumes, supplies] = await Promise.all([
+      // Per fungible: its implementations' total supplies, then its non-circulating holders' balances.
+      const supplyReads = specs.map((spec) => {
+        if (spec.native) return { totals: [], held: [] };
+        const totals: SupplyRead[] = spec.implementations.map((ref) => ({ chainId: ref.chainId, token: ref.address }));
+        const held: SupplyRead[] = spec.nonCirculatingHolders.flatMap((holder) =>
+          spec.implementations.filter((ref) => ref.chainId === holder.chainId).map((ref) => ({ chainId: ref.chainId, token: ref.address, holder: holder.address })),
+        );
+        return { totals, held };
+      });
+      const reads = supplyReads.flatMap(({ totals, held }) => [...totals, ...held]);
+      const [prices, volumes, amounts] = await Promise.all([
         options.oracle.prices(request.currency, queries),
         options.volumes.volumesSince(traded, seconds - daySeconds),
-        Promise.all(
-          specs.map(async (spec) => {
-            if (spec.native) return undefined;
-            const [totals, held] = await Promise.all([
-              Promise.all(spec.implementations.map(async (ref) => whole(await options.supply.totalSupply(ref.chainId, ref.address), decimals(ref)))),
-              Promise.all(
-                spec.nonCirculatingHolders.flatMap((holder) =>
-                  spec.implementations
-                    .filter((ref) => ref.chainId === holder.chainId)
-                    .map(async (ref) => whole(await options.supply.balanceOf(ref.chainId, ref.address, holder.address), decimals(ref))),
-                ),
-              ),
-            ]);
-            const total = totals.reduce((sum, value) => sum + value, 0);
-            return { total, circulating: total - held.reduce((sum, value) => sum + value, 0) };
-          }),
-        ),
+        options.supply.read(reads),
       ]);
+      const amountOf = new Map(reads.map((read, index) => [read, amounts[index]!]));
+      const sumOf = (chosen: readonly SupplyRead[]) => chosen.reduce((sum, read) => sum + whole(amountOf.get(read)!, decimals({ chainId: read.chainId, address: read.token })), 0);
+      const supplies = specs.map((spec, index) => {
+        if (spec.native) return undefined;
+        const { totals, held } = supplyReads[index]!;
+        const total = sumOf(totals);
+        return { total, circulating: total - sumOf(held) };
+      });
       const usdUnit = prices[0];
 
       return specs.map((spec, index): Fungible => {
