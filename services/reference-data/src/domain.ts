@@ -7,8 +7,8 @@ import type { PublicClient } from 'viem';
 import { createAddressClassifier } from './addresses/address-classifier.js';
 import { createAddressProber } from './addresses/address-prober.js';
 import type { ChainConfig } from './chains/chain-config.js';
+import { createHeadReads } from './chains/head-reads.js';
 import { createFungibleCatalog } from './fungibles/fungible-catalog.js';
-import { createSupplyBook } from './fungibles/supply-book.js';
 import { createTokenSupply } from './fungibles/token-supply.js';
 import { createVolumeWindow } from './fungibles/volume-window.js';
 import type { ReferenceDataDomain } from './grpc/reference-data-service.js';
@@ -62,8 +62,9 @@ export function createReferenceDataDomain(options: {
 }): ReferenceDataDomain & {
   /**
    * For the price consumer, with the tokens a stored batch is about to put in force: reads what
-   * the batch added to the price days and volume windows that lookups used lately, and the
-   * supplies market data used lately, so the first lookups after the move find them in memory.
+   * the batch added to the price days and volume windows that lookups used lately, and the head
+   * reads of current prices and market data used lately, so the first lookups after the move
+   * find them in memory.
    */
   prepareForPriceMove?: (tokens: { everything: string; prices: string }) => Promise<void>;
 } {
@@ -86,6 +87,8 @@ export function createReferenceDataDomain(options: {
     chainIds: options.chains.filter((chain) => registry.pricing(chain.id)).map((chain) => chain.id),
     ...(options.prices.priced ? { priced: options.prices.priced } : {}),
   });
+  // LP and vault reads behind current prices and supplies behind market data, as of the newest price move.
+  const heads = createHeadReads({ versions });
   const oracle = createPriceOracle({
     registry,
     networks: new Map(options.chains.map((chain) => [chain.id, chain.network])),
@@ -96,16 +99,16 @@ export function createReferenceDataDomain(options: {
     decimals: decimalsFrom(tokens),
     currencyChainId: options.prices.currencyChainId ?? 'ethereum',
     rollbackEpoch: async () => (await versions.everythingAndPrices()).everything,
+    heads,
   });
   const volumes = createVolumeWindow({ store, versions });
-  const supply = createSupplyBook({ supply: createTokenSupply(clients), versions });
   return {
     ...domain,
     prepareForPriceMove: async (tokens) => {
-      await Promise.all([priceHistory.prepare(tokens), volumes.prepare(tokens), supply.prepare(tokens)]);
+      await Promise.all([priceHistory.prepare(tokens), volumes.prepare(tokens), heads.prepare(tokens)]);
     },
     prices: oracle,
-    fungibles: createFungibleCatalog({ chains: options.chains, registry, tokens, oracle, volumes, supply }),
+    fungibles: createFungibleCatalog({ chains: options.chains, registry, tokens, oracle, volumes, supply: createTokenSupply(clients), heads }),
   };
 }
 

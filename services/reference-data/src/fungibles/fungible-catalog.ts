@@ -2,12 +2,13 @@ import { invalidArgument } from '@wallet-api/core/grpc';
 import { Network } from '@wallet-api/core/proto/common';
 import { TokenInterface, type Fungible, type MarketChanges, type TokenRef } from '@wallet-api/core/proto/reference_data';
 import type { ChainConfig } from '../chains/chain-config.js';
+import type { HeadReads } from '../chains/head-reads.js';
 import { daySeconds } from '../prices/price-fold.js';
 import type { Currency } from '../prices/currencies.js';
 import type { PriceOracle, PriceQuery } from '../prices/price-oracle.js';
 import type { Registry } from '../registry/registry.js';
 import type { TokenCatalog } from '../tokens/token-catalog.js';
-import type { SupplyBook, SupplyRead } from './supply-book.js';
+import type { TokenSupply } from './token-supply.js';
 import type { VolumeWindow } from './volume-window.js';
 
 export interface FungiblesRequest {
@@ -30,7 +31,9 @@ export interface FungibleCatalogOptions {
   tokens: TokenCatalog;
   oracle: PriceOracle;
   volumes: VolumeWindow;
-  supply: Pick<SupplyBook, 'read'>;
+  supply: TokenSupply;
+  /** Where supplies are kept as of the newest price move; without it they are read at every call. */
+  heads?: HeadReads;
   /** Milliseconds since 1970; market data is as of this moment. */
   now?: () => number;
 }
@@ -61,7 +64,7 @@ const whole = (amount: bigint, decimals: number) => Number(amount) / 10 ** decim
  * Fungibles (spec 2.2): the registry's verified tokens grouped across chains, each chain's native
  * asset, and any other ERC-20 as a fungible of its own. Market data: the price of the first
  * implementation with one, its changes from the price history, total supply read from the chains
- * (summed over implementations), circulating supply without the registry's non-circulating
+ * (summed over implementations; as of the newest price move with `heads`), circulating supply without the registry's non-circulating
  * holders, and the value swapped in the indexed pools over the last 24 hours.
  */
 export function createFungibleCatalog(options: FungibleCatalogOptions): FungibleCatalog {
@@ -181,29 +184,31 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
         }
       }
       const traded = specs.flatMap((spec) => (spec.native ? [] : spec.implementations.map((ref) => ({ chainId: ref.chainId, token: ref.address }))));
-      // Per fungible: its implementations' total supplies, then its non-circulating holders' balances.
-      const supplyReads = specs.map((spec) => {
-        if (spec.native) return { totals: [], held: [] };
-        const totals: SupplyRead[] = spec.implementations.map((ref) => ({ chainId: ref.chainId, token: ref.address }));
-        const held: SupplyRead[] = spec.nonCirculatingHolders.flatMap((holder) =>
-          spec.implementations.filter((ref) => ref.chainId === holder.chainId).map((ref) => ({ chainId: ref.chainId, token: ref.address, holder: holder.address })),
-        );
-        return { totals, held };
-      });
-      const reads = supplyReads.flatMap(({ totals, held }) => [...totals, ...held]);
-      const [prices, volumes, amounts] = await Promise.all([
+      const scope = options.heads && specs.some((spec) => !spec.native) ? await options.heads.scope() : undefined;
+      const atHead = (key: string, load: () => Promise<bigint>) => (scope ? scope.read(key, load) : load());
+      const [prices, volumes, supplies] = await Promise.all([
         options.oracle.prices(request.currency, queries),
         options.volumes.volumesSince(traded, seconds - daySeconds),
-        options.supply.read(reads),
+        Promise.all(
+          specs.map(async (spec) => {
+            if (spec.native) return undefined;
+            const [totals, held] = await Promise.all([
+              Promise.all(spec.implementations.map(async (ref) => whole(await atHead(`supply:${ref.chainId}:${ref.address}`, () => options.supply.totalSupply(ref.chainId, ref.address)), decimals(ref)))),
+              Promise.all(
+                spec.nonCirculatingHolders.flatMap((holder) =>
+                  spec.implementations
+                    .filter((ref) => ref.chainId === holder.chainId)
+                    .map(async (ref) =>
+                      whole(await atHead(`balance:${ref.chainId}:${ref.address}:${holder.address}`, () => options.supply.balanceOf(ref.chainId, ref.address, holder.address)), decimals(ref)),
+                    ),
+                ),
+              ),
+            ]);
+            const total = totals.reduce((sum, value) => sum + value, 0);
+            return { total, circulating: total - held.reduce((sum, value) => sum + value, 0) };
+          }),
+        ),
       ]);
-      const amountOf = new Map(reads.map((read, index) => [read, amounts[index]!]));
-      const sumOf = (chosen: readonly SupplyRead[]) => chosen.reduce((sum, read) => sum + whole(amountOf.get(read)!, decimals({ chainId: read.chainId, address: read.token })), 0);
-      const supplies = specs.map((spec, index) => {
-        if (spec.native) return undefined;
-        const { totals, held } = supplyReads[index]!;
-        const total = sumOf(totals);
-        return { total, circulating: total - sumOf(held) };
-      });
       const usdUnit = prices[0];
 
       return specs.map((spec, index): Fungible => {

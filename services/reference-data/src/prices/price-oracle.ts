@@ -1,4 +1,5 @@
 import { invalidArgument } from '@wallet-api/core/grpc';
+import type { HeadReads, HeadScope } from '../chains/head-reads.js';
 import type { Registry } from '../registry/registry.js';
 import { latestTimestamp, type PriceLookup, type StoredPrice } from '../store/price-store.js';
 import type { BlockClock, ClockBlock } from './block-clock.js';
@@ -32,6 +33,8 @@ export interface PriceOracleOptions {
    * blocks are remembered under it. Without it they are read for every lookup.
    */
   rollbackEpoch?: () => Promise<string>;
+  /** Where LP and vault reads at the head are kept as of the newest price move; without it they are read at every lookup. */
+  heads?: HeadReads;
 }
 
 const evmAddress = /^0x[0-9a-f]{40}$/;
@@ -91,6 +94,12 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
       // Read once per call, and only when a query needs a block.
       let epoch: Promise<string | undefined> | undefined;
       const rollbackEpoch = () => (epoch ??= options.rollbackEpoch?.() ?? Promise.resolve(undefined));
+      let headScope: Promise<HeadScope> | undefined;
+      /** A read at the head, through `heads` when there is one. */
+      const atHead = async <T>(key: string, load: () => Promise<T>): Promise<T> => {
+        if (!options.heads) return load();
+        return (await (headScope ??= options.heads.scope())).read(key, load);
+      };
       const lookups: PriceLookup[] = [];
       const lookupIndex = new Map<string, number>();
       const lookup = (chainId: string, token: string, timestamp: number): number => {
@@ -181,7 +190,8 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
           case 'lp': {
             const [price0, price1] = await Promise.all([usdOf(step.token0), usdOf(step.token1)]);
             if (price0 === undefined || price1 === undefined) return undefined;
-            const reserves = await options.derived.get(step.chainId)!.lpReserves(step.pair, step.block);
+            const derived = options.derived.get(step.chainId)!;
+            const reserves = step.block ? await derived.lpReserves(step.pair, step.block) : await atHead(`lp:${step.chainId}:${step.pair}`, () => derived.lpReserves(step.pair));
             if (reserves.totalSupply === 0n) return undefined;
             const [d0, d1, dLp] = step.decimals;
             return (whole(reserves.reserve0, d0) * price0 + whole(reserves.reserve1, d1) * price1) / whole(reserves.totalSupply, dLp);
@@ -189,7 +199,11 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
           case 'vault': {
             const assetPrice = await usdOf(step.asset);
             if (assetPrice === undefined) return undefined;
-            const assets = await options.derived.get(step.chainId)!.vaultAssets(step.vault, 10n ** BigInt(step.shareDecimals), step.block);
+            const derived = options.derived.get(step.chainId)!;
+            const shares = 10n ** BigInt(step.shareDecimals);
+            const assets = step.block
+              ? await derived.vaultAssets(step.vault, shares, step.block)
+              : await atHead(`vault:${step.chainId}:${step.vault}:${shares}`, () => derived.vaultAssets(step.vault, shares));
             return whole(assets, step.assetDecimals) * assetPrice;
           }
         }

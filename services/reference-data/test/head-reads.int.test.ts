@@ -3,16 +3,16 @@ import { createPublicClient, encodeFunctionData, http, parseAbi, type Address, t
 import { readManifest } from '../../devnet/src/manifest/index.js';
 import { tokenBySymbol, type TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
-import { createSupplyBook, type SupplyBook } from '../src/fungibles/supply-book.js';
+import { createHeadReads, type HeadReads } from '../src/chains/head-reads.js';
 import { createTokenSupply, type TokenSupply } from '../src/fungibles/token-supply.js';
 import { randomAddress } from '../../indexer/test/wallet-history-fixtures.js';
 
 const worldState = new URL('../../../.data/devnet/world/ethereum.state.json', import.meta.url).pathname;
 const erc20 = parseAbi(['function totalSupply() view returns (uint256)', 'function balanceOf(address) view returns (uint256)', 'function transfer(address to, uint256 amount) returns (bool)']);
 
-// The supplies behind market data, read from a chain of the test's own: once per price move and
-// ahead of its announcement, never older than the book's age limit, read again after a rollback.
-describe('the supply book', () => {
+// Reads at the head (here the supplies behind market data) from a chain of the test's own: once per
+// price move and ahead of its announcement, never older than the age limit, again after a rollback.
+describe('reads at the head', () => {
   const changes = setupChangeVersions();
   let chain: OwnChain;
   let client: PublicClient;
@@ -20,7 +20,8 @@ describe('the supply book', () => {
   let deployer: Address;
   let clock = Date.now();
   let chainReads = 0;
-  let book: SupplyBook;
+  let supply: TokenSupply;
+  let heads: HeadReads;
 
   beforeAll(async () => {
     const world = (await readManifest()).chains.find((candidate) => candidate.id === 'ethereum')!;
@@ -28,12 +29,12 @@ describe('the supply book', () => {
     client = createPublicClient({ transport: http(chain.rpcUrl) });
     gov = tokenBySymbol(world.protocols.tokens as TokensManifest, 'GOV').address as Address;
     deployer = world.deployer as Address;
-    const supply = createTokenSupply(new Map([['ethereum', client]]));
-    const counted: TokenSupply = {
-      totalSupply: (chainId, token) => ((chainReads += 1), supply.totalSupply(chainId, token)),
-      balanceOf: (chainId, token, holder) => ((chainReads += 1), supply.balanceOf(chainId, token, holder)),
+    const chainSupply = createTokenSupply(new Map([['ethereum', client]]));
+    supply = {
+      totalSupply: (chainId, token) => ((chainReads += 1), chainSupply.totalSupply(chainId, token)),
+      balanceOf: (chainId, token, holder) => ((chainReads += 1), chainSupply.balanceOf(chainId, token, holder)),
     };
-    book = createSupplyBook({ supply: counted, versions: changes.versions, now: () => clock });
+    heads = createHeadReads({ versions: changes.versions, now: () => clock });
   }, 120_000);
 
   afterAll(async () => {
@@ -48,7 +49,10 @@ describe('the supply book', () => {
     ]);
   // Anvil refuses a block timestamp behind the wall clock once it runs.
   const nextTime = async () => Math.max((await chain.session.latestTimestamp()) + 1, Math.floor(Date.now() / 1000) + 1);
-  const read = () => book.read([{ chainId: 'ethereum', token: gov }, { chainId: 'ethereum', token: gov, holder: deployer }]);
+  const read = async () => {
+    const scope = await heads.scope();
+    return Promise.all([scope.read('supply', () => supply.totalSupply('ethereum', gov)), scope.read('held', () => supply.balanceOf('ethereum', gov, deployer))]);
+  };
 
   test('a supply is read from the chain once, and again ahead of the next price move, which calls then find read', async () => {
     const before = chainReads;
@@ -62,7 +66,7 @@ describe('the supply book', () => {
     await chain.session.sendAndMine({ from: deployer, to: gov, data: encodeFunctionData({ abi: erc20, functionName: 'transfer', args: [randomAddress() as Address, held / 2n] }) }, await nextTime());
     expect((await read())[1]).toBe(held);
 
-    await changes.versions.pricesChanged((tokens) => book.prepare(tokens));
+    await changes.versions.pricesChanged((tokens) => heads.prepare(tokens));
     expect(chainReads - before).toBe(4);
     expect(await read()).toEqual(await onChain());
     expect((await read())[1]).toBe(held - held / 2n);
@@ -88,15 +92,15 @@ describe('the supply book', () => {
     expect(chainReads - before).toBe(2);
 
     clock += 61_000;
-    await changes.versions.pricesChanged((tokens) => book.prepare(tokens));
+    await changes.versions.pricesChanged((tokens) => heads.prepare(tokens));
     expect(chainReads - before).toBe(2);
   });
 
   test('a failed read is not kept: the next call reads again', async () => {
-    const missing = { chainId: 'ethereum', token: randomAddress() };
-    await expect(book.read([missing])).rejects.toThrow(/did not answer/);
+    const missing = async () => (await heads.scope()).read('missing', () => supply.totalSupply('ethereum', randomAddress()));
+    await expect(missing()).rejects.toThrow(/did not answer/);
     const before = chainReads;
-    await expect(book.read([missing])).rejects.toThrow(/did not answer/);
+    await expect(missing()).rejects.toThrow(/did not answer/);
     expect(chainReads - before).toBe(1);
   });
 });
