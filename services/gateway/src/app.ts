@@ -59,7 +59,10 @@ export function createApp(deps: GatewayDependencies): Express {
     ttlMs: deps.fungiblesTtlMs ?? 0,
     ...(changes ? { generation: () => changes.everything() } : {}),
   });
-  addWalletTransactionRoutes(routes, deps.backends, fungibles, deps.transactionPages);
+  addWalletTransactionRoutes(routes, deps.backends, fungibles, {
+    ...(deps.transactionPages ? { pages: deps.transactionPages } : {}),
+    ...(changes ? { priceGeneration: () => changes.everything() } : {}),
+  });
   addWalletPositionRoutes(routes, deps.backends, fungibles);
   addWalletPortfolioRoutes(routes, deps.backends);
   addTxSubscriptionRoutes(routes, deps.backends);

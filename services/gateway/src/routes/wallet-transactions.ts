@@ -1,8 +1,8 @@
 import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { ListWalletTransactionsResponse, TrashFilter, type ListWalletTransactionsRequest, type TransactionRecord } from '@wallet-api/core/proto/indexer';
-import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import type { FungibleDirectory } from '@wallet-api/core/resources';
+import { createPagePriceTable, type PagePriceTable } from '../cache/page-prices.js';
 import { createRecentTokens } from '../cache/recent-tokens.js';
 import type { VersionedCache } from '../cache/response-cache.js';
 import type { Backends } from '../grpc/backends.js';
@@ -12,18 +12,8 @@ import { transactionListResponseSchema, transactionsQuery } from '../schemas/tra
 import { walletAddressParam } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
 import { responseFungibles } from '@wallet-api/core/resources';
-import { inBatches } from '@wallet-api/core/resources';
 import { toRequestContext } from './request-context.js';
-import {
-  cursorFromPage,
-  noPrices,
-  pagePrices,
-  priceQueries,
-  toTransactionResource,
-  transactionId,
-  transactionTokens,
-  type PagePrices,
-} from '@wallet-api/core/resources';
+import { cursorFromPage, toTransactionResource, transactionId, transactionTokens } from '@wallet-api/core/resources';
 import { resolveUncheckedWalletScope, whenTracked } from './wallet-scope.js';
 
 const trashFilters = {
@@ -39,14 +29,6 @@ function nextLink(selfUrl: string, last: { id: string; minedAtMs: string }, size
   url.searchParams.set('page[lastTimestamp]', last.minedAtMs);
   url.searchParams.set('page[size]', String(size));
   return url.toString();
-}
-
-/** Prices of every fungible a page moves at its transactions' times: one GetPrices call for a page of ordinary size. */
-async function fetchPagePrices(referenceData: ReferenceDataClient, context: RequestContext, currency: string, records: readonly TransactionRecord[]): Promise<PagePrices> {
-  const queries = priceQueries(records);
-  if (queries.length === 0) return noPrices;
-  const answers = await Promise.all(inBatches(queries).map((batch) => unary(referenceData, referenceData.getPrices, { context, currency, queries: batch }, { name: 'ReferenceData/GetPrices' })));
-  return pagePrices(queries, answers.flatMap((answer) => answer.prices));
 }
 
 /** What a page depends on: the request without the organization, the one part the indexer's answer does not depend on. */
@@ -65,8 +47,16 @@ async function readPage(backends: Backends, request: ListWalletTransactionsReque
 /** Memory a cached page holds: its decoded objects take a few times their encoded size. */
 export const transactionPageSize = (page: ListWalletTransactionsResponse): number => 4 * ListWalletTransactionsResponse.encode(page).finish().length;
 
-export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory, pages?: VersionedCache<ListWalletTransactionsResponse>): void {
-  const { referenceData } = backends;
+export interface TransactionRouteCaches {
+  /** Pages of the indexer's records, kept under the wallet's unpriced tokens. */
+  pages?: VersionedCache<ListWalletTransactionsResponse>;
+  /** The price tokens in force (ChangeVersions.everything): GetPrices answers are kept under them. */
+  priceGeneration?: () => Promise<string>;
+}
+
+export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory, caches: TransactionRouteCaches = {}): void {
+  const { pages, priceGeneration } = caches;
+  const priceTable: PagePriceTable = createPagePriceTable(backends.referenceData);
   const recentTokens = createRecentTokens({ maxWallets: 10_000 });
   routes.add({
     method: 'get',
@@ -113,12 +103,14 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
       // the page's prices do not wait for them.
       const key = pageKey(request);
       const lookedAhead = recentTokens.lookAhead(key, { directory, context, currency: query.currency });
+      // Read before the page, so prices kept under them are at least as new as the page.
+      const generation = priceGeneration ? priceGeneration().catch(() => undefined) : Promise.resolve(undefined);
       // The page is read while reference-data says whether the address is tracked: a read has no side effects.
       const response = await whenTracked(scope, chainIds.length === 0 ? Promise.resolve({ transactions: [], hasMore: false }) : readPage(backends, request, key, pages));
       recentTokens.remember(key, transactionTokens(response.transactions));
       // Prices at the transactions' times and the fungibles (market data as of now) are independent: asked at once.
       const [prices, fungibles] = await Promise.all([
-        fetchPagePrices(referenceData, context, query.currency, response.transactions),
+        generation.then((tokens) => priceTable.prices(context, query.currency, response.transactions, tokens)),
         lookedAhead.then(() => directory.lookup(context, query.currency, transactionTokens(response.transactions))),
       ]);
       const infos = responseFungibles(fungibles);
