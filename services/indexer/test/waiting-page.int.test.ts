@@ -108,4 +108,26 @@ describe("a wallet's waiting rows page exactly as its stored rows do", () => {
     expect(await pageOf(waitingWallet, { search: { kind: 'hash', hash: orphanedHash } })).toEqual([]);
     expect(await pageOf(storedWallet, { search: { kind: 'hash', hash: orphanedHash } })).toEqual([]);
   });
+
+  // Last: it stores what waits. Pages and orphan states read before are kept by the process until
+  // something reaches the tables; a round of INSERTs and a rollback through the same memory both do.
+  test('kept pages follow what reaches the tables: the waiting rows stored, then a rollback of one of their blocks', async () => {
+    const everyRow = { limit: 1_000 };
+    const before = await pageOf(waitingWallet, everyRow);
+    expect(before).toEqual(await pageOf(storedWallet, everyRow));
+
+    await memory.rows.flush();
+    expect(memory.rows.waitingFor('wallet_transactions', waitingWallet)).toEqual([]);
+    expect(await pageOf(waitingWallet, everyRow)).toEqual(before);
+
+    const rolledBack = blocks.find((block) => block !== blocks[3] && block !== blocks[9] && transactions.some((item) => item.transaction.blockHash === block.hash))!;
+    await kept.recordRollbacks([{
+      chainId: rolledBack.chainId, commonAncestorNumber: String(rolledBack.number - 1), commonAncestorHash: '0x00',
+      orphanedBlockHashes: [rolledBack.hash], orphanedBlockNumbers: [String(rolledBack.number)], sequence: '20',
+    }]);
+    const after = await pageOf(waitingWallet, everyRow);
+    const gone = transactions.filter((item) => item.transaction.blockHash === rolledBack.hash).map((item) => item.transaction.hash);
+    expect(after).toEqual(before.filter((line) => !gone.some((hash) => line.includes(hash))));
+    expect(after.length).toBe(before.length - gone.length);
+  });
 });

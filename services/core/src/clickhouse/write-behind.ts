@@ -25,6 +25,12 @@ export interface WriteBehindOptions<Tables extends Rows> {
   storeAtOnceFrom?: number;
   /** After a failed INSERT, the next try comes this much later (never later than `storeEveryMs`). */
   retryMs?: number;
+  /**
+   * Called once a round's rows are in ClickHouse, in the same turn as they leave memory: a
+   * reader's cache of what the tables held is out of date from then on, and until then the rows
+   * are still found waiting.
+   */
+  onStored?: () => void;
 }
 
 /** Rows handed over: they are readable now, and stored once `durable` resolves. */
@@ -113,6 +119,7 @@ export function createWriteBehind<Tables extends Rows>(options: WriteBehindOptio
       schedule(retryMs);
       return;
     }
+    options.onStored?.();
     for (const batch of batches.splice(0, taken)) batch.settle.resolve();
     waitingRows -= count;
     // Rows that came during the round wait their own full delay from now at most.

@@ -1,5 +1,6 @@
 import { createWriteBehind, type ClickHouse, type WriteBehind } from '@wallet-api/core/clickhouse';
 import type { Logger } from '@wallet-api/core/logger';
+import { createStoredView, type StoredView } from './stored-view.js';
 import { createTransactionBodies, type TransactionBodies } from './transaction-bodies.js';
 
 /** A `wallet_transactions` row as inserted. */
@@ -51,6 +52,12 @@ export interface HistoryMemory {
   rows: WriteBehind<HistoryTables>;
   /** How long rows may wait for their INSERT: also the balance-change writer's delay. */
   storeEveryMs: number;
+  /**
+   * What the tables answered, while nothing reaches them; only where rows wait (`storeEveryMs`
+   * above 0), as there every write of the process's history goes through here. Writers that
+   * store rows another way (a rollback's) call `storedChanged`.
+   */
+  stored?: StoredView;
 }
 
 export interface HistoryMemoryOptions {
@@ -61,6 +68,7 @@ export interface HistoryMemoryOptions {
 }
 
 export function createHistoryMemory(options: HistoryMemoryOptions): HistoryMemory {
+  const stored = options.storeEveryMs > 0 ? createStoredView() : undefined;
   return {
     bodies: createTransactionBodies(),
     rows: createWriteBehind<HistoryTables>({
@@ -69,7 +77,9 @@ export function createHistoryMemory(options: HistoryMemoryOptions): HistoryMemor
       tables: ['wallet_transactions', 'block_states'],
       keys: { wallet_transactions: (row) => row.address },
       storeEveryMs: options.storeEveryMs,
+      ...(stored ? { onStored: () => stored.storedChanged() } : {}),
     }),
     storeEveryMs: options.storeEveryMs,
+    ...(stored ? { stored } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { createLogger } from '@wallet-api/core/logger';
 import { AssetKind, WalletTransaction, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
 import { createHistoryMemory, type HistoryMemory, type WalletTransactionRecord } from './history-memory.js';
 import { decodeBody, encodeBody, identityKey } from './transaction-bodies.js';
+import { blockKey, type BlockKey } from './stored-view.js';
 import { asListedRow, firstOfPage, matchesFilter } from './waiting-page.js';
 import { listWalletTransactionsQuery, orphanedAmongQuery, transactionBodiesQuery, type ListedRow, type TransactionIdentity, type WalletTransactionFilter } from './wallet-transaction-query.js';
 
@@ -143,6 +144,9 @@ export function createWalletHistoryStore(
     return Number(row?.found ?? 0) > 0;
   }
 
+  const readOrphaned = async (blocks: readonly BlockKey[]): Promise<BlockKey[]> =>
+    (await clickhouse.query<{ chain_id: string; block_hash: string }>(orphanedAmongQuery(blocks))).map((row) => ({ chainId: row.chain_id, blockHash: row.block_hash }));
+
   /**
    * The first `limit` of these rows (in page order) whose blocks are not orphaned: the page query's
    * orphan filter for waiting rows. One read unless a rollback orphaned some of them.
@@ -153,9 +157,9 @@ export function createWalletHistoryStore(
     while (shown.length < limit && next < rows.length) {
       const candidates = rows.slice(next, next + limit - shown.length);
       next += candidates.length;
-      const orphaned = await clickhouse.query<{ chain_id: string; block_hash: string }>(orphanedAmongQuery(candidates.map((row) => ({ chainId: row.chain_id, blockHash: row.block_hash }))));
-      const orphanedKeys = new Set(orphaned.map((block) => `${block.chain_id}|${block.block_hash}`));
-      shown.push(...candidates.filter((row) => !orphanedKeys.has(`${row.chain_id}|${row.block_hash}`)));
+      const blocks = candidates.map((row) => ({ chainId: row.chain_id, blockHash: row.block_hash }));
+      const orphaned = memory.stored ? await memory.stored.orphaned(blocks, readOrphaned) : new Set((await readOrphaned(blocks)).map(blockKey));
+      shown.push(...candidates.filter((row) => !orphaned.has(blockKey({ chainId: row.chain_id, blockHash: row.block_hash }))));
     }
     return shown;
   }
@@ -254,12 +258,15 @@ export function createWalletHistoryStore(
           })),
         ),
       );
+      memory.stored?.storedChanged();
     },
 
     async listWalletTransactions(filter) {
       const waiting = memory.rows.waitingFor('wallet_transactions', filter.address).filter((row) => matchesFilter(row, filter));
-      const [stored, waitingShown] = await Promise.all([clickhouse.query<ListedRow>(listWalletTransactionsQuery(filter)), unorphaned(firstOfPage(waiting.map(asListedRow), waiting.length), filter.limit)]);
-      const rows = firstOfPage([...stored, ...waitingShown], filter.limit);
+      const readStored = () => clickhouse.query<ListedRow>(listWalletTransactionsQuery(filter));
+      const stored = memory.stored ? memory.stored.page(JSON.stringify(filter, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)), readStored) : readStored();
+      const [storedRows, waitingShown] = await Promise.all([stored, unorphaned(firstOfPage(waiting.map(asListedRow), waiting.length), filter.limit)]);
+      const rows = firstOfPage([...storedRows, ...waitingShown], filter.limit);
       const transactions = await bodiesOf(filter.address, rows, waiting);
       return rows.map((row, index) => ({
         chainId: row.chain_id,
