@@ -1,5 +1,5 @@
 import { TokenInterface } from '@wallet-api/core/proto/reference_data';
-import type { ChangeVersions } from '@wallet-api/core/cache';
+import type { ChangeVersions, SharedChangeTokens } from '@wallet-api/core/cache';
 import type { ClickHouse } from '@wallet-api/core/clickhouse';
 import type { PrismaClient } from '@wallet-api/core/db';
 import type { Logger } from '@wallet-api/core/logger';
@@ -66,7 +66,7 @@ export function createReferenceDataDomain(options: {
    * reads of current prices and market data used lately, so the first lookups after the move
    * find them in memory.
    */
-  prepareForPriceMove?: (tokens: { everything: string; prices: string }) => Promise<void>;
+  prepareForPriceMove?: (tokens: SharedChangeTokens) => Promise<void>;
 } {
   const registry = createRegistry(options.registry);
   const clients = evmClients(options.chains);
@@ -98,7 +98,7 @@ export function createReferenceDataDomain(options: {
     clocks: new Map([...clients].map(([chainId, client]) => [chainId, createBlockClock(client)])),
     decimals: decimalsFrom(tokens),
     currencyChainId: options.prices.currencyChainId ?? 'ethereum',
-    rollbackEpoch: async () => (await versions.everythingAndPrices()).everything,
+    tokens: () => versions.everythingAndPrices(),
     heads,
   });
   const volumes = createVolumeWindow({ store, versions });

@@ -9,6 +9,12 @@ import { Redis } from 'ioredis';
  */
 export type WalletData = 'history' | 'holdings';
 
+/** The tokens of changes that reach every wallet: rollbacks and revived blocks (`everything`), price moves (`prices`). */
+export interface SharedChangeTokens {
+  everything: string;
+  prices: string;
+}
+
 /**
  * What the gateway's answer cache is validated against: a token per wallet and kind of data,
  * replaced whenever a service stores something that changes one of the wallet's answers, one for
@@ -29,7 +35,7 @@ export interface ChangeVersions {
    * `prepare` runs with the tokens about to be in force, before they are: a cache can be filled
    * under them so that the readers that follow find it ready. Its failure is its own to handle.
    */
-  pricesChanged(prepare?: (tokens: { everything: string; prices: string }) => Promise<void>): Promise<void>;
+  pricesChanged(prepare?: (tokens: SharedChangeTokens) => Promise<void>): Promise<void>;
   /**
    * The wallet's tokens for these kinds of its data, and the shared ones, as one string; two reads
    * are equal only if nothing an answer reading that data depends on changed between them.
@@ -40,7 +46,7 @@ export interface ChangeVersions {
   /** The tokens of changes reaching every wallet alone: what caches of prices and market data are kept under. */
   everything(): Promise<string>;
   /** The same two tokens apart, for caches that keep some things across price moves but none across rollbacks. */
-  everythingAndPrices(): Promise<{ everything: string; prices: string }>;
+  everythingAndPrices(): Promise<SharedChangeTokens>;
 }
 
 export interface ChangeVersionsOptions {
@@ -68,7 +74,7 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
   const walletKeys = (wallet: string, data: readonly WalletData[]) => data.map((kind) => walletKey(wallet, kind));
   const ttl = options.walletTokenTtlSeconds ?? 7 * 24 * 60 * 60;
 
-  async function everythingAndPrices(): Promise<{ everything: string; prices: string }> {
+  async function everythingAndPrices(): Promise<SharedChangeTokens> {
     const [everythingToken, pricesToken] = await redis.mget(everything, prices);
     return { everything: everythingToken ?? '-', prices: pricesToken ?? '-' };
   }

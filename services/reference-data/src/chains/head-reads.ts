@@ -1,4 +1,4 @@
-import type { ChangeVersions } from '@wallet-api/core/cache';
+import type { ChangeVersions, SharedChangeTokens } from '@wallet-api/core/cache';
 
 /** Reads at the chains' heads for one call, under the change tokens in force when it began. */
 export interface HeadScope {
@@ -14,13 +14,13 @@ export interface HeadScope {
  * and vault rates behind current prices, token supplies behind market data.
  */
 export interface HeadReads {
-  /** A scope under the tokens in force now: one Redis read for all of a call's reads. */
-  scope(): Promise<HeadScope>;
+  /** A scope under the tokens in force now (`tokens` when the caller has read them): one Redis read for all of a call's reads. */
+  scope(tokens?: SharedChangeTokens): Promise<HeadScope>;
   /**
    * Loads again, under the tokens about to be in force, what calls read lately: the answers
    * computed after a price move then find every head read done.
    */
-  prepare(tokens: { everything: string; prices: string }): Promise<void>;
+  prepare(tokens: SharedChangeTokens): Promise<void>;
 }
 
 export interface HeadReadsOptions {
@@ -69,8 +69,8 @@ export function createHeadReads(options: HeadReadsOptions): HeadReads {
   }
 
   return {
-    async scope() {
-      const current = await options.versions.everythingAndPrices();
+    async scope(given) {
+      const current = given ?? (await options.versions.everythingAndPrices());
       const tokens = `${current.everything}/${current.prices}`;
       inForce = tokens;
       return {

@@ -1,5 +1,5 @@
 import { startAccumulatingConsumer, startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
-import type { ChangeVersions } from '@wallet-api/core/cache';
+import type { ChangeVersions, SharedChangeTokens } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
 import type { ChainRollback, PoolEvent } from '@wallet-api/core/proto/events';
 import { fromPoolEvent, type ChainPoolEvent } from '../prices/chain-pool-event.js';
@@ -21,7 +21,7 @@ export interface PriceConsumerOptions {
    * to be in force: the price history reads what the batch added, so lookups after the move find
    * it in memory. A failure only costs those lookups the read.
    */
-  prepareLookups?: (tokens: { everything: string; prices: string }) => Promise<void>;
+  prepareLookups?: (tokens: SharedChangeTokens) => Promise<void>;
   /** Where the tracker's rows wait for their INSERT: offsets are committed once they are stored. */
   rows?: Pick<PriceRows, 'settled' | 'flush' | 'close'>;
   logger: Logger;

@@ -184,8 +184,9 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
         }
       }
       const traded = specs.flatMap((spec) => (spec.native ? [] : spec.implementations.map((ref) => ({ chainId: ref.chainId, token: ref.address }))));
-      const scope = options.heads && specs.some((spec) => !spec.native) ? await options.heads.scope() : undefined;
-      const atHead = (key: string, load: () => Promise<bigint>) => (scope ? scope.read(key, load) : load());
+      // Not awaited here: the scope's Redis read goes with the prices' and volumes' own.
+      const scope = options.heads && specs.some((spec) => !spec.native) ? options.heads.scope() : undefined;
+      const atHead = async (key: string, load: () => Promise<bigint>) => (scope ? (await scope).read(key, load) : load());
       const [prices, volumes, supplies] = await Promise.all([
         options.oracle.prices(request.currency, queries),
         options.volumes.volumesSince(traded, seconds - daySeconds),

@@ -1,4 +1,4 @@
-import type { ChangeVersions } from '@wallet-api/core/cache';
+import type { ChangeVersions, SharedChangeTokens } from '@wallet-api/core/cache';
 import type { PriceStore, VolumeHistoryRow } from '../store/price-store.js';
 
 /** Trading volumes over a trailing window, for market data. */
@@ -10,7 +10,7 @@ export interface VolumeWindow {
    * asked about lately: the first call after the move then finds them kept instead of reading
    * ClickHouse while its caller waits.
    */
-  prepare(tokens: { everything: string; prices: string }): Promise<void>;
+  prepare(tokens: SharedChangeTokens): Promise<void>;
 }
 
 export interface VolumeWindowOptions {

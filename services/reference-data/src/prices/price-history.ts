@@ -1,17 +1,18 @@
-import type { ChangeVersions } from '@wallet-api/core/cache';
+import type { ChangeVersions, SharedChangeTokens } from '@wallet-api/core/cache';
 import { LRUCache } from 'lru-cache';
 import type { DayMarkTime, PriceHistoryRow, PriceLookup, PriceStore, StoredPrice } from '../store/price-store.js';
 import type { PricedTokens } from './priced-tokens.js';
 
 export interface PriceHistory {
   /** The price of each lookup in USD (newest row at or before its time) and its depth, in lookup order. */
-  pricesAt(lookups: readonly PriceLookup[]): Promise<(StoredPrice | undefined)[]>;
+  /** `tokens`: the change tokens in force, when the caller has read them already (one Redis read per call). */
+  pricesAt(lookups: readonly PriceLookup[], tokens?: SharedChangeTokens): Promise<(StoredPrice | undefined)[]>;
   /**
    * Reads, under the tokens about to be announced, what the kept current days gained from the
    * batch just stored (and the day marks), so the lookups that follow the announcement find
    * them in memory instead of all waiting for the same reads.
    */
-  prepare(tokens: Tokens): Promise<void>;
+  prepare(tokens: SharedChangeTokens): Promise<void>;
 }
 
 export interface PriceHistoryOptions {
@@ -28,7 +29,6 @@ export interface PriceHistoryOptions {
   preparedForMs?: number;
 }
 
-export type Tokens = { everything: string; prices: string };
 type Row = Omit<PriceHistoryRow, 'chainId' | 'token' | 'day'>;
 type DayKey = { key: string; chainId: string; token: string; day: number };
 
@@ -38,7 +38,7 @@ interface DayRows {
   /** A day before the chain's newest mark: the fold has moved past it, so only a rollback can change it. */
   closed: boolean;
   /** The tokens it was read under: a closed day is good until the next rollback, an open one until the next price move. */
-  tokens: Tokens;
+  tokens: SharedChangeTokens;
   /** When a lookup last read it (ms): only recently read days are prepared for the next price move. */
   usedAt: number;
 }
@@ -114,7 +114,7 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
   let marks: { version: string; index: Promise<Map<string, ChainMarks>> } | undefined;
   const reading = new Map<string, { version: string; rows: Promise<DayRows> }>();
 
-  function marksUnder(tokens: Tokens): Promise<Map<string, ChainMarks>> {
+  function marksUnder(tokens: SharedChangeTokens): Promise<Map<string, ChainMarks>> {
     const version = `${tokens.everything}/${tokens.prices}`;
     if (marks?.version !== version) {
       const index = store.dayMarks(options.chainIds).then(indexMarks);
@@ -127,11 +127,11 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
     return marks.index;
   }
 
-  const usable = (entry: DayRows | undefined, tokens: Tokens): entry is DayRows =>
+  const usable = (entry: DayRows | undefined, tokens: SharedChangeTokens): entry is DayRows =>
     entry !== undefined && entry.tokens.everything === tokens.everything && (entry.closed || entry.tokens.prices === tokens.prices);
 
   /** Reads the given days (only rows newer than what is kept, for a kept open day) in one query. */
-  async function readDays(keys: readonly DayKey[], tokens: Tokens, index: Map<string, ChainMarks>): Promise<Map<string, DayRows>> {
+  async function readDays(keys: readonly DayKey[], tokens: SharedChangeTokens, index: Map<string, ChainMarks>): Promise<Map<string, DayRows>> {
     const kept = new Map(keys.map(({ key }) => [key, days.get(key)]));
     const since = (key: string) => {
       const entry = kept.get(key);
@@ -164,7 +164,7 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
   }
 
   /** Forgets every kept day when a rollback replaced the tokens they were read under. */
-  function adopt(tokens: Tokens): void {
+  function adopt(tokens: SharedChangeTokens): void {
     if (daysUnder !== tokens.everything) {
       days.clear();
       openDays.clear();
@@ -173,7 +173,7 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
   }
 
   /** Each day's rows under `tokens`: kept ones as they are, days being read by another call from that read, the rest read together. */
-  function daysUnderTokens(keys: readonly DayKey[], tokens: Tokens, index: Map<string, ChainMarks>): Map<string, Promise<DayRows>> {
+  function daysUnderTokens(keys: readonly DayKey[], tokens: SharedChangeTokens, index: Map<string, ChainMarks>): Map<string, Promise<DayRows>> {
     const version = `${tokens.everything}/${tokens.prices}`;
     const entries = new Map<string, Promise<DayRows>>();
     const toRead: DayKey[] = [];
@@ -206,9 +206,9 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
   }
 
   return {
-    async pricesAt(lookups) {
+    async pricesAt(lookups, inForce) {
       if (lookups.length === 0) return [];
-      const tokens = await versions.everythingAndPrices();
+      const tokens = inForce ?? (await versions.everythingAndPrices());
       // Asked after the tokens: a token whose first rows were announced by them is in the set.
       const unpriced = options.priced ? await options.priced.unpriced(lookups).catch(() => undefined) : undefined;
       const read = unpriced ? lookups.map(({ chainId, token }) => !unpriced.has(`${chainId}:${token}`)) : lookups.map(() => true);

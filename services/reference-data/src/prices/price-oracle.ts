@@ -1,5 +1,6 @@
 import { invalidArgument } from '@wallet-api/core/grpc';
-import type { HeadReads, HeadScope } from '../chains/head-reads.js';
+import type { SharedChangeTokens } from '@wallet-api/core/cache';
+import type { HeadReads } from '../chains/head-reads.js';
 import type { Registry } from '../registry/registry.js';
 import { latestTimestamp, type PriceLookup, type StoredPrice } from '../store/price-store.js';
 import type { BlockClock, ClockBlock } from './block-clock.js';
@@ -29,10 +30,12 @@ export interface PriceOracleOptions {
   /** The chain whose wrapped native token is the `eth` currency and whose `btc` tokens are the `btc` currency. */
   currencyChainId: string;
   /**
-   * A token that every rollback replaces (the everything change token): chain reads at recent
-   * blocks are remembered under it. Without it they are read for every lookup.
+   * The change tokens in force, read once per call: chain reads at recent blocks are remembered
+   * under `everything`, which every rollback replaces, and the history and head reads are read
+   * under both. Without it recent blocks are read for every lookup and the others read the tokens
+   * themselves.
    */
-  rollbackEpoch?: () => Promise<string>;
+  tokens?: () => Promise<SharedChangeTokens>;
   /** Where LP and vault reads at the head are kept as of the newest price move; without it they are read at every lookup. */
   heads?: HeadReads;
 }
@@ -91,15 +94,15 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
 
   return {
     async prices(currency, queries) {
-      // Read once per call, and only when a query needs a block.
-      let epoch: Promise<string | undefined> | undefined;
-      const rollbackEpoch = () => (epoch ??= options.rollbackEpoch?.() ?? Promise.resolve(undefined));
-      let headScope: Promise<HeadScope> | undefined;
+      // One Redis read for the whole call, started at once: planning, the history and the head
+      // reads each waited for one of their own before, one after the other.
+      const tokens = options.tokens ? options.tokens() : Promise.resolve(undefined);
+      tokens.catch(() => undefined);
+      const rollbackEpoch = async () => (await tokens)?.everything;
+      const headScope = options.heads ? tokens.then((inForce) => options.heads!.scope(inForce)) : undefined;
+      headScope?.catch(() => undefined);
       /** A read at the head, through `heads` when there is one. */
-      const atHead = async <T>(key: string, load: () => Promise<T>): Promise<T> => {
-        if (!options.heads) return load();
-        return (await (headScope ??= options.heads.scope())).read(key, load);
-      };
+      const atHead = async <T>(key: string, load: () => Promise<T>): Promise<T> => (headScope ? (await headScope).read(key, load) : load());
       const lookups: PriceLookup[] = [];
       const lookupIndex = new Map<string, number>();
       const lookup = (chainId: string, token: string, timestamp: number): number => {
@@ -162,7 +165,7 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
 
       // Each plan runs up to its first wait here, which fills `ahead`. A failed read ahead is met again below.
       const planning = queries.map(plan);
-      if (ahead.length > 0) options.history.pricesAt(ahead).catch(() => undefined);
+      if (ahead.length > 0) tokens.then((inForce) => options.history.pricesAt(ahead, inForce)).catch(() => undefined);
       const plans = await Promise.all(planning);
       const times = [...new Set(queries.map((query) => (query.timestamp === 0 ? latestTimestamp : query.timestamp)))];
       const currencyPricing = registry.pricing(currencyChainId);
@@ -177,7 +180,7 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         }
       }
 
-      const history = await options.history.pricesAt(lookups);
+      const history = await options.history.pricesAt(lookups, await tokens);
 
       async function usdOf(step: Plan): Promise<number | undefined> {
         switch (step.kind) {
