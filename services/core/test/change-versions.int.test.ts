@@ -1,5 +1,5 @@
 // Change tokens against the real Redis: which reads each kind of change reaches.
-import type { ChangeVersions, WalletData } from '../src/cache/index.js';
+import { currentVersion, sharedVersion, unpricedVersion, type ChangeVersions, type WalletData } from '../src/cache/index.js';
 import { setupChangeVersions } from '../src/testing/index.js';
 
 const allWalletData: readonly WalletData[] = ['history', 'holdings'];
@@ -19,10 +19,10 @@ describe('change tokens in Redis', () => {
     const split = await versions.everythingAndPrices();
     return {
       current: await versions.current(wallet, allWalletData),
-      unpriced: await versions.unpriced(wallet, allWalletData),
+      unpriced: unpricedVersion(await versions.walletTokens(wallet, allWalletData)),
       history: await versions.current(wallet, ['history']),
       holdings: await versions.current(wallet, ['holdings']),
-      unpricedHistory: await versions.unpriced(wallet, ['history']),
+      unpricedHistory: unpricedVersion(await versions.walletTokens(wallet, ['history'])),
       other: await versions.current(other, allWalletData),
       everything: await versions.everything(),
       rollbacksOnly: split.everything,
@@ -68,6 +68,15 @@ describe('change tokens in Redis', () => {
     const after = await reads();
     for (const key of ['current', 'unpriced', 'history', 'holdings', 'unpricedHistory', 'other', 'everything', 'rollbacksOnly'] as const) expect([key, after[key]]).not.toEqual([key, before[key]]);
   });
+
+  test("one read of a wallet's tokens forms the same versions as the reads of each", async () => {
+    await versions.walletsChanged([wallet], 'history');
+    const tokens = await versions.walletTokens(wallet, ['history']);
+    expect(currentVersion(tokens)).toBe(await versions.current(wallet, ['history']));
+    expect(sharedVersion(tokens)).toBe(await versions.everything());
+    expect(unpricedVersion(tokens)).toBe(`${tokens.everything}/${tokens.wallet[0]}`);
+    expect(tokens.wallet).toHaveLength(1);
+  });
 });
 
 test('a price move prepares under the tokens it then puts in force', async () => {
@@ -87,4 +96,3 @@ test('a price move prepares under the tokens it then puts in force', async () =>
     close();
   }
 });
-

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
-import { createChangeVersions } from '@wallet-api/core/cache';
+import { createChangeVersions, unpricedVersion } from '@wallet-api/core/cache';
 import { baseEnv, databaseEnv, metricsPort, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
 import { createLogger } from '@wallet-api/core/logger';
@@ -55,7 +55,8 @@ const responseCache = cacheBytes > 0 ? createResponseCache({ versions: changes, 
 const transactionPages =
   cacheBytes > 0
     ? createVersionedCache<ListWalletTransactionsResponse>({
-        version: (wallet, data) => changes.unpriced(wallet, data),
+        tokens: (wallet, data) => changes.walletTokens(wallet, data),
+        versionOf: unpricedVersion,
         sizeOf: transactionPageSize,
         logger,
         maxBytes: cacheBytes / 4,

@@ -102,6 +102,13 @@ describe('fungible directory', () => {
     generation = new Error('redis is away');
     for (let index = 0; index < 2; index++) expect((await directory.lookup(context(), 'usd', usdc)).map((fungible) => fungible.id)).toEqual(['usdc']);
     expect(askedSince(before)).toHaveLength(4);
+
+    // A generation the caller read already is used as read: a lookup under 'two' finds the answer
+    // kept under it while the directory's own read would fail; another asks again.
+    expect((await directory.lookup(context(), 'usd', usdc, 'two')).map((fungible) => fungible.id)).toEqual(['usdc']);
+    expect(askedSince(before)).toHaveLength(4);
+    await directory.lookup(context(), 'usd', usdc, 'three');
+    expect(askedSince(before)).toHaveLength(5);
   });
 
   test('the oldest answers go first past the size bound', async () => {

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { createChangeVersions } from '@wallet-api/core/cache';
+import { createChangeVersions, type WalletChangeTokens } from '@wallet-api/core/cache';
 import { testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { encodeAnswer, type EncodedAnswer } from '../src/cache/encoded-answer.js';
 import { createResponseCache, type ResponseCache } from '../src/cache/response-cache.js';
@@ -69,4 +69,19 @@ test('while Redis does not answer, every request is computed and nothing stale i
   expect(await served('d', work.compute, blind)).toEqual({ body: 'fresh', outcome: 'bypass' });
   expect(work.calls.count).toBe(2);
   offline.disconnect();
+});
+
+test("a computation is handed the tokens it is kept under; a part's cache given them reads none of its own", async () => {
+  await versions.walletsChanged([wallet], 'holdings');
+  let handed: WalletChangeTokens | undefined;
+  await cache.serve(request('e'), async (tokens) => ((handed = tokens), encodeAnswer('outer')));
+  expect(handed).toEqual(await versions.walletTokens(wallet, ['holdings']));
+
+  // Tokens given that Redis no longer holds: the part is kept under them, not under Redis's.
+  const stale = { ...handed!, prices: 'an earlier price move' };
+  const part = counting('part');
+  expect((await cache.serve({ ...request('f'), tokens: stale }, part.compute)).outcome).toBe('miss');
+  expect((await cache.serve({ ...request('f'), tokens: stale }, part.compute)).outcome).toBe('hit');
+  expect((await cache.serve(request('f'), part.compute)).outcome).toBe('miss');
+  expect(part.calls.count).toBe(2);
 });

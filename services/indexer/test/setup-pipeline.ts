@@ -6,7 +6,7 @@ import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/
 import { createProducer, ensureTopics, type TopicSpec } from '@wallet-api/core/kafka';
 import { Registry } from '@wallet-api/core/metrics';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { createChangeVersions, type ChangeVersions } from '@wallet-api/core/cache';
+import { createChangeVersions, unpricedVersion, type ChangeVersions } from '@wallet-api/core/cache';
 import { setupChangeVersions, setupClickHouseDatabase, setupKafka, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
 import { createApp } from '../../gateway/src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../../gateway/src/auth/api-keys.js';
@@ -117,7 +117,8 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
     changes: gatewayChanges,
     responseCache: createResponseCache({ versions: gatewayChanges, logger: testLogger, maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000 }),
     transactionPages: createVersionedCache({
-      version: (wallet, data) => gatewayChanges.unpriced(wallet, data),
+      tokens: (wallet, data) => gatewayChanges.walletTokens(wallet, data),
+      versionOf: unpricedVersion,
       sizeOf: transactionPageSize,
       logger: testLogger,
       maxBytes: 16 * 1024 * 1024,

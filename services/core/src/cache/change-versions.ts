@@ -15,6 +15,18 @@ export interface SharedChangeTokens {
   prices: string;
 }
 
+/** The shared tokens and one wallet's, per kind of its data in the order asked: what one MGET reads. */
+export interface WalletChangeTokens extends SharedChangeTokens {
+  wallet: readonly string[];
+}
+
+/** `ChangeVersions.current`'s string of these tokens. */
+export const currentVersion = (tokens: WalletChangeTokens): string => [tokens.everything, tokens.prices, ...tokens.wallet].join('/');
+/** Like currentVersion but blind to price moves: what parts of answers that value nothing are kept under. */
+export const unpricedVersion = (tokens: WalletChangeTokens): string => [tokens.everything, ...tokens.wallet].join('/');
+/** `ChangeVersions.everything`'s string of these tokens. */
+export const sharedVersion = (tokens: SharedChangeTokens): string => `${tokens.everything}/${tokens.prices}`;
+
 /**
  * What the gateway's answer cache is validated against: a token per wallet and kind of data,
  * replaced whenever a service stores something that changes one of the wallet's answers, one for
@@ -41,8 +53,12 @@ export interface ChangeVersions {
    * are equal only if nothing an answer reading that data depends on changed between them.
    */
   current(wallet: string, data: readonly WalletData[]): Promise<string>;
-  /** Like `current` but blind to price moves: what parts of answers that value nothing are kept under. */
-  unpriced(wallet: string, data: readonly WalletData[]): Promise<string>;
+  /**
+   * The tokens `current` reads, apart: one read from which `current`, `everything` and the
+   * version blind to price moves (unpricedVersion, what parts of answers that value nothing are
+   * kept under) are all formed, for a computation that needs several.
+   */
+  walletTokens(wallet: string, data: readonly WalletData[]): Promise<WalletChangeTokens>;
   /** The tokens of changes reaching every wallet alone: what caches of prices and market data are kept under. */
   everything(): Promise<string>;
   /** The same two tokens apart, for caches that keep some things across price moves but none across rollbacks. */
@@ -74,6 +90,11 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
   const walletKeys = (wallet: string, data: readonly WalletData[]) => data.map((kind) => walletKey(wallet, kind));
   const ttl = options.walletTokenTtlSeconds ?? 7 * 24 * 60 * 60;
 
+  async function walletTokens(wallet: string, data: readonly WalletData[]): Promise<WalletChangeTokens> {
+    const [everythingToken, pricesToken, ...walletTokenList] = (await redis.mget(everything, prices, ...walletKeys(wallet, data))).map((token) => token ?? '-');
+    return { everything: everythingToken!, prices: pricesToken!, wallet: walletTokenList };
+  }
+
   async function everythingAndPrices(): Promise<SharedChangeTokens> {
     const [everythingToken, pricesToken] = await redis.mget(everything, prices);
     return { everything: everythingToken ?? '-', prices: pricesToken ?? '-' };
@@ -99,18 +120,14 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
       await redis.set(prices, token);
     },
     async everything() {
-      const tokens = await everythingAndPrices();
-      return `${tokens.everything}/${tokens.prices}`;
+      return sharedVersion(await everythingAndPrices());
     },
     everythingAndPrices,
+    walletTokens,
     async current(wallet, data) {
-      const tokens = await redis.mget(everything, prices, ...walletKeys(wallet, data));
-      return tokens.map((token) => token ?? '-').join('/');
+      return currentVersion(await walletTokens(wallet, data));
     },
-    async unpriced(wallet, data) {
-      const tokens = await redis.mget(everything, ...walletKeys(wallet, data));
-      return tokens.map((token) => token ?? '-').join('/');
-    },
+
   };
 }
 

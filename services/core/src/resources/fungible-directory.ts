@@ -10,7 +10,7 @@ export interface FungibleDirectory {
    * add-ons decide `asset_class`); tokens it does not know have none. One GetFungibles call for a
    * response of ordinary size, asking each implementation once.
    */
-  lookup(context: RequestContext, currency: string, tokens: readonly TokenRef[]): Promise<Fungible[]>;
+  lookup(context: RequestContext, currency: string, tokens: readonly TokenRef[], generation?: string): Promise<Fungible[]>;
   /** Whether answers are kept (`ttlMs` above 0): only then does a lookup ahead of time spare a later one. */
   readonly keepsAnswers: boolean;
 }
@@ -24,7 +24,8 @@ export interface FungibleDirectoryOptions {
   /**
    * A token that changes whenever market data may have (ChangeVersions.everything): answers kept
    * under another are asked again, so a price move already applied is never answered from before
-   * it. When it cannot be read, everything is asked.
+   * it. When it cannot be read, everything is asked. A caller that read it already passes it to
+   * `lookup` instead.
    */
   generation?: () => Promise<string>;
   /** Answers kept at most; the oldest go first. */
@@ -64,7 +65,7 @@ export function createFungibleDirectory(referenceData: ReferenceDataClient, opti
 
   return {
     keepsAnswers: options.ttlMs > 0,
-    async lookup(context, currency, tokens) {
+    async lookup(context, currency, tokens, given) {
       const unique = [...new Map(tokens.map((token) => [implementationKey(token.chainId, token.address), token])).values()];
       if (options.ttlMs <= 0) return unique.length === 0 ? [] : ask(context, currency, unique);
 
@@ -73,7 +74,7 @@ export function createFungibleDirectory(referenceData: ReferenceDataClient, opti
       const keyOf = (chainId: string, address: string) => `${scope}|${implementationKey(chainId, address)}`;
       const at = now();
       // Read before asking: an entry kept under this token was asked after the token was set.
-      const generation = options.generation ? await options.generation().catch(() => undefined) : '';
+      const generation = given ?? (options.generation ? await options.generation().catch(() => undefined) : '');
       if (generation === undefined) return unique.length === 0 ? [] : ask(context, currency, unique);
       const known = new Set<Fungible>();
       const missing: TokenRef[] = [];

@@ -24,15 +24,16 @@ export interface RecentTokens {
   remember(key: string, tokens: TokenRef[]): void;
 }
 
-type DirectoryLookup = { directory: FungibleDirectory; context: RequestContext; currency: string };
+/** `generation`: the directory's, when the caller read it already. */
+type DirectoryLookup = { directory: FungibleDirectory; context: RequestContext; currency: string; generation?: string };
 
 export function createRecentTokens(options: { maxWallets: number }): RecentTokens {
   const recent = new LRUCache<string, TokenRef[]>({ max: options.maxWallets });
   const tokens: RecentTokens = {
-    async lookAhead(key, { directory, context, currency }) {
+    async lookAhead(key, { directory, context, currency, generation }) {
       const known = recent.get(key);
       // A failed lookup here is the caller's own lookup to fail or repeat; it only wanted a head start.
-      if (directory.keepsAnswers && known && known.length > 0) await directory.lookup(context, currency, known).catch(() => undefined);
+      if (directory.keepsAnswers && known && known.length > 0) await directory.lookup(context, currency, known, generation).catch(() => undefined);
     },
     remember(key, shown) {
       recent.set(key, shown);

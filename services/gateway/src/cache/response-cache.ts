@@ -1,4 +1,4 @@
-import type { ChangeVersions, WalletData } from '@wallet-api/core/cache';
+import { currentVersion, type ChangeVersions, type WalletChangeTokens, type WalletData } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
 import { Counter, Histogram, processRegistry } from '@wallet-api/core/metrics';
 import { LRUCache } from 'lru-cache';
@@ -27,7 +27,20 @@ export interface VersionedCache<T> {
    * wallet's change tokens for that data are those it was computed under, otherwise computed
    * (once for every request that asks while it runs).
    */
-  serve(request: { route: string; wallet: string; data: readonly WalletData[]; key: string }, compute: () => Promise<T>): Promise<{ body: T; outcome: CacheOutcome }>;
+  serve(request: ServeRequest, compute: (tokens: WalletChangeTokens | undefined) => Promise<T>): Promise<{ body: T; outcome: CacheOutcome }>;
+}
+
+export interface ServeRequest {
+  route: string;
+  wallet: string;
+  data: readonly WalletData[];
+  key: string;
+  /**
+   * The wallet's tokens for `data`, when the caller read them already (an enclosing answer's
+   * computation): no read of its own. The computation is handed the tokens either way (undefined
+   * when Redis could not be read), so its parts need not read them again.
+   */
+  tokens?: WalletChangeTokens;
 }
 
 /**
@@ -51,8 +64,10 @@ export interface ResponseCacheOptions {
 }
 
 export interface VersionedCacheOptions<T> extends Omit<ResponseCacheOptions, 'versions'> {
-  /** The wallet's tokens a value is kept under: ChangeVersions.current, or .unpriced for values that price nothing. */
-  version(wallet: string, data: readonly WalletData[]): Promise<string>;
+  /** The wallet's tokens (ChangeVersions.walletTokens). */
+  tokens(wallet: string, data: readonly WalletData[]): Promise<WalletChangeTokens>;
+  /** The version a value is kept under: currentVersion, or unpricedVersion for values that price nothing. */
+  versionOf(tokens: WalletChangeTokens): string;
   /** Bytes a value holds in memory, near enough to bound the cache. */
   sizeOf(value: T): number;
 }
@@ -70,7 +85,7 @@ interface Entry<T> {
  * already visible. When Redis does not answer, requests are computed as if there were no cache.
  */
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
-  return createVersionedCache<EncodedAnswer>({ ...options, version: (wallet, data) => options.versions.current(wallet, data), sizeOf: encodedSize });
+  return createVersionedCache<EncodedAnswer>({ ...options, tokens: (wallet, data) => options.versions.walletTokens(wallet, data), versionOf: currentVersion, sizeOf: encodedSize });
 }
 
 /** The cache behind createResponseCache, for any value and any choice of the wallet's tokens. */
@@ -83,9 +98,9 @@ export function createVersionedCache<T>(options: VersionedCacheOptions<T>): Vers
   const running = new Map<string, { version: string; body: Promise<T> }>();
   let warnedUnavailable = 0;
 
-  async function version(wallet: string, data: readonly WalletData[]): Promise<string | undefined> {
+  async function tokensOf(wallet: string, data: readonly WalletData[]): Promise<WalletChangeTokens | undefined> {
     try {
-      return await options.version(wallet, data);
+      return await options.tokens(wallet, data);
     } catch (error) {
       // One warning a minute at most: every request would otherwise log the same outage.
       if (Date.now() - warnedUnavailable > 60_000) {
@@ -97,20 +112,21 @@ export function createVersionedCache<T>(options: VersionedCacheOptions<T>): Vers
   }
 
   return {
-    async serve({ route, wallet, data, key }, compute) {
-      const current = await version(wallet, data);
+    async serve({ route, wallet, data, key, tokens: given }, compute) {
+      const tokens = given ?? (await tokensOf(wallet, data));
       const answer = (body: T, outcome: CacheOutcome) => {
         cachedAnswers.inc({ route, outcome });
         return { body, outcome };
       };
-      if (current === undefined) return answer(await compute(), 'bypass');
+      if (tokens === undefined) return answer(await compute(undefined), 'bypass');
+      const current = options.versionOf(tokens);
       const stored = entries.get(key);
       if (stored?.version === current) return answer(stored.body, 'hit');
       const inFlight = running.get(key);
       if (inFlight?.version === current) return answer(await inFlight.body, 'shared');
 
       const stopTimer = computations.startTimer({ route });
-      const body = compute();
+      const body = compute(tokens);
       running.set(key, { version: current, body });
       try {
         const computed = await body;

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import express, { Router, type Request, type Response } from 'express';
-import type { WalletData } from '@wallet-api/core/cache';
+import type { WalletChangeTokens, WalletData } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
 import { z } from 'zod';
 import type { Organization } from '../auth/authenticate.js';
@@ -31,6 +31,11 @@ export interface RouteContext {
   selfUrl: string;
   /** Absolute URL of the API root (without `/v1`), for links to other resources. */
   baseUrl: string;
+  /**
+   * The wallet's change tokens the answer is kept under (cached routes, when Redis answered): the
+   * handler's own caches key on them instead of reading them again.
+   */
+  changeTokens?: WalletChangeTokens;
 }
 
 export interface RouteSpec<P extends AnyObject, Q extends AnyObject, H extends AnyObject, R extends z.ZodType, B extends z.ZodType = NoBody> {
@@ -171,8 +176,8 @@ export function createApiRoutes(options: {
           body: spec.body ? parseBody(spec.body, req) : undefined,
         } as RouteInput<P, Q, H, B>;
         const organization = res.locals.organization as Organization;
-        const respond = async () => {
-          const body = await spec.handle(input, { organization, requestId: res.locals.requestId as string, selfUrl: `${baseUrl}${req.originalUrl}`, baseUrl });
+        const respond = async (changeTokens?: WalletChangeTokens) => {
+          const body = await spec.handle(input, { organization, requestId: res.locals.requestId as string, selfUrl: `${baseUrl}${req.originalUrl}`, baseUrl, ...(changeTokens ? { changeTokens } : {}) });
           if (options.checkResponses) {
             const checked = spec.response.safeParse(body);
             if (!checked.success) {
@@ -187,7 +192,7 @@ export function createApiRoutes(options: {
           // Everything an answer depends on besides the wallet's data: the URL as sent (links.self
           // repeats it), the headers the route reads, and the caller's entitlements.
           const key = [spec.path, req.originalUrl, JSON.stringify(input.headers), organization.roles.join(','), organization.addons.join(',')].join('\n');
-          const { body } = await options.responseCache.serve({ route: spec.path, ...cached, key }, async () => encodeAnswer(JSON.stringify(await respond())));
+          const { body } = await options.responseCache.serve({ route: spec.path, ...cached, key }, async (tokens) => encodeAnswer(JSON.stringify(await respond(tokens))));
           sendEncoded(req, res, successStatus, body);
           return;
         }

@@ -1,3 +1,4 @@
+import { sharedVersion } from '@wallet-api/core/cache';
 import { unary } from '@wallet-api/core/grpc';
 import { PositionsFilter, TrashFilter } from '@wallet-api/core/proto/positions';
 import { ChainFamily } from '@wallet-api/core/proto/reference_data';
@@ -53,7 +54,9 @@ export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends, d
     headers: networkHeaders,
     response: positionListResponseSchema,
     cachedFor: ({ params, query }) => (query.sync === 'true' ? undefined : { wallet: params.address, data: ['holdings'] }),
-    async handle({ params, query, headers }, { organization, selfUrl, baseUrl }) {
+    async handle({ params, query, headers }, { organization, selfUrl, baseUrl, changeTokens }) {
+      // Market data is kept under the global tokens: those the answer is kept under, when it is.
+      const generation = changeTokens ? sharedVersion(changeTokens) : undefined;
       checkRequestUrlLength(selfUrl);
       const context = toRequestContext(organization, headers['X-Env']);
       const scope = await resolveWalletScope(backends, {
@@ -86,10 +89,10 @@ export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends, d
       const response =
         scope.chainIds.length === 0 || filter === undefined
           ? { positions: [] }
-          : await recentTokens.alongside([scope.address, scope.chainIds.join(','), context.network].join('|'), { directory, context, currency: query.currency }, () => list(filter), (answer) =>
+          : await recentTokens.alongside([scope.address, scope.chainIds.join(','), context.network].join('|'), { directory, context, currency: query.currency, ...(generation ? { generation } : {}) }, () => list(filter), (answer) =>
               positionTokens(answer.positions),
             );
-      const fungibles = responseFungibles(await directory.lookup(context, query.currency, positionTokens(response.positions)));
+      const fungibles = responseFungibles(await directory.lookup(context, query.currency, positionTokens(response.positions), generation));
       // With no_filter the service itself leaves out wallet rows of share tokens that a returned
       // position carries as receipt (spec 4.4), so that GetPortfolio counts them once as well.
       return { links: { self: selfUrl }, data: response.positions.map((position) => toPositionResource(position, baseUrl, fungibles)) };

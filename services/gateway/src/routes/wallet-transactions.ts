@@ -1,6 +1,6 @@
+import { sharedVersion, type WalletChangeTokens } from '@wallet-api/core/cache';
 import { unary } from '@wallet-api/core/grpc';
-import type { RequestContext } from '@wallet-api/core/proto/common';
-import { ListWalletTransactionsResponse, TrashFilter, type ListWalletTransactionsRequest, type TransactionRecord } from '@wallet-api/core/proto/indexer';
+import { ListWalletTransactionsResponse, TrashFilter, type ListWalletTransactionsRequest } from '@wallet-api/core/proto/indexer';
 import type { FungibleDirectory } from '@wallet-api/core/resources';
 import { createPagePriceTable, type PagePriceTable } from '../cache/page-prices.js';
 import { createRecentTokens } from '../cache/recent-tokens.js';
@@ -38,10 +38,16 @@ const pageKey = (request: ListWalletTransactionsRequest): string => JSON.stringi
  * A page of the indexer's records, from `pages` while the wallet's unpriced tokens hold: a price
  * move then costs the page its prices and market data, not the read of its transactions.
  */
-async function readPage(backends: Backends, request: ListWalletTransactionsRequest, key: string, pages: VersionedCache<ListWalletTransactionsResponse> | undefined): Promise<ListWalletTransactionsResponse> {
+async function readPage(
+  backends: Backends,
+  request: ListWalletTransactionsRequest,
+  key: string,
+  pages: VersionedCache<ListWalletTransactionsResponse> | undefined,
+  tokens: WalletChangeTokens | undefined,
+): Promise<ListWalletTransactionsResponse> {
   const read = () => unary(backends.indexer, backends.indexer.listWalletTransactions, request, { name: 'Indexer/ListWalletTransactions' });
   if (!pages) return read();
-  return (await pages.serve({ route: 'transactions page', wallet: request.address, data: ['history'], key }, read)).body;
+  return (await pages.serve({ route: 'transactions page', wallet: request.address, data: ['history'], key, ...(tokens ? { tokens } : {}) }, read)).body;
 }
 
 /** Memory a cached page holds: its decoded objects take a few times their encoded size. */
@@ -69,7 +75,7 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
     response: transactionListResponseSchema,
     errors: [403],
     cachedFor: ({ params }) => ({ wallet: params.address, data: ['history'] }),
-    async handle({ params, query, headers }, { organization, selfUrl, baseUrl }) {
+    async handle({ params, query, headers }, { organization, selfUrl, baseUrl, changeTokens }) {
       const context = toRequestContext(organization, headers['X-Env']);
       const includePending = query['filter[include_pending]'] === 'true';
       if (includePending && !organization.roles.includes('pending-orders')) {
@@ -102,16 +108,18 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
       // The fungibles of the tokens this page showed last time are asked while it is read again;
       // the page's prices do not wait for them.
       const key = pageKey(request);
-      const lookedAhead = recentTokens.lookAhead(key, { directory, context, currency: query.currency });
-      // Read before the page, so prices kept under them are at least as new as the page.
-      const generation = priceGeneration ? priceGeneration().catch(() => undefined) : Promise.resolve(undefined);
+      // The global tokens prices and market data are kept under: those the answer is kept under,
+      // else read now (before the page, so prices kept under them are at least as new as it).
+      const known = changeTokens ? sharedVersion(changeTokens) : undefined;
+      const generation = known !== undefined ? Promise.resolve(known) : priceGeneration ? priceGeneration().catch(() => undefined) : Promise.resolve(undefined);
+      const lookedAhead = recentTokens.lookAhead(key, { directory, context, currency: query.currency, ...(known ? { generation: known } : {}) });
       // The page is read while reference-data says whether the address is tracked: a read has no side effects.
-      const response = await whenTracked(scope, chainIds.length === 0 ? Promise.resolve({ transactions: [], hasMore: false }) : readPage(backends, request, key, pages));
+      const response = await whenTracked(scope, chainIds.length === 0 ? Promise.resolve({ transactions: [], hasMore: false }) : readPage(backends, request, key, pages, changeTokens));
       recentTokens.remember(key, transactionTokens(response.transactions));
       // Prices at the transactions' times and the fungibles (market data as of now) are independent: asked at once.
       const [prices, fungibles] = await Promise.all([
         generation.then((tokens) => priceTable.prices(context, query.currency, response.transactions, tokens)),
-        lookedAhead.then(() => directory.lookup(context, query.currency, transactionTokens(response.transactions))),
+        lookedAhead.then(() => directory.lookup(context, query.currency, transactionTokens(response.transactions), known)),
       ]);
       const infos = responseFungibles(fungibles);
       const data = response.transactions.map((record) => toTransactionResource(record, baseUrl, prices, infos));
