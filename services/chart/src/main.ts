@@ -1,8 +1,53 @@
-import { parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
-import { registration } from '@wallet-api/core/grpc';
-import { ChartService, type ChartServer } from '@wallet-api/core/proto/chart';
+import { z } from 'zod';
+import { connectChangeVersions } from '@wallet-api/core/cache';
+import { createClickHouse } from '@wallet-api/core/clickhouse';
+import { clickHouseEnv, kafkaEnv, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
+import { createGrpcClient } from '@wallet-api/core/grpc';
+import { consumerGroup, createKafka, platformTopics } from '@wallet-api/core/kafka';
+import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { createTokenDirectory, createWalletTracking } from '@wallet-api/core/reference-data';
 import { runGrpcService } from '@wallet-api/core/service';
+import { createChartConsumer } from './consume/chart-consumer.js';
+import { chartService } from './grpc/chart-service.js';
+import { createChartValuation } from './prices/chart-valuation.js';
+import { createChartStore } from './store/chart-store.js';
 
-await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async () => ({
-  services: [registration<ChartServer>('walletapi.chart.Chart', ChartService, {})],
-}));
+const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(clickHouseEnv.shape).extend(redisEnv.shape).extend({
+  // How long balance changes may wait in memory for their INSERT (charts read them at once): one
+  // INSERT per round instead of one per consumer batch keeps ClickHouse 18.16's merges quiet.
+  CHART_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(300_000),
+});
+
+await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async ({ logger }) => {
+  const config = parseEnv(env);
+  const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'chart', logger });
+  const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
+  const clickhouse = createClickHouse({
+    url: config.CLICKHOUSE_URL,
+    database: config.CLICKHOUSE_DATABASE,
+    username: config.CLICKHOUSE_USER,
+    password: config.CLICKHOUSE_PASSWORD,
+  });
+  const store = createChartStore({ clickhouse, logger, storeEveryMs: config.CHART_STORE_INTERVAL_MS });
+  const consumer = createChartConsumer({
+    kafka,
+    store,
+    tracking: createWalletTracking(referenceData),
+    versions: changes.versions,
+    logger,
+    topics: platformTopics(config.KAFKA_TOPIC_SUFFIX),
+    groupId: consumerGroup('chart', config.KAFKA_TOPIC_SUFFIX),
+  });
+  await consumer.start();
+
+  return {
+    services: [chartService({ store, valuation: createChartValuation({ referenceData, tokens: createTokenDirectory(referenceData) }) })],
+    closers: [
+      { name: 'kafka consumers', close: () => consumer.stop() },
+      { name: 'clickhouse', close: () => clickhouse.close() },
+      { name: 'redis', close: async () => changes.close() },
+      { name: 'reference-data client', close: async () => referenceData.close() },
+    ],
+  };
+});

@@ -17,6 +17,7 @@ import { addChainRoutes } from './routes/chains.js';
 import { addTxSubscriptionRoutes } from './routes/tx-subscriptions.js';
 import { registerWebhookCertificatePath, webhookCertificate, webhookCertificatePath } from './routes/webhook-certificate.js';
 import { createApiRoutes } from './routes/define-route.js';
+import { addWalletChartRoutes } from './routes/wallet-charts.js';
 import { addWalletPortfolioRoutes } from './routes/wallet-portfolio.js';
 import { addWalletPositionRoutes } from './routes/wallet-positions.js';
 import { addWalletTransactionRoutes } from './routes/wallet-transactions.js';
@@ -65,6 +66,7 @@ export function createApp(deps: GatewayDependencies): Express {
   });
   addWalletPositionRoutes(routes, deps.backends, fungibles);
   addWalletPortfolioRoutes(routes, deps.backends);
+  addWalletChartRoutes(routes, deps.backends);
   addTxSubscriptionRoutes(routes, deps.backends);
   registerWebhookCertificatePath(registry);
   const openApiDocument = buildOpenApiDocument(registry, deps.publicUrl);

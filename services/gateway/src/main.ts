@@ -45,6 +45,7 @@ const backends = createBackends({
   referenceData: config.REFERENCE_DATA_GRPC_ADDRESS,
   indexer: config.INDEXER_GRPC_ADDRESS,
   positions: config.POSITIONS_GRPC_ADDRESS,
+  chart: config.CHART_GRPC_ADDRESS,
   subscription: config.SUBSCRIPTION_GRPC_ADDRESS,
 });
 

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 /**
- * What a change to a wallet's data touched: its transaction history (the indexer's rows), or what
- * it holds (the positions service's balances and protocol positions). An answer is kept under the
- * tokens of the kinds it reads, so a transfer's balance update does not recompute the wallet's
- * transaction pages, nor its transaction row the wallet's positions.
+ * What a change to a wallet's data touched: its transaction history (the indexer's rows), what
+ * it holds (the positions service's balances and protocol positions), or its balances over time
+ * (the chart service's balance changes). An answer is kept under the tokens of the kinds it reads,
+ * so a transfer's balance update does not recompute the wallet's transaction pages, nor its
+ * transaction row the wallet's positions; each service marks its own kind once it can serve the
+ * change, so no answer is kept from before a service applied it.
  */
-export type WalletData = 'history' | 'holdings';
+export type WalletData = 'history' | 'holdings' | 'charts';
 
 /** The tokens of changes that reach every wallet: rollbacks and revived blocks (`everything`), price moves (`prices`). */
 export interface SharedChangeTokens {

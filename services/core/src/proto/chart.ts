@@ -5,30 +5,494 @@
 // source: chart.proto
 
 /* eslint-disable */
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import {
+  type CallOptions,
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientUnaryCall,
+  type handleUnaryCall,
   makeGenericClientConstructor,
+  type Metadata,
+  type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { RequestContext } from "./common.js";
 
 export const protobufPackage = "walletapi.chart";
 
 export const protobufFileName = "chart.proto";
 
-/**
- * Balance charts of wallets over time.
- * Its RPCs arrive with the issues that build the service; until then it serves only the
- * standard gRPC health service.
- */
+export interface GetWalletChartRequest {
+  context:
+    | RequestContext
+    | undefined;
+  /** EVM addresses lowercase; Solana addresses as they are. */
+  addresses: string[];
+  /** The chains to read for every address (the gateway's selection by address family). */
+  chainIds: string[];
+  currency: string;
+  /** hour, day, week, month, 3months, 6months, year, 5years or max. */
+  period: string;
+  /** Only these fungibles (empty: all). */
+  fungibleIds: string[];
+  /** Every fungible but these. */
+  excludeFungibleIds: string[];
+}
+
+export interface ChartPoint {
+  /** Unix seconds, a multiple of the period's interval. */
+  timestamp: string;
+  value: number;
+}
+
+export interface WalletChart {
+  /** Unix seconds of the first and last points. */
+  beginAt: string;
+  endAt: string;
+  points: ChartPoint[];
+}
+
+function createBaseGetWalletChartRequest(): GetWalletChartRequest {
+  return {
+    context: undefined,
+    addresses: [],
+    chainIds: [],
+    currency: "",
+    period: "",
+    fungibleIds: [],
+    excludeFungibleIds: [],
+  };
+}
+
+export const GetWalletChartRequest: MessageFns<GetWalletChartRequest> = {
+  encode(message: GetWalletChartRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.addresses) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    if (message.period !== "") {
+      writer.uint32(42).string(message.period);
+    }
+    for (const v of message.fungibleIds) {
+      writer.uint32(50).string(v!);
+    }
+    for (const v of message.excludeFungibleIds) {
+      writer.uint32(58).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWalletChartRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWalletChartRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.addresses.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.period = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.fungibleIds.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.excludeFungibleIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWalletChartRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      addresses: globalThis.Array.isArray(object?.addresses)
+        ? object.addresses.map((e: any) => globalThis.String(e))
+        : [],
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      period: isSet(object.period) ? globalThis.String(object.period) : "",
+      fungibleIds: globalThis.Array.isArray(object?.fungibleIds)
+        ? object.fungibleIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.fungible_ids)
+        ? object.fungible_ids.map((e: any) => globalThis.String(e))
+        : [],
+      excludeFungibleIds: globalThis.Array.isArray(object?.excludeFungibleIds)
+        ? object.excludeFungibleIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.exclude_fungible_ids)
+        ? object.exclude_fungible_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetWalletChartRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.addresses?.length) {
+      obj.addresses = message.addresses;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.period !== "") {
+      obj.period = message.period;
+    }
+    if (message.fungibleIds?.length) {
+      obj.fungibleIds = message.fungibleIds;
+    }
+    if (message.excludeFungibleIds?.length) {
+      obj.excludeFungibleIds = message.excludeFungibleIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetWalletChartRequest>, I>>(base?: I): GetWalletChartRequest {
+    return GetWalletChartRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetWalletChartRequest>, I>>(object: I): GetWalletChartRequest {
+    const message = createBaseGetWalletChartRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.addresses = object.addresses?.map((e) => e) || [];
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    message.currency = object.currency ?? "";
+    message.period = object.period ?? "";
+    message.fungibleIds = object.fungibleIds?.map((e) => e) || [];
+    message.excludeFungibleIds = object.excludeFungibleIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseChartPoint(): ChartPoint {
+  return { timestamp: "0", value: 0 };
+}
+
+export const ChartPoint: MessageFns<ChartPoint> = {
+  encode(message: ChartPoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.timestamp !== "0") {
+      writer.uint32(8).uint64(message.timestamp);
+    }
+    if (message.value !== 0) {
+      writer.uint32(17).double(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChartPoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChartPoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.timestamp = reader.uint64().toString();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.value = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChartPoint {
+    return {
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "0",
+      value: isSet(object.value) ? globalThis.Number(object.value) : 0,
+    };
+  },
+
+  toJSON(message: ChartPoint): unknown {
+    const obj: any = {};
+    if (message.timestamp !== "0") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.value !== 0) {
+      obj.value = floatToJson(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChartPoint>, I>>(base?: I): ChartPoint {
+    return ChartPoint.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChartPoint>, I>>(object: I): ChartPoint {
+    const message = createBaseChartPoint();
+    message.timestamp = object.timestamp ?? "0";
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseWalletChart(): WalletChart {
+  return { beginAt: "0", endAt: "0", points: [] };
+}
+
+export const WalletChart: MessageFns<WalletChart> = {
+  encode(message: WalletChart, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.beginAt !== "0") {
+      writer.uint32(8).uint64(message.beginAt);
+    }
+    if (message.endAt !== "0") {
+      writer.uint32(16).uint64(message.endAt);
+    }
+    for (const v of message.points) {
+      ChartPoint.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WalletChart {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWalletChart();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.beginAt = reader.uint64().toString();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.endAt = reader.uint64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.points.push(ChartPoint.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WalletChart {
+    return {
+      beginAt: isSet(object.beginAt)
+        ? globalThis.String(object.beginAt)
+        : isSet(object.begin_at)
+        ? globalThis.String(object.begin_at)
+        : "0",
+      endAt: isSet(object.endAt)
+        ? globalThis.String(object.endAt)
+        : isSet(object.end_at)
+        ? globalThis.String(object.end_at)
+        : "0",
+      points: globalThis.Array.isArray(object?.points) ? object.points.map((e: any) => ChartPoint.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: WalletChart): unknown {
+    const obj: any = {};
+    if (message.beginAt !== "0") {
+      obj.beginAt = message.beginAt;
+    }
+    if (message.endAt !== "0") {
+      obj.endAt = message.endAt;
+    }
+    if (message.points?.length) {
+      obj.points = message.points.map((e) => ChartPoint.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WalletChart>, I>>(base?: I): WalletChart {
+    return WalletChart.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WalletChart>, I>>(object: I): WalletChart {
+    const message = createBaseWalletChart();
+    message.beginAt = object.beginAt ?? "0";
+    message.endAt = object.endAt ?? "0";
+    message.points = object.points?.map((e) => ChartPoint.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+/** Balance charts of wallets over time, from the balance changes the chart service keeps. */
 export type ChartService = typeof ChartService;
-export const ChartService = {} as const;
+export const ChartService = {
+  /**
+   * The value of one or more wallets (a wallet set) at each point of a period (spec 4.1): every
+   * fungible balance as of the last block at or before the point's time, times the fungible's one
+   * price at that time, in the requested currency. Addresses and chains are taken as checked by
+   * the caller; an address without balance changes on them charts zeros.
+   * INVALID_ARGUMENT for an unknown period or currency.
+   */
+  getWalletChart: {
+    path: "/walletapi.chart.Chart/GetWalletChart" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetWalletChartRequest): Buffer =>
+      Buffer.from(GetWalletChartRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetWalletChartRequest => GetWalletChartRequest.decode(value),
+    responseSerialize: (value: WalletChart): Buffer => Buffer.from(WalletChart.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WalletChart => WalletChart.decode(value),
+  },
+} as const;
 
 export interface ChartServer extends UntypedServiceImplementation {
+  /**
+   * The value of one or more wallets (a wallet set) at each point of a period (spec 4.1): every
+   * fungible balance as of the last block at or before the point's time, times the fungible's one
+   * price at that time, in the requested currency. Addresses and chains are taken as checked by
+   * the caller; an address without balance changes on them charts zeros.
+   * INVALID_ARGUMENT for an unknown period or currency.
+   */
+  getWalletChart: handleUnaryCall<GetWalletChartRequest, WalletChart>;
 }
 
 export interface ChartClient extends Client {
+  /**
+   * The value of one or more wallets (a wallet set) at each point of a period (spec 4.1): every
+   * fungible balance as of the last block at or before the point's time, times the fungible's one
+   * price at that time, in the requested currency. Addresses and chains are taken as checked by
+   * the caller; an address without balance changes on them charts zeros.
+   * INVALID_ARGUMENT for an unknown period or currency.
+   */
+  getWalletChart(
+    request: GetWalletChartRequest,
+    callback: (error: ServiceError | null, response: WalletChart) => void,
+  ): ClientUnaryCall;
+  getWalletChart(
+    request: GetWalletChartRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: WalletChart) => void,
+  ): ClientUnaryCall;
+  getWalletChart(
+    request: GetWalletChartRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: WalletChart) => void,
+  ): ClientUnaryCall;
 }
 
 export const ChartClient = makeGenericClientConstructor(ChartService, "walletapi.chart.Chart") as unknown as {
@@ -36,3 +500,32 @@ export const ChartClient = makeGenericClientConstructor(ChartService, "walletapi
   service: typeof ChartService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
+type KeysOfUnion<T> = T extends T ? keyof T : never;
+export type Exact<P, I extends P> = P extends Builtin ? P
+  : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isSet(value: any): boolean {
+  return value !== null && value !== undefined;
+}
+
+export interface MessageFns<T> {
+  encode(message: T, writer?: BinaryWriter): BinaryWriter;
+  decode(input: BinaryReader | Uint8Array, length?: number): T;
+  fromJSON(object: any): T;
+  toJSON(message: T): unknown;
+  create<I extends Exact<DeepPartial<T>, I>>(base?: I): T;
+  fromPartial<I extends Exact<DeepPartial<T>, I>>(object: I): T;
+}

@@ -1,5 +1,7 @@
-// Lookups of reference-data that several services make: the chain list, token metadata and dapp attribution.
+// Lookups of reference-data that several services make: the chain list, token metadata, dapp
+// attribution and which wallets are served.
 export { listAllChains } from './all-chains.js';
 export { createExpiringCache, type CacheOptions, type ExpiringCache } from './expiring-cache.js';
 export { createDappDirectory, type DappDirectory, type DappTable } from './dapp-directory.js';
 export { createTokenDirectory, type TokenDirectory, type TokenTable } from './token-directory.js';
+export { createWalletTracking, type WalletTracking, type WalletTrackingOptions } from './wallet-tracking.js';

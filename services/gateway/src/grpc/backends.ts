@@ -1,5 +1,6 @@
 import { serviceAddressEnv } from '@wallet-api/core/config';
 import { createGrpcClient } from '@wallet-api/core/grpc';
+import { ChartClient } from '@wallet-api/core/proto/chart';
 import { IndexerClient } from '@wallet-api/core/proto/indexer';
 import { PositionsClient } from '@wallet-api/core/proto/positions';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
@@ -11,6 +12,7 @@ export interface Backends {
   referenceData: ReferenceDataClient;
   indexer: IndexerClient;
   positions: PositionsClient;
+  chart: ChartClient;
   subscription: SubscriptionClient;
   /** reference-data's chains, held briefly (see chain-catalog). */
   chains: ChainCatalog;
@@ -21,6 +23,8 @@ export function createBackends(addresses: {
   referenceData: string;
   indexer: string;
   positions: string;
+  /** Absent: the default CHART_GRPC_ADDRESS (gateways whose tests never reach the chart routes). */
+  chart?: string;
   /** Absent: the default SUBSCRIPTION_GRPC_ADDRESS (gateways whose tests never reach the subscription routes). */
   subscription?: string;
   /** How long a ListChains answer is reused; 0: asked every time. */
@@ -29,6 +33,7 @@ export function createBackends(addresses: {
   const referenceData = createGrpcClient(ReferenceDataClient, addresses.referenceData);
   const indexer = createGrpcClient(IndexerClient, addresses.indexer);
   const positions = createGrpcClient(PositionsClient, addresses.positions);
+  const chart = createGrpcClient(ChartClient, addresses.chart ?? serviceAddressEnv.shape.CHART_GRPC_ADDRESS.parse(undefined));
   const subscription = createGrpcClient(
     SubscriptionClient,
     addresses.subscription ?? serviceAddressEnv.shape.SUBSCRIPTION_GRPC_ADDRESS.parse(undefined),
@@ -37,12 +42,14 @@ export function createBackends(addresses: {
     referenceData,
     indexer,
     positions,
+    chart,
     subscription,
     chains: createChainCatalog(referenceData, { ttlMs: addresses.chainsTtlMs ?? 5_000 }),
     close() {
       referenceData.close();
       indexer.close();
       positions.close();
+      chart.close();
       subscription.close();
     },
   };

@@ -22,6 +22,7 @@ export const titles = {
   422: 'Unprocessable Entity',
   429: 'Too many requests',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   503: 'Service is temporarily unavailable',
   504: 'Gateway Timeout',
 } as const;

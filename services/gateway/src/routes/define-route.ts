@@ -61,9 +61,10 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, H extends A
   /**
    * For routes answering about one wallet: the wallet and the kinds of its data the answer reads,
    * when this request's answer may be served from the response cache until that data or prices
-   * change; undefined when it must be computed (such as `sync=true`).
+   * change; undefined when it must be computed (such as `sync=true`). `variant` is part of the
+   * key: answers that also change with the clock (a chart's points move on) name the clock's step.
    */
-  cachedFor?(input: RouteInput<P, Q, H, B>): { wallet: string; data: readonly WalletData[] } | undefined;
+  cachedFor?(input: RouteInput<P, Q, H, B>): { wallet: string; data: readonly WalletData[]; variant?: string } | undefined;
 }
 
 export interface ApiRoutes {
@@ -191,8 +192,9 @@ export function createApiRoutes(options: {
         if (options.responseCache && cached) {
           // Everything an answer depends on besides the wallet's data: the URL as sent (links.self
           // repeats it), the headers the route reads, and the caller's entitlements.
-          const key = [spec.path, req.originalUrl, JSON.stringify(input.headers), organization.roles.join(','), organization.addons.join(',')].join('\n');
-          const { body } = await options.responseCache.serve({ route: spec.path, ...cached, key }, async (tokens) => encodeAnswer(JSON.stringify(await respond(tokens))));
+          const { variant = '', ...served } = cached;
+          const key = [spec.path, req.originalUrl, JSON.stringify(input.headers), organization.roles.join(','), organization.addons.join(','), variant].join('\n');
+          const { body } = await options.responseCache.serve({ route: spec.path, ...served, key }, async (tokens) => encodeAnswer(JSON.stringify(await respond(tokens))));
           sendEncoded(req, res, successStatus, body);
           return;
         }

@@ -5,7 +5,7 @@ import type { Logger } from '@wallet-api/core/logger';
 import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createTokenDirectory } from '../reference/token-directory.js';
-import { createWalletTracking } from '../reference/wallet-tracking.js';
+import { createWalletTracking } from '@wallet-api/core/reference-data';
 import { transactionTokens } from '@wallet-api/core/transactions';
 import { createHistoryMemory, type HistoryMemory } from '../store/history-memory.js';
 import { createWalletHistoryStore } from '../store/wallet-history-store.js';

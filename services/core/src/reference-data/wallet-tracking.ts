@@ -1,8 +1,8 @@
-import { remembered } from '@wallet-api/core/cache';
-import { unary } from '@wallet-api/core/grpc';
-import type { Network } from '@wallet-api/core/proto/common';
-import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { listAllChains } from '@wallet-api/core/reference-data';
+import { remembered } from '../cache/index.js';
+import { unary } from '../grpc/index.js';
+import type { Network } from '../proto/common.js';
+import type { ReferenceDataClient } from '../proto/reference_data.js';
+import { listAllChains } from './all-chains.js';
 import { LRUCache } from 'lru-cache';
 
 /** Which of a batch's wallets the API serves, by chain. */

@@ -1,0 +1,87 @@
+import type { ChartWindow } from '@wallet-api/core/charts';
+import { unary } from '@wallet-api/core/grpc';
+import type { RequestContext } from '@wallet-api/core/proto/common';
+import type { PriceQuery, ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import type { TokenDirectory } from '@wallet-api/core/reference-data';
+import { inBatches } from '@wallet-api/core/resources';
+import { formatUnits } from 'viem';
+import type { ChartAsset } from '../series/bucketed-changes.js';
+
+export interface ValuationRequest {
+  context: RequestContext;
+  currency: string;
+  /** Only these fungibles when not empty. */
+  fungibleIds: readonly string[];
+  excludeFungibleIds: readonly string[];
+}
+
+export interface ChartValuation {
+  /** The window's points valued: at each, every balance times its fungible's price then, summed. */
+  values(request: ValuationRequest, window: ChartWindow, balances: Iterable<{ asset: ChartAsset; balances: readonly bigint[] }>): Promise<number[]>;
+}
+
+export interface ChartValuationOptions {
+  referenceData: ReferenceDataClient;
+  tokens: TokenDirectory;
+  /** GetPrices calls in flight at once for one chart. */
+  concurrency?: number;
+}
+
+/**
+ * Values from reference-data's one price per fungible at each point's time (GetPrices with the
+ * point's timestamp), so a chart agrees with every other answer priced at that time. A token
+ * without a price then (no trusted pool) adds nothing to that point, nor does a spam token.
+ */
+export function createChartValuation(options: ChartValuationOptions): ChartValuation {
+  const { referenceData, tokens } = options;
+  const concurrency = options.concurrency ?? 4;
+
+  async function prices(context: RequestContext, currency: string, queries: readonly PriceQuery[]): Promise<(number | undefined)[]> {
+    const batches = inBatches(queries);
+    const answers: (number | undefined)[][] = new Array(batches.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < batches.length) {
+        const index = next++;
+        const response = await unary(referenceData, referenceData.getPrices, { context, currency, queries: batches[index]! }, { name: 'ReferenceData/GetPrices' });
+        answers[index] = response.prices.map((price) => price.price);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
+    return answers.flat();
+  }
+
+  return {
+    async values(request, window, series) {
+      const count = (window.endAt - window.beginAt) / window.intervalSeconds + 1;
+      const values = new Array<number>(count).fill(0);
+      const held = [...series].filter((entry) => entry.balances.some((balance) => balance !== 0n));
+      if (held.length === 0) return values;
+      const table = await tokens.load(
+        held.map(({ asset }) => ({ chainId: asset.chainId, address: asset.asset })),
+        request.context,
+      );
+      const only = new Set(request.fungibleIds);
+      const excluded = new Set(request.excludeFungibleIds);
+      const queries: PriceQuery[] = [];
+      const amounts: { point: number; amount: number }[] = [];
+      for (const { asset, balances } of held) {
+        const info = table.info(asset.chainId, asset.asset);
+        // Trash is left out as the positions endpoint leaves it out by default.
+        if (!info || info.isSpam) continue;
+        if ((only.size > 0 && !only.has(info.fungibleId)) || excluded.has(info.fungibleId)) continue;
+        balances.forEach((balance, point) => {
+          if (balance === 0n) return;
+          queries.push({ token: { chainId: asset.chainId, address: asset.asset }, timestamp: String(window.beginAt + point * window.intervalSeconds) });
+          amounts.push({ point, amount: Number(formatUnits(balance, info.decimals)) });
+        });
+      }
+      const priced = await prices(request.context, request.currency, queries);
+      amounts.forEach(({ point, amount }, index) => {
+        const price = priced[index];
+        if (price !== undefined) values[point]! += amount * price;
+      });
+      return values;
+    },
+  };
+}

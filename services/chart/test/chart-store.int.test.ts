@@ -1,0 +1,116 @@
+import { chartWindow } from '@wallet-api/core/charts';
+import { AssetKind, type BalanceChange } from '@wallet-api/core/proto/events';
+import { setupClickHouseDatabase, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
+import { pointCount } from '../src/series/bucketed-changes.js';
+import { toBalanceChangeRow, type BalanceChangeRow } from '../src/store/balance-change-rows.js';
+import { createChartStore, type ChartStore } from '../src/store/chart-store.js';
+
+// The chart store on a ClickHouse database of its own: the same changes give the same balances
+// whether they wait in memory, are stored, or both; copies count once; orphaned blocks' changes
+// count nowhere until a newer block state revives them.
+
+const wallet = '0x00000000000000000000000000000000000000aa';
+const token = '0x00000000000000000000000000000000000000bb';
+const now = 1_800_000_000;
+const window = chartWindow('hour', now);
+const max = (1n << 256n) - 1n;
+
+let database: ClickHouseDatabase;
+const stores: ChartStore[] = [];
+
+function change(block: number, amount: bigint, options: { asset?: string; time?: number; transactionIndex?: number } = {}): BalanceChangeRow {
+  const message: BalanceChange = {
+    chainId: 'ethereum',
+    wallet,
+    asset: options.asset === undefined ? { kind: AssetKind.ASSET_KIND_ERC20, address: token, tokenId: '' } : { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' },
+    blockNumber: String(block),
+    blockHash: `0x${block.toString(16).padStart(64, '0')}`,
+    blockTimestamp: String(options.time ?? window.beginAt - 100 + block * 10),
+    transactionHash: `0x${'1'.repeat(64)}`,
+    transactionIndex: options.transactionIndex ?? 0,
+    amount: amount.toString(),
+  };
+  return toBalanceChangeRow(message)!;
+}
+
+async function balances(store: ChartStore): Promise<Record<string, bigint[]>> {
+  const changes = await store.changes({ addresses: [wallet], chainIds: ['ethereum'] }, window);
+  return Object.fromEntries([...changes.balances(pointCount(window))].map(([key, entry]) => [key, entry.balances]));
+}
+
+function newStore(storeEveryMs: number): ChartStore {
+  const store = createChartStore({ clickhouse: database.clickhouse, logger: testLogger, storeEveryMs });
+  stores.push(store);
+  return store;
+}
+
+beforeEach(async () => {
+  database = await setupClickHouseDatabase(uniqueName('chart_store'));
+});
+
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+  await database.drop();
+});
+
+const rows = [
+  change(1, max),
+  change(2, -(max - 5n)),
+  change(3, 10n ** 18n, { asset: '' }),
+  change(20, 7n),
+  change(20, 8n, { transactionIndex: 1 }),
+  change(300, -2n),
+];
+
+test('stored, waiting or split: the same balances at every point, exact beyond 2^128', async () => {
+  const stored = newStore(0);
+  await (await stored.add(rows)).durable;
+  const expected = await balances(stored);
+  const token0 = expected[`ethereum:${token}`]!;
+  expect(token0[0]).toBe(5n);
+  expect(token0.at(-1)).toBe(5n + 7n + 8n - 2n);
+  expect(expected['ethereum:']!.every((balance) => balance === 10n ** 18n)).toBe(true);
+
+  const fresh = await setupClickHouseDatabase(uniqueName('chart_store'));
+  const waiting = createChartStore({ clickhouse: fresh.clickhouse, logger: testLogger, storeEveryMs: 600_000 });
+  await waiting.add(rows);
+  expect(await balances(waiting)).toEqual(expected);
+  await waiting.close();
+  await fresh.drop();
+
+  // Half stored, half waiting, and copies of both halves waiting again (a redelivery after a restart).
+  const split = newStore(600_000);
+  await (await newStore(0).add(rows.slice(0, 3))).durable;
+  await split.add([...rows.slice(3), ...rows]);
+  await split.add(rows.slice(1, 4));
+  expect(await balances(split)).toEqual(expected);
+});
+
+test('an orphaned block counts nowhere, a revived one counts again; first activity follows', async () => {
+  const store = newStore(600_000);
+  await (await newStore(0).add(rows.slice(0, 3))).durable;
+  await store.add(rows.slice(3));
+  expect(await store.firstActivity({ addresses: [wallet], chainIds: ['ethereum'] })).toBe(window.beginAt - 90);
+
+  await store.recordRollback({ chainId: 'ethereum', commonAncestorNumber: '0', commonAncestorHash: '', orphanedBlockHashes: [rows[0]!.block_hash, rows[3]!.block_hash], orphanedBlockNumbers: ['1', '20'], sequence: '10' });
+  const orphaned = await balances(store);
+  expect(orphaned[`ethereum:${token}`]![0]).toBe(-(max - 5n));
+  expect(orphaned[`ethereum:${token}`]!.at(-1)).toBe(-(max - 5n) - 2n);
+  expect(await store.firstActivity({ addresses: [wallet], chainIds: ['ethereum'] })).toBe(window.beginAt - 80);
+
+  await database.clickhouse.insert('block_states', [
+    { chain_id: 'ethereum', block_hash: rows[0]!.block_hash, block_number: '1', orphaned: 0, sequence: '11' },
+    { chain_id: 'ethereum', block_hash: rows[3]!.block_hash, block_number: '20', orphaned: 0, sequence: '11' },
+  ]);
+  expect((await balances(store))[`ethereum:${token}`]!.at(-1)).toBe(5n + 7n + 8n - 2n);
+});
+
+test('other wallets, chains and times after the window are left out', async () => {
+  const store = newStore(0);
+  const elsewhere = { ...change(5, 100n), chain_id: 'base' };
+  const later = change(6, 1_000n, { time: window.endAt + 1 });
+  const other = { ...change(7, 50n), address: '0x00000000000000000000000000000000000000cc' };
+  await (await store.add([elsewhere, later, other, change(8, 3n)])).durable;
+  expect(await balances(store)).toEqual({ [`ethereum:${token}`]: Array.from({ length: pointCount(window) }, () => 3n) });
+  expect(await store.firstActivity({ addresses: ['0x00000000000000000000000000000000000000dd'], chainIds: ['ethereum'] })).toBeUndefined();
+});

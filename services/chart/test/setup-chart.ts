@@ -1,0 +1,89 @@
+import type { ChangeVersions } from '@wallet-api/core/cache';
+import { createGrpcClient, startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
+import type { TopicSpec } from '@wallet-api/core/kafka';
+import { ChartClient, GetWalletChartRequest, type WalletChart } from '@wallet-api/core/proto/chart';
+import type { BalanceChange, ChainRollback } from '@wallet-api/core/proto/events';
+import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { createTokenDirectory, createWalletTracking, type WalletTracking } from '@wallet-api/core/reference-data';
+import { setupChangeVersions, setupClickHouseDatabase, setupKafka, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
+import { createChartConsumer, type ChartConsumer } from '../src/consume/chart-consumer.js';
+import { chartService } from '../src/grpc/chart-service.js';
+import { createChartValuation } from '../src/prices/chart-valuation.js';
+import { createChartStore, type ChartStore } from '../src/store/chart-store.js';
+
+/**
+ * The chart service, real and in one process: its consumers on the given topics (a harness's),
+ * a ClickHouse database of its own with every migration, reference-data at `referenceData`, and
+ * its gRPC server. `storeEveryMs` decides how long rows wait in memory before their INSERT.
+ */
+export interface ChartHarness {
+  clickhouse: ClickHouseDatabase;
+  store: ChartStore;
+  consumer: ChartConsumer;
+  /** The consumer groups' prefix: `<groupId>.balance-changes` and `<groupId>.rollbacks`. */
+  groupId: string;
+  /** host:port of the gRPC server, for a gateway. */
+  address: string;
+  chart(request: Partial<GetWalletChartRequest> & { addresses: string[]; chainIds: string[]; period: string }): Promise<WalletChart>;
+  close(): Promise<void>;
+}
+
+export interface ChartHarnessOptions {
+  topics: { balanceChanges: TopicSpec<BalanceChange>; chainRollbacks: TopicSpec<ChainRollback> };
+  referenceData: ReferenceDataClient;
+  /** Change tokens the consumer marks (a harness's key space). */
+  versions?: ChangeVersions;
+  storeEveryMs: number;
+  /** Which wallets are charted; reference-data's verdicts unless given. */
+  tracking?: WalletTracking;
+  now?: () => number;
+}
+
+export async function startChartHarness(options: ChartHarnessOptions): Promise<ChartHarness> {
+  const name = uniqueName('chart');
+  const clickhouse = await setupClickHouseDatabase(name);
+  const own = options.versions ? undefined : setupChangeVersions();
+  const versions = options.versions ?? own!.versions;
+  const store = createChartStore({ clickhouse: clickhouse.clickhouse, logger: testLogger, storeEveryMs: options.storeEveryMs });
+  const kafka = setupKafka('chart-test');
+  const consumer = createChartConsumer({
+    kafka,
+    store,
+    tracking: options.tracking ?? createWalletTracking(options.referenceData),
+    versions,
+    logger: testLogger,
+    groupId: name,
+    topics: options.topics,
+    maxDelayMs: 200,
+  });
+  await consumer.start();
+  const server: GrpcServer = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [
+      chartService({
+        store,
+        valuation: createChartValuation({ referenceData: options.referenceData, tokens: createTokenDirectory(options.referenceData) }),
+        ...(options.now ? { now: options.now } : {}),
+      }),
+    ],
+    logger: testLogger,
+  });
+  const address = `127.0.0.1:${server.port}`;
+  const client = createGrpcClient(ChartClient, address);
+  return {
+    clickhouse,
+    store,
+    consumer,
+    groupId: name,
+    address,
+    chart: (request) => unary(client, client.getWalletChart, GetWalletChartRequest.fromPartial({ currency: 'usd', ...request }), { name: 'Chart/GetWalletChart' }),
+    async close() {
+      client.close();
+      await server.shutdown(1_000);
+      await consumer.stop();
+      await clickhouse.drop();
+      await own?.close();
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { chartEpoch, type ChartPeriod } from '@wallet-api/core/charts';
+import { unary } from '@wallet-api/core/grpc';
+import type { WalletChart } from '@wallet-api/core/proto/chart';
+import type { RequestContext } from '@wallet-api/core/proto/common';
+import { ChainFamily } from '@wallet-api/core/proto/reference_data';
+import type { Backends } from '../grpc/backends.js';
+import { apiError } from '../http/api-error.js';
+import {
+  chartFilters,
+  chartQuery,
+  unservedChartDetail,
+  walletChartParams,
+  walletChartResponseSchema,
+  walletSetChartParams,
+  walletSetChartQuery,
+  type ChartQuery,
+  type WalletChartResource,
+} from '../schemas/chart.js';
+import { networkHeaders } from '../schemas/common.js';
+import { evmAddressPattern } from '../schemas/wallet-query.js';
+import type { ApiRoutes } from './define-route.js';
+import { toRequestContext } from './request-context.js';
+import { checkRequestUrlLength } from './request-url.js';
+import { resolveUncheckedWalletScope, resolveWalletScope, type ChainCapability, type WalletScope } from './wallet-scope.js';
+
+/** Spec 4.1: a chart reads a chain's history and balances, so each chain must report both. */
+const chartCapabilities: readonly ChainCapability[] = ['transactions', 'positions'];
+
+const isoSeconds = (seconds: string) => new Date(Number(seconds) * 1000).toISOString();
+
+function toWalletChartResource(id: string, chart: WalletChart): WalletChartResource {
+  return {
+    type: 'wallet_chart',
+    id,
+    attributes: {
+      begin_at: isoSeconds(chart.beginAt),
+      end_at: isoSeconds(chart.endAt),
+      points: chart.points.map((point) => [Number(point.timestamp), point.value]),
+    },
+  };
+}
+
+/**
+ * The parameter checks that need no backend, in the order a client fixes them: the URL, then the
+ * rules between filters. Returns the 501 to answer once the wallets' scope has passed, if any, so
+ * a bad chain or an untracked address is still reported first.
+ */
+function checkChartRequest(selfUrl: string, query: ChartQuery): string | undefined {
+  checkRequestUrlLength(selfUrl);
+  return unservedChartDetail(chartFilters(query));
+}
+
+async function readChart(backends: Backends, request: { context: RequestContext; addresses: string[]; chainIds: string[]; period: ChartPeriod; query: ChartQuery }): Promise<WalletChart> {
+  const { context, addresses, chainIds, period, query } = request;
+  return unary(
+    backends.chart,
+    backends.chart.getWalletChart,
+    {
+      context,
+      addresses,
+      chainIds,
+      currency: query.currency,
+      period,
+      fungibleIds: query['filter[fungible_ids]'] ?? [],
+      excludeFungibleIds: query['filter[exclude_fungible_ids]'] ?? [],
+    },
+    { name: 'Chart/GetWalletChart' },
+  );
+}
+
+const familyOf = (address: string) => (evmAddressPattern.test(address) ? ChainFamily.CHAIN_FAMILY_EVM : ChainFamily.CHAIN_FAMILY_SOLANA);
+
+/**
+ * The scope of each address of a wallet set, in the order given. `filter[chain_ids]` restricts
+ * the set as a whole: each address is checked against the named chains less those of another
+ * address's family, so `ethereum,solana` reads the EVM wallet on ethereum and the Solana wallet on
+ * solana instead of refusing each chain for the other address. Every other chain stays named for
+ * every address and gets the wallet endpoint's 400: unknown, lacking a capability, or (in a
+ * one-address set, where no address could read it) of the other family. A family whose chains
+ * are all left out of the filter reads none, like a wallet whose filter names none of its chains.
+ */
+async function resolveWalletSetScopes(backends: Backends, context: RequestContext, addresses: readonly string[], requested: readonly string[] | undefined): Promise<WalletScope[]> {
+  const families = addresses.map(familyOf);
+  const chainFamilies = requested ? new Map((await backends.chains.list(context)).map((chain) => [chain.id, chain.family])) : undefined;
+  const scopes = await Promise.all(
+    addresses.map((address, index) => {
+      const chainIds = requested?.filter((id) => {
+        const family = chainFamilies?.get(id);
+        return family === undefined || family === families[index] || !families.includes(family);
+      });
+      return resolveUncheckedWalletScope(backends, { context, address, chainIds, capabilities: chartCapabilities });
+    }),
+  );
+  // Both lookups are in flight; awaited in order so that the first untracked address is the one reported.
+  for (const scope of scopes) await scope.tracked;
+  return scopes.map(({ tracked: _tracked, ...scope }) => scope);
+}
+
+export function addWalletChartRoutes(routes: ApiRoutes, backends: Backends): void {
+  routes.add({
+    method: 'get',
+    path: '/v1/wallets/{address}/charts/{chart_period}',
+    summary: "A wallet's balance value at each point of a period, over every chain of the network that indexes transactions and positions",
+    tag: 'wallets',
+    params: walletChartParams,
+    query: chartQuery,
+    headers: networkHeaders,
+    response: walletChartResponseSchema,
+    errors: [501],
+    // The points move on with the clock as well as with the wallet's balance changes and prices.
+    cachedFor: ({ params }) => ({ wallet: params.address, data: ['charts'], variant: String(chartEpoch(params.chart_period, Math.floor(Date.now() / 1000))) }),
+    async handle({ params, query, headers }, { organization, selfUrl }) {
+      const unserved = checkChartRequest(selfUrl, query);
+      const context = toRequestContext(organization, headers['X-Env']);
+      const scope = await resolveWalletScope(backends, { context, address: params.address, chainIds: query['filter[chain_ids]'], capabilities: chartCapabilities });
+      if (unserved) throw apiError(501, unserved);
+      // A wallet without qualifying chains (Solana today) is still asked for: the service answers the period's points at zero.
+      const chart = await readChart(backends, { context, addresses: [scope.address], chainIds: scope.chainIds, period: params.chart_period, query });
+      return { links: { self: selfUrl }, data: toWalletChartResource(`${scope.address}-${params.chart_period}`, chart) };
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/wallet-sets/charts/{chart_period}',
+    summary: 'The balance value of up to one EVM and one Solana wallet together at each point of a period',
+    tag: 'wallet-sets',
+    params: walletSetChartParams,
+    query: walletSetChartQuery,
+    headers: networkHeaders,
+    response: walletChartResponseSchema,
+    errors: [501],
+    async handle({ params, query, headers }, { organization, selfUrl }) {
+      const unserved = checkChartRequest(selfUrl, query);
+      const context = toRequestContext(organization, headers['X-Env']);
+      const scopes = await resolveWalletSetScopes(backends, context, query.addresses, query['filter[chain_ids]']);
+      if (unserved) throw apiError(501, unserved);
+      const addresses = scopes.map((scope) => scope.address);
+      // The service reads every address on every chain given; an address has no balance changes on the other family's chains.
+      const chainIds = [...new Set(scopes.flatMap((scope) => scope.chainIds))];
+      const chart = await readChart(backends, { context, addresses, chainIds, period: params.chart_period, query });
+      return { links: { self: selfUrl }, data: toWalletChartResource(`${addresses.join(',')}-${params.chart_period}`, chart) };
+    },
+  });
+}
