@@ -1,0 +1,135 @@
+import type { WalletChart } from '@wallet-api/core/proto/chart';
+import { consumerGroupCaughtUp, eventually, setupKafka } from '@wallet-api/core/testing';
+import { createPublicClient, http, parseEther, type Address, type PublicClient } from 'viem';
+import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
+import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
+import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
+import { contextOf, createChartTruth, stepIndices, type ChartTruth } from './chart-truth.js';
+import { startChartHarness, type ChartHarness } from './setup-chart.js';
+
+// Charts of what happens now, on an anvil of the test's own loaded with the test world: transfers
+// mined this minute move the hour chart at the right points while their balance changes still wait
+// in memory for their INSERT, and a reorg that replaces them changes the recent points to the new
+// branch's and no point from before it.
+const worldState = new URL('../../../.data/devnet/world/ethereum.state.json', import.meta.url).pathname;
+const chainId = 'ethereum';
+
+let world: ChainWorld;
+let chain: OwnChain;
+let client: PublicClient;
+let harness: PositionsHarness;
+let charts: ChartHarness;
+let truth: ChartTruth;
+const kafka = setupKafka('chart-live-test');
+
+beforeAll(async () => {
+  world = (await readManifest()).chains.find((candidate) => candidate.id === chainId)!;
+  chain = await startOwnChain({ chainId: world.chainId, loadState: worldState });
+  client = createPublicClient({ transport: http(chain.rpcUrl, { batch: { batchSize: 200 } }), cacheTime: 0 });
+  harness = await startPositionsHarness({ rpcUrls: { [chainId]: chain.rpcUrl } });
+  harness.index({ chainId, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
+  // Rows wait in memory far longer than the test runs, once the world's backfill is stored.
+  charts = await startChartHarness({ topics: harness.topics, referenceData: harness.referenceData, versions: harness.changes.versions, storeEveryMs: 600_000 });
+  truth = await createChartTruth({ chain: { ...world, rpcUrl: chain.rpcUrl }, client, referenceData: harness.referenceData });
+}, 120_000);
+
+afterAll(async () => {
+  await charts?.close();
+  await harness?.close();
+  await chain?.stop();
+});
+
+const chartOf = (wallet: Address, period: string): Promise<WalletChart> => charts.chart({ context: contextOf(chainId), addresses: [wallet], chainIds: [chainId], period });
+
+/** Mines a block at `time`, then waits until the hour chart's last point (a multiple of 10 s) is at or after it. */
+async function mineAt(time: number): Promise<void> {
+  await chain.session.mine(time);
+  const wait = (Math.ceil(time / 10) * 10 + 1) * 1000 - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+/** The hour chart of each wallet equals the truth at its first and last points and on both sides of every change. */
+async function expectHourTruth(wallets: readonly Address[]): Promise<WalletChart[]> {
+  await truth.refreshBlocks();
+  const served: WalletChart[] = [];
+  for (const wallet of wallets) {
+    const chart = await chartOf(wallet, 'hour');
+    await truth.check(chart, wallet, new Set([0, chart.points.length - 1, ...stepIndices(chart, 20)]), `${wallet} hour`);
+    served.push(chart);
+  }
+  return served;
+}
+
+test('transfers mined now move the hour chart at their points; a reorg replacing them changes the recent points and none before', async () => {
+  const head = await client.getBlockNumber();
+  await eventually(async () => {
+    const checkpoint = await harness.database.prisma.indexedBlock.findUnique({ where: { chainId_number: { chainId, number: head } } });
+    expect(checkpoint).not.toBeNull();
+  }, 240_000);
+  // Old points' prices settle once every pool event of the world is folded.
+  await eventually(() => consumerGroupCaughtUp(kafka, `${harness.suffix}.prices.pool-events`, harness.topics.poolEvents.name), 120_000);
+
+  const rich: Address[] = [];
+  for (const wallet of world.wallets.filter((candidate) => candidate.kind === 'eoa')) {
+    const address = wallet.address.toLowerCase() as Address;
+    if ((await client.getBalance({ address })) > parseEther('1')) rich.push(address);
+    if (rich.length === 2) break;
+  }
+  const [sender, recipient] = rich as [Address, Address];
+  // The world's changes are charted (waiting rows commit no offsets, so the chart itself says so).
+  const yearBefore = await eventually(
+    () =>
+      Promise.all(
+        rich.map(async (wallet) => {
+          const chart = await chartOf(wallet, 'year');
+          await truth.check(chart, wallet, new Set([chart.points.length - 1, ...stepIndices(chart, 20)]), `${wallet} year`);
+          return chart;
+        }),
+      ),
+    120_000,
+  );
+
+  // A chain loaded from a state file refuses block times before the moment it was loaded.
+  let clock = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000)) + 1;
+  const firstLive = clock;
+  await chain.session.send({ from: sender, to: recipient, value: parseEther('0.25'), gas: 21_000n });
+  await mineAt(clock);
+  await chain.session.send({ from: recipient, to: sender, value: parseEther('0.01'), gas: 21_000n });
+  await mineAt((clock += 11));
+  const beforeReorg = await eventually(async () => {
+    const served = await expectHourTruth(rich);
+    // Both transfers show: the sender's last point is below its first.
+    expect(served[0]!.points.at(-1)!.value).toBeLessThan(served[0]!.points[0]!.value);
+    return served;
+  }, 60_000);
+
+  await chain.session.client.request({ method: 'anvil_rollback' as never, params: [2] as never });
+  chain.session.resetNonces();
+  await chain.session.send({ from: recipient, to: sender, value: parseEther('0.5'), gas: 21_000n });
+  for (let block = 0; block < 3; block++) await mineAt((clock += 11));
+  const afterReorg = await eventually(async () => {
+    const served = await expectHourTruth(rich);
+    // On the new branch the sender gained: its last point is above its first.
+    expect(served[0]!.points.at(-1)!.value).toBeGreaterThan(served[0]!.points[0]!.value);
+    return served;
+  }, 120_000);
+
+  // Points before the first live block are what they were; the year chart did not move at all.
+  // (The hour window slid meanwhile: the points both charts have are compared.)
+  const older = (chart: WalletChart) => new Map(chart.points.filter((point) => Number(point.timestamp) < firstLive).map((point) => [point.timestamp, point.value]));
+  const shared = (after: WalletChart, before: WalletChart) => {
+    const [now, then] = [older(after), older(before)];
+    const common = [...now.keys()].filter((timestamp) => then.has(timestamp));
+    expect(common.length).toBeGreaterThan(100);
+    return [common.map((timestamp) => now.get(timestamp)), common.map((timestamp) => then.get(timestamp))];
+  };
+  afterReorg.forEach((chart, index) => {
+    const [now, then] = shared(chart, beforeReorg[index]!);
+    expect(now).toEqual(then);
+  });
+  const yearAfter = await Promise.all(rich.map((wallet) => chartOf(wallet, 'year')));
+  yearAfter.forEach((chart, index) => {
+    const [now, then] = shared(chart, yearBefore[index]!);
+    expect(now).toEqual(then);
+  });
+}, 420_000);
