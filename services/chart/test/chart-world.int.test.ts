@@ -6,6 +6,15 @@ import { readManifest, type Manifest } from '../../devnet/src/manifest/index.js'
 import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
 import { contextOf, createChartTruth, stepIndices, type ChartTruth } from './chart-truth.js';
 import { startChartHarness, type ChartHarness } from './setup-chart.js';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { connectChangeVersions } from '@wallet-api/core/cache';
+import { createPrisma } from '@wallet-api/core/db';
+import { testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { createApp } from '../../gateway/src/app.js';
+import { createOrganizationKey, findOrganizationByKey } from '../../gateway/src/auth/api-keys.js';
+import { createResponseCache } from '../../gateway/src/cache/response-cache.js';
+import { createBackends, type Backends } from '../../gateway/src/grpc/backends.js';
 
 // Balance charts over the test world (chain -> indexer -> Kafka -> chart consumer -> ClickHouse ->
 // gRPC), held against the chain: at sampled points of every period, the served value equals the
@@ -20,6 +29,11 @@ const stepsPerChart = 10;
 let manifest: Manifest;
 let harness: PositionsHarness;
 let charts: ChartHarness;
+const publicUrl = 'https://api.wallet.test';
+const prisma = createPrisma(testConfig().DATABASE_URL);
+let gatewayRedis: ReturnType<typeof connectChangeVersions> | undefined;
+let backends: Backends;
+let server: Server;
 const kafka = setupKafka('chart-world-test');
 const truths = new Map<string, ChartTruth>();
 
@@ -57,6 +71,10 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
+  if (server) await new Promise((resolve) => server.close(resolve));
+  backends?.close();
+  gatewayRedis?.close();
+  await prisma.$disconnect();
   await charts?.close();
   await harness?.close();
 });
@@ -83,4 +101,90 @@ describe('GetWalletChart over the test world', () => {
     // The world's wallets hold priced assets over its days: a chart of zeros would prove nothing.
     if (period === 'max' || period === 'year' || period === '5years') expect(nonZero).toBeGreaterThan(0);
   }, 300_000);
+});
+
+describe('GET /v1/wallets/{address}/charts/{chart_period} through the gateway', () => {
+  let baseUrl: string;
+  let authorization: string;
+
+  beforeAll(async () => {
+    backends = createBackends({ referenceData: harness.referenceDataAddress, indexer: harness.referenceDataAddress, positions: harness.referenceDataAddress, chart: charts.address });
+    gatewayRedis = connectChangeVersions(testConfig().REDIS_URL, { keyPrefix: harness.changes.keyPrefix, onError: () => undefined });
+    const changes = gatewayRedis.versions;
+    const app = createApp({
+      lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
+      redis: gatewayRedis.redis,
+      backends,
+      publicUrl,
+      rateLimits: { perSecond: 100_000, burst: 100_000 },
+      logger: testLogger,
+      checkResponses: true,
+      changes,
+      responseCache: createResponseCache({ versions: changes, logger: testLogger, maxBytes: 16 * 1024 * 1024, maxAgeMs: 60_000 }),
+    });
+    server = await new Promise((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { key } = await createOrganizationKey(prisma, { org: uniqueName('chart-world'), roles: [], addons: [] });
+    authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+  });
+
+  async function get(path: string): Promise<{ status: number; body: any }> {
+    const response = await fetch(`${baseUrl}${path}`, { headers: { authorization } });
+    return { status: response.status, body: await response.json() };
+  }
+
+  test("the wallet and wallet-set routes serve the service's chart as spec 2.4 resources, from the cache when asked again", async () => {
+    const chain = manifest.chains.find((candidate) => candidate.id === 'ethereum')!;
+    const wallet = chain.wallets[0]!.address;
+    const lower = wallet.toLowerCase();
+    const path = `/v1/wallets/${wallet}/charts/year?filter[chain_ids]=ethereum`;
+    const first = await get(path);
+    expect(first.status).toBe(200);
+    const expected = await charts.chart({ context: contextOf('ethereum'), addresses: [lower], chainIds: ['ethereum'], period: 'year' });
+    expect(first.body).toEqual({
+      links: { self: `${publicUrl}${path}` },
+      data: {
+        type: 'wallet_chart',
+        id: `${lower}-year`,
+        attributes: {
+          begin_at: new Date(Number(expected.beginAt) * 1000).toISOString(),
+          end_at: new Date(Number(expected.endAt) * 1000).toISOString(),
+          points: expected.points.map((point) => [Number(point.timestamp), point.value]),
+        },
+      },
+    });
+    expect((await get(path)).body).toEqual(first.body);
+    const set = await get(`/v1/wallet-sets/charts/year?addresses=${wallet}&filter[chain_ids]=ethereum`);
+    expect(set.status).toBe(200);
+    expect(set.body.data.id).toBe(`${lower}-year`);
+    expect(set.body.data.attributes).toEqual(first.body.data.attributes);
+    // Without a chain filter every mainnet chain that qualifies is read: the wallet has no history on the others.
+    const everyChain = await get(`/v1/wallets/${wallet}/charts/year`);
+    expect(everyChain.body.data.attributes.points).toEqual(first.body.data.attributes.points);
+  });
+
+  test.each([
+    ['/charts/decade', 'path parameter chart_period: must be one of hour, day, week, month, 3months, 6months, year, 5years, max'],
+    ['/charts/day?filter[chain_ids]=sepolia', 'parameter filter[chain_ids]: chain sepolia is not supported'],
+    ['/charts/day?filter[fungible_ids]=eth&filter[exclude_fungible_ids]=usdc', 'parameter filter[fungible_ids]: cannot be combined with filter[exclude_fungible_ids]; send one of them'],
+    [
+      '/charts/day?filter[positions]=only_simple&filter[pool_addresses]=0x0000000000000000000000000000000000000001',
+      'parameter filter[pool_addresses]: cannot be combined with filter[positions]=only_simple, which charts no protocol positions',
+    ],
+  ])('%s: 400 %s', async (suffix, detail) => {
+    const wallet = manifest.chains[0]!.wallets[0]!.address;
+    const { status, body } = await get(`/v1/wallets/${wallet}${suffix}`);
+    expect({ status, body }).toEqual({ status: 400, body: { errors: [{ title: expect.any(String), detail }] } });
+  });
+
+  test('an address the API does not serve is refused; protocol positions answer 501 until they are charted', async () => {
+    const token = (manifest.chains[0]!.protocols.tokens as { tokens: { address: string }[] }).tokens[0]!.address;
+    const untracked = await get(`/v1/wallets/${token}/charts/day`);
+    expect(untracked.status).toBe(400);
+    const wallet = manifest.chains[0]!.wallets[0]!.address;
+    const complex = await get(`/v1/wallets/${wallet}/charts/day?filter[positions]=only_complex`);
+    expect(complex).toEqual({ status: 501, body: { errors: [{ title: 'Not Implemented', detail: 'filter[positions]=only_complex: charts of protocol positions are not served yet; use only_simple' }] } });
+  });
 });
