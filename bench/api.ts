@@ -30,7 +30,8 @@ const headers = benchAuthorization(root);
 const loadHeaders = { ...headers, 'accept-encoding': acceptEncoding };
 const manifest = JSON.parse(readFileSync(join(root, '.data/devnet/manifest.json'), 'utf8')) as { chains: { id: string; wallets: { address: string }[] }[] };
 
-const targets = { chains: 0.5, positions: 0.5, portfolio: 0.5, transactions: 0.3 } as const;
+/** Ratio targets per endpoint (issue 14); charts has the p99 target alone (issue 15 sets none on its ratio). */
+const targets = { chains: 0.5, positions: 0.5, portfolio: 0.5, transactions: 0.3, charts: 0 } as const;
 
 /** 'yes', or the targets the run missed by name. */
 function missedTargets(p99: number, ratio: number, ratioTarget: number): string {
@@ -44,6 +45,7 @@ const routes: Record<Endpoint, string> = {
   positions: '/v1/wallets/{address}/positions/',
   portfolio: '/v1/wallets/{address}/portfolio',
   transactions: '/v1/wallets/{address}/transactions/',
+  charts: '/v1/wallets/{address}/charts/{chart_period}',
 };
 
 async function getJson(path: string): Promise<any> {
@@ -73,6 +75,8 @@ try {
     positions: `/v1/wallets/${wallet}/positions/?filter[positions]=no_filter`,
     portfolio: `/v1/wallets/${wallet}/portfolio?filter[positions]=no_filter`,
     transactions: `/v1/wallets/${wallet}/transactions/?page[size]=100`,
+    // The day chart: 289 points, computed again at every price move and every five minutes.
+    charts: `/v1/wallets/${wallet}/charts/day`,
   };
   const rows = [];
   let port = firstBarePort;

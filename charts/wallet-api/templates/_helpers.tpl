@@ -216,6 +216,17 @@ POSITIONS_GRPC_ADDRESS for the gateway: host:port of the positions Service.
 {{- end }}
 
 {{/*
+CHART_GRPC_ADDRESS for the gateway: host:port of the chart Service.
+*/}}
+{{- define "wallet-api.chartAddress" -}}
+{{- if .Values.services.gateway.chartAddress }}
+{{- .Values.services.gateway.chartAddress }}
+{{- else }}
+{{- printf "%s.%s.svc:%d" (include "wallet-api.componentName" (dict "root" . "name" "chart")) .Release.Namespace (.Values.services.chart.port | int) }}
+{{- end }}
+{{- end }}
+
+{{/*
 SUBSCRIPTION_GRPC_ADDRESS for the gateway: host:port of the subscription Service.
 */}}
 {{- define "wallet-api.subscriptionAddress" -}}
