@@ -189,6 +189,17 @@ describe('prices from the indexed pools of the test world', () => {
     }
   });
 
+  test('a vault or pair that did not exist yet at the time asked has no price then, even when its asset has one', async () => {
+    const defi = pipeline.world.protocols.defi as DefiManifest;
+    const genesis = await pipeline.client.getBlock({ blockNumber: 0n });
+    const contracts = [...defi.vaults.map((vault) => lower(vault.address)), ...uniswap.v2.pairs.slice(0, 4).map((pair) => lower(pair.address))];
+    for (const address of contracts) expect(await pipeline.client.getCode({ address: address as Address, blockNumber: 0n })).toBeUndefined();
+    // A stablecoin vault's asset is priced at 1 at any time: only the vault's absence can leave it unpriced.
+    expect(defi.vaults.some((vault) => pipeline.registry.pricing[pipeline.chainId]!.usd_stablecoins.includes(lower(vault.asset)))).toBe(true);
+    const served = await servedPrices(contracts.map((address) => ({ address, timestamp: Number(genesis.timestamp) })));
+    expect(served).toEqual(contracts.map(() => undefined));
+  });
+
   test('a thin manipulated pool does not move the price, nor does a pool of a factory outside the registry claiming huge reserves', async () => {
     const [yld, usdc, gov] = [symbol('YLD'), symbol('USDC'), symbol('GOV')];
     const before = await servedPrices([{ address: yld, timestamp: 0 }, { address: gov, timestamp: 0 }]);

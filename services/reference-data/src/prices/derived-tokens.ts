@@ -3,7 +3,7 @@ import { unavailable } from '@wallet-api/core/grpc';
 import { LRUCache } from 'lru-cache';
 import { decodeAbiParameters, encodeFunctionData, parseAbi, type Address, type Hex, type PublicClient } from 'viem';
 import type { ChainProtocolsConfig } from '../registry/registry-config.js';
-import { isRevert, rpcFailure } from '../tokens/rpc-errors.js';
+import { answersNothing, isRevert, rpcFailure } from '../tokens/rpc-errors.js';
 import type { ClockBlock } from './block-clock.js';
 
 /** What a token's price is made of: its own markets, a V2 pair's reserves, or a vault's asset. */
@@ -25,7 +25,7 @@ export interface DerivedTokens {
   composition(address: string): Promise<TokenComposition>;
   lpReserves(pair: string, block?: ClockBlock): Promise<LpReserves>;
   /** Assets (base units) that `shares` (base units) of the vault redeem for. */
-  vaultAssets(vault: string, shares: bigint, block?: ClockBlock): Promise<bigint>;
+  vaultAssets(vault: string, shares: bigint, block?: ClockBlock): Promise<bigint | undefined>;
 }
 
 const abi = parseAbi([
@@ -50,14 +50,14 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
   const v2Factories = new Set(protocols.uniswap_v2.map((entry) => entry.factory));
   const vaults = new Set(protocols.vaults);
   const known = new Map<string, Promise<TokenComposition>>();
-  const atStableBlocks = new LRUCache<string, Promise<LpReserves | bigint>>({ max: 100_000 });
-  const atRecentBlocks = epochScoped(() => new LRUCache<string, Promise<LpReserves | bigint>>({ max: 10_000 }));
+  const atStableBlocks = new LRUCache<string, Promise<LpReserves | bigint | undefined>>({ max: 100_000 });
+  const atRecentBlocks = epochScoped(() => new LRUCache<string, Promise<LpReserves | bigint | undefined>>({ max: 10_000 }));
 
   /**
    * `load` once per key at a stable block, or at a recent one while its epoch holds (a failed read
    * is not kept); every time at the head.
    */
-  function atBlock<T extends LpReserves | bigint>(key: string, block: ClockBlock | undefined, load: () => Promise<T>): Promise<T> {
+  function atBlock<T extends LpReserves | bigint | undefined>(key: string, block: ClockBlock | undefined, load: () => Promise<T>): Promise<T> {
     if (block?.stable) return remembered(atStableBlocks, key, load) as Promise<T>;
     if (block?.epoch === undefined) return load();
     return remembered(atRecentBlocks(block.epoch), key, load) as Promise<T>;
@@ -67,6 +67,21 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
     try {
       return await what();
     } catch (error) {
+      throw unavailable(`chain ${chainId} did not answer (${rpcFailure(error)}); retry later`);
+    }
+  }
+
+  /**
+   * `read` at a past block, where a contract that answers nothing (not deployed yet, or not yet
+   * able to answer) has no value then: undefined, as a token without a price, instead of failing a
+   * whole chart of which one point falls before the contract existed.
+   */
+  async function readThen<T>(block: ClockBlock | undefined, what: () => Promise<T>): Promise<T | undefined> {
+    if (block === undefined) return read(what);
+    try {
+      return await what();
+    } catch (error) {
+      if (answersNothing(error)) return undefined;
       throw unavailable(`chain ${chainId} did not answer (${rpcFailure(error)}); retry later`);
     }
   }
@@ -111,16 +126,19 @@ export function createDerivedTokens(chainId: string, protocols: ChainProtocolsCo
     lpReserves(pair, block) {
       return atBlock(`lp:${pair}:${block?.number}`, block, async () => {
         const at = { address: pair as Address, ...(block === undefined ? {} : { blockNumber: block.number }) };
-        const [[reserve0, reserve1], totalSupply] = await read(() =>
+        const answer = await readThen(block, () =>
           Promise.all([client.readContract({ ...at, abi, functionName: 'getReserves' }), client.readContract({ ...at, abi, functionName: 'totalSupply' })]),
         );
+        // A pair that did not exist yet held nothing: no supply, so no price (see the oracle).
+        if (answer === undefined) return { reserve0: 0n, reserve1: 0n, totalSupply: 0n };
+        const [[reserve0, reserve1], totalSupply] = answer;
         return { reserve0, reserve1, totalSupply };
       });
     },
     vaultAssets(vault, shares, block) {
       return atBlock(`vault:${vault}:${shares}:${block?.number}`, block, () => {
         const at = { address: vault as Address, ...(block === undefined ? {} : { blockNumber: block.number }) };
-        return read(() => client.readContract({ ...at, abi, functionName: 'convertToAssets', args: [shares] }));
+        return readThen(block, () => client.readContract({ ...at, abi, functionName: 'convertToAssets', args: [shares] }));
       });
     },
   };

@@ -207,6 +207,8 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
             const assets = step.block
               ? await derived.vaultAssets(step.vault, shares, step.block)
               : await atHead(`vault:${step.chainId}:${step.vault}:${shares}`, () => derived.vaultAssets(step.vault, shares));
+            // A vault that did not exist yet at that block has no price then.
+            if (assets === undefined) return undefined;
             return whole(assets, step.assetDecimals) * assetPrice;
           }
         }
