@@ -156,7 +156,7 @@ const storeClickHouse: ClickHouse = {
     return result;
   },
 };
-const store = timedStore(createChartStore({ clickhouse: storeClickHouse, logger, storeEveryMs: 300_000 }), (rows) => (handed += rows));
+const store = timedStore(createChartStore({ clickhouse: storeClickHouse, logger, storeEveryMs: 300_000, everything: () => changes.versions.everything() }), (rows) => (handed += rows));
 const consumer = createChartConsumer({ kafka, store, tracking: createWalletTracking(referenceData), versions: changes.versions, logger, groupId, topics: benchTopics });
 const valuation = timedValuation(createChartValuation({ referenceData, tokens: createTokenDirectory(referenceData) }));
 const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [chartService({ store, valuation })], logger });

@@ -29,7 +29,7 @@ await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async
     username: config.CLICKHOUSE_USER,
     password: config.CLICKHOUSE_PASSWORD,
   });
-  const store = createChartStore({ clickhouse, logger, storeEveryMs: config.CHART_STORE_INTERVAL_MS });
+  const store = createChartStore({ clickhouse, logger, storeEveryMs: config.CHART_STORE_INTERVAL_MS, everything: () => changes.versions.everything() });
   const consumer = createChartConsumer({
     kafka,
     store,

@@ -17,6 +17,9 @@ const max = (1n << 256n) - 1n;
 
 let database: ClickHouseDatabase;
 const stores: ChartStore[] = [];
+/** The rollback token the stores read (the chart consumer replaces the real one after each rollback). */
+let everything = 0;
+const storeOptions = { logger: testLogger, everything: async () => String(everything), now: () => now * 1000 };
 
 function change(block: number, amount: bigint, options: { asset?: string; time?: number; transactionIndex?: number } = {}): BalanceChangeRow {
   const message: BalanceChange = {
@@ -39,7 +42,7 @@ async function balances(store: ChartStore): Promise<Record<string, bigint[]>> {
 }
 
 function newStore(storeEveryMs: number): ChartStore {
-  const store = createChartStore({ clickhouse: database.clickhouse, logger: testLogger, storeEveryMs });
+  const store = createChartStore({ clickhouse: database.clickhouse, storeEveryMs, ...storeOptions });
   stores.push(store);
   return store;
 }
@@ -72,7 +75,7 @@ test('stored, waiting or split: the same balances at every point, exact beyond 2
   expect(expected['ethereum:']!.every((balance) => balance === 10n ** 18n)).toBe(true);
 
   const fresh = await setupClickHouseDatabase(uniqueName('chart_store'));
-  const waiting = createChartStore({ clickhouse: fresh.clickhouse, logger: testLogger, storeEveryMs: 600_000 });
+  const waiting = createChartStore({ clickhouse: fresh.clickhouse, storeEveryMs: 600_000, ...storeOptions });
   await waiting.add(rows);
   expect(await balances(waiting)).toEqual(expected);
   await waiting.close();
@@ -92,12 +95,14 @@ test('an orphaned block counts nowhere, a revived one counts again; first activi
   await store.add(rows.slice(3));
   expect(await store.firstActivity({ addresses: [wallet], chainIds: ['ethereum'] })).toBe(window.beginAt - 90);
 
+  everything++;
   await store.recordRollback({ chainId: 'ethereum', commonAncestorNumber: '0', commonAncestorHash: '', orphanedBlockHashes: [rows[0]!.block_hash, rows[3]!.block_hash], orphanedBlockNumbers: ['1', '20'], sequence: '10' });
   const orphaned = await balances(store);
   expect(orphaned[`ethereum:${token}`]![0]).toBe(-(max - 5n));
   expect(orphaned[`ethereum:${token}`]!.at(-1)).toBe(-(max - 5n) - 2n);
   expect(await store.firstActivity({ addresses: [wallet], chainIds: ['ethereum'] })).toBe(window.beginAt - 80);
 
+  everything++;
   await database.clickhouse.insert('block_states', [
     { chain_id: 'ethereum', block_hash: rows[0]!.block_hash, block_number: '1', orphaned: 0, sequence: '11' },
     { chain_id: 'ethereum', block_hash: rows[3]!.block_hash, block_number: '20', orphaned: 0, sequence: '11' },
@@ -113,4 +118,34 @@ test('other wallets, chains and times after the window are left out', async () =
   await (await store.add([elsewhere, later, other, change(8, 3n)])).durable;
   expect(await balances(store)).toEqual({ [`ethereum:${token}`]: Array.from({ length: pointCount(window) }, () => 3n) });
   expect(await store.firstActivity({ addresses: ['0x00000000000000000000000000000000000000dd'], chainIds: ['ethereum'] })).toBeUndefined();
+});
+
+test('old days are read once as day sums: a change on one of them or a rollback reads them again', async () => {
+  const day = 86_400;
+  const year = chartWindow('year', now);
+  const yearBalances = async (store: ChartStore) => {
+    const changes = await store.changes({ addresses: [wallet], chainIds: ['ethereum'] }, year);
+    return changes.balances(pointCount(year)).get(`ethereum:${token}`)!.balances;
+  };
+  const old = [change(1, 100n, { time: now - 200 * day }), change(2, -30n, { time: now - 200 * day + 5 }), change(3, 7n, { time: now - 10 * day - 1 })];
+  const store = newStore(600_000);
+  await (await newStore(0).add(old)).durable;
+  const first = await yearBalances(store);
+  expect(first.at(-1)).toBe(77n);
+  // A row stored behind the store's back is not seen while the day sums hold: they are not read again per request.
+  await (await newStore(0).add([change(4, 1_000n, { time: now - 100 * day })])).durable;
+  expect(await yearBalances(store)).toEqual(first);
+  // A change on a summarised day through the store itself is.
+  await store.add([change(5, 5n, { time: now - 50 * day })]);
+  expect((await yearBalances(store)).at(-1)).toBe(77n + 1_000n + 5n);
+  // Today's changes are never summarised: they count at once, and in the hour chart too.
+  await store.add([change(6, 1n, { time: now - 60 })]);
+  const hour = await balances(store);
+  expect(hour[`ethereum:${token}`]!.at(-1)).toBe(77n + 1_000n + 5n + 1n);
+  expect(hour[`ethereum:${token}`]![0]).toBe(77n + 1_000n + 5n);
+  // A rollback replaces the token: the summarised day of the orphaned block is read again.
+  everything++;
+  await store.recordRollback({ chainId: 'ethereum', commonAncestorNumber: '0', commonAncestorHash: '', orphanedBlockHashes: [old[0]!.block_hash], orphanedBlockNumbers: ['1'], sequence: '20' });
+  expect((await yearBalances(store)).at(-1)).toBe(77n + 1_000n + 5n - 100n);
+  expect(await store.firstActivity({ addresses: [wallet], chainIds: ['ethereum'] })).toBe(now - 200 * day + 5);
 });

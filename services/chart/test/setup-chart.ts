@@ -44,7 +44,7 @@ export async function startChartHarness(options: ChartHarnessOptions): Promise<C
   const clickhouse = await setupClickHouseDatabase(name);
   const own = options.versions ? undefined : setupChangeVersions();
   const versions = options.versions ?? own!.versions;
-  const store = createChartStore({ clickhouse: clickhouse.clickhouse, logger: testLogger, storeEveryMs: options.storeEveryMs });
+  const store = createChartStore({ clickhouse: clickhouse.clickhouse, logger: testLogger, storeEveryMs: options.storeEveryMs, everything: () => versions.everything() });
   const kafka = setupKafka('chart-test');
   const consumer = createChartConsumer({
     kafka,

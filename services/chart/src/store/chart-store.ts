@@ -1,9 +1,11 @@
 import type { ChartWindow } from '@wallet-api/core/charts';
-import { createWriteBehind, inList, join, orphanedBlocks, sql, type ClickHouse } from '@wallet-api/core/clickhouse';
+import { createWriteBehind, inList, join, orphanedBlocks, sql, type ClickHouse, type SqlFragment } from '@wallet-api/core/clickhouse';
 import type { Logger } from '@wallet-api/core/logger';
 import type { ChainRollback } from '@wallet-api/core/proto/events';
 import { fromLimbs } from '../series/amount-limbs.js';
-import { bucketOf, createBucketedChanges, type BucketedChanges } from '../series/bucketed-changes.js';
+import { bucketOf, createBucketedChanges, type BucketedChanges, type ChartAsset } from '../series/bucketed-changes.js';
+import { createDaySumsCache } from './day-sums-cache.js';
+import { addToDay, daySeconds, dayOf, emptyDaySums, type DaySums } from './day-sums.js';
 import { rowAmount, rowIdentity, type BalanceChangeRow } from './balance-change-rows.js';
 
 type Tables = { chart_balance_changes: BalanceChangeRow };
@@ -32,12 +34,27 @@ export interface ChartStoreOptions {
   logger: Logger;
   /** How long rows may wait for their INSERT (readers see them at once). */
   storeEveryMs: number;
+  /** The change token of rollbacks and revived blocks (ChangeVersions.everything): day sums are kept under it. */
+  everything: () => Promise<string>;
+  /** Wallets (or wallet sets) whose day sums are kept; the least recently used go first. */
+  maxSummaries?: number;
+  /** Unix milliseconds: summaries reach the start of this day. */
+  now?: () => number;
 }
 
-interface LimbSums {
+/** A sum of changes of one asset in one group (a day, a point), with the time of its first change. */
+interface GroupedChange {
+  asset: ChartAsset;
+  group: number;
+  first: number;
+  amount: bigint;
+}
+
+interface GroupedRow {
   chain_id: string;
   asset: string;
-  bucket: string;
+  grouped: string;
+  first: string;
   s0: string;
   s1: string;
   s2: string;
@@ -51,7 +68,9 @@ interface LimbSums {
 /**
  * `chart_balance_changes` behind a write-behind buffer: rows wait in memory for one INSERT per
  * round (ClickHouse 18.16 rewrites a partition's youngest part with every few new parts), and
- * every read adds the waiting rows of its wallets to what the table answers.
+ * every read adds the waiting rows of its wallets to what the table answers. A chart reads its
+ * wallets' history up to today as day sums kept in memory (read once, again only after a change
+ * on one of those days or a rollback), and the rows after that as they are.
  */
 export function createChartStore(options: ChartStoreOptions): ChartStore {
   const { clickhouse } = options;
@@ -98,48 +117,85 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
   const storedScope = (request: SeriesRequest) => sql`address IN ${inList(request.addresses)} AND chain_id IN ${inList(request.chainIds)}
       AND (chain_id, block_hash) NOT IN (${orphanedBlocks(request.chainIds)})`;
 
+  /**
+   * The wallets' changes after `after` and up to `upTo` (unix seconds), summed per asset and
+   * group, stored and waiting rows each counted once: `group` says in SQL and `groupOf` in
+   * JavaScript which group a change time falls in.
+   */
+  async function groupedChanges(request: SeriesRequest, range: { after?: number; upTo: number }, group: { sql: SqlFragment; of(timestamp: number): number }): Promise<GroupedChange[]> {
+    const inRange = (timestamp: number) => (range.after === undefined || timestamp > range.after) && timestamp <= range.upTo;
+    const waiting = waitingRows(request).filter((row) => inRange(row.block_timestamp));
+    const after = range.after === undefined ? sql`1` : sql`block_timestamp > ${new Date(range.after * 1000)}`;
+    // The newest copy of a change is as good as any: LIMIT 1 BY folds copies no merge folded yet.
+    const [stored, counted] = await Promise.all([
+      clickhouse.query<GroupedRow>(sql`SELECT chain_id, asset, grouped, toUInt32(min(block_timestamp)) AS first,
+          sum(l0) AS s0, sum(l1) AS s1, sum(l2) AS s2, sum(l3) AS s3, sum(l4) AS s4, sum(l5) AS s5, sum(l6) AS s6, sum(l7) AS s7
+        FROM (
+          SELECT chain_id, asset, block_timestamp, l0, l1, l2, l3, l4, l5, l6, l7, ${group.sql} AS grouped
+          FROM chart_balance_changes
+          WHERE ${storedScope(request)} AND ${after} AND block_timestamp <= ${new Date(range.upTo * 1000)} AND ${notWaiting(waiting)}
+          LIMIT 1 BY address, chain_id, asset, block_hash, transaction_index
+        )
+        GROUP BY chain_id, asset, grouped`),
+      canonical(waiting),
+    ]);
+    return [
+      ...stored.map((row) => ({
+        asset: { chainId: row.chain_id, asset: row.asset },
+        group: Number(row.grouped),
+        first: Number(row.first),
+        amount: fromLimbs([row.s0, row.s1, row.s2, row.s3, row.s4, row.s5, row.s6, row.s7]),
+      })),
+      ...counted.map((row) => ({ asset: { chainId: row.chain_id, asset: row.asset }, group: group.of(row.block_timestamp), first: row.block_timestamp, amount: rowAmount(row) })),
+    ];
+  }
+
+  /** Day sums up to `horizon`, read from the table and memory (see DaySumsCache for when they are read again). */
+  async function readDaySums(request: SeriesRequest, horizon: number): Promise<DaySums> {
+    const sums = emptyDaySums(horizon);
+    if (request.addresses.length === 0 || request.chainIds.length === 0) return sums;
+    const day = { sql: sql`intDiv(toUInt32(block_timestamp) + ${daySeconds - 1}, ${daySeconds})`, of: dayOf };
+    for (const change of await groupedChanges(request, { upTo: horizon }, day)) addToDay(sums, change.asset, change.group, change.amount, change.first);
+    return sums;
+  }
+
+  const daySums = createDaySumsCache({ read: readDaySums, everything: options.everything, maxEntries: options.maxSummaries ?? 10_000 });
+  const today = () => Math.floor((options.now ?? Date.now)() / 1000 / daySeconds) * daySeconds;
+
   return {
-    add: (added) => rows.add(table, added),
+    async add(added) {
+      // A change on a day a summary holds makes that wallet's summaries out of date.
+      const horizon = today();
+      daySums.changed(added.filter((row) => row.block_timestamp <= horizon).map((row) => row.address));
+      return rows.add(table, added);
+    },
 
     async changes(request, window) {
       const changes = createBucketedChanges();
       if (request.addresses.length === 0 || request.chainIds.length === 0) return changes;
-      const begin = new Date(window.beginAt * 1000);
-      const end = new Date(window.endAt * 1000);
-      // The newest copy of a change is as good as any: LIMIT 1 BY folds copies no merge folded yet.
-      const waiting = waitingRows(request, window.endAt);
-      const [sums, counted] = await Promise.all([
-        clickhouse.query<LimbSums>(sql`SELECT chain_id, asset, bucket,
-            sum(l0) AS s0, sum(l1) AS s1, sum(l2) AS s2, sum(l3) AS s3, sum(l4) AS s4, sum(l5) AS s5, sum(l6) AS s6, sum(l7) AS s7
-          FROM (
-            SELECT chain_id, asset, l0, l1, l2, l3, l4, l5, l6, l7,
-              if(block_timestamp <= ${begin}, 0, intDiv(toUInt32(block_timestamp) - ${window.beginAt} + ${window.intervalSeconds - 1}, ${window.intervalSeconds})) AS bucket
-            FROM chart_balance_changes
-            WHERE ${storedScope(request)} AND block_timestamp <= ${end} AND ${notWaiting(waiting)}
-            LIMIT 1 BY address, chain_id, asset, block_hash, transaction_index
-          )
-          GROUP BY chain_id, asset, bucket`),
-        canonical(waiting),
-      ]);
-      for (const row of sums) {
-        changes.add({ chainId: row.chain_id, asset: row.asset }, Number(row.bucket), fromLimbs([row.s0, row.s1, row.s2, row.s3, row.s4, row.s5, row.s6, row.s7]));
+      const summary = await daySums.get(request, Math.min(today(), Math.floor(window.endAt / daySeconds) * daySeconds));
+      // Whole-day points take every day of the summary; finer ones only the days up to the first
+      // point's day, and read the changes of the days after it as they are.
+      const wholeDays = window.intervalSeconds % daySeconds === 0 && window.beginAt % daySeconds === 0;
+      const fromSummary = wholeDays ? summary.horizon : Math.min(summary.horizon, Math.floor(window.beginAt / daySeconds) * daySeconds);
+      for (const { asset, sums } of summary.days.values()) {
+        for (const [day, amount] of sums) if (day * daySeconds <= fromSummary) changes.add(asset, bucketOf(window, day * daySeconds), amount);
       }
-      for (const row of counted) {
-        changes.add({ chainId: row.chain_id, asset: row.asset }, bucketOf(window, row.block_timestamp), rowAmount(row));
-      }
+      const bucket = {
+        sql: sql`if(block_timestamp <= ${new Date(window.beginAt * 1000)}, 0, intDiv(toUInt32(block_timestamp) - ${window.beginAt} + ${window.intervalSeconds - 1}, ${window.intervalSeconds}))`,
+        of: (timestamp: number) => bucketOf(window, timestamp),
+      };
+      for (const change of await groupedChanges(request, { after: fromSummary, upTo: window.endAt }, bucket)) changes.add(change.asset, change.group, change.amount);
       return changes;
     },
 
     async firstActivity(request) {
       if (request.addresses.length === 0 || request.chainIds.length === 0) return undefined;
-      const [stored, waiting] = await Promise.all([
-        clickhouse.query<{ first: string; count: string }>(
-          sql`SELECT toUInt32(min(block_timestamp)) AS first, count() AS count FROM chart_balance_changes WHERE ${storedScope(request)}`,
-        ),
-        canonical(waitingRows(request)),
-      ]);
-      const times = [...(Number(stored[0]?.count ?? 0) > 0 ? [Number(stored[0]!.first)] : []), ...waiting.map((row) => row.block_timestamp)];
-      return times.length === 0 ? undefined : Math.min(...times);
+      const summary = await daySums.get(request, today());
+      if (summary.first !== undefined) return summary.first;
+      // Nothing up to today's start: today's changes, if any.
+      const changes = await groupedChanges(request, { after: summary.horizon, upTo: 4_294_967_295 }, { sql: sql`0`, of: () => 0 });
+      return changes.length === 0 ? undefined : Math.min(...changes.map((change) => change.first));
     },
 
     async recordRollback(rollback) {
