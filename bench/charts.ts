@@ -26,6 +26,7 @@ import { consumerGroupCaughtUp, setupClickHouseDatabase } from '@wallet-api/core
 import { createChartConsumer, type ChartConsumerTopics } from '../services/chart/src/consume/chart-consumer.js';
 import { chartService } from '../services/chart/src/grpc/chart-service.js';
 import { createChartValuation, type ChartValuation } from '../services/chart/src/prices/chart-valuation.js';
+import { createPointPriceCache } from '../services/chart/src/prices/point-price-cache.js';
 import { createChartStore, type ChartStore } from '../services/chart/src/store/chart-store.js';
 import { readManifest } from '../services/devnet/src/manifest/index.js';
 import { worldTokens } from '../services/devnet/src/truth/index.js';
@@ -145,7 +146,8 @@ const getPricesCalls = async () =>
 const database = await setupClickHouseDatabase(name);
 const clickhouse: ClickHouse = database.clickhouse;
 const referenceData = createGrpcClient(ReferenceDataClient, process.env.REFERENCE_DATA_GRPC_ADDRESS ?? '127.0.0.1:50051');
-const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: name, onError: (error) => logger.warn({ err: error }, 'redis error') });
+// The stack's key space: the price moves and rollbacks the chart service sees are the live devnet's.
+const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: process.env.REDIS_KEY_PREFIX ?? 'wallet-api', onError: (error) => logger.warn({ err: error }, 'redis error') });
 let handed = 0;
 // The store's own ClickHouse round trips are timed too: what of `changes` is SQL, what bigint work.
 const storeClickHouse: ClickHouse = {
@@ -158,7 +160,10 @@ const storeClickHouse: ClickHouse = {
 };
 const store = timedStore(createChartStore({ clickhouse: storeClickHouse, logger, storeEveryMs: 300_000, everything: () => changes.versions.everything() }), (rows) => (handed += rows));
 const consumer = createChartConsumer({ kafka, store, tracking: createWalletTracking(referenceData), versions: changes.versions, logger, groupId, topics: benchTopics });
-const valuation = timedValuation(createChartValuation({ referenceData, tokens: createTokenDirectory(referenceData) }));
+// As the service runs it: past points' prices kept across charts until a price move reaches their time.
+const valuation = timedValuation(
+  createChartValuation({ referenceData, tokens: createTokenDirectory(referenceData), cache: createPointPriceCache({ versions: changes.versions, settleSeconds: 600, maxEntries: 500_000 }) }),
+);
 const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [chartService({ store, valuation })], logger });
 const client = createGrpcClient(ChartClient, `127.0.0.1:${server.port}`);
 const context = { organizationId: '', roles: [], addons: [], network: Network.NETWORK_MAINNET };
@@ -250,8 +255,8 @@ try {
   client.close();
   await server.shutdown(5_000);
   referenceData.close();
-  const keys = await changes.redis.keys(`${name}:*`).catch(() => [] as string[]);
-  if (keys.length > 0) await changes.redis.del(...keys).catch(() => undefined);
+  // The synthetic wallet's change token, the one key the bench wrote in the stack's key space.
+  await changes.redis.del(`${process.env.REDIS_KEY_PREFIX ?? 'wallet-api'}:changes:wallet:charts:${wallet}`).catch(() => undefined);
   changes.close();
   await database.drop();
   const admin = kafka.admin();

@@ -10,12 +10,17 @@ import { runGrpcService } from '@wallet-api/core/service';
 import { createChartConsumer } from './consume/chart-consumer.js';
 import { chartService } from './grpc/chart-service.js';
 import { createChartValuation } from './prices/chart-valuation.js';
+import { createPointPriceCache } from './prices/point-price-cache.js';
 import { createChartStore } from './store/chart-store.js';
 
 const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(clickHouseEnv.shape).extend(redisEnv.shape).extend({
   // How long balance changes may wait in memory for their INSERT (charts read them at once): one
   // INSERT per round instead of one per consumer batch keeps ClickHouse 18.16's merges quiet.
   CHART_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(300_000),
+  // Prices of points at least this old are kept across charts (until a price move or rollback
+  // touches their time): newer ones may still change with blocks the clock has not seen.
+  CHART_PRICE_SETTLE_SECONDS: z.coerce.number().int().nonnegative().default(600),
+  CHART_PRICE_CACHE_ENTRIES: z.coerce.number().int().positive().default(500_000),
 });
 
 await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async ({ logger }) => {
@@ -42,7 +47,16 @@ await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async
   await consumer.start();
 
   return {
-    services: [chartService({ store, valuation: createChartValuation({ referenceData, tokens: createTokenDirectory(referenceData) }) })],
+    services: [
+      chartService({
+        store,
+        valuation: createChartValuation({
+          referenceData,
+          tokens: createTokenDirectory(referenceData),
+          cache: createPointPriceCache({ versions: changes.versions, settleSeconds: config.CHART_PRICE_SETTLE_SECONDS, maxEntries: config.CHART_PRICE_CACHE_ENTRIES }),
+        }),
+      }),
+    ],
     closers: [
       { name: 'kafka consumers', close: () => consumer.stop() },
       { name: 'clickhouse', close: () => clickhouse.close() },

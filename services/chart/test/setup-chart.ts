@@ -9,6 +9,7 @@ import { setupChangeVersions, setupClickHouseDatabase, setupKafka, testLogger, u
 import { createChartConsumer, type ChartConsumer } from '../src/consume/chart-consumer.js';
 import { chartService } from '../src/grpc/chart-service.js';
 import { createChartValuation } from '../src/prices/chart-valuation.js';
+import { createPointPriceCache } from '../src/prices/point-price-cache.js';
 import { createChartStore, type ChartStore } from '../src/store/chart-store.js';
 
 /**
@@ -63,7 +64,11 @@ export async function startChartHarness(options: ChartHarnessOptions): Promise<C
     services: [
       chartService({
         store,
-        valuation: createChartValuation({ referenceData: options.referenceData, tokens: createTokenDirectory(options.referenceData) }),
+        valuation: createChartValuation({
+          referenceData: options.referenceData,
+          tokens: createTokenDirectory(options.referenceData),
+          cache: createPointPriceCache({ versions, settleSeconds: 600, maxEntries: 100_000 }),
+        }),
         ...(options.now ? { now: options.now } : {}),
       }),
     ],

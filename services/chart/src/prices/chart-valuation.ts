@@ -1,11 +1,12 @@
 import type { ChartWindow } from '@wallet-api/core/charts';
 import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
-import type { PriceQuery, ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { TokenInterface, type PriceQuery, type ReferenceDataClient, type TokenRef } from '@wallet-api/core/proto/reference_data';
 import type { TokenDirectory } from '@wallet-api/core/reference-data';
 import { inBatches } from '@wallet-api/core/resources';
 import { formatUnits } from 'viem';
 import type { ChartAsset } from '../series/bucketed-changes.js';
+import type { PointPrice, PointPriceCache, PriceLookupKey } from './point-price-cache.js';
 
 export interface ValuationRequest {
   context: RequestContext;
@@ -23,6 +24,8 @@ export interface ChartValuation {
 export interface ChartValuationOptions {
   referenceData: ReferenceDataClient;
   tokens: TokenDirectory;
+  /** Prices of past points kept across charts; without it every point is asked every time. */
+  cache?: PointPriceCache;
   /** GetPrices calls in flight at once for one chart. */
   concurrency?: number;
 }
@@ -63,24 +66,42 @@ export function createChartValuation(options: ChartValuationOptions): ChartValua
       );
       const only = new Set(request.fungibleIds);
       const excluded = new Set(request.excludeFungibleIds);
-      const queries: PriceQuery[] = [];
-      const amounts: { point: number; amount: number }[] = [];
+      const baseline = await options.cache?.refresh();
+      const network = request.context.network;
+      // One price per fungible and time (one-price rule): implementations on several chains ask once.
+      const lookups = new Map<string, { key: PriceLookupKey; query: TokenRef; price: PointPrice | null }>();
+      const amounts: { point: number; amount: number; lookup: string }[] = [];
       for (const { asset, balances } of held) {
         const info = table.info(asset.chainId, asset.asset);
-        // Trash is left out as the positions endpoint leaves it out by default.
-        if (!info || info.isSpam) continue;
+        // Trash is left out as the positions endpoint leaves it out by default; a contract that is
+        // no token (it answers none of the token calls) has no price at any time.
+        if (!info || info.isSpam || info.interface === TokenInterface.TOKEN_INTERFACE_UNKNOWN) continue;
         if ((only.size > 0 && !only.has(info.fungibleId)) || excluded.has(info.fungibleId)) continue;
+        const priced = info.fungibleId ? { chainId: '', asset: info.fungibleId } : asset;
         balances.forEach((balance, point) => {
           if (balance === 0n) return;
-          queries.push({ token: { chainId: asset.chainId, address: asset.asset }, timestamp: String(window.beginAt + point * window.intervalSeconds) });
-          amounts.push({ point, amount: Number(formatUnits(balance, info.decimals)) });
+          const timestamp = window.beginAt + point * window.intervalSeconds;
+          const lookup = `${priced.chainId}|${priced.asset}|${timestamp}`;
+          if (!lookups.has(lookup)) {
+            const key = { currency: request.currency, network, chainId: priced.chainId, asset: priced.asset, timestamp };
+            // Asked of the implementation that first needs it: any gives the fungible's one price.
+            lookups.set(lookup, { key, query: { chainId: asset.chainId, address: asset.asset }, price: options.cache ? options.cache.get(key) : null });
+          }
+          amounts.push({ point, amount: Number(formatUnits(balance, info.decimals)), lookup });
         });
       }
-      const priced = await prices(request.context, request.currency, queries);
-      amounts.forEach(({ point, amount }, index) => {
-        const price = priced[index];
-        if (price !== undefined) values[point]! += amount * price;
-      });
+      const missing = [...lookups.values()].filter((entry) => entry.price === null);
+      const answers = await prices(
+        request.context,
+        request.currency,
+        missing.map((entry) => ({ token: entry.query, timestamp: String(entry.key.timestamp) })),
+      );
+      missing.forEach((entry, index) => (entry.price = answers[index]));
+      if (options.cache && baseline) options.cache.keep(baseline, missing.map((entry) => ({ key: entry.key, price: entry.price ?? undefined })));
+      for (const { point, amount, lookup } of amounts) {
+        const price = lookups.get(lookup)!.price;
+        if (price !== undefined && price !== null) values[point]! += amount * price;
+      }
       return values;
     },
   };

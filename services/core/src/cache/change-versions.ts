@@ -49,7 +49,13 @@ export interface ChangeVersions {
    * `prepare` runs with the tokens about to be in force, before they are: a cache can be filled
    * under them so that the readers that follow find it ready. Its failure is its own to handle.
    */
-  pricesChanged(prepare?: (tokens: SharedChangeTokens) => Promise<void>): Promise<void>;
+  pricesChanged(prepare?: (tokens: SharedChangeTokens) => Promise<void>, move?: PriceMove): Promise<void>;
+  /**
+   * The earliest time (unix seconds) a price may have moved at since `pricesToken` was in force:
+   * Infinity when it still is, undefined when the moves since are not all known (a move older
+   * than the log, or one announced without its time). Prices of earlier times are as they were.
+   */
+  pricesMovedSince(pricesToken: string): Promise<number | undefined>;
   /**
    * The wallet's tokens for these kinds of its data, and the shared ones, as one string; two reads
    * are equal only if nothing an answer reading that data depends on changed between them.
@@ -66,6 +72,14 @@ export interface ChangeVersions {
   /** The same two tokens apart, for caches that keep some things across price moves but none across rollbacks. */
   everythingAndPrices(): Promise<SharedChangeTokens>;
 }
+
+/** What a price move touched: prices of times from `since` (unix seconds) on. */
+export interface PriceMove {
+  since: number;
+}
+
+/** Price moves remembered for `pricesMovedSince`: a reader further behind starts afresh. */
+const priceMoveLog = 1_000;
 
 export interface ChangeVersionsOptions {
   /** Starts every key: keeps stacks that share one Redis apart (REDIS_KEY_PREFIX; tests use their own). */
@@ -88,6 +102,7 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
   const prefix = `${options.keyPrefix ?? 'wallet-api'}:changes`;
   const everything = `${prefix}:all`;
   const prices = `${prefix}:prices`;
+  const priceMoves = `${prefix}:price-moves`;
   const walletKey = (wallet: string, data: WalletData) => `${prefix}:wallet:${data}:${walletVersionKey(wallet)}`;
   const walletKeys = (wallet: string, data: readonly WalletData[]) => data.map((kind) => walletKey(wallet, kind));
   const ttl = options.walletTokenTtlSeconds ?? 7 * 24 * 60 * 60;
@@ -116,10 +131,32 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
     async everythingChanged() {
       await redis.set(everything, randomUUID());
     },
-    async pricesChanged(prepare) {
+    async pricesChanged(prepare, move) {
       const token = randomUUID();
       if (prepare) await prepare({ everything: (await redis.get(everything)) ?? '-', prices: token });
-      await redis.set(prices, token);
+      // The token and its move in one transaction: a reader never sees one without the other.
+      const results = await redis
+        .multi()
+        .set(prices, token)
+        .lpush(priceMoves, `${token} ${move?.since ?? 'unknown'}`)
+        .ltrim(priceMoves, 0, priceMoveLog - 1)
+        .exec();
+      const failed = results?.find(([error]) => error);
+      if (failed) throw failed[0];
+    },
+    async pricesMovedSince(pricesToken) {
+      const [current, log] = await Promise.all([redis.get(prices), redis.lrange(priceMoves, 0, -1)]);
+      if ((current ?? '-') === pricesToken) return Infinity;
+      let earliest = Infinity;
+      for (const entry of log) {
+        const [token, since] = entry.split(' ');
+        if (token === pricesToken) return earliest;
+        const time = Number(since);
+        if (!Number.isFinite(time)) return undefined;
+        earliest = Math.min(earliest, time);
+      }
+      // Before the first move there was no token ('-'): a log not yet full holds every move since.
+      return pricesToken === '-' && log.length < priceMoveLog ? earliest : undefined;
     },
     async everything() {
       return sharedVersion(await everythingAndPrices());

@@ -66,9 +66,12 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
             if (events.length === 0) return durable;
             const { prepareLookups } = options;
             // Readable now (from memory until stored): the move is announced at once.
+            // Prices at times before the batch's first block are as they were: readers keep those.
+            const since = Math.min(...events.map((event) => event.blockTimestamp));
             await versions.pricesChanged(
               prepareLookups &&
                 ((tokens) => prepareLookups(tokens).catch((error: unknown) => logger.warn({ err: error }, 'reading the stored prices ahead of their announcement failed; lookups will read them'))),
+              { since },
             );
             return durable;
           },
