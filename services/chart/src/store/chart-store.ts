@@ -5,7 +5,7 @@ import type { ChainRollback } from '@wallet-api/core/proto/events';
 import { fromLimbs } from '../series/amount-limbs.js';
 import { bucketOf, createBucketedChanges, type BucketedChanges, type ChartAsset } from '../series/bucketed-changes.js';
 import { createDaySumsCache } from './day-sums-cache.js';
-import { addToDay, daySeconds, dayOf, emptyDaySums, type DaySums } from './day-sums.js';
+import { addToDay, daySeconds, dayOf, emptyDaySums, lastDayAtOrBefore, sealDaySums, type DaySums } from './day-sums.js';
 import { rowAmount, rowIdentity, type BalanceChangeRow } from './balance-change-rows.js';
 
 type Tables = { chart_balance_changes: BalanceChangeRow };
@@ -156,7 +156,7 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
     if (request.addresses.length === 0 || request.chainIds.length === 0) return sums;
     const day = { sql: sql`intDiv(toUInt32(block_timestamp) + ${daySeconds - 1}, ${daySeconds})`, of: dayOf };
     for (const change of await groupedChanges(request, { upTo: horizon }, day)) addToDay(sums, change.asset, change.group, change.amount, change.first);
-    return sums;
+    return sealDaySums(sums);
   }
 
   const daySums = createDaySumsCache({ read: readDaySums, everything: options.everything, maxEntries: options.maxSummaries ?? 10_000 });
@@ -178,8 +178,14 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
       // point's day, and read the changes of the days after it as they are.
       const wholeDays = window.intervalSeconds % daySeconds === 0 && window.beginAt % daySeconds === 0;
       const fromSummary = wholeDays ? summary.horizon : Math.min(summary.horizon, Math.floor(window.beginAt / daySeconds) * daySeconds);
-      for (const { asset, sums } of summary.days.values()) {
-        for (const [day, amount] of sums) if (day * daySeconds <= fromSummary) changes.add(asset, bucketOf(window, day * daySeconds), amount);
+      // Everything up to the first point is its opening balance; the days after it fall in their points.
+      const openingDay = Math.floor(window.beginAt / daySeconds);
+      for (const { asset, days, totals } of summary.series) {
+        const opening = lastDayAtOrBefore(days, openingDay);
+        if (opening >= 0) changes.add(asset, 0, totals[opening]!);
+        for (let index = opening + 1; index < days.length && days[index]! * daySeconds <= fromSummary; index++) {
+          changes.add(asset, bucketOf(window, days[index]! * daySeconds), totals[index]! - (index > 0 ? totals[index - 1]! : 0n));
+        }
       }
       const bucket = {
         sql: sql`if(block_timestamp <= ${new Date(window.beginAt * 1000)}, 0, intDiv(toUInt32(block_timestamp) - ${window.beginAt} + ${window.intervalSeconds - 1}, ${window.intervalSeconds}))`,

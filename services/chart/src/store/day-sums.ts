@@ -16,10 +16,35 @@ export interface DaySums {
   /** The time of the first change, undefined when there is none up to the horizon. */
   first: number | undefined;
   days: Map<string, { asset: ChartAsset; sums: Map<number, bigint> }>;
+  /** Per asset, its days in order and the running totals through each (sealDaySums): a balance at a day is one search. */
+  series: { asset: ChartAsset; days: number[]; totals: bigint[] }[];
 }
 
 export function emptyDaySums(horizon: number): DaySums {
-  return { horizon, first: undefined, days: new Map() };
+  return { horizon, first: undefined, days: new Map(), series: [] };
+}
+
+/** Orders each asset's days and sums them up, once all changes are in. */
+export function sealDaySums(sums: DaySums): DaySums {
+  sums.series = [...sums.days.values()].map(({ asset, sums: byDay }) => {
+    const days = [...byDay.keys()].sort((a, b) => a - b);
+    let running = 0n;
+    const totals = days.map((day) => (running += byDay.get(day)!));
+    return { asset, days, totals };
+  });
+  return sums;
+}
+
+/** The index of the last of `days` at or before `day`; -1 when there is none. */
+export function lastDayAtOrBefore(days: readonly number[], day: number): number {
+  let low = 0;
+  let high = days.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (days[middle]! <= day) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
 }
 
 export function addToDay(sums: DaySums, asset: ChartAsset, day: number, amount: bigint, timestamp: number): void {
