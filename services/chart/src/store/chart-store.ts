@@ -9,6 +9,8 @@ import { addToDay, daySeconds, dayOf, emptyDaySums, lastDayAtOrBefore, sealDaySu
 import { rowAmount, rowIdentity, type BalanceChangeRow } from './balance-change-rows.js';
 
 type Tables = { chart_balance_changes: BalanceChangeRow };
+/** The largest DateTime (UInt32 seconds): no change is later. */
+const endOfTime = 4_294_967_295;
 const table = 'chart_balance_changes';
 
 export interface SeriesRequest {
@@ -82,13 +84,13 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
     storeEveryMs: options.storeEveryMs,
   });
 
-  /** The wallets' waiting rows on the chains up to a time, each change once (orphaned blocks' rows still in). */
-  function waitingRows(request: SeriesRequest, upTo?: number): BalanceChangeRow[] {
+  /** The wallets' waiting rows on the chains, each change once (orphaned blocks' rows still in). */
+  function waitingRows(request: SeriesRequest): BalanceChangeRow[] {
     const chains = new Set(request.chainIds);
     const unique = new Map<string, BalanceChangeRow>();
     for (const address of request.addresses) {
       for (const row of rows.waitingFor(table, address)) {
-        if (chains.has(row.chain_id) && (upTo === undefined || row.block_timestamp <= upTo)) unique.set(rowIdentity(row), row);
+        if (chains.has(row.chain_id)) unique.set(rowIdentity(row), row);
       }
     }
     return [...unique.values()];
@@ -119,7 +121,7 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
 
   /**
    * The wallets' changes after `after` and up to `upTo` (unix seconds), summed per asset and
-   * group, stored and waiting rows each counted once: `group` says in SQL and `groupOf` in
+   * group, stored and waiting rows each counted once: `group.sql` says in SQL and `group.of` in
    * JavaScript which group a change time falls in.
    */
   async function groupedChanges(request: SeriesRequest, range: { after?: number; upTo: number }, group: { sql: SqlFragment; of(timestamp: number): number }): Promise<GroupedChange[]> {
@@ -164,10 +166,12 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
 
   return {
     async add(added) {
-      // A change on a day a summary holds makes that wallet's summaries out of date.
+      const accepted = await rows.add(table, added);
+      // Once readable, a change on a day a summary holds makes that wallet's summaries out of date
+      // (a summary read meanwhile is kept under the generation before, so it is read again).
       const horizon = today();
       daySums.changed(added.filter((row) => row.block_timestamp <= horizon).map((row) => row.address));
-      return rows.add(table, added);
+      return accepted;
     },
 
     async changes(request, window) {
@@ -200,7 +204,7 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
       const summary = await daySums.get(request, today());
       if (summary.first !== undefined) return summary.first;
       // Nothing up to today's start: today's changes, if any.
-      const changes = await groupedChanges(request, { after: summary.horizon, upTo: 4_294_967_295 }, { sql: sql`0`, of: () => 0 });
+      const changes = await groupedChanges(request, { after: summary.horizon, upTo: endOfTime }, { sql: sql`0`, of: () => 0 });
       return changes.length === 0 ? undefined : Math.min(...changes.map((change) => change.first));
     },
 
