@@ -1,5 +1,5 @@
 import type { ChartWindow } from '@wallet-api/core/charts';
-import { createWriteBehind, inList, join, orphanedBlocks, sql, type ClickHouse, type SqlFragment } from '@wallet-api/core/clickhouse';
+import { createWriteBehind, inList, join, orphanedBlockRows, orphanedBlocks, sql, type ClickHouse, type SqlFragment } from '@wallet-api/core/clickhouse';
 import type { Logger } from '@wallet-api/core/logger';
 import type { ChainRollback } from '@wallet-api/core/proto/events';
 import { fromLimbs } from '../series/amount-limbs.js';
@@ -209,16 +209,7 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
     },
 
     async recordRollback(rollback) {
-      await clickhouse.insert(
-        'block_states',
-        rollback.orphanedBlockHashes.map((hash, index) => ({
-          chain_id: rollback.chainId,
-          block_hash: hash.toLowerCase(),
-          block_number: rollback.orphanedBlockNumbers[index] ?? '0',
-          orphaned: 1,
-          sequence: rollback.sequence,
-        })),
-      );
+      await clickhouse.insert('block_states', orphanedBlockRows(rollback));
     },
 
     close: () => rows.close(),

@@ -1,3 +1,4 @@
+import type { ChainRollback } from '../proto/events.js';
 import { inList, sql, type SqlFragment } from './sql.js';
 
 /**
@@ -13,4 +14,19 @@ export function orphanedBlocks(chainIds: readonly string[]): SqlFragment {
       AND block_hash IN (SELECT block_hash FROM orphaned_block_hashes WHERE chain_id IN ${chains})
     GROUP BY chain_id, block_hash
     HAVING argMax(orphaned, sequence) = 1`;
+}
+
+/**
+ * The `block_states` rows of a rollback: one per orphaned hash, orphaned, under the rollback's
+ * sequence. Every service that reads through block_states records them itself, so its reads
+ * leave the blocks out as soon as it handled the rollback, whoever else is behind.
+ */
+export function orphanedBlockRows(rollback: ChainRollback): { chain_id: string; block_hash: string; block_number: string; orphaned: number; sequence: string }[] {
+  return rollback.orphanedBlockHashes.map((hash, index) => ({
+    chain_id: rollback.chainId,
+    block_hash: hash.toLowerCase(),
+    block_number: rollback.orphanedBlockNumbers[index] ?? '0',
+    orphaned: 1,
+    sequence: rollback.sequence,
+  }));
 }

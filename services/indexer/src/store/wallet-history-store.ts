@@ -1,4 +1,4 @@
-import { inList, sql, type Accepted, type ClickHouse } from '@wallet-api/core/clickhouse';
+import { inList, orphanedBlockRows, sql, type Accepted, type ClickHouse } from '@wallet-api/core/clickhouse';
 import { createLogger } from '@wallet-api/core/logger';
 import { AssetKind, WalletTransaction, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
 import { createHistoryMemory, type HistoryMemory, type WalletTransactionRecord } from './history-memory.js';
@@ -246,18 +246,7 @@ export function createWalletHistoryStore(
       // A canonical row with a newer sequence than a rollback (the block came back since) must be
       // there when the orphaned rows land, or the stale rollback would hide the block meanwhile.
       await memory.rows.flush();
-      await clickhouse.insert(
-        'block_states',
-        rollbacks.flatMap((rollback) =>
-          rollback.orphanedBlockHashes.map((hash, index) => ({
-            chain_id: rollback.chainId,
-            block_hash: hash,
-            block_number: rollback.orphanedBlockNumbers[index] ?? '0',
-            orphaned: 1,
-            sequence: rollback.sequence,
-          })),
-        ),
-      );
+      await clickhouse.insert('block_states', rollbacks.flatMap(orphanedBlockRows));
       memory.stored?.storedChanged();
     },
 

@@ -1,4 +1,4 @@
-import { inList, join, orphanedBlocks, sql, type ClickHouse, type SqlFragment } from '@wallet-api/core/clickhouse';
+import { inList, join, orphanedBlockRows, orphanedBlocks, sql, type ClickHouse, type SqlFragment } from '@wallet-api/core/clickhouse';
 import type { ChainRollback } from '@wallet-api/core/proto/events';
 import { createLogger } from '@wallet-api/core/logger';
 import type { ChainPoolEvent } from '../prices/chain-pool-event.js';
@@ -177,16 +177,7 @@ export function createPoolEventStore(
 
     async recordRollback(rollback) {
       await rows.flush();
-      await clickhouse.insert(
-        'block_states',
-        rollback.orphanedBlockHashes.map((hash, index) => ({
-          chain_id: rollback.chainId,
-          block_hash: hash.toLowerCase(),
-          block_number: rollback.orphanedBlockNumbers[index] ?? '0',
-          orphaned: 1,
-          sequence: rollback.sequence,
-        })),
-      );
+      await clickhouse.insert('block_states', orphanedBlockRows(rollback));
     },
   };
 }
