@@ -20,6 +20,7 @@ import { grpcClientDuration } from '@wallet-api/core/metrics';
 import { ChartClient, type WalletChart } from '@wallet-api/core/proto/chart';
 import { Network } from '@wallet-api/core/proto/common';
 import { AssetKind, type BalanceChange } from '@wallet-api/core/proto/events';
+import { PositionsClient } from '@wallet-api/core/proto/positions';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createTokenDirectory, createWalletTracking } from '@wallet-api/core/reference-data';
 import { consumerGroupCaughtUp, setupClickHouseDatabase } from '@wallet-api/core/testing';
@@ -27,6 +28,8 @@ import { createChartConsumer, type ChartConsumerTopics } from '../services/chart
 import { chartService } from '../services/chart/src/grpc/chart-service.js';
 import { createChartValuation, type ChartValuation } from '../services/chart/src/prices/chart-valuation.js';
 import { createPointPriceCache } from '../services/chart/src/prices/point-price-cache.js';
+import { createProtocolSeries } from '../services/chart/src/protocols/protocol-series.js';
+import { createBlockClock } from '../services/chart/src/store/block-clock.js';
 import { createChartStore, type ChartStore } from '../services/chart/src/store/chart-store.js';
 import { readManifest } from '../services/devnet/src/manifest/index.js';
 import { worldTokens } from '../services/devnet/src/truth/index.js';
@@ -45,7 +48,7 @@ const logger = createLogger('bench-charts', 'warn');
 const kafka = createKafka({ brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:19092').split(','), clientId: 'bench-charts', logger });
 const name = `bench_charts_${Date.now()}`;
 const rename = <T>(spec: TopicSpec<T>): TopicSpec<T> => ({ ...spec, name: `${spec.name}.${name}` });
-const benchTopics: ChartConsumerTopics = { balanceChanges: rename(topics.balanceChanges), chainRollbacks: rename(topics.chainRollbacks) };
+const benchTopics: ChartConsumerTopics = { balanceChanges: rename(topics.balanceChanges), chainRollbacks: rename(topics.chainRollbacks), chainBlocks: rename(topics.chainBlocks) };
 const groupId = name;
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
 // A fresh address has no code, so reference-data classifies it as a tracked (served) wallet.
@@ -146,6 +149,8 @@ const getPricesCalls = async () =>
 const database = await setupClickHouseDatabase(name);
 const clickhouse: ClickHouse = database.clickhouse;
 const referenceData = createGrpcClient(ReferenceDataClient, process.env.REFERENCE_DATA_GRPC_ADDRESS ?? '127.0.0.1:50051');
+// Only simple charts are measured: the positions service is never asked.
+const positions = createGrpcClient(PositionsClient, process.env.POSITIONS_GRPC_ADDRESS ?? '127.0.0.1:50053');
 // The stack's key space: the price moves and rollbacks the chart service sees are the live devnet's.
 const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: process.env.REDIS_KEY_PREFIX ?? 'wallet-api', onError: (error) => logger.warn({ err: error }, 'redis error') });
 let handed = 0;
@@ -159,16 +164,17 @@ const storeClickHouse: ClickHouse = {
   },
 };
 const store = timedStore(createChartStore({ clickhouse: storeClickHouse, logger, storeEveryMs: 300_000, everything: () => changes.versions.everything() }), (rows) => (handed += rows));
-const consumer = createChartConsumer({ kafka, store, tracking: createWalletTracking(referenceData), versions: changes.versions, logger, groupId, topics: benchTopics });
+const clock = createBlockClock({ clickhouse, logger, storeEveryMs: 300_000, everything: () => changes.versions.everything() });
+const consumer = createChartConsumer({ kafka, store, clock, tracking: createWalletTracking(referenceData), versions: changes.versions, logger, groupId, topics: benchTopics });
 // As the service runs it: past points' prices kept across charts until a price move reaches their time.
 const valuation = timedValuation(
   createChartValuation({ referenceData, tokens: createTokenDirectory(referenceData), cache: createPointPriceCache({ versions: changes.versions, settleSeconds: 600, maxEntries: 500_000 }) }),
 );
-const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [chartService({ store, valuation })], logger });
+const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [chartService({ store, valuation, protocols: createProtocolSeries({ positions, clock, everything: () => changes.versions.everything() }) })], logger });
 const client = createGrpcClient(ChartClient, `127.0.0.1:${server.port}`);
 const context = { organizationId: '', roles: [], addons: [], network: Network.NETWORK_MAINNET };
 const chart = (period: string) =>
-  unary(client, client.getWalletChart, { context, addresses: [wallet], chainIds, currency: 'usd', period, fungibleIds: [], excludeFungibleIds: [] }, { name: 'Chart/GetWalletChart', deadlineMs: 120_000 });
+  unary(client, client.getWalletChart, { context, addresses: [wallet], chainIds, currency: 'usd', period, fungibleIds: [], excludeFungibleIds: [], positions: 'only_simple', poolAddresses: [], excludePoolAddresses: [] }, { name: 'Chart/GetWalletChart', deadlineMs: 120_000 });
 const countRows = async () => Number((await clickhouse.query<{ count: string }>(sql`SELECT count() AS count FROM chart_balance_changes WHERE address = ${wallet}`))[0]!.count);
 
 let stopped = false;
@@ -255,6 +261,7 @@ try {
   client.close();
   await server.shutdown(5_000);
   referenceData.close();
+  positions.close();
   // The synthetic wallet's change token, the one key the bench wrote in the stack's key space.
   await changes.redis.del(`${process.env.REDIS_KEY_PREFIX ?? 'wallet-api'}:changes:wallet:charts:${wallet}`).catch(() => undefined);
   changes.close();

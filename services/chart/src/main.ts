@@ -4,6 +4,7 @@ import { createClickHouse } from '@wallet-api/core/clickhouse';
 import { clickHouseEnv, kafkaEnv, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createGrpcClient } from '@wallet-api/core/grpc';
 import { consumerGroup, createKafka, platformTopics } from '@wallet-api/core/kafka';
+import { PositionsClient } from '@wallet-api/core/proto/positions';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createTokenDirectory, createWalletTracking } from '@wallet-api/core/reference-data';
 import { runGrpcService } from '@wallet-api/core/service';
@@ -11,6 +12,8 @@ import { createChartConsumer } from './consume/chart-consumer.js';
 import { chartService } from './grpc/chart-service.js';
 import { createChartValuation } from './prices/chart-valuation.js';
 import { createPointPriceCache } from './prices/point-price-cache.js';
+import { createProtocolSeries } from './protocols/protocol-series.js';
+import { createBlockClock } from './store/block-clock.js';
 import { createChartStore } from './store/chart-store.js';
 
 const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(clickHouseEnv.shape).extend(redisEnv.shape).extend({
@@ -21,6 +24,8 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(clickHouseEnv.shape)
   // touches their time): newer ones may still change with blocks the clock has not seen.
   CHART_PRICE_SETTLE_SECONDS: z.coerce.number().int().nonnegative().default(600),
   CHART_PRICE_CACHE_ENTRIES: z.coerce.number().int().positive().default(500_000),
+  // Protocol positions of a wallet at a block, kept until a rollback (each a few hundred bytes).
+  CHART_PROTOCOL_CACHE_ENTRIES: z.coerce.number().int().positive().default(200_000),
 });
 
 await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async ({ logger }) => {
@@ -34,10 +39,14 @@ await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async
     username: config.CLICKHOUSE_USER,
     password: config.CLICKHOUSE_PASSWORD,
   });
-  const store = createChartStore({ clickhouse, logger, storeEveryMs: config.CHART_STORE_INTERVAL_MS, everything: () => changes.versions.everything() });
+  const positions = createGrpcClient(PositionsClient, config.POSITIONS_GRPC_ADDRESS);
+  const everything = () => changes.versions.everything();
+  const store = createChartStore({ clickhouse, logger, storeEveryMs: config.CHART_STORE_INTERVAL_MS, everything });
+  const clock = createBlockClock({ clickhouse, logger, storeEveryMs: config.CHART_STORE_INTERVAL_MS, everything });
   const consumer = createChartConsumer({
     kafka,
     store,
+    clock,
     tracking: createWalletTracking(referenceData),
     versions: changes.versions,
     logger,
@@ -55,6 +64,7 @@ await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async
           tokens: createTokenDirectory(referenceData),
           cache: createPointPriceCache({ versions: changes.versions, settleSeconds: config.CHART_PRICE_SETTLE_SECONDS, maxEntries: config.CHART_PRICE_CACHE_ENTRIES }),
         }),
+        protocols: createProtocolSeries({ positions, clock, everything, maxEntries: config.CHART_PROTOCOL_CACHE_ENTRIES }),
       }),
     ],
     closers: [
@@ -62,6 +72,7 @@ await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async
       { name: 'clickhouse', close: () => clickhouse.close() },
       { name: 'redis', close: async () => changes.close() },
       { name: 'reference-data client', close: async () => referenceData.close() },
+      { name: 'positions client', close: async () => positions.close() },
     ],
   };
 });

@@ -4,7 +4,7 @@ import { consumerGroupCaughtUp, eventually, setupKafka } from '@wallet-api/core/
 import { createPublicClient, http, type Address, type PublicClient } from 'viem';
 import { readManifest, type Manifest } from '../../devnet/src/manifest/index.js';
 import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
-import { contextOf, createChartTruth, stepIndices, type ChartTruth } from './chart-truth.js';
+import { contextOf, createChartTruth, stepIndices, type ChartTruth, type TruthSelection } from './chart-truth.js';
 import { startChartHarness, type ChartHarness } from './setup-chart.js';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -52,7 +52,14 @@ function seededRandom(seed: number): () => number {
 beforeAll(async () => {
   manifest = await readManifest();
   harness = await startPositionsHarness();
-  charts = await startChartHarness({ topics: harness.topics, referenceData: harness.referenceData, versions: harness.changes.versions, storeEveryMs: 2_000 });
+  const positions = await harness.startService();
+  charts = await startChartHarness({
+    topics: harness.topics,
+    referenceData: harness.referenceData,
+    versions: harness.changes.versions,
+    storeEveryMs: 2_000,
+    positionsAddress: positions.address,
+  });
   const heads = new Map<string, bigint>();
   for (const chain of manifest.chains) {
     harness.index({ chainId: chain.id, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
@@ -68,6 +75,7 @@ beforeAll(async () => {
   }
   await eventually(() => consumerGroupCaughtUp(kafka, `${harness.suffix}.prices.pool-events`, harness.topics.poolEvents.name), 120_000);
   await eventually(() => consumerGroupCaughtUp(kafka, `${charts.groupId}.balance-changes`, harness.topics.balanceChanges.name), 120_000);
+  await eventually(() => consumerGroupCaughtUp(kafka, `${charts.groupId}.blocks`, harness.topics.chainBlocks.name), 120_000);
 }, 600_000);
 
 afterAll(async () => {
@@ -100,6 +108,85 @@ describe('GetWalletChart over the test world', () => {
     }
     // The world's wallets hold priced assets over its days: a chart of zeros would prove nothing.
     if (period === 'max' || period === 'year' || period === '5years') expect(nonZero).toBeGreaterThan(0);
+  }, 300_000);
+});
+
+describe('protocol positions over time', () => {
+  /** Per chain, the wallet holding the most kinds of protocol position at the world's end (pools and types). */
+  const protocolWallets = new Map<string, Address>();
+  /** Per chain, the chosen wallet's pools at the end, in spec 4.1's forms. */
+  const poolsAtEnd = new Map<string, string[]>();
+
+  beforeAll(async () => {
+    for (const chain of manifest.chains) {
+      let best: { wallet: Address; kinds: number; pools: string[] } | undefined;
+      // The deployer is left out: anvil's genesis funded it, with no transfer a chart could see.
+      for (const { address } of chain.wallets.filter((candidate) => candidate.address !== chain.deployer)) {
+        const wallet = address.toLowerCase() as Address;
+        const holdings = await truths.get(chain.id)!.holdingsAt(wallet, chain.endTimestamp);
+        const kinds = new Set(holdings.map((holding) => `${holding.type}:${holding.pool}`)).size;
+        const pools = [...new Set(holdings.flatMap((holding) => [holding.pool, ...(holding.receipt.startsWith('nft:') ? [holding.receipt.slice(4)] : [])]).filter((pool) => pool !== ''))];
+        if (!best || kinds > best.kinds) best = { wallet, kinds, pools };
+      }
+      if (best && best.kinds > 0) {
+        protocolWallets.set(chain.id, best.wallet);
+        poolsAtEnd.set(chain.id, best.pools);
+      }
+    }
+    // The world gives its wallets positions in its protocols: without them nothing here would be proven.
+    expect(protocolWallets.size).toBe(manifest.chains.length);
+  }, 120_000);
+
+  async function checkChart(chainId: string, period: ChartPeriod, selection: TruthSelection, seed: number): Promise<{ nonZero: number; chart: WalletChart }> {
+    const wallet = protocolWallets.get(chainId)!;
+    const chart = await charts.chart({
+      context: contextOf(chainId),
+      addresses: [wallet],
+      chainIds: [chainId],
+      period,
+      positions: selection.positions,
+      poolAddresses: selection.poolAddresses ?? [],
+      excludePoolAddresses: selection.excludePoolAddresses ?? [],
+    });
+    const random = seededRandom(seed);
+    const sampled = new Set([0, chart.points.length - 1, ...stepIndices(chart, 5), ...Array.from({ length: 13 }, () => Math.floor(random() * chart.points.length))]);
+    const { nonZero } = await truths.get(chainId)!.check(chart, wallet, sampled, `${chainId} ${wallet} ${period} ${JSON.stringify(selection)}`, selection);
+    return { nonZero, chart };
+  }
+
+  test.each(chartPeriods.map((period) => [period]))('%s, only_complex: every sampled point equals the truth readers at its block times prices then', async (period: ChartPeriod) => {
+    let nonZero = 0;
+    for (const chain of manifest.chains) nonZero += (await checkChart(chain.id, period, { positions: 'only_complex' }, chartPeriods.indexOf(period) + 20)).nonZero;
+    if (period === 'max' || period === 'year') expect(nonZero).toBeGreaterThan(0);
+  }, 300_000);
+
+  test.each([['max'], ['month'], ['day']] as const)('%s, no_filter: simple balances and protocol positions, each share token counted once', async (period) => {
+    let nonZero = 0;
+    for (const chain of manifest.chains) nonZero += (await checkChart(chain.id, period, { positions: 'no_filter' }, 40)).nonZero;
+    if (period === 'max') expect(nonZero).toBeGreaterThan(0);
+  }, 300_000);
+
+  test('pool filters: one pool alone, every position but it, and a pool the wallet never had', async () => {
+    const forms = new Set<string>();
+    for (const chain of manifest.chains) {
+      for (const pool of poolsAtEnd.get(chain.id)!) {
+        forms.add(pool.includes(':') ? 'nft' : 'address');
+        const only = await checkChart(chain.id, 'max', { positions: 'no_filter', poolAddresses: [pool] }, 50);
+        expect(only.nonZero).toBeGreaterThan(0);
+        await checkChart(chain.id, 'max', { positions: 'only_complex', excludePoolAddresses: [pool] }, 51);
+      }
+      const unknown = await charts.chart({
+        context: contextOf(chain.id),
+        addresses: [protocolWallets.get(chain.id)!],
+        chainIds: [chain.id],
+        period: 'max',
+        positions: 'no_filter',
+        poolAddresses: ['0x00000000000000000000000000000000000000aa'],
+      });
+      expect(unknown.points.every((point) => point.value === 0)).toBe(true);
+    }
+    // Pools named by contract (V2 pair, V3 pool, vault) and by LP NFT.
+    expect([...forms].sort()).toEqual(['address', 'nft']);
   }, 300_000);
 });
 
@@ -179,12 +266,26 @@ describe('GET /v1/wallets/{address}/charts/{chart_period} through the gateway', 
     expect({ status, body }).toEqual({ status: 400, body: { errors: [{ title: expect.any(String), detail }] } });
   });
 
-  test('an address the API does not serve is refused; protocol positions answer 501 until they are charted', async () => {
+  test('an address the API does not serve is refused', async () => {
     const token = (manifest.chains[0]!.protocols.tokens as { tokens: { address: string }[] }).tokens[0]!.address;
     const untracked = await get(`/v1/wallets/${token}/charts/day`);
     expect(untracked.status).toBe(400);
-    const wallet = manifest.chains[0]!.wallets[0]!.address;
-    const complex = await get(`/v1/wallets/${wallet}/charts/day?filter[positions]=only_complex`);
-    expect(complex).toEqual({ status: 501, body: { errors: [{ title: 'Not Implemented', detail: 'filter[positions]=only_complex: charts of protocol positions are not served yet; use only_simple' }] } });
+  });
+
+  test("protocol positions: the filters reach the service as rule 3 settles them, pool values in any case", async () => {
+    const chain = manifest.chains.find((candidate) => candidate.id === 'ethereum')!;
+    const wallet = chain.wallets[0]!.address;
+    const lower = wallet.toLowerCase();
+    const service = (request: { positions: string; poolAddresses?: string[] }) =>
+      charts.chart({ context: contextOf('ethereum'), addresses: [lower], chainIds: ['ethereum'], period: 'year', poolAddresses: [], ...request });
+    const complex = await get(`/v1/wallets/${wallet}/charts/year?filter[chain_ids]=ethereum&filter[positions]=only_complex`);
+    expect(complex.status).toBe(200);
+    expect(complex.body.data.attributes.points).toEqual((await service({ positions: 'only_complex' })).points.map((point) => [Number(point.timestamp), point.value]));
+    const pair = (chain.protocols.uniswap as { v2: { pairs: { address: string }[] } }).v2.pairs[0]!.address;
+    const pooled = await get(`/v1/wallets/${wallet}/charts/year?filter[chain_ids]=ethereum&filter[pool_addresses]=${pair.toUpperCase().replace('0X', '0x')}`);
+    expect(pooled.status).toBe(200);
+    expect(pooled.body.data.attributes.points).toEqual(
+      (await service({ positions: 'no_filter', poolAddresses: [pair.toLowerCase()] })).points.map((point) => [Number(point.timestamp), point.value]),
+    );
   });
 });

@@ -2,7 +2,8 @@ import type { ChangeVersions } from '@wallet-api/core/cache';
 import { createGrpcClient, startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
 import type { TopicSpec } from '@wallet-api/core/kafka';
 import { ChartClient, GetWalletChartRequest, type WalletChart } from '@wallet-api/core/proto/chart';
-import type { BalanceChange, ChainRollback } from '@wallet-api/core/proto/events';
+import type { BalanceChange, ChainBlock, ChainRollback } from '@wallet-api/core/proto/events';
+import { PositionsClient } from '@wallet-api/core/proto/positions';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createTokenDirectory, createWalletTracking, type WalletTracking } from '@wallet-api/core/reference-data';
 import { setupChangeVersions, setupClickHouseDatabase, setupKafka, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
@@ -10,6 +11,8 @@ import { createChartConsumer, type ChartConsumer } from '../src/consume/chart-co
 import { chartService } from '../src/grpc/chart-service.js';
 import { createChartValuation } from '../src/prices/chart-valuation.js';
 import { createPointPriceCache } from '../src/prices/point-price-cache.js';
+import { createProtocolSeries } from '../src/protocols/protocol-series.js';
+import { createBlockClock } from '../src/store/block-clock.js';
 import { createChartStore, type ChartStore } from '../src/store/chart-store.js';
 
 /**
@@ -21,7 +24,7 @@ export interface ChartHarness {
   clickhouse: ClickHouseDatabase;
   store: ChartStore;
   consumer: ChartConsumer;
-  /** The consumer groups' prefix: `<groupId>.balance-changes` and `<groupId>.rollbacks`. */
+  /** The consumer groups' prefix: `<groupId>.balance-changes`, `<groupId>.blocks` and `<groupId>.rollbacks`. */
   groupId: string;
   /** host:port of the gRPC server, for a gateway. */
   address: string;
@@ -30,7 +33,9 @@ export interface ChartHarness {
 }
 
 export interface ChartHarnessOptions {
-  topics: { balanceChanges: TopicSpec<BalanceChange>; chainRollbacks: TopicSpec<ChainRollback> };
+  topics: { balanceChanges: TopicSpec<BalanceChange>; chainRollbacks: TopicSpec<ChainRollback>; chainBlocks: TopicSpec<ChainBlock> };
+  /** host:port of a positions service, for charts of protocol positions. */
+  positionsAddress?: string;
   referenceData: ReferenceDataClient;
   /** Change tokens the consumer marks (a harness's key space). */
   versions?: ChangeVersions;
@@ -45,11 +50,16 @@ export async function startChartHarness(options: ChartHarnessOptions): Promise<C
   const clickhouse = await setupClickHouseDatabase(name);
   const own = options.versions ? undefined : setupChangeVersions();
   const versions = options.versions ?? own!.versions;
-  const store = createChartStore({ clickhouse: clickhouse.clickhouse, logger: testLogger, storeEveryMs: options.storeEveryMs, everything: () => versions.everything() });
+  const everything = () => versions.everything();
+  const store = createChartStore({ clickhouse: clickhouse.clickhouse, logger: testLogger, storeEveryMs: options.storeEveryMs, everything });
+  const clock = createBlockClock({ clickhouse: clickhouse.clickhouse, logger: testLogger, storeEveryMs: options.storeEveryMs, everything });
+  // Without a positions service, a chart of protocol positions fails (nothing listens on port 1).
+  const positions = createGrpcClient(PositionsClient, options.positionsAddress ?? '127.0.0.1:1');
   const kafka = setupKafka('chart-test');
   const consumer = createChartConsumer({
     kafka,
     store,
+    clock,
     tracking: options.tracking ?? createWalletTracking(options.referenceData),
     versions,
     logger: testLogger,
@@ -69,6 +79,7 @@ export async function startChartHarness(options: ChartHarnessOptions): Promise<C
           tokens: createTokenDirectory(options.referenceData),
           cache: createPointPriceCache({ versions, settleSeconds: 600, maxEntries: 100_000 }),
         }),
+        protocols: createProtocolSeries({ positions, clock, everything }),
         ...(options.now ? { now: options.now } : {}),
       }),
     ],
@@ -85,6 +96,7 @@ export async function startChartHarness(options: ChartHarnessOptions): Promise<C
     chart: (request) => unary(client, client.getWalletChart, GetWalletChartRequest.fromPartial({ currency: 'usd', ...request }), { name: 'Chart/GetWalletChart' }),
     async close() {
       client.close();
+      positions.close();
       await server.shutdown(1_000);
       await consumer.stop();
       await clickhouse.drop();

@@ -14,6 +14,7 @@ import { positionsService } from './grpc/positions-service.js';
 import { createPositionsMetrics } from './metrics/positions-metrics.js';
 import { createPriceBook } from './prices/price-book.js';
 import { createProtocolDirectory } from './protocols/protocol-directory.js';
+import { createProtocolHistory } from './protocols/protocol-history.js';
 import { createProtocolHoldings } from './protocols/protocol-holdings.js';
 import { createBalanceStore } from './store/balance-store.js';
 import { createSnapshotStore } from './store/snapshot-store.js';
@@ -28,6 +29,8 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
   POSITIONS_REFRESH_CONCURRENCY: z.coerce.number().int().positive().default(4),
   POSITIONS_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   POSITIONS_PRICE_TTL_MS: z.coerce.number().int().positive().default(15_000),
+  // Blocks of one chart read at once from the node (each a few eth_calls).
+  POSITIONS_HISTORY_CONCURRENCY: z.coerce.number().int().positive().default(8),
 });
 
 await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_PORT, async ({ logger, metrics: registry }) => {
@@ -75,6 +78,8 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
         tokens: createTokenDirectory(referenceData),
         dapps: createDappDirectory(referenceData),
         // Prices are reused until the first price move after them (or the TTL): never valued from before an applied one.
+        history: createProtocolHistory({ chains, protocols, concurrency: config.POSITIONS_HISTORY_CONCURRENCY }),
+        logger,
         prices: createPriceBook(referenceData, logger, { ttlMs: config.POSITIONS_PRICE_TTL_MS, generation: () => changes.versions.everything() }),
       }),
     ],

@@ -43,6 +43,7 @@ import { positionsService } from '../src/grpc/positions-service.js';
 import { createPositionsMetrics } from '../src/metrics/positions-metrics.js';
 import { createPriceBook } from '../src/prices/price-book.js';
 import { createProtocolDirectory } from '../src/protocols/protocol-directory.js';
+import { createProtocolHistory } from '../src/protocols/protocol-history.js';
 import { createProtocolHoldings, type ProtocolHoldingsSource } from '../src/protocols/protocol-holdings.js';
 import { createBalanceStore } from '../src/store/balance-store.js';
 import { createSnapshotStore } from '../src/store/snapshot-store.js';
@@ -183,6 +184,8 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
             tokens: createTokenDirectory(referenceData),
             dapps: createDappDirectory(referenceData),
             prices: createPriceBook(referenceData, testLogger, { ttlMs: 15_000, generation: () => changes.versions.everything() }),
+            history: createProtocolHistory({ chains: createChainDirectory(referenceData, { rpcTimeoutMs: 30_000 }), protocols, concurrency: 8 }),
+            logger: testLogger,
           }),
         ],
         logger: testLogger,

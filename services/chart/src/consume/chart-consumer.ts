@@ -1,19 +1,23 @@
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import { startAccumulatingConsumer, startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
 import type { Logger } from '@wallet-api/core/logger';
-import { AssetKind, type BalanceChange, type ChainRollback } from '@wallet-api/core/proto/events';
+import { AssetKind, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
 import type { WalletTracking } from '@wallet-api/core/reference-data';
 import { toBalanceChangeRow, type BalanceChangeRow } from '../store/balance-change-rows.js';
+import { toChainBlockRow, type BlockClock } from '../store/block-clock.js';
 import type { ChartStore } from '../store/chart-store.js';
 
 export interface ChartConsumerTopics {
   balanceChanges: TopicSpec<BalanceChange>;
   chainRollbacks: TopicSpec<ChainRollback>;
+  chainBlocks: TopicSpec<ChainBlock>;
 }
 
 export interface ChartConsumerOptions {
   kafka: ReturnType<typeof createKafka>;
   store: ChartStore;
+  /** Block headers, for the block each point of a protocol chart stands at. */
+  clock: BlockClock;
   /** Which wallets the API serves: the others' changes (pools, routers) are never charted. */
   tracking: WalletTracking;
   /** Charted wallets are marked once their changes are readable (rollbacks: everything), before offsets are committed. */
@@ -34,13 +38,13 @@ export interface ChartConsumer {
 }
 
 /**
- * Balance changes into the chart store, and rollbacks into block_states. A chart read leaves out
+ * Balance changes into the chart store, block headers into the block clock, and rollbacks into block_states. A chart read leaves out
  * orphaned blocks' rows wherever they are (waiting or stored), so the two topics need no order
  * between them; a block revived after a rollback counts again once the indexer's newer
  * block_states row says so.
  */
 export function createChartConsumer(options: ChartConsumerOptions): ChartConsumer {
-  const { kafka, store, tracking, versions, logger } = options;
+  const { kafka, store, clock, tracking, versions, logger } = options;
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'chart';
   let consumers: MessageConsumer[] = [];
@@ -74,6 +78,14 @@ export function createChartConsumer(options: ChartConsumerOptions): ChartConsume
             return { durable };
           },
         }),
+        startAccumulatingConsumer(kafka, {
+          groupId: `${groupId}.blocks`,
+          topic: topics.chainBlocks,
+          logger,
+          fromBeginning: true,
+          maxDelayMs: options.maxDelayMs ?? 1_000,
+          handleBatch: (messages) => clock.add(messages.map((message) => toChainBlockRow(message.value))),
+        }),
         startConsumer(kafka, {
           groupId: `${groupId}.rollbacks`,
           topic: topics.chainRollbacks,
@@ -96,6 +108,7 @@ export function createChartConsumer(options: ChartConsumerOptions): ChartConsume
       const running = consumers;
       consumers = [];
       await store.close().catch((error: unknown) => logger.error({ err: error }, 'storing the waiting balance changes failed; they are read again from Kafka'));
+      await clock.close().catch((error: unknown) => logger.error({ err: error }, 'storing the waiting block headers failed; they are read again from Kafka'));
       await Promise.all(running.map((consumer) => consumer.stop()));
     },
   };

@@ -3,12 +3,14 @@ import { invalidArgument, registration, type ServiceRegistration } from '@wallet
 import { ChartService, type ChartServer, type GetWalletChartRequest, type WalletChart } from '@wallet-api/core/proto/chart';
 import { RequestContext } from '@wallet-api/core/proto/common';
 import type { ChartValuation } from '../prices/chart-valuation.js';
+import type { AssetSeries, PositionSelection, ProtocolSeries } from '../protocols/protocol-series.js';
 import { pointCount } from '../series/bucketed-changes.js';
 import type { ChartStore } from '../store/chart-store.js';
 
 export interface ChartServiceDeps {
   store: ChartStore;
   valuation: ChartValuation;
+  protocols: ProtocolSeries;
   /** Unix milliseconds; the chart's last point is the newest at or before it. */
   now?: () => number;
 }
@@ -18,8 +20,39 @@ const evmAddress = /^0x[0-9a-fA-F]{40}$/;
 /** EVM addresses are kept lowercase; other families' addresses are case-sensitive. */
 const walletOf = (address: string) => (evmAddress.test(address) ? address.toLowerCase() : address);
 
+const positionsFilters = ['only_simple', 'only_complex', 'no_filter'] as const;
+
+/** The request's positions and pool filters, checked as the gateway checks them (spec 4.1 rules 2 and 3 applied there). */
+function selectionOf(request: GetWalletChartRequest): PositionSelection {
+  const positions = request.positions || 'only_simple';
+  if (!(positionsFilters as readonly string[]).includes(positions)) throw invalidArgument(`positions must be one of ${positionsFilters.join(', ')}`);
+  if (request.poolAddresses.length > 0 && request.excludePoolAddresses.length > 0) throw invalidArgument('pool_addresses and exclude_pool_addresses exclude each other');
+  if (positions === 'only_simple' && (request.poolAddresses.length > 0 || request.excludePoolAddresses.length > 0)) {
+    throw invalidArgument('a pool filter needs protocol positions: positions must not be only_simple');
+  }
+  const lower = (values: readonly string[]) => values.map((value) => value.toLowerCase());
+  return { positions: positions as PositionSelection['positions'], poolAddresses: lower(request.poolAddresses), excludePoolAddresses: lower(request.excludePoolAddresses) };
+}
+
+/** `into` plus `series`, point by point. */
+function addSeries(into: Map<string, AssetSeries>, series: ReadonlyMap<string, AssetSeries>): void {
+  for (const [key, { asset, balances }] of series) {
+    const existing = into.get(key);
+    if (!existing) into.set(key, { asset, balances: [...balances] });
+    else balances.forEach((balance, point) => (existing.balances[point]! += balance));
+  }
+}
+
+/** `from` less `series` where `from` has the asset: a receipt is taken only from a balance charted. */
+function subtractSeries(from: Map<string, AssetSeries>, series: ReadonlyMap<string, AssetSeries>): void {
+  for (const [key, { balances }] of series) {
+    const existing = from.get(key);
+    if (existing) balances.forEach((balance, point) => (existing.balances[point]! -= balance));
+  }
+}
+
 export function chartService(deps: ChartServiceDeps): ServiceRegistration {
-  const { store, valuation } = deps;
+  const { store, valuation, protocols } = deps;
   const now = deps.now ?? Date.now;
 
   async function walletChart(request: GetWalletChartRequest): Promise<WalletChart> {
@@ -27,9 +60,23 @@ export function chartService(deps: ChartServiceDeps): ServiceRegistration {
     if (!isChartPeriod(period)) throw invalidArgument(`period must be one of ${chartPeriods.join(', ')}`);
     if (request.addresses.length === 0 || request.addresses.some((address) => address === '')) throw invalidArgument('addresses must name at least one wallet');
     const scope = { addresses: [...new Set(request.addresses.map(walletOf))], chainIds: [...new Set(request.chainIds)] };
+    const selection = selectionOf(request);
     const nowSeconds = Math.floor(now() / 1000);
     const window = chartWindow(period, nowSeconds, period === 'max' ? await store.firstActivity(scope) : undefined);
-    const changes = await store.changes(scope, window);
+    // Spec 4.1: a pool filter charts its protocol positions alone; no_filter charts both kinds.
+    const simple = selection.positions !== 'only_complex' && selection.poolAddresses.length === 0;
+    const complex = selection.positions !== 'only_simple';
+    const [changes, protocol] = await Promise.all([
+      simple ? store.changes(scope, window) : undefined,
+      complex ? protocols.points(scope, window, selection) : undefined,
+    ]);
+    const series = new Map<string, AssetSeries>(changes?.balances(pointCount(window)));
+    if (protocol) {
+      // A share token held is the protocol position it stands for: charted once, as the position
+      // (an excluded pool goes as a whole).
+      if (simple) subtractSeries(series, protocol.receipts);
+      addSeries(series, protocol.assets);
+    }
     const values = await valuation.values(
       {
         context: request.context ?? RequestContext.fromPartial({}),
@@ -38,7 +85,7 @@ export function chartService(deps: ChartServiceDeps): ServiceRegistration {
         excludeFungibleIds: request.excludeFungibleIds,
       },
       window,
-      changes.balances(pointCount(window)).values(),
+      series.values(),
     );
     return {
       beginAt: String(window.beginAt),

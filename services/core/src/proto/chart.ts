@@ -39,6 +39,18 @@ export interface GetWalletChartRequest {
   fungibleIds: string[];
   /** Every fungible but these. */
   excludeFungibleIds: string[];
+  /**
+   * Which positions are charted (spec 4.1 `filter[positions]` as the gateway settled it, rule 3
+   * applied): only_simple, only_complex or no_filter; empty is only_simple.
+   */
+  positions: string;
+  /**
+   * Only the protocol positions matching one of these (spec 4.1 pool forms, lowercase), no
+   * simple balances; mutually exclusive with exclude_pool_addresses.
+   */
+  poolAddresses: string[];
+  /** Every position but the protocol positions matching one of these. */
+  excludePoolAddresses: string[];
 }
 
 export interface ChartPoint {
@@ -63,6 +75,9 @@ function createBaseGetWalletChartRequest(): GetWalletChartRequest {
     period: "",
     fungibleIds: [],
     excludeFungibleIds: [],
+    positions: "",
+    poolAddresses: [],
+    excludePoolAddresses: [],
   };
 }
 
@@ -88,6 +103,15 @@ export const GetWalletChartRequest: MessageFns<GetWalletChartRequest> = {
     }
     for (const v of message.excludeFungibleIds) {
       writer.uint32(58).string(v!);
+    }
+    if (message.positions !== "") {
+      writer.uint32(66).string(message.positions);
+    }
+    for (const v of message.poolAddresses) {
+      writer.uint32(74).string(v!);
+    }
+    for (const v of message.excludePoolAddresses) {
+      writer.uint32(82).string(v!);
     }
     return writer;
   },
@@ -161,6 +185,30 @@ export const GetWalletChartRequest: MessageFns<GetWalletChartRequest> = {
             message.excludeFungibleIds.push(reader.string());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.positions = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.poolAddresses.push(reader.string());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.excludePoolAddresses.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -196,6 +244,17 @@ export const GetWalletChartRequest: MessageFns<GetWalletChartRequest> = {
         : globalThis.Array.isArray(object?.exclude_fungible_ids)
         ? object.exclude_fungible_ids.map((e: any) => globalThis.String(e))
         : [],
+      positions: isSet(object.positions) ? globalThis.String(object.positions) : "",
+      poolAddresses: globalThis.Array.isArray(object?.poolAddresses)
+        ? object.poolAddresses.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.pool_addresses)
+        ? object.pool_addresses.map((e: any) => globalThis.String(e))
+        : [],
+      excludePoolAddresses: globalThis.Array.isArray(object?.excludePoolAddresses)
+        ? object.excludePoolAddresses.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.exclude_pool_addresses)
+        ? object.exclude_pool_addresses.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -222,6 +281,15 @@ export const GetWalletChartRequest: MessageFns<GetWalletChartRequest> = {
     if (message.excludeFungibleIds?.length) {
       obj.excludeFungibleIds = message.excludeFungibleIds;
     }
+    if (message.positions !== "") {
+      obj.positions = message.positions;
+    }
+    if (message.poolAddresses?.length) {
+      obj.poolAddresses = message.poolAddresses;
+    }
+    if (message.excludePoolAddresses?.length) {
+      obj.excludePoolAddresses = message.excludePoolAddresses;
+    }
     return obj;
   },
 
@@ -239,6 +307,9 @@ export const GetWalletChartRequest: MessageFns<GetWalletChartRequest> = {
     message.period = object.period ?? "";
     message.fungibleIds = object.fungibleIds?.map((e) => e) || [];
     message.excludeFungibleIds = object.excludeFungibleIds?.map((e) => e) || [];
+    message.positions = object.positions ?? "";
+    message.poolAddresses = object.poolAddresses?.map((e) => e) || [];
+    message.excludePoolAddresses = object.excludePoolAddresses?.map((e) => e) || [];
     return message;
   },
 };
@@ -444,8 +515,9 @@ export const ChartService = {
    * The value of one or more wallets (a wallet set) at each point of a period (spec 4.1): every
    * fungible balance as of the last block at or before the point's time, times the fungible's one
    * price at that time, in the requested currency. Addresses and chains are taken as checked by
-   * the caller; an address without balance changes on them charts zeros.
-   * INVALID_ARGUMENT for an unknown period or currency.
+   * the caller; an address without balance changes on them charts zeros. Protocol positions (when
+   * asked for) are valued as the chain had them at that block, a loan counting against the value.
+   * INVALID_ARGUMENT for an unknown period, currency or positions filter.
    */
   getWalletChart: {
     path: "/walletapi.chart.Chart/GetWalletChart" as const,
@@ -464,8 +536,9 @@ export interface ChartServer extends UntypedServiceImplementation {
    * The value of one or more wallets (a wallet set) at each point of a period (spec 4.1): every
    * fungible balance as of the last block at or before the point's time, times the fungible's one
    * price at that time, in the requested currency. Addresses and chains are taken as checked by
-   * the caller; an address without balance changes on them charts zeros.
-   * INVALID_ARGUMENT for an unknown period or currency.
+   * the caller; an address without balance changes on them charts zeros. Protocol positions (when
+   * asked for) are valued as the chain had them at that block, a loan counting against the value.
+   * INVALID_ARGUMENT for an unknown period, currency or positions filter.
    */
   getWalletChart: handleUnaryCall<GetWalletChartRequest, WalletChart>;
 }
@@ -475,8 +548,9 @@ export interface ChartClient extends Client {
    * The value of one or more wallets (a wallet set) at each point of a period (spec 4.1): every
    * fungible balance as of the last block at or before the point's time, times the fungible's one
    * price at that time, in the requested currency. Addresses and chains are taken as checked by
-   * the caller; an address without balance changes on them charts zeros.
-   * INVALID_ARGUMENT for an unknown period or currency.
+   * the caller; an address without balance changes on them charts zeros. Protocol positions (when
+   * asked for) are valued as the chain had them at that block, a loan counting against the value.
+   * INVALID_ARGUMENT for an unknown period, currency or positions filter.
    */
   getWalletChart(
     request: GetWalletChartRequest,

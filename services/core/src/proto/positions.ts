@@ -198,6 +198,41 @@ export interface Portfolio_ByChainEntry {
   value: number;
 }
 
+export interface GetProtocolPositionsAtRequest {
+  /** Lowercase 0x-hex. */
+  address: string;
+  chainId: string;
+  blockNumbers: string[];
+}
+
+/** One asset of a protocol position as the chain had it after a block. */
+export interface ProtocolAmount {
+  /** deposit, loan, locked, staked, reward or investment: a loan is owed, every other type held. */
+  positionType: string;
+  /** Lowercase token contract the amount is in. */
+  token: string;
+  /** Base units, decimal string, not negative. */
+  amount: string;
+  /** Pool or vault address ('' for other kinds), as in Position.pool_address. */
+  poolAddress: string;
+  fungibleReceipt?: string | undefined;
+  nftReceipt?:
+    | string
+    | undefined;
+  /** Base units of the fungible receipt the wallet holds; empty otherwise. */
+  receiptAmount: string;
+}
+
+export interface BlockProtocolPositions {
+  blockNumber: string;
+  positions: ProtocolAmount[];
+}
+
+export interface GetProtocolPositionsAtResponse {
+  /** One per distinct requested block, in ascending order. */
+  blocks: BlockProtocolPositions[];
+}
+
 function createBaseListPositionsRequest(): ListPositionsRequest {
   return {
     context: undefined,
@@ -1770,6 +1805,488 @@ export const Portfolio_ByChainEntry: MessageFns<Portfolio_ByChainEntry> = {
   },
 };
 
+function createBaseGetProtocolPositionsAtRequest(): GetProtocolPositionsAtRequest {
+  return { address: "", chainId: "", blockNumbers: [] };
+}
+
+export const GetProtocolPositionsAtRequest: MessageFns<GetProtocolPositionsAtRequest> = {
+  encode(message: GetProtocolPositionsAtRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.address !== "") {
+      writer.uint32(10).string(message.address);
+    }
+    if (message.chainId !== "") {
+      writer.uint32(18).string(message.chainId);
+    }
+    if (message.blockNumbers.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.blockNumbers) {
+        writer.uint64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProtocolPositionsAtRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProtocolPositionsAtRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.blockNumbers.push(reader.uint64().toString());
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.blockNumbers.push(reader.uint64().toString());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetProtocolPositionsAtRequest {
+    return {
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      blockNumbers: globalThis.Array.isArray(object?.blockNumbers)
+        ? object.blockNumbers.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.block_numbers)
+        ? object.block_numbers.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetProtocolPositionsAtRequest): unknown {
+    const obj: any = {};
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.blockNumbers?.length) {
+      obj.blockNumbers = message.blockNumbers;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetProtocolPositionsAtRequest>, I>>(base?: I): GetProtocolPositionsAtRequest {
+    return GetProtocolPositionsAtRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetProtocolPositionsAtRequest>, I>>(
+    object: I,
+  ): GetProtocolPositionsAtRequest {
+    const message = createBaseGetProtocolPositionsAtRequest();
+    message.address = object.address ?? "";
+    message.chainId = object.chainId ?? "";
+    message.blockNumbers = object.blockNumbers?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseProtocolAmount(): ProtocolAmount {
+  return {
+    positionType: "",
+    token: "",
+    amount: "",
+    poolAddress: "",
+    fungibleReceipt: undefined,
+    nftReceipt: undefined,
+    receiptAmount: "",
+  };
+}
+
+export const ProtocolAmount: MessageFns<ProtocolAmount> = {
+  encode(message: ProtocolAmount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.positionType !== "") {
+      writer.uint32(10).string(message.positionType);
+    }
+    if (message.token !== "") {
+      writer.uint32(18).string(message.token);
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.poolAddress !== "") {
+      writer.uint32(34).string(message.poolAddress);
+    }
+    if (message.fungibleReceipt !== undefined) {
+      writer.uint32(42).string(message.fungibleReceipt);
+    }
+    if (message.nftReceipt !== undefined) {
+      writer.uint32(50).string(message.nftReceipt);
+    }
+    if (message.receiptAmount !== "") {
+      writer.uint32(58).string(message.receiptAmount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProtocolAmount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProtocolAmount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.positionType = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.poolAddress = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.fungibleReceipt = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.nftReceipt = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.receiptAmount = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProtocolAmount {
+    return {
+      positionType: isSet(object.positionType)
+        ? globalThis.String(object.positionType)
+        : isSet(object.position_type)
+        ? globalThis.String(object.position_type)
+        : "",
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      poolAddress: isSet(object.poolAddress)
+        ? globalThis.String(object.poolAddress)
+        : isSet(object.pool_address)
+        ? globalThis.String(object.pool_address)
+        : "",
+      fungibleReceipt: isSet(object.fungibleReceipt)
+        ? globalThis.String(object.fungibleReceipt)
+        : isSet(object.fungible_receipt)
+        ? globalThis.String(object.fungible_receipt)
+        : undefined,
+      nftReceipt: isSet(object.nftReceipt)
+        ? globalThis.String(object.nftReceipt)
+        : isSet(object.nft_receipt)
+        ? globalThis.String(object.nft_receipt)
+        : undefined,
+      receiptAmount: isSet(object.receiptAmount)
+        ? globalThis.String(object.receiptAmount)
+        : isSet(object.receipt_amount)
+        ? globalThis.String(object.receipt_amount)
+        : "",
+    };
+  },
+
+  toJSON(message: ProtocolAmount): unknown {
+    const obj: any = {};
+    if (message.positionType !== "") {
+      obj.positionType = message.positionType;
+    }
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.poolAddress !== "") {
+      obj.poolAddress = message.poolAddress;
+    }
+    if (message.fungibleReceipt !== undefined) {
+      obj.fungibleReceipt = message.fungibleReceipt;
+    }
+    if (message.nftReceipt !== undefined) {
+      obj.nftReceipt = message.nftReceipt;
+    }
+    if (message.receiptAmount !== "") {
+      obj.receiptAmount = message.receiptAmount;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProtocolAmount>, I>>(base?: I): ProtocolAmount {
+    return ProtocolAmount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProtocolAmount>, I>>(object: I): ProtocolAmount {
+    const message = createBaseProtocolAmount();
+    message.positionType = object.positionType ?? "";
+    message.token = object.token ?? "";
+    message.amount = object.amount ?? "";
+    message.poolAddress = object.poolAddress ?? "";
+    message.fungibleReceipt = object.fungibleReceipt ?? undefined;
+    message.nftReceipt = object.nftReceipt ?? undefined;
+    message.receiptAmount = object.receiptAmount ?? "";
+    return message;
+  },
+};
+
+function createBaseBlockProtocolPositions(): BlockProtocolPositions {
+  return { blockNumber: "0", positions: [] };
+}
+
+export const BlockProtocolPositions: MessageFns<BlockProtocolPositions> = {
+  encode(message: BlockProtocolPositions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.blockNumber !== "0") {
+      writer.uint32(8).uint64(message.blockNumber);
+    }
+    for (const v of message.positions) {
+      ProtocolAmount.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlockProtocolPositions {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlockProtocolPositions();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.blockNumber = reader.uint64().toString();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.positions.push(ProtocolAmount.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlockProtocolPositions {
+    return {
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : "0",
+      positions: globalThis.Array.isArray(object?.positions)
+        ? object.positions.map((e: any) => ProtocolAmount.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: BlockProtocolPositions): unknown {
+    const obj: any = {};
+    if (message.blockNumber !== "0") {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.positions?.length) {
+      obj.positions = message.positions.map((e) => ProtocolAmount.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BlockProtocolPositions>, I>>(base?: I): BlockProtocolPositions {
+    return BlockProtocolPositions.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BlockProtocolPositions>, I>>(object: I): BlockProtocolPositions {
+    const message = createBaseBlockProtocolPositions();
+    message.blockNumber = object.blockNumber ?? "0";
+    message.positions = object.positions?.map((e) => ProtocolAmount.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetProtocolPositionsAtResponse(): GetProtocolPositionsAtResponse {
+  return { blocks: [] };
+}
+
+export const GetProtocolPositionsAtResponse: MessageFns<GetProtocolPositionsAtResponse> = {
+  encode(message: GetProtocolPositionsAtResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.blocks) {
+      BlockProtocolPositions.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProtocolPositionsAtResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProtocolPositionsAtResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.blocks.push(BlockProtocolPositions.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetProtocolPositionsAtResponse {
+    return {
+      blocks: globalThis.Array.isArray(object?.blocks)
+        ? object.blocks.map((e: any) => BlockProtocolPositions.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetProtocolPositionsAtResponse): unknown {
+    const obj: any = {};
+    if (message.blocks?.length) {
+      obj.blocks = message.blocks.map((e) => BlockProtocolPositions.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetProtocolPositionsAtResponse>, I>>(base?: I): GetProtocolPositionsAtResponse {
+    return GetProtocolPositionsAtResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetProtocolPositionsAtResponse>, I>>(
+    object: I,
+  ): GetProtocolPositionsAtResponse {
+    const message = createBaseGetProtocolPositionsAtResponse();
+    message.blocks = object.blocks?.map((e) => BlockProtocolPositions.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /** Current balances and protocol positions of wallets, valued in a currency. */
 export type PositionsService = typeof PositionsService;
 export const PositionsService = {
@@ -1797,6 +2314,25 @@ export const PositionsService = {
     responseSerialize: (value: Portfolio): Buffer => Buffer.from(Portfolio.encode(value).finish()),
     responseDeserialize: (value: Buffer): Portfolio => Portfolio.decode(value),
   },
+  /**
+   * A wallet's protocol positions after each of the given blocks of one chain, read from the
+   * chain at that block with the same contract arithmetic as ListPositions (the registry's
+   * contracts that existed then). For charts of protocol positions over time. INVALID_ARGUMENT
+   * for a chain without an RPC endpoint or more than 500 blocks; UNAVAILABLE when the node cannot
+   * answer for a block (one that keeps no state that old answers so too).
+   */
+  getProtocolPositionsAt: {
+    path: "/walletapi.positions.Positions/GetProtocolPositionsAt" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetProtocolPositionsAtRequest): Buffer =>
+      Buffer.from(GetProtocolPositionsAtRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetProtocolPositionsAtRequest => GetProtocolPositionsAtRequest.decode(value),
+    responseSerialize: (value: GetProtocolPositionsAtResponse): Buffer =>
+      Buffer.from(GetProtocolPositionsAtResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetProtocolPositionsAtResponse =>
+      GetProtocolPositionsAtResponse.decode(value),
+  },
 } as const;
 
 export interface PositionsServer extends UntypedServiceImplementation {
@@ -1807,6 +2343,14 @@ export interface PositionsServer extends UntypedServiceImplementation {
   listPositions: handleUnaryCall<ListPositionsRequest, ListPositionsResponse>;
   /** Totals of the positions ListPositions would return for the same wallet, chains and filter. */
   getPortfolio: handleUnaryCall<GetPortfolioRequest, Portfolio>;
+  /**
+   * A wallet's protocol positions after each of the given blocks of one chain, read from the
+   * chain at that block with the same contract arithmetic as ListPositions (the registry's
+   * contracts that existed then). For charts of protocol positions over time. INVALID_ARGUMENT
+   * for a chain without an RPC endpoint or more than 500 blocks; UNAVAILABLE when the node cannot
+   * answer for a block (one that keeps no state that old answers so too).
+   */
+  getProtocolPositionsAt: handleUnaryCall<GetProtocolPositionsAtRequest, GetProtocolPositionsAtResponse>;
 }
 
 export interface PositionsClient extends Client {
@@ -1844,6 +2388,28 @@ export interface PositionsClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Portfolio) => void,
+  ): ClientUnaryCall;
+  /**
+   * A wallet's protocol positions after each of the given blocks of one chain, read from the
+   * chain at that block with the same contract arithmetic as ListPositions (the registry's
+   * contracts that existed then). For charts of protocol positions over time. INVALID_ARGUMENT
+   * for a chain without an RPC endpoint or more than 500 blocks; UNAVAILABLE when the node cannot
+   * answer for a block (one that keeps no state that old answers so too).
+   */
+  getProtocolPositionsAt(
+    request: GetProtocolPositionsAtRequest,
+    callback: (error: ServiceError | null, response: GetProtocolPositionsAtResponse) => void,
+  ): ClientUnaryCall;
+  getProtocolPositionsAt(
+    request: GetProtocolPositionsAtRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetProtocolPositionsAtResponse) => void,
+  ): ClientUnaryCall;
+  getProtocolPositionsAt(
+    request: GetProtocolPositionsAtRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetProtocolPositionsAtResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -4,16 +4,15 @@ import type { WalletChart } from '@wallet-api/core/proto/chart';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { ChainFamily } from '@wallet-api/core/proto/reference_data';
 import type { Backends } from '../grpc/backends.js';
-import { apiError } from '../http/api-error.js';
 import {
   chartFilters,
   chartQuery,
-  unservedChartDetail,
   walletChartParams,
   walletChartResponseSchema,
   walletSetChartParams,
   walletSetChartQuery,
   type ChartQuery,
+  type PositionsFilterValue,
   type WalletChartResource,
 } from '../schemas/chart.js';
 import { networkHeaders } from '../schemas/common.js';
@@ -42,16 +41,20 @@ function toWalletChartResource(id: string, chart: WalletChart): WalletChartResou
 
 /**
  * The parameter checks that need no backend, in the order a client fixes them: the URL, then the
- * rules between filters. Returns the 501 to answer once the wallets' scope has passed, if any, so
- * a bad chain or an untracked address is still reported first.
+ * rules between filters. Returns the `filter[positions]` in force.
  */
-function checkChartRequest(selfUrl: string, query: ChartQuery): string | undefined {
+function checkChartRequest(selfUrl: string, query: ChartQuery): PositionsFilterValue {
   checkRequestUrlLength(selfUrl);
-  return unservedChartDetail(chartFilters(query));
+  return chartFilters(query);
 }
 
-async function readChart(backends: Backends, request: { context: RequestContext; addresses: string[]; chainIds: string[]; period: ChartPeriod; query: ChartQuery }): Promise<WalletChart> {
-  const { context, addresses, chainIds, period, query } = request;
+const lowercase = (values: readonly string[] | undefined) => (values ?? []).map((value) => value.toLowerCase());
+
+async function readChart(
+  backends: Backends,
+  request: { context: RequestContext; addresses: string[]; chainIds: string[]; period: ChartPeriod; query: ChartQuery; positions: PositionsFilterValue },
+): Promise<WalletChart> {
+  const { context, addresses, chainIds, period, query, positions } = request;
   return unary(
     backends.chart,
     backends.chart.getWalletChart,
@@ -63,6 +66,9 @@ async function readChart(backends: Backends, request: { context: RequestContext;
       period,
       fungibleIds: query['filter[fungible_ids]'] ?? [],
       excludeFungibleIds: query['filter[exclude_fungible_ids]'] ?? [],
+      positions,
+      poolAddresses: lowercase(query['filter[pool_addresses]']),
+      excludePoolAddresses: lowercase(query['filter[exclude_pool_addresses]']),
     },
     { name: 'Chart/GetWalletChart' },
   );
@@ -106,16 +112,14 @@ export function addWalletChartRoutes(routes: ApiRoutes, backends: Backends): voi
     query: chartQuery,
     headers: networkHeaders,
     response: walletChartResponseSchema,
-    errors: [501],
     // The points move on with the clock as well as with the wallet's balance changes and prices.
     cachedFor: ({ params }) => ({ wallet: params.address, data: ['charts'], variant: String(chartEpoch(params.chart_period, Math.floor(Date.now() / 1000))) }),
     async handle({ params, query, headers }, { organization, selfUrl }) {
-      const unserved = checkChartRequest(selfUrl, query);
+      const positions = checkChartRequest(selfUrl, query);
       const context = toRequestContext(organization, headers['X-Env']);
       const scope = await resolveWalletScope(backends, { context, address: params.address, chainIds: query['filter[chain_ids]'], capabilities: chartCapabilities });
-      if (unserved) throw apiError(501, unserved);
       // A wallet without qualifying chains (Solana today) is still asked for: the service answers the period's points at zero.
-      const chart = await readChart(backends, { context, addresses: [scope.address], chainIds: scope.chainIds, period: params.chart_period, query });
+      const chart = await readChart(backends, { context, addresses: [scope.address], chainIds: scope.chainIds, period: params.chart_period, query, positions });
       return { links: { self: selfUrl }, data: toWalletChartResource(`${scope.address}-${params.chart_period}`, chart) };
     },
   });
@@ -129,16 +133,14 @@ export function addWalletChartRoutes(routes: ApiRoutes, backends: Backends): voi
     query: walletSetChartQuery,
     headers: networkHeaders,
     response: walletChartResponseSchema,
-    errors: [501],
     async handle({ params, query, headers }, { organization, selfUrl }) {
-      const unserved = checkChartRequest(selfUrl, query);
+      const positions = checkChartRequest(selfUrl, query);
       const context = toRequestContext(organization, headers['X-Env']);
       const scopes = await resolveWalletSetScopes(backends, context, query.addresses, query['filter[chain_ids]']);
-      if (unserved) throw apiError(501, unserved);
       const addresses = scopes.map((scope) => scope.address);
       // The service reads every address on every chain given; an address has no balance changes on the other family's chains.
       const chainIds = [...new Set(scopes.flatMap((scope) => scope.chainIds))];
-      const chart = await readChart(backends, { context, addresses, chainIds, period: params.chart_period, query });
+      const chart = await readChart(backends, { context, addresses, chainIds, period: params.chart_period, query, positions });
       return { links: { self: selfUrl }, data: toWalletChartResource(`${addresses.join(',')}-${params.chart_period}`, chart) };
     },
   });

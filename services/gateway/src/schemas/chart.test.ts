@@ -1,5 +1,5 @@
 import { ApiError } from '../http/api-error.js';
-import { chartFilters, chartQuery, poolValueProblem, unservedChartDetail, walletChartParams, walletSetChartQuery } from './chart.js';
+import { chartFilters, chartQuery, poolValueProblem, walletChartParams, walletSetChartQuery } from './chart.js';
 
 const detail = (schema: { safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown) => {
   const result = schema.safeParse(value);
@@ -135,13 +135,13 @@ describe('rules between the chart filters', () => {
   const query = (fields: object) => ({ currency: 'usd' as const, ...fields });
 
   test.each([
-    ['nothing: only_simple', {}, { positions: 'only_simple', positionsImplied: false, poolFilter: undefined }],
-    ['filter[positions] as sent', { 'filter[positions]': 'only_complex' }, { positions: 'only_complex', positionsImplied: false, poolFilter: undefined }],
-    ['rule 3: a pool filter alone means no_filter', pool, { positions: 'no_filter', positionsImplied: true, poolFilter: 'filter[pool_addresses]' }],
-    ['rule 3 for the exclude filter', excludePool, { positions: 'no_filter', positionsImplied: true, poolFilter: 'filter[exclude_pool_addresses]' }],
-    ['a pool filter with only_complex', { ...pool, 'filter[positions]': 'only_complex' }, { positions: 'only_complex', positionsImplied: false, poolFilter: 'filter[pool_addresses]' }],
-    ['a pool filter with no_filter', { ...excludePool, 'filter[positions]': 'no_filter' }, { positions: 'no_filter', positionsImplied: false, poolFilter: 'filter[exclude_pool_addresses]' }],
-    ['either fungible filter alone', { 'filter[exclude_fungible_ids]': ['eth'] }, { positions: 'only_simple', positionsImplied: false, poolFilter: undefined }],
+    ['nothing: only_simple', {}, 'only_simple'],
+    ['filter[positions] as sent', { 'filter[positions]': 'only_complex' }, 'only_complex'],
+    ['rule 3: a pool filter alone means no_filter', pool, 'no_filter'],
+    ['rule 3 for the exclude filter', excludePool, 'no_filter'],
+    ['a pool filter with only_complex', { ...pool, 'filter[positions]': 'only_complex' }, 'only_complex'],
+    ['a pool filter with no_filter', { ...excludePool, 'filter[positions]': 'no_filter' }, 'no_filter'],
+    ['either fungible filter alone', { 'filter[exclude_fungible_ids]': ['eth'] }, 'only_simple'],
   ])('%s', (_name, fields, expected) => {
     expect(outcome(() => chartFilters(query(fields)))).toEqual(expected);
   });
@@ -169,19 +169,5 @@ describe('rules between the chart filters', () => {
     ],
   ])('%s: 400', (_name, fields, expected) => {
     expect(outcome(() => chartFilters(query(fields)))).toEqual([400, expected]);
-  });
-
-  test.each([
-    [{}, undefined],
-    [{ 'filter[positions]': 'only_simple' }, undefined],
-    [{ 'filter[positions]': 'only_complex' }, 'filter[positions]=only_complex: charts of protocol positions are not served yet; use only_simple'],
-    [{ 'filter[positions]': 'no_filter' }, 'filter[positions]=no_filter: charts of protocol positions are not served yet; use only_simple'],
-    [pool, 'filter[positions]=no_filter (implied by filter[pool_addresses]): charts of protocol positions are not served yet, and filter[pool_addresses] names protocol positions'],
-    [
-      { ...excludePool, 'filter[positions]': 'only_complex' },
-      'filter[positions]=only_complex: charts of protocol positions are not served yet, and filter[exclude_pool_addresses] names protocol positions',
-    ],
-  ])('%j: charted from simple balances, or the 501 detail', (fields, expected) => {
-    expect(unservedChartDetail(chartFilters(query(fields)))).toBe(expected);
   });
 });

@@ -84,20 +84,15 @@ export const walletSetAddressesParam = z.string({ error: `must be ${walletSetSha
 export const walletSetChartQuery = chartQuery.extend({ addresses: walletSetAddressesParam });
 
 export type ChartQuery = z.infer<typeof chartQuery>;
-type PositionsFilterValue = NonNullable<ChartQuery['filter[positions]']>;
+export type PositionsFilterValue = NonNullable<ChartQuery['filter[positions]']>;
 type PoolFilterName = 'filter[pool_addresses]' | 'filter[exclude_pool_addresses]';
 
-export interface ChartFilters {
-  /** `filter[positions]` in force: as sent, else `no_filter` with a pool filter (rule 3), else `only_simple`. */
-  positions: PositionsFilterValue;
-  /** Whether `positions` comes from rule 3 rather than the request. */
-  positionsImplied: boolean;
-  /** The pool filter sent, if any. */
-  poolFilter: PoolFilterName | undefined;
-}
-
-/** Spec 4.1's rules between parameters: the pairs that exclude each other, rule 2 (a 400 each) and rule 3. */
-export function chartFilters(query: ChartQuery): ChartFilters {
+/**
+ * Spec 4.1's rules between parameters: the pairs that exclude each other and rule 2 (a 400 each),
+ * then the `filter[positions]` in force: as sent, else `no_filter` with a pool filter (rule 3),
+ * else `only_simple`.
+ */
+export function chartFilters(query: ChartQuery): PositionsFilterValue {
   if (query['filter[fungible_ids]'] && query['filter[exclude_fungible_ids]']) {
     throw apiError(400, 'parameter filter[fungible_ids]: cannot be combined with filter[exclude_fungible_ids]; send one of them');
   }
@@ -113,21 +108,7 @@ export function chartFilters(query: ChartQuery): ChartFilters {
   if (poolFilter && sent === 'only_simple') {
     throw apiError(400, `parameter ${poolFilter}: cannot be combined with filter[positions]=only_simple, which charts no protocol positions`);
   }
-  if (sent) return { positions: sent, positionsImplied: false, poolFilter };
-  return { positions: poolFilter ? 'no_filter' : 'only_simple', positionsImplied: poolFilter !== undefined, poolFilter };
-}
-
-/**
- * The 501 detail while the chart service charts simple balances only, undefined when `filters`
- * need nothing more. Advising `only_simple` would send a client with a pool filter into rule 2's
- * 400, so that case says why instead.
- */
-export function unservedChartDetail({ positions, positionsImplied, poolFilter }: ChartFilters): string | undefined {
-  if (positions === 'only_simple') return undefined;
-  const named = `filter[positions]=${positions}${positionsImplied ? ` (implied by ${poolFilter})` : ''}`;
-  return poolFilter
-    ? `${named}: charts of protocol positions are not served yet, and ${poolFilter} names protocol positions`
-    : `${named}: charts of protocol positions are not served yet; use only_simple`;
+  return sent ?? (poolFilter ? 'no_filter' : 'only_simple');
 }
 
 /** Spec 2.4; decisions.md: id `<address>-<chart_period>`, a wallet set's addresses joined with `,`. */

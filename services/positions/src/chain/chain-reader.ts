@@ -26,6 +26,11 @@ export interface ChainReader {
    * transport batches them). Pass `blockNumber` so that every read of one refresh sees the same state.
    */
   multicall: PublicClient['multicall'];
+  /**
+   * The first block at which the contract has code (contracts are created once: code at a block
+   * means code at every later one), undefined while it has none at the newest block.
+   */
+  createdAt(address: Address): Promise<bigint | undefined>;
 }
 
 type MulticallParameters = Parameters<PublicClient['multicall']>[0];
@@ -86,17 +91,50 @@ function chunked<T extends { callData: Hex }>(calls: readonly T[]): T[][] {
  * ticks exceed that.
  */
 export function createChainReader(client: PublicClient): ChainReader {
-  let hasMulticall3: Promise<boolean> | undefined;
-  const multicall3 = () => {
-    hasMulticall3 ??= client.getCode({ address: multicall3Address }).then(
-      (code) => code !== undefined && code !== '0x',
-      (error: unknown) => {
-        hasMulticall3 = undefined;
-        throw error;
-      },
-    );
-    return hasMulticall3;
+  const creations = new Map<string, Promise<bigint | undefined>>();
+
+  const hasCode = async (address: Address, blockNumber: bigint) => {
+    const code = await client.getCode({ address, blockNumber });
+    return code !== undefined && code !== '0x';
   };
+
+  /** Binary search over block numbers: about 20 eth_getCode for a chain of a million blocks, once per contract. */
+  async function findCreation(address: Address): Promise<bigint | undefined> {
+    const head = (await client.getBlock({ blockTag: 'latest' })).number;
+    if (!(await hasCode(address, head))) return undefined;
+    let low = 0n;
+    let high = head;
+    while (low < high) {
+      const middle = (low + high) / 2n;
+      if (await hasCode(address, middle)) high = middle;
+      else low = middle + 1n;
+    }
+    return low;
+  }
+
+  function createdAt(address: Address): Promise<bigint | undefined> {
+    const key = address.toLowerCase();
+    let found = creations.get(key);
+    if (!found) {
+      found = findCreation(address);
+      creations.set(key, found);
+      // Neither is final: a failure is asked again next time, "no code yet" a minute later (a chain
+      // without Multicall3 is asked about it by every read).
+      found.then(
+        (block) => {
+          if (block === undefined) setTimeout(() => creations.delete(key), 60_000).unref();
+        },
+        () => creations.delete(key),
+      );
+    }
+    return found;
+  }
+
+  /** Multicall3 answers a read at this block: it had been deployed by then (the newest block when none is given). */
+  async function multicall3At(blockNumber: bigint | undefined): Promise<boolean> {
+    const created = await createdAt(multicall3Address);
+    return created !== undefined && (blockNumber === undefined || blockNumber >= created);
+  }
 
   async function batchedReads({ contracts, allowFailure = true, blockNumber, blockTag }: MulticallParameters) {
     const settled = await Promise.allSettled(
@@ -174,6 +212,7 @@ export function createChainReader(client: PublicClient): ChainReader {
     },
     balancesAt: (hash, holdings) => Promise.all(holdings.map((holding) => balanceAt(hash, holding))),
     multicall: (async (parameters: MulticallParameters) =>
-      (await multicall3()) ? aggregate3(parameters) : batchedReads(parameters)) as PublicClient['multicall'],
+      (await multicall3At(parameters.blockNumber)) ? aggregate3(parameters) : batchedReads(parameters)) as PublicClient['multicall'],
+    createdAt,
   };
 }

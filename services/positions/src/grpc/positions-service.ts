@@ -1,12 +1,16 @@
-import { invalidArgument, registration, type ServiceRegistration } from '@wallet-api/core/grpc';
+import { invalidArgument, registration, unavailable, type ServiceRegistration } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
-import { PositionsService, TrashFilter, type Position, type PositionsServer } from '@wallet-api/core/proto/positions';
+import { PositionsService, TrashFilter, type GetProtocolPositionsAtRequest, type GetProtocolPositionsAtResponse, type Position, type PositionsServer, type ProtocolAmount } from '@wallet-api/core/proto/positions';
+import type { Logger } from '@wallet-api/core/logger';
+import type { Address } from 'viem';
+import type { ProtocolPosition } from '../adapters/protocol-position.js';
 import type { DappDirectory, TokenDirectory } from '@wallet-api/core/reference-data';
 import { selectPositions, wantsProtocolRows, wantsWalletRows, type PositionSelection } from '../positions/position-filter.js';
 import { protocolPositions, tokensOf, walletPositions } from '../positions/position-rows.js';
 import { portfolioOf } from '../positions/portfolio.js';
 import { sortByValue, valuePosition } from '../positions/valuation.js';
 import { tokenKey, type PriceBook } from '../prices/price-book.js';
+import type { ProtocolHistory } from '../protocols/protocol-history.js';
 import type { ProtocolHoldingsSource } from '../protocols/protocol-holdings.js';
 import type { BalanceStore } from '../store/balance-store.js';
 
@@ -16,6 +20,24 @@ export interface PositionsServiceDeps {
   tokens: TokenDirectory;
   dapps: DappDirectory;
   prices: PriceBook;
+  history: ProtocolHistory;
+  logger: Logger;
+}
+
+/** A chart has at most ~460 points: more blocks in one request is no chart's. */
+const maxHistoryBlocks = 500;
+
+function toProtocolAmount(position: ProtocolPosition): ProtocolAmount {
+  const { receipt } = position;
+  return {
+    positionType: position.type,
+    token: position.token,
+    amount: position.amount.toString(),
+    poolAddress: position.poolAddress,
+    ...(receipt?.kind === 'fungible' ? { fungibleReceipt: receipt.token } : {}),
+    ...(receipt?.kind === 'nft' ? { nftReceipt: `${receipt.contract}:${receipt.tokenId}` } : {}),
+    receiptAmount: receipt?.kind === 'fungible' ? receipt.amount.toString() : '',
+  };
 }
 
 interface WalletQuery {
@@ -35,7 +57,22 @@ function walletOf(address: string): string {
 }
 
 export function positionsService(deps: PositionsServiceDeps): ServiceRegistration {
-  const { balances, holdings, tokens, dapps, prices } = deps;
+  const { balances, holdings, tokens, dapps, prices, history, logger } = deps;
+
+  async function protocolPositionsAt(request: GetProtocolPositionsAtRequest): Promise<GetProtocolPositionsAtResponse> {
+    if (!evmAddress.test(request.address)) throw invalidArgument('address must be an EVM address (protocol positions are EVM-only)');
+    if (request.blockNumbers.length > maxHistoryBlocks) throw invalidArgument(`at most ${maxHistoryBlocks} blocks per request (got ${request.blockNumbers.length})`);
+    const blocks = request.blockNumbers.map((block) => BigInt(block));
+    let read;
+    try {
+      read = await history.positionsAt(request.chainId, request.address.toLowerCase() as Address, blocks);
+    } catch (error) {
+      logger.warn({ err: error, chainId: request.chainId, wallet: request.address }, 'past protocol positions could not be read from the chain');
+      throw unavailable(`protocol positions on ${request.chainId} at past blocks cannot be read right now; retry later`);
+    }
+    if (!read) throw invalidArgument(`chain ${request.chainId} has no protocol positions`);
+    return { blocks: read.map(({ blockNumber, positions }) => ({ blockNumber: blockNumber.toString(), positions: positions.map(toProtocolAmount) })) };
+  }
 
   /** The wallet's positions on the chains that pass the selection, valued in the currency. */
   async function valuedPositions(query: WalletQuery, selection: PositionSelection): Promise<Position[]> {
@@ -105,5 +142,6 @@ export function positionsService(deps: PositionsServiceDeps): ServiceRegistratio
       });
       return portfolioOf(positions, [...new Set(request.chainIds)]);
     },
+    getProtocolPositionsAt: (request) => protocolPositionsAt(request),
   });
 }

@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { unary } from '@wallet-api/core/grpc';
-import type { ListProtocolsResponse, ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { ListProtocolsResponse, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createExpiringCache } from '@wallet-api/core/reference-data';
 import { createErc4626VaultAdapter } from '../adapters/erc4626-vault.js';
 import { createLendingAdapter } from '../adapters/lending.js';
@@ -13,6 +13,8 @@ export interface ChainProtocols {
   adapters: ProtocolAdapter[];
   /** Lowercase addresses of every protocol contract: a transaction touching one changes positions. */
   contracts: ReadonlySet<string>;
+  /** The registry's deployments the adapters were made from. */
+  listed: ListProtocolsResponse;
 }
 
 export interface ProtocolDirectory {
@@ -34,7 +36,7 @@ export function chainProtocols(listed: ListProtocolsResponse): ChainProtocols {
       ...[...listed.vaults, ...listed.staking, ...listed.lending].map((contract) => contract.address),
     ].map((address) => address.toLowerCase()),
   );
-  return { adapters, contracts };
+  return { adapters, contracts, listed };
 }
 
 /**
@@ -44,7 +46,7 @@ export function chainProtocols(listed: ListProtocolsResponse): ChainProtocols {
  */
 export function createProtocolDirectory(referenceData: ReferenceDataClient, options: { ttlMs?: number } = {}): ProtocolDirectory {
   const cache = createExpiringCache<ChainProtocols>({ ttlMs: options.ttlMs ?? 5 * 60_000 });
-  const none: ChainProtocols = { adapters: [], contracts: new Set() };
+  const none = chainProtocols(ListProtocolsResponse.fromPartial({}));
   return {
     async protocols(chainId) {
       const cached = cache.get(chainId);
