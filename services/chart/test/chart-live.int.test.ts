@@ -1,6 +1,6 @@
 import type { WalletChart } from '@wallet-api/core/proto/chart';
 import { consumerGroupCaughtUp, eventually, setupKafka } from '@wallet-api/core/testing';
-import { createPublicClient, http, parseEther, type Address, type PublicClient } from 'viem';
+import { createPublicClient, encodeFunctionData, erc20Abi, http, parseEther, type Address, type PublicClient } from 'viem';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
 import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
@@ -28,8 +28,15 @@ beforeAll(async () => {
   client = createPublicClient({ transport: http(chain.rpcUrl, { batch: { batchSize: 200 } }), cacheTime: 0 });
   harness = await startPositionsHarness({ rpcUrls: { [chainId]: chain.rpcUrl } });
   harness.index({ chainId, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
+  const positions = await harness.startService();
   // Rows wait in memory far longer than the test runs, once the world's backfill is stored.
-  charts = await startChartHarness({ topics: harness.topics, referenceData: harness.referenceData, versions: harness.changes.versions, storeEveryMs: 600_000 });
+  charts = await startChartHarness({
+    topics: harness.topics,
+    referenceData: harness.referenceData,
+    versions: harness.changes.versions,
+    storeEveryMs: 600_000,
+    positionsAddress: positions.address,
+  });
   truth = await createChartTruth({ chain: { ...world, rpcUrl: chain.rpcUrl }, client, referenceData: harness.referenceData });
 }, 120_000);
 
@@ -60,14 +67,18 @@ async function expectHourTruth(wallets: readonly Address[]): Promise<WalletChart
   return served;
 }
 
-test('transfers mined now move the hour chart at their points; a reorg replacing them changes the recent points and none before', async () => {
+/** Waits until the chain's blocks so far are indexed and their prices folded: old points' prices are settled. */
+async function worldCharted(): Promise<void> {
   const head = await client.getBlockNumber();
   await eventually(async () => {
     const checkpoint = await harness.database.prisma.indexedBlock.findUnique({ where: { chainId_number: { chainId, number: head } } });
     expect(checkpoint).not.toBeNull();
   }, 240_000);
-  // Old points' prices settle once every pool event of the world is folded.
   await eventually(() => consumerGroupCaughtUp(kafka, `${harness.suffix}.prices.pool-events`, harness.topics.poolEvents.name), 120_000);
+}
+
+test('transfers mined now move the hour chart at their points; a reorg replacing them changes the recent points and none before', async () => {
+  await worldCharted();
 
   const rich: Address[] = [];
   for (const wallet of world.wallets.filter((candidate) => candidate.kind === 'eoa')) {
@@ -132,4 +143,61 @@ test('transfers mined now move the hour chart at their points; a reorg replacing
     const [now, then] = shared(chart, yearBefore[index]!);
     expect(now).toEqual(then);
   });
+}, 420_000);
+
+test('a liquidity position moved now moves the protocol chart at its point; a reorg removing the move restores the recent points and no point before', async () => {
+  // The pool's position alone (the pool filter): the wallet's other positions do not blur the move.
+  const checkHour = async (wallet: Address, pair: Address) => {
+    await truth.refreshBlocks();
+    const selection = { positions: 'no_filter' as const, poolAddresses: [pair] };
+    const chart = await charts.chart({ context: contextOf(chainId), addresses: [wallet], chainIds: [chainId], period: 'hour', ...selection });
+    await truth.check(chart, wallet, new Set([0, chart.points.length - 1, ...stepIndices(chart, 20)]), `${wallet} hour in ${pair}`, selection);
+    return chart;
+  };
+  await worldCharted();
+  // A wallet with Uniswap V2 liquidity (its LP token is the pool's address), and one to hand half of it to.
+  const now = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000));
+  let provider: { wallet: Address; pair: Address } | undefined;
+  for (const candidate of world.wallets.filter((entry) => entry.kind === 'eoa' && entry.address !== world.deployer)) {
+    const wallet = candidate.address.toLowerCase() as Address;
+    const v2 = (await truth.holdingsAt(wallet, now)).find((holding) => holding.receipt.startsWith('fungible:') && holding.pool === holding.receipt.split(':')[1]);
+    if (v2 && (await client.getBalance({ address: wallet })) > parseEther('0.1')) {
+      provider = { wallet, pair: v2.pool as Address };
+      break;
+    }
+  }
+  expect(provider).toBeDefined();
+  const { wallet, pair } = provider!;
+  const recipient = world.wallets.find((entry) => entry.kind === 'eoa' && entry.address.toLowerCase() !== wallet)!.address.toLowerCase() as Address;
+  const before = await eventually(() => checkHour(wallet, pair), 120_000);
+
+  let clock = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000)) + 1;
+  const firstLive = clock;
+  const lp = await client.readContract({ address: pair, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] });
+  chain.session.resetNonces();
+  await chain.session.send({ from: wallet, to: pair, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, lp / 2n] }), gas: 100_000n });
+  await mineAt(clock);
+  const moved = await eventually(async () => {
+    const chart = await checkHour(wallet, pair);
+    // Half the liquidity left.
+    expect(chart.points.at(-1)!.value).toBeLessThan(chart.points[0]!.value * 0.75);
+    return chart;
+  }, 60_000);
+  expect(moved.points[0]!.value).toBeGreaterThan(0);
+
+  await chain.session.client.request({ method: 'anvil_rollback' as never, params: [1] as never });
+  chain.session.resetNonces();
+  for (let block = 0; block < 3; block++) await mineAt((clock += 11));
+  const restored = await eventually(async () => {
+    const chart = await checkHour(wallet, pair);
+    // On the new branch the liquidity never moved.
+    expect(chart.points.at(-1)!.value).toBeGreaterThan(chart.points[0]!.value * 0.75);
+    return chart;
+  }, 120_000);
+
+  const older = (chart: WalletChart) => new Map(chart.points.filter((point) => Number(point.timestamp) < firstLive).map((point) => [point.timestamp, point.value]));
+  const [then, after] = [older(before), older(restored)];
+  const common = [...after.keys()].filter((timestamp) => then.has(timestamp));
+  expect(common.length).toBeGreaterThan(100);
+  expect(common.map((timestamp) => after.get(timestamp))).toEqual(common.map((timestamp) => then.get(timestamp)));
 }, 420_000);
