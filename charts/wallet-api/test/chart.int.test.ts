@@ -216,8 +216,10 @@ describe('production values (values-production.yaml)', () => {
       expect(secretRef(onlyContainer(deployment(name)), 'REDIS_URL')).toEqual({ name: redis.existingSecret, key: redis.existingSecretKey });
     }
     expect(env(onlyContainer(deployment('subscription')), 'REDIS_URL')).toBeUndefined();
-    // The chart service asks reference-data for tokens, prices and which wallets are served; the gateway asks it for charts.
+    // The chart service asks reference-data for tokens, prices and which wallets are served, and
+    // positions for protocol positions at past blocks; the gateway asks it for charts.
     expect(env(onlyContainer(deployment('chart')), 'REFERENCE_DATA_GRPC_ADDRESS')?.value).toBe('wallet-api-reference-data.wallet-api.svc:50051');
+    expect(env(onlyContainer(deployment('chart')), 'POSITIONS_GRPC_ADDRESS')?.value).toBe('wallet-api-positions.wallet-api.svc:50053');
     expect(env(onlyContainer(deployment('gateway')), 'CHART_GRPC_ADDRESS')?.value).toBe('wallet-api-chart.wallet-api.svc:50055');
     expect(secretRef(onlyContainer(deployment('reference-data')), 'CHAIN_RPC_URL_ETHEREUM')).toEqual({ name: 'wallet-api-chain-rpc', key: 'ethereum' });
   });

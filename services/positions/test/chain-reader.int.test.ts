@@ -8,6 +8,8 @@ import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.
 import { serializeProtocolPositions } from '../src/adapters/protocol-position.js';
 import { ContractCallFailed, createChainReader } from '../src/chain/chain-reader.js';
 import { chainProtocols } from '../src/protocols/protocol-directory.js';
+import { createProtocolHistory } from '../src/protocols/protocol-history.js';
+import { protocolHoldings, sortHoldings } from './chain-truth.js';
 
 // The adapters read the same positions whether the chain has Multicall3 (one aggregate3 call per
 // batch) or not (plain eth_calls in JSON-RPC batches), and the reader picks Multicall3 when present.
@@ -131,3 +133,67 @@ test('balances after a block by hash equal the truth readers at that block, in o
   expect([noCode, reverting]).toEqual([0n, undefined]);
   await expect(reader.balancesAt(`0x${'ab'.repeat(32)}` as Hash, holdings.slice(0, 1))).rejects.toThrow();
 }, 120_000);
+
+test('createdAt finds the block a contract was created in (code there, none the block before); an address without code has none', async () => {
+  const reader = createChainReader(createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 }));
+  const uniswap = world.protocols.uniswap as UniswapManifest;
+  const defi = world.protocols.defi as DefiManifest;
+  for (const address of [multicall3Address, uniswap.v2.factory, uniswap.v2.pairs[0]!.address, uniswap.v3.positionManager, defi.vaults[0]!.address, defi.lending.address]) {
+    const created = await reader.createdAt(address as Address);
+    expect(created).toBeDefined();
+    expect(created!).toBeGreaterThan(0n);
+    expect(await chain.session.client.getCode({ address: address as Address, blockNumber: created! })).toMatch(/^0x[0-9a-f]+$/);
+    expect(await chain.session.client.getCode({ address: address as Address, blockNumber: created! - 1n })).toBeUndefined();
+  }
+  expect(await reader.createdAt('0x00000000000000000000000000000000000000aa')).toBeUndefined();
+}, 120_000);
+
+test('past protocol positions equal the truth readers at each block, from before the protocols (and Multicall3) existed to the end of the world', async () => {
+  const uniswap = world.protocols.uniswap as UniswapManifest;
+  const defi = world.protocols.defi as DefiManifest;
+  const listed = {
+    chainId: 'ethereum',
+    uniswapV2: [{ factory: uniswap.v2.factory, pairs: uniswap.v2.pairs.map((pair) => pair.address) }],
+    uniswapV3: [{ factory: uniswap.v3.factory, positionManager: uniswap.v3.positionManager }],
+    vaults: defi.vaults.map((vault) => ({ address: vault.address })),
+    staking: [{ address: defi.staking.address }],
+    lending: [{ address: defi.lending.address }],
+  };
+  const reader = createChainReader(createPublicClient({ transport: http(chain.rpcUrl, { batch: { batchSize: 500 } }), cacheTime: 0 }));
+  const history = createProtocolHistory({
+    chains: { reader: async () => reader },
+    protocols: { protocols: async () => chainProtocols(listed) },
+    concurrency: 4,
+  });
+  const multicall3Block = (await reader.createdAt(multicall3Address))!;
+  const blocks = [...new Set([1n, multicall3Block - 1n, multicall3Block, BigInt(world.activityStartBlock) - 1n, ...Array.from({ length: 12 }, (_, index) => BigInt(world.activityStartBlock + Math.floor(((world.endBlock - world.activityStartBlock) * (index + 1)) / 12)))])];
+  let held = 0;
+  const users: Address[] = [];
+  for (const { address } of world.wallets.filter((wallet) => wallet.address !== world.deployer)) {
+    const wallet = address.toLowerCase() as Address;
+    if (protocolHoldings(await readWalletTruth(chain.session.client, world, wallet, BigInt(world.endBlock)), world).length > 0) users.push(wallet);
+  }
+  expect(users.length).toBeGreaterThan(0);
+  for (const wallet of users.slice(0, 6)) {
+    const read = (await history.positionsAt('ethereum', wallet, blocks))!;
+    expect(read.map((entry) => entry.blockNumber)).toEqual([...blocks].sort((a, b) => Number(a - b)));
+    for (const { blockNumber, positions } of read) {
+      const served = sortHoldings(
+        positions
+          .filter((position) => position.amount > 0n)
+          .map((position) => ({
+            type: position.type,
+            token: position.token,
+            amount: position.amount,
+            receipt: position.receipt?.kind === 'fungible' ? `fungible:${position.receipt.token}:${position.receipt.amount}` : position.receipt ? `nft:${position.receipt.contract}:${position.receipt.tokenId}` : '',
+            pool: position.poolAddress,
+          })),
+      );
+      // Before the world's activity the truth readers fail on contracts not deployed yet: nothing is held then.
+      const truth = blockNumber < BigInt(world.activityStartBlock) ? [] : protocolHoldings(await readWalletTruth(chain.session.client, world, wallet, blockNumber), world).filter((holding) => holding.amount > 0n);
+      expect({ blockNumber, wallet, positions: served }).toEqual({ blockNumber, wallet, positions: truth });
+      held += served.length;
+    }
+  }
+  expect(held).toBeGreaterThan(0);
+}, 300_000);

@@ -86,7 +86,7 @@ export function servedWalletHoldings(positions: readonly Position[]): Map<string
   return new Map(positions.filter((position) => position.positionType === 'wallet').map((position) => [position.token!.address, BigInt(position.amount)]));
 }
 
-function sortHoldings(holdings: Holding[]): Holding[] {
+export function sortHoldings(holdings: Holding[]): Holding[] {
   const key = (holding: Holding) => `${holding.type}|${holding.token}|${holding.receipt}|${holding.pool}|${holding.amount}`;
   return holdings.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
