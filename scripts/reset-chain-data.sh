@@ -14,8 +14,8 @@ psql -q -h 127.0.0.1 -U postgres -d wallet_api \
   -c 'TRUNCATE indexed_blocks, token_metadata, wallet_balances, balance_openings, balance_entries, position_block_states, protocol_snapshots, subscription_consumer_offsets, subscription_orphaned_blocks' >/dev/null ||
   die "cannot clear PostgreSQL tables (is scripts/up.sh done?)"
 
-log "ClickHouse: wallet history, balance changes, block states, pool events and prices"
-for table in wallet_transactions balance_changes block_states chain_blocks pool_events token_prices price_days token_volumes; do
+log "ClickHouse: wallet history, balance changes (the chart's too), blocks and their states, pool events and prices"
+for table in wallet_transactions balance_changes chart_balance_changes block_states chain_blocks pool_events token_prices price_days token_volumes; do
   clickhouse-client --host 127.0.0.1 --port 19000 --database wallet_api --query "TRUNCATE TABLE IF EXISTS ${table}" ||
     die "cannot truncate ClickHouse table ${table}"
 done
