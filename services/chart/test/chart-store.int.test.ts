@@ -149,3 +149,40 @@ test('old days are read once as day sums: a change on one of them or a rollback 
   expect((await yearBalances(store)).at(-1)).toBe(77n + 1_000n + 5n - 100n);
   expect(await store.firstActivity({ addresses: [wallet], chainIds: ['ethereum'] })).toBe(now - 200 * day + 5);
 });
+
+test('whole-hour points read the hours after their first day as hour sums: each change in the point it belongs to, a change through the store counted at once', async () => {
+  const day = 86_400;
+  const month = chartWindow('month', now);
+  const monthBalances = async (store: ChartStore) => {
+    const changes = await store.changes({ addresses: [wallet], chainIds: ['ethereum'] }, month);
+    return changes.balances(pointCount(month)).get(`ethereum:${token}`)!.balances;
+  };
+  /** Each point's balance worked out from the changes themselves: every change at or before the point's time. */
+  const expected = (changes: readonly BalanceChangeRow[]) =>
+    Array.from({ length: pointCount(month) }, (_, point) =>
+      changes.filter((row) => row.block_timestamp <= month.beginAt + point * month.intervalSeconds).reduce((sum, row) => sum + BigInt(row.l0), 0n),
+    );
+  const boundary = month.beginAt + 100 * month.intervalSeconds;
+  const rows = [
+    change(1, 1n, { time: now - 300 * day }),
+    change(2, 2n, { time: month.beginAt - 3_600 }),
+    change(3, 4n, { time: month.beginAt }),
+    change(4, 8n, { time: month.beginAt + 1 }),
+    change(5, 16n, { time: boundary }),
+    change(6, 32n, { time: boundary + 1 }),
+    change(7, 64n, { time: boundary + 3_600 }),
+    change(8, 128n, { time: now - 2 * day - 1 }),
+    change(9, 256n, { time: now - 30 }),
+  ];
+  const store = newStore(600_000);
+  await (await newStore(0).add(rows)).durable;
+  expect(await monthBalances(store)).toEqual(expected(rows));
+  // A row stored behind the store's back on a summarised hour is not seen: the hours are not read per request.
+  const behind = change(10, 512n, { time: boundary + 7_200 });
+  await (await newStore(0).add([behind])).durable;
+  expect(await monthBalances(store)).toEqual(expected(rows));
+  // A change on a summarised hour through the store itself is counted in its point at once (and the hours read again).
+  const later = change(11, 1_024n, { time: boundary + 2 });
+  await store.add([later]);
+  expect(await monthBalances(store)).toEqual(expected([...rows, behind, later]));
+});

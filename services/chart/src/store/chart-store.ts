@@ -12,6 +12,9 @@ type Tables = { chart_balance_changes: BalanceChangeRow };
 /** The largest DateTime (UInt32 seconds): no change is later. */
 const endOfTime = 4_294_967_295;
 const table = 'chart_balance_changes';
+const hourSeconds = 3_600;
+/** How far back from a horizon hour sums reach: a month chart's first point's day and a few more. */
+const hourSumsSpan = 35 * 86_400;
 
 export interface SeriesRequest {
   addresses: readonly string[];
@@ -161,7 +164,22 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
     return sealDaySums(sums);
   }
 
+  /**
+   * Hour sums of the last `hourSumsSpan` before a horizon: the same summary at a finer grain, for
+   * the periods whose points are whole hours inside it (month: 2 hours over 30 days), which would
+   * otherwise read those days' rows as they are at every request. An hour holds the times after
+   * the hour before and up to its end, so it never straddles such a period's points.
+   */
+  async function readHourSums(request: SeriesRequest, horizon: number): Promise<DaySums> {
+    const sums = emptyDaySums(horizon);
+    if (request.addresses.length === 0 || request.chainIds.length === 0) return sums;
+    const hour = { sql: sql`intDiv(toUInt32(block_timestamp) + ${hourSeconds - 1}, ${hourSeconds})`, of: (timestamp: number) => Math.ceil(timestamp / hourSeconds) };
+    for (const change of await groupedChanges(request, { after: horizon - hourSumsSpan, upTo: horizon }, hour)) addToDay(sums, change.asset, change.group, change.amount, change.first);
+    return sealDaySums(sums);
+  }
+
   const daySums = createDaySumsCache({ read: readDaySums, everything: options.everything, maxEntries: options.maxSummaries ?? 10_000 });
+  const hourSums = createDaySumsCache({ read: readHourSums, everything: options.everything, maxEntries: options.maxSummaries ?? 10_000 });
   const today = () => Math.floor((options.now ?? Date.now)() / 1000 / daySeconds) * daySeconds;
 
   return {
@@ -170,7 +188,9 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
       // Once readable, a change on a day a summary holds makes that wallet's summaries out of date
       // (a summary read meanwhile is kept under the generation before, so it is read again).
       const horizon = today();
-      daySums.changed(added.filter((row) => row.block_timestamp <= horizon).map((row) => row.address));
+      const summarised = added.filter((row) => row.block_timestamp <= horizon).map((row) => row.address);
+      daySums.changed(summarised);
+      hourSums.changed(summarised);
       return accepted;
     },
 
@@ -191,11 +211,23 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
           changes.add(asset, bucketOf(window, days[index]! * daySeconds), totals[index]! - (index > 0 ? totals[index - 1]! : 0n));
         }
       }
+      // Whole-hour points within the hour sums' span take the hours after the first point's day from them.
+      let rowsAfter = fromSummary;
+      if (!wholeDays && window.intervalSeconds % hourSeconds === 0 && window.beginAt % hourSeconds === 0 && fromSummary >= summary.horizon - hourSumsSpan) {
+        const hours = await hourSums.get(request, summary.horizon);
+        for (const { asset, days: hoursOf, totals } of hours.series) {
+          hoursOf.forEach((hour, index) => {
+            if (hour * hourSeconds <= fromSummary) return;
+            changes.add(asset, bucketOf(window, hour * hourSeconds), totals[index]! - (index > 0 ? totals[index - 1]! : 0n));
+          });
+        }
+        rowsAfter = summary.horizon;
+      }
       const bucket = {
         sql: sql`if(block_timestamp <= ${new Date(window.beginAt * 1000)}, 0, intDiv(toUInt32(block_timestamp) - ${window.beginAt} + ${window.intervalSeconds - 1}, ${window.intervalSeconds}))`,
         of: (timestamp: number) => bucketOf(window, timestamp),
       };
-      for (const change of await groupedChanges(request, { after: fromSummary, upTo: window.endAt }, bucket)) changes.add(change.asset, change.group, change.amount);
+      for (const change of await groupedChanges(request, { after: rowsAfter, upTo: window.endAt }, bucket)) changes.add(change.asset, change.group, change.amount);
       return changes;
     },
 
