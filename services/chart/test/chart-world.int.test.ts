@@ -149,7 +149,7 @@ describe('protocol positions over time', () => {
       excludePoolAddresses: selection.excludePoolAddresses ?? [],
     });
     const random = seededRandom(seed);
-    const sampled = new Set([0, chart.points.length - 1, ...stepIndices(chart, 5), ...Array.from({ length: 13 }, () => Math.floor(random() * chart.points.length))]);
+    const sampled = new Set([0, chart.points.length - 1, ...stepIndices(chart, stepsPerChart), ...Array.from({ length: pointsPerChart - 2 }, () => Math.floor(random() * chart.points.length))]);
     const { nonZero } = await truths.get(chainId)!.check(chart, wallet, sampled, `${chainId} ${wallet} ${period} ${JSON.stringify(selection)}`, selection);
     return { nonZero, chart };
   }

@@ -2317,9 +2317,10 @@ export const PositionsService = {
   /**
    * A wallet's protocol positions after each of the given blocks of one chain, read from the
    * chain at that block with the same contract arithmetic as ListPositions (the registry's
-   * contracts that existed then). For charts of protocol positions over time. INVALID_ARGUMENT
-   * for a chain without an RPC endpoint or more than 500 blocks; UNAVAILABLE when the node cannot
-   * answer for a block (one that keeps no state that old answers so too).
+   * contracts that existed then). For charts of protocol positions over time. A chain without
+   * protocol positions (not EVM, no RPC endpoint) has none at every block. INVALID_ARGUMENT for a
+   * non-EVM address or more than 500 blocks; UNAVAILABLE when the node cannot answer for a block
+   * (one that keeps no state that old answers so too).
    */
   getProtocolPositionsAt: {
     path: "/walletapi.positions.Positions/GetProtocolPositionsAt" as const,
@@ -2346,9 +2347,10 @@ export interface PositionsServer extends UntypedServiceImplementation {
   /**
    * A wallet's protocol positions after each of the given blocks of one chain, read from the
    * chain at that block with the same contract arithmetic as ListPositions (the registry's
-   * contracts that existed then). For charts of protocol positions over time. INVALID_ARGUMENT
-   * for a chain without an RPC endpoint or more than 500 blocks; UNAVAILABLE when the node cannot
-   * answer for a block (one that keeps no state that old answers so too).
+   * contracts that existed then). For charts of protocol positions over time. A chain without
+   * protocol positions (not EVM, no RPC endpoint) has none at every block. INVALID_ARGUMENT for a
+   * non-EVM address or more than 500 blocks; UNAVAILABLE when the node cannot answer for a block
+   * (one that keeps no state that old answers so too).
    */
   getProtocolPositionsAt: handleUnaryCall<GetProtocolPositionsAtRequest, GetProtocolPositionsAtResponse>;
 }
@@ -2392,9 +2394,10 @@ export interface PositionsClient extends Client {
   /**
    * A wallet's protocol positions after each of the given blocks of one chain, read from the
    * chain at that block with the same contract arithmetic as ListPositions (the registry's
-   * contracts that existed then). For charts of protocol positions over time. INVALID_ARGUMENT
-   * for a chain without an RPC endpoint or more than 500 blocks; UNAVAILABLE when the node cannot
-   * answer for a block (one that keeps no state that old answers so too).
+   * contracts that existed then). For charts of protocol positions over time. A chain without
+   * protocol positions (not EVM, no RPC endpoint) has none at every block. INVALID_ARGUMENT for a
+   * non-EVM address or more than 500 blocks; UNAVAILABLE when the node cannot answer for a block
+   * (one that keeps no state that old answers so too).
    */
   getProtocolPositionsAt(
     request: GetProtocolPositionsAtRequest,
