@@ -28,17 +28,22 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-test('positions read through Multicall3 equal those read with plain batched eth_calls, at the same block', async () => {
+/** The world's protocol contracts as the registry lists them (ListProtocols). */
+function worldListing() {
   const uniswap = world.protocols.uniswap as UniswapManifest;
   const defi = world.protocols.defi as DefiManifest;
-  const { adapters } = chainProtocols({
+  return {
     chainId: 'ethereum',
     uniswapV2: [{ factory: uniswap.v2.factory, pairs: uniswap.v2.pairs.map((pair) => pair.address) }],
     uniswapV3: [{ factory: uniswap.v3.factory, positionManager: uniswap.v3.positionManager }],
     vaults: defi.vaults.map((vault) => ({ address: vault.address })),
     staking: [{ address: defi.staking.address }],
     lending: [{ address: defi.lending.address }],
-  });
+  };
+}
+
+test('positions read through Multicall3 equal those read with plain batched eth_calls, at the same block', async () => {
+  const { adapters } = chainProtocols(worldListing());
   const bodies: string[] = [];
   const client = () =>
     createPublicClient({
@@ -149,20 +154,10 @@ test('createdAt finds the block a contract was created in (code there, none the 
 }, 120_000);
 
 test('past protocol positions equal the truth readers at each block, from before the protocols (and Multicall3) existed to the end of the world', async () => {
-  const uniswap = world.protocols.uniswap as UniswapManifest;
-  const defi = world.protocols.defi as DefiManifest;
-  const listed = {
-    chainId: 'ethereum',
-    uniswapV2: [{ factory: uniswap.v2.factory, pairs: uniswap.v2.pairs.map((pair) => pair.address) }],
-    uniswapV3: [{ factory: uniswap.v3.factory, positionManager: uniswap.v3.positionManager }],
-    vaults: defi.vaults.map((vault) => ({ address: vault.address })),
-    staking: [{ address: defi.staking.address }],
-    lending: [{ address: defi.lending.address }],
-  };
   const reader = createChainReader(createPublicClient({ transport: http(chain.rpcUrl, { batch: { batchSize: 500 } }), cacheTime: 0 }));
   const history = createProtocolHistory({
     chains: { reader: async () => reader },
-    protocols: { protocols: async () => chainProtocols(listed) },
+    protocols: { protocols: async () => chainProtocols(worldListing()) },
     concurrency: 4,
   });
   const multicall3Block = (await reader.createdAt(multicall3Address))!;
