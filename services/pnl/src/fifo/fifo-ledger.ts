@@ -1,0 +1,161 @@
+/**
+ * What one wallet did with one fungible (all its implementations together), valued in the
+ * request's currency at the moment it happened. Amounts are base units of the fungible.
+ */
+export type LedgerEntry =
+  /** Acquired in a trade: `cost` is the value given up for it, the fee's share included. */
+  | { type: 'buy'; amount: bigint; cost: number }
+  /** Given up in a trade: `proceeds` is its market value then. */
+  | { type: 'sell'; amount: bigint; proceeds: number }
+  /** Received from someone else, no trade: a lot at market value. */
+  | { type: 'receive'; amount: bigint; value: number }
+  /** Sent to someone else, no trade: the oldest lots leave at their cost, nothing is realized. */
+  | { type: 'send'; amount: bigint; value: number }
+  /** Paid for NFTs: a sale of the fungible at market value. */
+  | { type: 'pay-for-nft'; amount: bigint; value: number }
+  /** Received for NFTs: a lot at market value. */
+  | { type: 'receive-for-nft'; amount: bigint; value: number }
+  /** Spent as a transaction fee (the native asset): the oldest lots leave at their cost. */
+  | { type: 'fee'; amount: bigint; value: number };
+
+export interface FungibleStatistics {
+  /** Proceeds of sales less the cost of the lots they consumed. */
+  realizedGain: number;
+  /** Cost of the lots sales consumed. */
+  realizedCostBasis: number;
+  /** Cost of every lot opened: buys, receives and NFT sales. */
+  totalInvested: number;
+  receivedExternal: number;
+  sentExternal: number;
+  sentForNfts: number;
+  receivedForNfts: number;
+  /** Fees paid in this fungible, at their value then. */
+  fees: number;
+  /** Trade buys and sales, for the average prices: base units and their cost or proceeds. */
+  bought: { amount: bigint; cost: number };
+  sold: { amount: bigint; proceeds: number };
+  /** What the open lots hold and cost: the holding the unrealized gain is measured on. */
+  open: { amount: bigint; cost: number };
+}
+
+export interface FifoLedger {
+  apply(entry: LedgerEntry): void;
+  statistics(): FungibleStatistics;
+}
+
+interface Lot {
+  amount: bigint;
+  cost: number;
+}
+
+/** `cost` scaled to `part` of `whole`, exact when the part is the whole. */
+function share(cost: number, part: bigint, whole: bigint): number {
+  if (part === whole) return cost;
+  return whole === 0n ? 0 : cost * (Number(part) / Number(whole));
+}
+
+/**
+ * First in, first out: every acquisition opens a lot at its cost, every disposal consumes the
+ * oldest lots first. A disposal beyond the open lots (a balance that arrived without a transfer
+ * the ledger saw, such as a genesis allocation or a rebase) consumes nothing for that part: it
+ * has no known cost, so a sale of it realizes its whole proceeds.
+ */
+export function createFifoLedger(): FifoLedger {
+  const lots: Lot[] = [];
+  // Consumed lots are skipped, not spliced: a wallet of 100,000 trades stays linear.
+  let head = 0;
+  const stats: FungibleStatistics = {
+    realizedGain: 0,
+    realizedCostBasis: 0,
+    totalInvested: 0,
+    receivedExternal: 0,
+    sentExternal: 0,
+    sentForNfts: 0,
+    receivedForNfts: 0,
+    fees: 0,
+    bought: { amount: 0n, cost: 0 },
+    sold: { amount: 0n, proceeds: 0 },
+    open: { amount: 0n, cost: 0 },
+  };
+
+  function open(amount: bigint, cost: number): void {
+    if (amount <= 0n) return;
+    lots.push({ amount, cost });
+    stats.totalInvested += cost;
+    stats.open.amount += amount;
+    stats.open.cost += cost;
+  }
+
+  /** Takes `amount` from the oldest lots; returns the cost taken. */
+  function consume(amount: bigint): number {
+    let left = amount;
+    let cost = 0;
+    while (left > 0n && head < lots.length) {
+      const lot = lots[head]!;
+      const taken = lot.amount < left ? lot.amount : left;
+      const takenCost = share(lot.cost, taken, lot.amount);
+      cost += takenCost;
+      lot.amount -= taken;
+      lot.cost -= takenCost;
+      left -= taken;
+      if (lot.amount === 0n) head++;
+    }
+    const consumed = amount - left;
+    stats.open.amount -= consumed;
+    stats.open.cost = head === lots.length ? 0 : stats.open.cost - cost;
+    if (head > 1_024 && head * 2 > lots.length) {
+      lots.splice(0, head);
+      head = 0;
+    }
+    return cost;
+  }
+
+  function sell(amount: bigint, proceeds: number): void {
+    const cost = consume(amount);
+    stats.realizedGain += proceeds - cost;
+    stats.realizedCostBasis += cost;
+  }
+
+  return {
+    apply(entry) {
+      if (entry.amount <= 0n) return;
+      switch (entry.type) {
+        case 'buy':
+          open(entry.amount, entry.cost);
+          stats.bought.amount += entry.amount;
+          stats.bought.cost += entry.cost;
+          return;
+        case 'sell':
+          sell(entry.amount, entry.proceeds);
+          stats.sold.amount += entry.amount;
+          stats.sold.proceeds += entry.proceeds;
+          return;
+        case 'receive':
+          open(entry.amount, entry.value);
+          stats.receivedExternal += entry.value;
+          return;
+        case 'send':
+          consume(entry.amount);
+          stats.sentExternal += entry.value;
+          return;
+        case 'pay-for-nft':
+          sell(entry.amount, entry.value);
+          stats.sentForNfts += entry.value;
+          return;
+        case 'receive-for-nft':
+          open(entry.amount, entry.value);
+          stats.receivedForNfts += entry.value;
+          return;
+        case 'fee':
+          consume(entry.amount);
+          stats.fees += entry.value;
+          return;
+        default: {
+          const unknown: never = entry;
+          throw new Error(`unknown ledger entry ${JSON.stringify(unknown)}`);
+        }
+      }
+    },
+    statistics: () => ({ ...stats, bought: { ...stats.bought }, sold: { ...stats.sold }, open: { ...stats.open } }),
+  };
+}

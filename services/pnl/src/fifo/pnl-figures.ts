@@ -1,0 +1,82 @@
+import { formatUnits } from 'viem';
+import type { FungibleStatistics } from './fifo-ledger.js';
+
+/** decisions.md "PnL": the attributes of a `pnl` resource, in the request's currency. */
+export interface PnlFigures {
+  totalGain: number;
+  realizedGain: number;
+  unrealizedGain: number;
+  relativeTotalGainPercentage: number;
+  relativeRealizedGainPercentage: number;
+  relativeUnrealizedGainPercentage: number;
+  totalFee: number;
+  totalInvested: number;
+  realizedCostBasis: number;
+  netInvested: number;
+  receivedExternal: number;
+  sentExternal: number;
+  sentForNfts: number;
+  receivedForNfts: number;
+}
+
+/** One fungible's ledger with what values its open lots now. */
+export interface PricedStatistics {
+  statistics: FungibleStatistics;
+  decimals: number;
+  /** The fungible's one price now; the caller leaves out fungibles without one. */
+  price: number;
+}
+
+const units = (amount: bigint, decimals: number) => Number(formatUnits(amount, decimals));
+
+/** A gain relative to what it was measured on, in percent; 0 when nothing was. */
+const percentage = (gain: number, basis: number) => (basis === 0 ? 0 : (gain / basis) * 100);
+
+/**
+ * Sums fungibles' statistics into the resource's figures. The unrealized gain is the open lots
+ * at today's price less their cost; the percentages relate each gain to its own basis: realized
+ * to the cost of what was sold, unrealized to the cost of what is held (net invested), total to
+ * everything invested.
+ */
+export function pnlFigures(fungibles: readonly PricedStatistics[]): PnlFigures {
+  const figures: PnlFigures = {
+    totalGain: 0,
+    realizedGain: 0,
+    unrealizedGain: 0,
+    relativeTotalGainPercentage: 0,
+    relativeRealizedGainPercentage: 0,
+    relativeUnrealizedGainPercentage: 0,
+    totalFee: 0,
+    totalInvested: 0,
+    realizedCostBasis: 0,
+    netInvested: 0,
+    receivedExternal: 0,
+    sentExternal: 0,
+    sentForNfts: 0,
+    receivedForNfts: 0,
+  };
+  for (const { statistics, decimals, price } of fungibles) {
+    figures.realizedGain += statistics.realizedGain;
+    figures.unrealizedGain += units(statistics.open.amount, decimals) * price - statistics.open.cost;
+    figures.totalFee += statistics.fees;
+    figures.totalInvested += statistics.totalInvested;
+    figures.realizedCostBasis += statistics.realizedCostBasis;
+    figures.netInvested += statistics.open.cost;
+    figures.receivedExternal += statistics.receivedExternal;
+    figures.sentExternal += statistics.sentExternal;
+    figures.sentForNfts += statistics.sentForNfts;
+    figures.receivedForNfts += statistics.receivedForNfts;
+  }
+  figures.totalGain = figures.realizedGain + figures.unrealizedGain;
+  figures.relativeRealizedGainPercentage = percentage(figures.realizedGain, figures.realizedCostBasis);
+  figures.relativeUnrealizedGainPercentage = percentage(figures.unrealizedGain, figures.netInvested);
+  figures.relativeTotalGainPercentage = percentage(figures.totalGain, figures.totalInvested);
+  return figures;
+}
+
+/** decisions.md "PnL" breakdown: the mean price of trade buys and of trade sales per whole unit; 0 without any. */
+export function averagePrices(statistics: FungibleStatistics, decimals: number): { averageBuyPrice: number; averageSellPrice: number } {
+  const bought = units(statistics.bought.amount, decimals);
+  const sold = units(statistics.sold.amount, decimals);
+  return { averageBuyPrice: bought === 0 ? 0 : statistics.bought.cost / bought, averageSellPrice: sold === 0 ? 0 : statistics.sold.proceeds / sold };
+}
