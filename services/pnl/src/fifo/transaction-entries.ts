@@ -1,0 +1,99 @@
+import { AssetKind, type WalletTransaction } from '@wallet-api/core/proto/events';
+import type { LedgerEntry } from './fifo-ledger.js';
+
+/** A fungible implementation: '' is the chain's native asset. */
+export interface FungibleRef {
+  chainId: string;
+  asset: string;
+}
+
+/** The value in the request's currency of an amount (base units) at the transaction's time; undefined without a price then. */
+export type ValueAt = (fungible: FungibleRef, amount: bigint) => number | undefined;
+
+export interface TransactionEntries {
+  entries: { fungible: FungibleRef; entry: LedgerEntry }[];
+  /** Fungibles the transaction moved that had no price then: their entries carry 0 for what they lack. */
+  unpriced: FungibleRef[];
+}
+
+const fungibleKinds = new Set([AssetKind.ASSET_KIND_NATIVE, AssetKind.ASSET_KIND_ERC20]);
+const nftKinds = new Set([AssetKind.ASSET_KIND_ERC721, AssetKind.ASSET_KIND_ERC1155]);
+
+/**
+ * What one transaction did to one wallet's FIFO ledgers. The wallet's fungible legs are netted
+ * per asset (a transfer between the wallet and itself is neutral, and a fee-on-transfer token
+ * counts what arrived), then read as:
+ * - a trade when it gave some fungibles and got others: each given one is sold at market value,
+ *   and what it got costs the value given plus the fee, shared by market value (by count when
+ *   none has a price; at market value when a given one has none);
+ * - a purchase of NFTs when it gave fungibles and got NFTs only, a sale of NFTs the other way;
+ * - a send or a receive otherwise.
+ * The fee is spent from the native asset when the wallet sent the transaction and no paymaster
+ * paid it; a failed transaction moved nothing but its fee.
+ */
+export function transactionEntries(transaction: WalletTransaction, wallet: string, valueAt: ValueAt): TransactionEntries {
+  const me = wallet.toLowerCase();
+  const net = new Map<string, bigint>();
+  let nftIn = false;
+  let nftOut = false;
+  if (!transaction.failed) {
+    for (const transfer of transaction.transfers) {
+      const sent = transfer.sender.toLowerCase() === me;
+      const received = transfer.recipient.toLowerCase() === me;
+      const kind = transfer.asset?.kind ?? AssetKind.ASSET_KIND_UNSPECIFIED;
+      if (sent === received) continue;
+      if (nftKinds.has(kind)) {
+        nftIn ||= received;
+        nftOut ||= sent;
+        continue;
+      }
+      if (!fungibleKinds.has(kind)) continue;
+      const asset = kind === AssetKind.ASSET_KIND_NATIVE ? '' : transfer.asset!.address.toLowerCase();
+      const amount = BigInt(transfer.amount);
+      net.set(asset, (net.get(asset) ?? 0n) + (received ? amount : -amount));
+    }
+  }
+
+  const unpriced: FungibleRef[] = [];
+  const value = (fungible: FungibleRef, amount: bigint): number | undefined => {
+    const found = valueAt(fungible, amount);
+    if (found === undefined) unpriced.push(fungible);
+    return found;
+  };
+  const ref = (asset: string): FungibleRef => ({ chainId: transaction.chainId, asset });
+  const entries: TransactionEntries['entries'] = [];
+
+  const paysFee = transaction.from.toLowerCase() === me && transaction.paymaster === '';
+  const fee = paysFee ? BigInt(transaction.fee || '0') : 0n;
+  const feeValue = fee > 0n ? value(ref(''), fee) : 0;
+  if (fee > 0n) entries.push({ fungible: ref(''), entry: { type: 'fee', amount: fee, value: feeValue ?? 0 } });
+
+  const given = [...net].filter(([, amount]) => amount < 0n).map(([asset, amount]) => ({ fungible: ref(asset), amount: -amount }));
+  const got = [...net].filter(([, amount]) => amount > 0n).map(([asset, amount]) => ({ fungible: ref(asset), amount }));
+
+  if (given.length > 0 && got.length > 0) {
+    const proceeds = given.map((leg) => value(leg.fungible, leg.amount));
+    for (const [index, leg] of given.entries()) entries.push({ fungible: leg.fungible, entry: { type: 'sell', amount: leg.amount, proceeds: proceeds[index] ?? 0 } });
+    const worth = got.map((leg) => value(leg.fungible, leg.amount));
+    const totalWorth = worth.reduce<number>((sum, leg) => sum + (leg ?? 0), 0);
+    const givenValue = proceeds.every((leg) => leg !== undefined) ? proceeds.reduce<number>((sum, leg) => sum + leg!, 0) : undefined;
+    const feeShare = feeValue ?? 0;
+    const weight = (index: number) => (totalWorth === 0 ? 1 / got.length : (worth[index] ?? 0) / totalWorth);
+    for (const [index, leg] of got.entries()) {
+      // The value given up buys what was got; without a price for all of it, what was got is worth its market value.
+      const cost = givenValue === undefined ? (worth[index] ?? 0) + feeShare * weight(index) : (givenValue + feeShare) * weight(index);
+      entries.push({ fungible: leg.fungible, entry: { type: 'buy', amount: leg.amount, cost } });
+    }
+  } else if (given.length > 0) {
+    for (const leg of given) {
+      const worth = value(leg.fungible, leg.amount) ?? 0;
+      entries.push({ fungible: leg.fungible, entry: nftIn ? { type: 'pay-for-nft', amount: leg.amount, value: worth } : { type: 'send', amount: leg.amount, value: worth } });
+    }
+  } else if (got.length > 0) {
+    for (const leg of got) {
+      const worth = value(leg.fungible, leg.amount) ?? 0;
+      entries.push({ fungible: leg.fungible, entry: nftOut ? { type: 'receive-for-nft', amount: leg.amount, value: worth } : { type: 'receive', amount: leg.amount, value: worth } });
+    }
+  }
+  return { entries, unpriced };
+}
