@@ -39,7 +39,11 @@ export interface FungibleStatistics {
 }
 
 export interface FifoLedger {
-  apply(entry: LedgerEntry): void;
+  /**
+   * Moves the lots as the entry says. Its flows (gains, costs, values, fees) count only when
+   * `counted` (a request's `since` leaves earlier ones out, while their lots still stand).
+   */
+  apply(entry: LedgerEntry, counted?: boolean): void;
   statistics(): FungibleStatistics;
 }
 
@@ -64,7 +68,10 @@ export function createFifoLedger(): FifoLedger {
   const lots: Lot[] = [];
   // Consumed lots are skipped, not spliced: a wallet of 100,000 trades stays linear.
   let head = 0;
-  const stats: FungibleStatistics = {
+  /** What the open lots hold and cost. */
+  const held = { amount: 0n, cost: 0 };
+  type Flows = Omit<FungibleStatistics, 'open'>;
+  const newFlows = (): Flows => ({
     realizedGain: 0,
     realizedCostBasis: 0,
     totalInvested: 0,
@@ -75,15 +82,17 @@ export function createFifoLedger(): FifoLedger {
     fees: 0,
     bought: { amount: 0n, cost: 0 },
     sold: { amount: 0n, proceeds: 0 },
-    open: { amount: 0n, cost: 0 },
-  };
+  });
+  const counted = newFlows();
+  /** Where the entry being applied adds its flows: `counted`, or a scratch copy for an entry not counted. */
+  let flows = counted;
 
   function open(amount: bigint, cost: number): void {
     if (amount <= 0n) return;
     lots.push({ amount, cost });
-    stats.totalInvested += cost;
-    stats.open.amount += amount;
-    stats.open.cost += cost;
+    flows.totalInvested += cost;
+    held.amount += amount;
+    held.cost += cost;
   }
 
   /** Takes `amount` from the oldest lots; returns the cost taken. */
@@ -101,8 +110,8 @@ export function createFifoLedger(): FifoLedger {
       if (lot.amount === 0n) head++;
     }
     const consumed = amount - left;
-    stats.open.amount -= consumed;
-    stats.open.cost = head === lots.length ? 0 : stats.open.cost - cost;
+    held.amount -= consumed;
+    held.cost = head === lots.length ? 0 : held.cost - cost;
     if (head > 1_024 && head * 2 > lots.length) {
       lots.splice(0, head);
       head = 0;
@@ -112,50 +121,56 @@ export function createFifoLedger(): FifoLedger {
 
   function sell(amount: bigint, proceeds: number): void {
     const cost = consume(amount);
-    stats.realizedGain += proceeds - cost;
-    stats.realizedCostBasis += cost;
+    flows.realizedGain += proceeds - cost;
+    flows.realizedCostBasis += cost;
   }
 
   return {
-    apply(entry) {
+    apply(entry, isCounted = true) {
       if (entry.amount <= 0n) return;
-      switch (entry.type) {
-        case 'buy':
-          open(entry.amount, entry.cost);
-          stats.bought.amount += entry.amount;
-          stats.bought.cost += entry.cost;
-          return;
-        case 'sell':
-          sell(entry.amount, entry.proceeds);
-          stats.sold.amount += entry.amount;
-          stats.sold.proceeds += entry.proceeds;
-          return;
-        case 'receive':
-          open(entry.amount, entry.value);
-          stats.receivedExternal += entry.value;
-          return;
-        case 'send':
-          consume(entry.amount);
-          stats.sentExternal += entry.value;
-          return;
-        case 'pay-for-nft':
-          sell(entry.amount, entry.value);
-          stats.sentForNfts += entry.value;
-          return;
-        case 'receive-for-nft':
-          open(entry.amount, entry.value);
-          stats.receivedForNfts += entry.value;
-          return;
-        case 'fee':
-          consume(entry.amount);
-          stats.fees += entry.value;
-          return;
-        default: {
-          const unknown: never = entry;
-          throw new Error(`unknown ledger entry ${JSON.stringify(unknown)}`);
-        }
-      }
+      flows = isCounted ? counted : newFlows();
+      applyEntry(entry);
+      flows = counted;
     },
-    statistics: () => ({ ...stats, bought: { ...stats.bought }, sold: { ...stats.sold }, open: { ...stats.open } }),
+    statistics: () => ({ ...counted, bought: { ...counted.bought }, sold: { ...counted.sold }, open: { ...held } }),
   };
+
+  function applyEntry(entry: LedgerEntry): void {
+    switch (entry.type) {
+      case 'buy':
+        open(entry.amount, entry.cost);
+        flows.bought.amount += entry.amount;
+        flows.bought.cost += entry.cost;
+        return;
+      case 'sell':
+        sell(entry.amount, entry.proceeds);
+        flows.sold.amount += entry.amount;
+        flows.sold.proceeds += entry.proceeds;
+        return;
+      case 'receive':
+        open(entry.amount, entry.value);
+        flows.receivedExternal += entry.value;
+        return;
+      case 'send':
+        consume(entry.amount);
+        flows.sentExternal += entry.value;
+        return;
+      case 'pay-for-nft':
+        sell(entry.amount, entry.value);
+        flows.sentForNfts += entry.value;
+        return;
+      case 'receive-for-nft':
+        open(entry.amount, entry.value);
+        flows.receivedForNfts += entry.value;
+        return;
+      case 'fee':
+        consume(entry.amount);
+        flows.fees += entry.value;
+        return;
+      default: {
+        const unknown: never = entry;
+        throw new Error(`unknown ledger entry ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
 }

@@ -89,10 +89,20 @@ test('what a swap got shares the value given by market value', () => {
   ]);
 });
 
-test('a token without a price is reported; what it bought is valued at market instead', () => {
-  const swap = transaction([token(gov, 100n * ether, wallet, pool), token(usdc, 500n * ether, pool, wallet)]);
-  expect(transactionEntries(swap, wallet, valueAt(true))).toEqual({
-    entries: [fee, { fungible: on(gov), entry: { type: 'sell', amount: 100n * ether, proceeds: 0 } }, { fungible: on(usdc), entry: { type: 'buy', amount: 500n * ether, cost: 502 } }],
+test('a token without a price is valued by the trade: worth what the other side is worth', () => {
+  const sell = transaction([token(gov, 100n * ether, wallet, pool), token(usdc, 500n * ether, pool, wallet)]);
+  expect(transactionEntries(sell, wallet, valueAt(true))).toEqual({
+    entries: [fee, { fungible: on(gov), entry: { type: 'sell', amount: 100n * ether, proceeds: 500 } }, { fungible: on(usdc), entry: { type: 'buy', amount: 500n * ether, cost: 502 } }],
+    unpriced: [],
+  });
+  const buy = transaction([token(usdc, 500n * ether, wallet, pool), token(gov, 100n * ether, pool, wallet)]);
+  expect(transactionEntries(buy, wallet, valueAt(true)).entries.at(-1)).toEqual({ fungible: on(gov), entry: { type: 'buy', amount: 100n * ether, cost: 502 } });
+});
+
+test('a token without a price received or sent outside a trade is reported', () => {
+  const airdrop = transaction([token(gov, 100n * ether, other, wallet)], { from: other });
+  expect(transactionEntries(airdrop, wallet, valueAt(true))).toEqual({
+    entries: [{ fungible: on(gov), entry: { type: 'receive', amount: 100n * ether, value: 0 } }],
     unpriced: [on(gov)],
   });
 });

@@ -19,13 +19,33 @@ export interface TransactionEntries {
 const fungibleKinds = new Set([AssetKind.ASSET_KIND_NATIVE, AssetKind.ASSET_KIND_ERC20]);
 const nftKinds = new Set([AssetKind.ASSET_KIND_ERC721, AssetKind.ASSET_KIND_ERC1155]);
 
+interface Leg {
+  fungible: FungibleRef;
+  amount: bigint;
+}
+
+/**
+ * The market value of each leg of one side of a trade. A leg without a price is worth its share
+ * of what the other side is worth beyond this side's priced legs (the trade's own price), when
+ * every leg of the other side has a price; undefined otherwise.
+ */
+function tradeValues(side: readonly Leg[], other: readonly Leg[], valueAt: ValueAt): (number | undefined)[] {
+  const values = side.map((leg) => valueAt(leg.fungible, leg.amount));
+  const missing = values.filter((value) => value === undefined).length;
+  if (missing === 0) return values;
+  const otherValues = other.map((leg) => valueAt(leg.fungible, leg.amount));
+  if (otherValues.some((value) => value === undefined)) return values;
+  const rest = otherValues.reduce<number>((sum, value) => sum + value!, 0) - values.reduce<number>((sum, value) => sum + (value ?? 0), 0);
+  return values.map((value) => value ?? Math.max(0, rest) / missing);
+}
+
 /**
  * What one transaction did to one wallet's FIFO ledgers. The wallet's fungible legs are netted
  * per asset (a transfer between the wallet and itself is neutral, and a fee-on-transfer token
  * counts what arrived), then read as:
  * - a trade when it gave some fungibles and got others: each given one is sold at market value,
- *   and what it got costs the value given plus the fee, shared by market value (by count when
- *   none has a price; at market value when a given one has none);
+ *   and what it got costs the value given plus the fee, shared by market value; a leg without a
+ *   price is valued by the trade itself (tradeValues);
  * - a purchase of NFTs when it gave fungibles and got NFTs only, a sale of NFTs the other way;
  * - a send or a receive otherwise.
  * The fee is spent from the native asset when the wallet sent the transaction and no paymaster
@@ -72,16 +92,16 @@ export function transactionEntries(transaction: WalletTransaction, wallet: strin
   const got = [...net].filter(([, amount]) => amount > 0n).map(([asset, amount]) => ({ fungible: ref(asset), amount }));
 
   if (given.length > 0 && got.length > 0) {
-    const proceeds = given.map((leg) => value(leg.fungible, leg.amount));
+    const proceeds = tradeValues(given, got, valueAt);
+    const worth = tradeValues(got, given, valueAt);
+    given.forEach((leg, index) => proceeds[index] === undefined && unpriced.push(leg.fungible));
+    got.forEach((leg, index) => worth[index] === undefined && unpriced.push(leg.fungible));
     for (const [index, leg] of given.entries()) entries.push({ fungible: leg.fungible, entry: { type: 'sell', amount: leg.amount, proceeds: proceeds[index] ?? 0 } });
-    const worth = got.map((leg) => value(leg.fungible, leg.amount));
+    const givenValue = proceeds.reduce<number>((sum, leg) => sum + (leg ?? 0), 0) + (feeValue ?? 0);
     const totalWorth = worth.reduce<number>((sum, leg) => sum + (leg ?? 0), 0);
-    const givenValue = proceeds.every((leg) => leg !== undefined) ? proceeds.reduce<number>((sum, leg) => sum + leg!, 0) : undefined;
-    const feeShare = feeValue ?? 0;
-    const weight = (index: number) => (totalWorth === 0 ? 1 / got.length : (worth[index] ?? 0) / totalWorth);
     for (const [index, leg] of got.entries()) {
-      // The value given up buys what was got; without a price for all of it, what was got is worth its market value.
-      const cost = givenValue === undefined ? (worth[index] ?? 0) + feeShare * weight(index) : (givenValue + feeShare) * weight(index);
+      // What was given (and the fee) bought what was got, shared by market value (by count without one).
+      const cost = givenValue * (totalWorth === 0 ? 1 / got.length : (worth[index] ?? 0) / totalWorth);
       entries.push({ fungible: leg.fungible, entry: { type: 'buy', amount: leg.amount, cost } });
     }
   } else if (given.length > 0) {
