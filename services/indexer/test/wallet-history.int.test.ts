@@ -2,10 +2,10 @@ import { sql } from '@wallet-api/core/clickhouse';
 import { createGrpcClient, startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
 import { createProducer, ensureTopics, type MessageProducer } from '@wallet-api/core/kafka';
 import type { BalanceChange, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
-import { IndexerClient, TrashFilter, type ListWalletTransactionsRequest, type TransactionRecord } from '@wallet-api/core/proto/indexer';
+import { IndexerClient, TrashFilter, type ListWalletTransactionsRequest, type TransactionCursor, type TransactionRecord } from '@wallet-api/core/proto/indexer';
 import { setupChangeVersions, setupClickHouse, setupKafka, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
-import { indexerService } from '../src/grpc/indexer-service.js';
+import { historyCursor, indexerService } from '../src/grpc/indexer-service.js';
 import { walletRows } from '../src/consume/wallet-rows.js';
 import { createWalletHistoryStore } from '../src/store/wallet-history-store.js';
 import { retiredChainId, startReferenceDataFixture, type RunningReferenceData } from './reference-data-fixture.js';
@@ -208,6 +208,31 @@ describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions',
     expect(round).toBe(2);
     const expected = [...initial].sort((a, b) => Number(b.blockNumber) - Number(a.blockNumber) || b.transactionIndex - a.transactionIndex);
     expect(hashes(seen)).toEqual(expected.map((tx) => tx.hash));
+  });
+
+  test('the decoded history pages newest first as sent, every leg kept; orphaned blocks are left out; page sizes are checked', async () => {
+    const wallet = randomAddress();
+    const other = randomAddress();
+    const pay = (block: BlockRef, index: number, amount: string) =>
+      transaction(block, index, { from: other, to: wallet, transfers: [{ asset: native, amount, sender: other, recipient: wallet }, { asset: erc20(usdc), amount: '5', sender: wallet, recipient: other }] });
+    const blocks = [blockRef(chainId, 60, 1_700_003_000), blockRef(chainId, 61, 1_700_003_000), blockRef(chainId, 62, 1_700_003_012)];
+    const sent = [pay(blocks[0]!, 0, '1'), pay(blocks[0]!, 1, '2'), pay(blocks[1]!, 0, '3'), pay(blocks[2]!, 4, '4')];
+    for (const block of blocks) await sendBlock(block);
+    await sendTransactions(sent);
+    const history = (after?: TransactionCursor, pageSize = 3) => unary(indexer, indexer.listWalletHistory, { address: wallet.toUpperCase().replace('0X', '0x'), chainIds: [chainId], after, pageSize });
+    await eventually(() => history(undefined, 1_000), (response) => response.transactions.length === sent.length);
+    const first = await history();
+    expect(first.hasMore).toBe(true);
+    const second = await history(historyCursor(first.transactions.at(-1)!));
+    expect(second.hasMore).toBe(false);
+    expect([...first.transactions, ...second.transactions]).toEqual([...sent].reverse());
+
+    await sendRollback([blocks[2]!]);
+    await eventually(() => history(undefined, 1_000), (response) => response.transactions.length === 3);
+
+    for (const pageSize of [0, 1_001]) {
+      await expect(history(undefined, pageSize)).rejects.toMatchObject({ code: 3, details: 'page size must be 1 to 1000' });
+    }
   });
 
   describe('filters', () => {

@@ -19,7 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { RequestContext } from "./common.js";
-import { Asset } from "./events.js";
+import { Asset, WalletTransaction } from "./events.js";
 import { Dapp, TokenInfo } from "./reference_data.js";
 
 export const protobufPackage = "walletapi.indexer";
@@ -93,6 +93,23 @@ export interface ListWalletTransactionsRequest {
     | undefined;
   /** 1 to 100. */
   pageSize: number;
+}
+
+export interface ListWalletHistoryRequest {
+  /** Lowercase 0x-hex for EVM wallets, base58 as given for Solana. */
+  address: string;
+  chainIds: string[];
+  after:
+    | TransactionCursor
+    | undefined;
+  /** 1 to 1,000. */
+  pageSize: number;
+}
+
+export interface ListWalletHistoryResponse {
+  transactions: WalletTransaction[];
+  /** More transactions follow the last one returned (historyCursor of it starts the next page). */
+  hasMore: boolean;
 }
 
 export interface ListWalletTransactionsResponse {
@@ -590,6 +607,224 @@ export const ListWalletTransactionsRequest: MessageFns<ListWalletTransactionsReq
       ? TransactionCursor.fromPartial(object.after)
       : undefined;
     message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseListWalletHistoryRequest(): ListWalletHistoryRequest {
+  return { address: "", chainIds: [], after: undefined, pageSize: 0 };
+}
+
+export const ListWalletHistoryRequest: MessageFns<ListWalletHistoryRequest> = {
+  encode(message: ListWalletHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.address !== "") {
+      writer.uint32(10).string(message.address);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.after !== undefined) {
+      TransactionCursor.encode(message.after, writer.uint32(26).fork()).join();
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(32).uint32(message.pageSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWalletHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWalletHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.after = TransactionCursor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWalletHistoryRequest {
+    return {
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+      after: isSet(object.after) ? TransactionCursor.fromJSON(object.after) : undefined,
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListWalletHistoryRequest): unknown {
+    const obj: any = {};
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    if (message.after !== undefined) {
+      obj.after = TransactionCursor.toJSON(message.after);
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWalletHistoryRequest>, I>>(base?: I): ListWalletHistoryRequest {
+    return ListWalletHistoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWalletHistoryRequest>, I>>(object: I): ListWalletHistoryRequest {
+    const message = createBaseListWalletHistoryRequest();
+    message.address = object.address ?? "";
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    message.after = (object.after !== undefined && object.after !== null)
+      ? TransactionCursor.fromPartial(object.after)
+      : undefined;
+    message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseListWalletHistoryResponse(): ListWalletHistoryResponse {
+  return { transactions: [], hasMore: false };
+}
+
+export const ListWalletHistoryResponse: MessageFns<ListWalletHistoryResponse> = {
+  encode(message: ListWalletHistoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.transactions) {
+      WalletTransaction.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.hasMore !== false) {
+      writer.uint32(16).bool(message.hasMore);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWalletHistoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWalletHistoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transactions.push(WalletTransaction.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.hasMore = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWalletHistoryResponse {
+    return {
+      transactions: globalThis.Array.isArray(object?.transactions)
+        ? object.transactions.map((e: any) => WalletTransaction.fromJSON(e))
+        : [],
+      hasMore: isSet(object.hasMore)
+        ? globalThis.Boolean(object.hasMore)
+        : isSet(object.has_more)
+        ? globalThis.Boolean(object.has_more)
+        : false,
+    };
+  },
+
+  toJSON(message: ListWalletHistoryResponse): unknown {
+    const obj: any = {};
+    if (message.transactions?.length) {
+      obj.transactions = message.transactions.map((e) => WalletTransaction.toJSON(e));
+    }
+    if (message.hasMore !== false) {
+      obj.hasMore = message.hasMore;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWalletHistoryResponse>, I>>(base?: I): ListWalletHistoryResponse {
+    return ListWalletHistoryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWalletHistoryResponse>, I>>(object: I): ListWalletHistoryResponse {
+    const message = createBaseListWalletHistoryResponse();
+    message.transactions = object.transactions?.map((e) => WalletTransaction.fromPartial(e)) || [];
+    message.hasMore = object.hasMore ?? false;
     return message;
   },
 };
@@ -1965,6 +2200,23 @@ export const IndexerService = {
     responseDeserialize: (value: Buffer): ListWalletTransactionsResponse =>
       ListWalletTransactionsResponse.decode(value),
   },
+  /**
+   * A wallet's indexed transactions on the given chains as decoded (the events' WalletTransaction,
+   * every wallet's legs in it), in ListWalletTransactions' order and paging: for services that
+   * replay a wallet's history (profit and loss). INVALID_ARGUMENT for an empty address, no chains
+   * or a page size outside 1 to 1,000.
+   */
+  listWalletHistory: {
+    path: "/walletapi.indexer.Indexer/ListWalletHistory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListWalletHistoryRequest): Buffer =>
+      Buffer.from(ListWalletHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListWalletHistoryRequest => ListWalletHistoryRequest.decode(value),
+    responseSerialize: (value: ListWalletHistoryResponse): Buffer =>
+      Buffer.from(ListWalletHistoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListWalletHistoryResponse => ListWalletHistoryResponse.decode(value),
+  },
 } as const;
 
 export interface IndexerServer extends UntypedServiceImplementation {
@@ -1974,6 +2226,13 @@ export interface IndexerServer extends UntypedServiceImplementation {
    * address and the chains; INVALID_ARGUMENT only for a malformed cursor or page size.
    */
   listWalletTransactions: handleUnaryCall<ListWalletTransactionsRequest, ListWalletTransactionsResponse>;
+  /**
+   * A wallet's indexed transactions on the given chains as decoded (the events' WalletTransaction,
+   * every wallet's legs in it), in ListWalletTransactions' order and paging: for services that
+   * replay a wallet's history (profit and loss). INVALID_ARGUMENT for an empty address, no chains
+   * or a page size outside 1 to 1,000.
+   */
+  listWalletHistory: handleUnaryCall<ListWalletHistoryRequest, ListWalletHistoryResponse>;
 }
 
 export interface IndexerClient extends Client {
@@ -1996,6 +2255,27 @@ export interface IndexerClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListWalletTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A wallet's indexed transactions on the given chains as decoded (the events' WalletTransaction,
+   * every wallet's legs in it), in ListWalletTransactions' order and paging: for services that
+   * replay a wallet's history (profit and loss). INVALID_ARGUMENT for an empty address, no chains
+   * or a page size outside 1 to 1,000.
+   */
+  listWalletHistory(
+    request: ListWalletHistoryRequest,
+    callback: (error: ServiceError | null, response: ListWalletHistoryResponse) => void,
+  ): ClientUnaryCall;
+  listWalletHistory(
+    request: ListWalletHistoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListWalletHistoryResponse) => void,
+  ): ClientUnaryCall;
+  listWalletHistory(
+    request: ListWalletHistoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListWalletHistoryResponse) => void,
   ): ClientUnaryCall;
 }
 

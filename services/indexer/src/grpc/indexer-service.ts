@@ -8,6 +8,7 @@ import {
   type IndexerServer,
   type ListWalletTransactionsRequest,
   type TokenView,
+  type TransactionCursor,
   type TransactionRecord,
 } from '@wallet-api/core/proto/indexer';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
@@ -19,6 +20,16 @@ import { createWalletHistoryStore, type StoredWalletTransaction } from '../store
 import type { TransactionSearch, TrashFilter as StoreTrashFilter } from '../store/wallet-transaction-query.js';
 
 export const maxPageSize = 100;
+/** A history page for replaying services: bodies only, so a wallet of a million transactions takes a thousand pages. */
+export const maxHistoryPageSize = 1_000;
+
+/** Where the page after this transaction starts, in the order of both listings. */
+export function historyCursor(transaction: WalletTransaction): TransactionCursor {
+  return { minedAtMs: String(BigInt(transaction.blockTimestamp) * 1000n), blockNumber: transaction.blockNumber, transactionIndex: transaction.transactionIndex, chainId: transaction.chainId };
+}
+
+const storeCursor = (after: TransactionCursor | undefined) =>
+  after && { minedAtMs: BigInt(after.minedAtMs), blockNumber: BigInt(after.blockNumber), transactionIndex: after.transactionIndex, chainId: after.chainId };
 
 const evmAddress = /^0x[0-9a-fA-F]{40}$/;
 const evmHash = /^0x[0-9a-fA-F]{64}$/;
@@ -84,7 +95,6 @@ export function indexerService({ clickhouse, referenceData, memory }: IndexerSer
       if (request.pageSize < 1 || request.pageSize > maxPageSize) throw invalidArgument(`page size must be 1 to ${maxPageSize}`);
       const address = normalizeAddress(request.address);
       const search = await resolveSearch(request.searchQuery, request.chainIds, referenceData, request.context);
-      const after = request.after;
       const rows = await store.listWalletTransactions({
         address,
         chainIds: request.chainIds,
@@ -94,12 +104,7 @@ export function indexerService({ clickhouse, referenceData, memory }: IndexerSer
         maxMinedAtMs: request.maxMinedAtMs === undefined ? undefined : BigInt(request.maxMinedAtMs),
         assetTypes: request.assetTypes,
         search,
-        after: after && {
-          minedAtMs: BigInt(after.minedAtMs),
-          blockNumber: BigInt(after.blockNumber),
-          transactionIndex: after.transactionIndex,
-          chainId: after.chainId,
-        },
+        after: storeCursor(request.after),
         limit: request.pageSize + 1,
       });
       const page = rows.slice(0, request.pageSize);
@@ -111,6 +116,21 @@ export function indexerService({ clickhouse, referenceData, memory }: IndexerSer
           // The stored readings, not a fresh wallet view's, so filters and answers always agree.
           toTransactionRecord(row.transaction, row.address, { tokens: tokenTable, dapps: dappTable }, { reading: { operationType: row.operationType, isTrash: row.isTrash } }),
         ), hasMore: rows.length > request.pageSize };
+    },
+    async listWalletHistory(request) {
+      if (request.address === '') throw invalidArgument('address is required');
+      if (request.chainIds.length === 0) throw invalidArgument('chain_ids needs at least one chain');
+      if (request.pageSize < 1 || request.pageSize > maxHistoryPageSize) throw invalidArgument(`page size must be 1 to ${maxHistoryPageSize}`);
+      const rows = await store.listWalletTransactions({
+        address: normalizeAddress(request.address),
+        chainIds: request.chainIds,
+        operationTypes: [],
+        trash: 'no_filter',
+        assetTypes: [],
+        after: storeCursor(request.after),
+        limit: request.pageSize + 1,
+      });
+      return { transactions: rows.slice(0, request.pageSize).map((row) => row.transaction), hasMore: rows.length > request.pageSize };
     },
   });
 }
