@@ -5,7 +5,8 @@ import type { BalanceChange, ChainRollback, WalletTransaction } from '@wallet-ap
 import { IndexerClient, TrashFilter, type ListWalletTransactionsRequest, type TransactionCursor, type TransactionRecord } from '@wallet-api/core/proto/indexer';
 import { setupChangeVersions, setupClickHouse, setupKafka, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
-import { historyCursor, indexerService } from '../src/grpc/indexer-service.js';
+import { historyCursor } from '@wallet-api/core/transactions';
+import { indexerService } from '../src/grpc/indexer-service.js';
 import { walletRows } from '../src/consume/wallet-rows.js';
 import { createWalletHistoryStore } from '../src/store/wallet-history-store.js';
 import { retiredChainId, startReferenceDataFixture, type RunningReferenceData } from './reference-data-fixture.js';

@@ -1,9 +1,7 @@
 import type { ChartWindow } from '@wallet-api/core/charts';
-import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
-import { TokenInterface, type PriceQuery, type ReferenceDataClient, type TokenRef } from '@wallet-api/core/proto/reference_data';
-import type { TokenDirectory } from '@wallet-api/core/reference-data';
-import { inBatches } from '@wallet-api/core/resources';
+import { TokenInterface, type ReferenceDataClient, type TokenRef } from '@wallet-api/core/proto/reference_data';
+import { pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
 import { formatUnits } from 'viem';
 import type { ChartAsset } from '../series/bucketed-changes.js';
 import type { PointPrice, PointPriceCache, PriceLookupKey } from './point-price-cache.js';
@@ -38,21 +36,6 @@ export interface ChartValuationOptions {
 export function createChartValuation(options: ChartValuationOptions): ChartValuation {
   const { referenceData, tokens } = options;
   const concurrency = options.concurrency ?? 4;
-
-  async function prices(context: RequestContext, currency: string, queries: readonly PriceQuery[]): Promise<(number | undefined)[]> {
-    const batches = inBatches(queries);
-    const answers: (number | undefined)[][] = new Array(batches.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < batches.length) {
-        const index = next++;
-        const response = await unary(referenceData, referenceData.getPrices, { context, currency, queries: batches[index]! }, { name: 'ReferenceData/GetPrices' });
-        answers[index] = response.prices.map((price) => price.price);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
-    return answers.flat();
-  }
 
   return {
     async values(request, window, series) {
@@ -91,10 +74,10 @@ export function createChartValuation(options: ChartValuationOptions): ChartValua
         });
       }
       const missing = [...lookups.values()].filter((entry) => entry.price === null);
-      const answers = await prices(
-        request.context,
-        request.currency,
-        missing.map((entry) => ({ token: entry.query, timestamp: String(entry.key.timestamp) })),
+      const answers = await pricesAt(
+        referenceData,
+        { context: request.context, currency: request.currency, queries: missing.map((entry) => ({ token: entry.query, timestamp: String(entry.key.timestamp) })) },
+        concurrency,
       );
       missing.forEach((entry, index) => (entry.price = answers[index]));
       if (options.cache && baseline) options.cache.keep(baseline, missing.map((entry) => ({ key: entry.key, price: entry.price ?? undefined })));

@@ -1,6 +1,7 @@
 // How a decoded transaction reads for one wallet: shared by the indexer (history rows and its
-// gRPC answers) and the subscription service (webhook bodies).
+// gRPC answers), the subscription service (webhook bodies) and the pnl service (history pages).
 export { zeroAddress } from './address.js';
+export { historyCursor } from './history-cursor.js';
 export { operationRank, operationTypes, type ActType, type OperationType } from './operation-type.js';
 export type { TokenFact, TokenFacts } from './token-facts.js';
 export { toTransactionRecord, transactionContracts, type WalletReading } from './transaction-record.js';

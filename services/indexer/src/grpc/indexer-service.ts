@@ -23,11 +23,6 @@ export const maxPageSize = 100;
 /** A history page for replaying services: bodies only, so a wallet of a million transactions takes a thousand pages. */
 export const maxHistoryPageSize = 1_000;
 
-/** Where the page after this transaction starts, in the order of both listings. */
-export function historyCursor(transaction: WalletTransaction): TransactionCursor {
-  return { minedAtMs: String(BigInt(transaction.blockTimestamp) * 1000n), blockNumber: transaction.blockNumber, transactionIndex: transaction.transactionIndex, chainId: transaction.chainId };
-}
-
 const storeCursor = (after: TransactionCursor | undefined) =>
   after && { minedAtMs: BigInt(after.minedAtMs), blockNumber: BigInt(after.blockNumber), transactionIndex: after.transactionIndex, chainId: after.chainId };
 
