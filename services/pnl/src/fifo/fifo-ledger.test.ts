@@ -21,7 +21,7 @@ test('buy 1 at 100, buy 1 at 200, sell 1 at 300: the oldest lot is sold (realize
   expect(figures.relativeRealizedGainPercentage).toBe(200);
   expect(figures.relativeUnrealizedGainPercentage).toBe(25);
   expect(figures.relativeTotalGainPercentage).toBeCloseTo(250 / 3, 12);
-  expect(averagePrices(statistics, 18)).toEqual({ averageBuyPrice: 150, averageSellPrice: 300 });
+  expect(averagePrices([{ statistics, decimals: 18, price: 250 }])).toEqual({ averageBuyPrice: 150, averageSellPrice: 300 });
 });
 
 test('a sale across lots takes each at its share of cost, oldest first', () => {

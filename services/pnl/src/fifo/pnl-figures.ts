@@ -74,9 +74,17 @@ export function pnlFigures(fungibles: readonly PricedStatistics[]): PnlFigures {
   return figures;
 }
 
-/** decisions.md "PnL" breakdown: the mean price of trade buys and of trade sales per whole unit; 0 without any. */
-export function averagePrices(statistics: FungibleStatistics, decimals: number): { averageBuyPrice: number; averageSellPrice: number } {
-  const bought = units(statistics.bought.amount, decimals);
-  const sold = units(statistics.sold.amount, decimals);
-  return { averageBuyPrice: bought === 0 ? 0 : statistics.bought.cost / bought, averageSellPrice: sold === 0 ? 0 : statistics.sold.proceeds / sold };
+/** decisions.md "PnL" breakdown: the mean price of trade buys and of trade sales per whole unit (over every wallet's ledger); 0 without any. */
+export function averagePrices(fungibles: readonly PricedStatistics[]): { averageBuyPrice: number; averageSellPrice: number } {
+  let bought = 0;
+  let cost = 0;
+  let sold = 0;
+  let proceeds = 0;
+  for (const { statistics, decimals } of fungibles) {
+    bought += units(statistics.bought.amount, decimals);
+    cost += statistics.bought.cost;
+    sold += units(statistics.sold.amount, decimals);
+    proceeds += statistics.sold.proceeds;
+  }
+  return { averageBuyPrice: bought === 0 ? 0 : cost / bought, averageSellPrice: sold === 0 ? 0 : proceeds / sold };
 }
