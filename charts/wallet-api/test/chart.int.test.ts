@@ -212,7 +212,7 @@ describe('production values (values-production.yaml)', () => {
       expect(secretRef(container, 'CLICKHOUSE_PASSWORD')).toEqual({ name: clickhouse.existingSecret, key: clickhouse.existingSecretKey });
     }
     // The gateway reads the answer cache's change tokens that these services write.
-    for (const name of ['gateway', 'indexer', 'positions', 'reference-data', 'chart']) {
+    for (const name of ['gateway', 'indexer', 'positions', 'reference-data', 'chart', 'pnl']) {
       expect(secretRef(onlyContainer(deployment(name)), 'REDIS_URL')).toEqual({ name: redis.existingSecret, key: redis.existingSecretKey });
     }
     expect(env(onlyContainer(deployment('subscription')), 'REDIS_URL')).toBeUndefined();
@@ -220,6 +220,9 @@ describe('production values (values-production.yaml)', () => {
     // positions for protocol positions at past blocks; the gateway asks it for charts.
     expect(env(onlyContainer(deployment('chart')), 'REFERENCE_DATA_GRPC_ADDRESS')?.value).toBe('wallet-api-reference-data.wallet-api.svc:50051');
     expect(env(onlyContainer(deployment('chart')), 'POSITIONS_GRPC_ADDRESS')?.value).toBe('wallet-api-positions.wallet-api.svc:50053');
+    // Profit and loss replays the wallets' history from the indexer, priced by reference-data.
+    expect(env(onlyContainer(deployment('pnl')), 'INDEXER_GRPC_ADDRESS')?.value).toBe('wallet-api-indexer.wallet-api.svc:50052');
+    expect(env(onlyContainer(deployment('pnl')), 'REFERENCE_DATA_GRPC_ADDRESS')?.value).toBe('wallet-api-reference-data.wallet-api.svc:50051');
     expect(env(onlyContainer(deployment('gateway')), 'CHART_GRPC_ADDRESS')?.value).toBe('wallet-api-chart.wallet-api.svc:50055');
     expect(secretRef(onlyContainer(deployment('reference-data')), 'CHAIN_RPC_URL_ETHEREUM')).toEqual({ name: 'wallet-api-chain-rpc', key: 'ethereum' });
   });

@@ -1,8 +1,37 @@
-import { parseEnv, serviceAddressEnv } from '@wallet-api/core/config';
-import { registration } from '@wallet-api/core/grpc';
-import { PnlService, type PnlServer } from '@wallet-api/core/proto/pnl';
+import { z } from 'zod';
+import { connectChangeVersions } from '@wallet-api/core/cache';
+import { parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
+import { createGrpcClient } from '@wallet-api/core/grpc';
+import { IndexerClient } from '@wallet-api/core/proto/indexer';
+import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { createTokenDirectory } from '@wallet-api/core/reference-data';
 import { runGrpcService } from '@wallet-api/core/service';
+import { createWalletPnl } from './compute/wallet-pnl.js';
+import { pnlService } from './grpc/pnl-service.js';
+import { createHistoryReader } from './history/history-reader.js';
 
-await runGrpcService('pnl', parseEnv(serviceAddressEnv).PNL_GRPC_PORT, async () => ({
-  services: [registration<PnlServer>('walletapi.pnl.Pnl', PnlService, {})],
-}));
+const env = serviceAddressEnv.extend(redisEnv.shape).extend({
+  // A request waits this long for a wallet's computation, then answers 503 with Retry-After (spec 4.2 rule 5).
+  PNL_WAIT_MS: z.coerce.number().int().positive().default(5_000),
+});
+
+await runGrpcService('pnl', parseEnv(serviceAddressEnv).PNL_GRPC_PORT, async ({ logger }) => {
+  const config = parseEnv(env);
+  const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
+  const indexer = createGrpcClient(IndexerClient, config.INDEXER_GRPC_ADDRESS);
+  const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
+  return {
+    services: [
+      pnlService({
+        pnl: createWalletPnl({ history: createHistoryReader({ indexer }), tokens: createTokenDirectory(referenceData), referenceData }),
+        versions: changes.versions,
+        waitMs: config.PNL_WAIT_MS,
+      }),
+    ],
+    closers: [
+      { name: 'redis', close: async () => changes.close() },
+      { name: 'indexer client', close: async () => indexer.close() },
+      { name: 'reference-data client', close: async () => referenceData.close() },
+    ],
+  };
+});

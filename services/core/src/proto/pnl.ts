@@ -5,30 +5,1011 @@
 // source: pnl.proto
 
 /* eslint-disable */
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import {
+  type CallOptions,
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientUnaryCall,
+  type handleUnaryCall,
   makeGenericClientConstructor,
+  type Metadata,
+  type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { RequestContext } from "./common.js";
 
 export const protobufPackage = "walletapi.pnl";
 
 export const protobufFileName = "pnl.proto";
 
-/**
- * FIFO profit and loss of wallets.
- * Its RPCs arrive with the issues that build the service; until then it serves only the
- * standard gRPC health service.
- */
+export interface GetWalletPnlRequest {
+  context:
+    | RequestContext
+    | undefined;
+  /** Lowercase 0x-hex for EVM wallets. */
+  addresses: string[];
+  chainIds: string[];
+  currency: string;
+  /** Only these fungibles, with a breakdown by id. */
+  fungibleIds: string[];
+  /**
+   * Only these implementations (`<chain_id>:<address>`, lowercase), each with lots of its own and
+   * a breakdown by implementation; takes precedence over fungible_ids.
+   */
+  fungibleImplementations: string[];
+  /** Unix milliseconds: only flows from then on count (earlier transactions still move the lots). */
+  sinceMs?:
+    | string
+    | undefined;
+  /** Unix milliseconds: later transactions are left out. */
+  tillMs?: string | undefined;
+}
+
+/** decisions.md "PnL", in the request's currency. */
+export interface PnlFigures {
+  totalGain: number;
+  realizedGain: number;
+  unrealizedGain: number;
+  relativeTotalGainPercentage: number;
+  relativeRealizedGainPercentage: number;
+  relativeUnrealizedGainPercentage: number;
+  totalFee: number;
+  totalInvested: number;
+  realizedCostBasis: number;
+  netInvested: number;
+  receivedExternal: number;
+  sentExternal: number;
+  sentForNfts: number;
+  receivedForNfts: number;
+  /** Breakdown entries only: per whole unit of trade buys and sales. */
+  averageBuyPrice: number;
+  averageSellPrice: number;
+}
+
+export interface WalletPnl {
+  figures:
+    | PnlFigures
+    | undefined;
+  /** `id` or `implementation` when the request filtered by fungibles; empty otherwise. */
+  breakdownBy: string;
+  breakdown: { [key: string]: PnlFigures };
+  excludedFungibleIds: string[];
+  excludedFungibleImplementations: string[];
+}
+
+export interface WalletPnl_BreakdownEntry {
+  key: string;
+  value: PnlFigures | undefined;
+}
+
+function createBaseGetWalletPnlRequest(): GetWalletPnlRequest {
+  return {
+    context: undefined,
+    addresses: [],
+    chainIds: [],
+    currency: "",
+    fungibleIds: [],
+    fungibleImplementations: [],
+    sinceMs: undefined,
+    tillMs: undefined,
+  };
+}
+
+export const GetWalletPnlRequest: MessageFns<GetWalletPnlRequest> = {
+  encode(message: GetWalletPnlRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.addresses) {
+      writer.uint32(18).string(v!);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    for (const v of message.fungibleIds) {
+      writer.uint32(42).string(v!);
+    }
+    for (const v of message.fungibleImplementations) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.sinceMs !== undefined) {
+      writer.uint32(56).uint64(message.sinceMs);
+    }
+    if (message.tillMs !== undefined) {
+      writer.uint32(64).uint64(message.tillMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWalletPnlRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWalletPnlRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.addresses.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.fungibleIds.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.fungibleImplementations.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.sinceMs = reader.uint64().toString();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.tillMs = reader.uint64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWalletPnlRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      addresses: globalThis.Array.isArray(object?.addresses)
+        ? object.addresses.map((e: any) => globalThis.String(e))
+        : [],
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      fungibleIds: globalThis.Array.isArray(object?.fungibleIds)
+        ? object.fungibleIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.fungible_ids)
+        ? object.fungible_ids.map((e: any) => globalThis.String(e))
+        : [],
+      fungibleImplementations: globalThis.Array.isArray(object?.fungibleImplementations)
+        ? object.fungibleImplementations.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.fungible_implementations)
+        ? object.fungible_implementations.map((e: any) => globalThis.String(e))
+        : [],
+      sinceMs: isSet(object.sinceMs)
+        ? globalThis.String(object.sinceMs)
+        : isSet(object.since_ms)
+        ? globalThis.String(object.since_ms)
+        : undefined,
+      tillMs: isSet(object.tillMs)
+        ? globalThis.String(object.tillMs)
+        : isSet(object.till_ms)
+        ? globalThis.String(object.till_ms)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetWalletPnlRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.addresses?.length) {
+      obj.addresses = message.addresses;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.fungibleIds?.length) {
+      obj.fungibleIds = message.fungibleIds;
+    }
+    if (message.fungibleImplementations?.length) {
+      obj.fungibleImplementations = message.fungibleImplementations;
+    }
+    if (message.sinceMs !== undefined) {
+      obj.sinceMs = message.sinceMs;
+    }
+    if (message.tillMs !== undefined) {
+      obj.tillMs = message.tillMs;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetWalletPnlRequest>, I>>(base?: I): GetWalletPnlRequest {
+    return GetWalletPnlRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetWalletPnlRequest>, I>>(object: I): GetWalletPnlRequest {
+    const message = createBaseGetWalletPnlRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.addresses = object.addresses?.map((e) => e) || [];
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    message.currency = object.currency ?? "";
+    message.fungibleIds = object.fungibleIds?.map((e) => e) || [];
+    message.fungibleImplementations = object.fungibleImplementations?.map((e) => e) || [];
+    message.sinceMs = object.sinceMs ?? undefined;
+    message.tillMs = object.tillMs ?? undefined;
+    return message;
+  },
+};
+
+function createBasePnlFigures(): PnlFigures {
+  return {
+    totalGain: 0,
+    realizedGain: 0,
+    unrealizedGain: 0,
+    relativeTotalGainPercentage: 0,
+    relativeRealizedGainPercentage: 0,
+    relativeUnrealizedGainPercentage: 0,
+    totalFee: 0,
+    totalInvested: 0,
+    realizedCostBasis: 0,
+    netInvested: 0,
+    receivedExternal: 0,
+    sentExternal: 0,
+    sentForNfts: 0,
+    receivedForNfts: 0,
+    averageBuyPrice: 0,
+    averageSellPrice: 0,
+  };
+}
+
+export const PnlFigures: MessageFns<PnlFigures> = {
+  encode(message: PnlFigures, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.totalGain !== 0) {
+      writer.uint32(9).double(message.totalGain);
+    }
+    if (message.realizedGain !== 0) {
+      writer.uint32(17).double(message.realizedGain);
+    }
+    if (message.unrealizedGain !== 0) {
+      writer.uint32(25).double(message.unrealizedGain);
+    }
+    if (message.relativeTotalGainPercentage !== 0) {
+      writer.uint32(33).double(message.relativeTotalGainPercentage);
+    }
+    if (message.relativeRealizedGainPercentage !== 0) {
+      writer.uint32(41).double(message.relativeRealizedGainPercentage);
+    }
+    if (message.relativeUnrealizedGainPercentage !== 0) {
+      writer.uint32(49).double(message.relativeUnrealizedGainPercentage);
+    }
+    if (message.totalFee !== 0) {
+      writer.uint32(57).double(message.totalFee);
+    }
+    if (message.totalInvested !== 0) {
+      writer.uint32(65).double(message.totalInvested);
+    }
+    if (message.realizedCostBasis !== 0) {
+      writer.uint32(73).double(message.realizedCostBasis);
+    }
+    if (message.netInvested !== 0) {
+      writer.uint32(81).double(message.netInvested);
+    }
+    if (message.receivedExternal !== 0) {
+      writer.uint32(89).double(message.receivedExternal);
+    }
+    if (message.sentExternal !== 0) {
+      writer.uint32(97).double(message.sentExternal);
+    }
+    if (message.sentForNfts !== 0) {
+      writer.uint32(105).double(message.sentForNfts);
+    }
+    if (message.receivedForNfts !== 0) {
+      writer.uint32(113).double(message.receivedForNfts);
+    }
+    if (message.averageBuyPrice !== 0) {
+      writer.uint32(121).double(message.averageBuyPrice);
+    }
+    if (message.averageSellPrice !== 0) {
+      writer.uint32(129).double(message.averageSellPrice);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PnlFigures {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePnlFigures();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.totalGain = reader.double();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.realizedGain = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.unrealizedGain = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.relativeTotalGainPercentage = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.relativeRealizedGainPercentage = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 49) {
+              break;
+            }
+
+            message.relativeUnrealizedGainPercentage = reader.double();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.totalFee = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 65) {
+              break;
+            }
+
+            message.totalInvested = reader.double();
+            continue;
+          }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.realizedCostBasis = reader.double();
+            continue;
+          }
+          case 10: {
+            if (tag !== 81) {
+              break;
+            }
+
+            message.netInvested = reader.double();
+            continue;
+          }
+          case 11: {
+            if (tag !== 89) {
+              break;
+            }
+
+            message.receivedExternal = reader.double();
+            continue;
+          }
+          case 12: {
+            if (tag !== 97) {
+              break;
+            }
+
+            message.sentExternal = reader.double();
+            continue;
+          }
+          case 13: {
+            if (tag !== 105) {
+              break;
+            }
+
+            message.sentForNfts = reader.double();
+            continue;
+          }
+          case 14: {
+            if (tag !== 113) {
+              break;
+            }
+
+            message.receivedForNfts = reader.double();
+            continue;
+          }
+          case 15: {
+            if (tag !== 121) {
+              break;
+            }
+
+            message.averageBuyPrice = reader.double();
+            continue;
+          }
+          case 16: {
+            if (tag !== 129) {
+              break;
+            }
+
+            message.averageSellPrice = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PnlFigures {
+    return {
+      totalGain: isSet(object.totalGain)
+        ? globalThis.Number(object.totalGain)
+        : isSet(object.total_gain)
+        ? globalThis.Number(object.total_gain)
+        : 0,
+      realizedGain: isSet(object.realizedGain)
+        ? globalThis.Number(object.realizedGain)
+        : isSet(object.realized_gain)
+        ? globalThis.Number(object.realized_gain)
+        : 0,
+      unrealizedGain: isSet(object.unrealizedGain)
+        ? globalThis.Number(object.unrealizedGain)
+        : isSet(object.unrealized_gain)
+        ? globalThis.Number(object.unrealized_gain)
+        : 0,
+      relativeTotalGainPercentage: isSet(object.relativeTotalGainPercentage)
+        ? globalThis.Number(object.relativeTotalGainPercentage)
+        : isSet(object.relative_total_gain_percentage)
+        ? globalThis.Number(object.relative_total_gain_percentage)
+        : 0,
+      relativeRealizedGainPercentage: isSet(object.relativeRealizedGainPercentage)
+        ? globalThis.Number(object.relativeRealizedGainPercentage)
+        : isSet(object.relative_realized_gain_percentage)
+        ? globalThis.Number(object.relative_realized_gain_percentage)
+        : 0,
+      relativeUnrealizedGainPercentage: isSet(object.relativeUnrealizedGainPercentage)
+        ? globalThis.Number(object.relativeUnrealizedGainPercentage)
+        : isSet(object.relative_unrealized_gain_percentage)
+        ? globalThis.Number(object.relative_unrealized_gain_percentage)
+        : 0,
+      totalFee: isSet(object.totalFee)
+        ? globalThis.Number(object.totalFee)
+        : isSet(object.total_fee)
+        ? globalThis.Number(object.total_fee)
+        : 0,
+      totalInvested: isSet(object.totalInvested)
+        ? globalThis.Number(object.totalInvested)
+        : isSet(object.total_invested)
+        ? globalThis.Number(object.total_invested)
+        : 0,
+      realizedCostBasis: isSet(object.realizedCostBasis)
+        ? globalThis.Number(object.realizedCostBasis)
+        : isSet(object.realized_cost_basis)
+        ? globalThis.Number(object.realized_cost_basis)
+        : 0,
+      netInvested: isSet(object.netInvested)
+        ? globalThis.Number(object.netInvested)
+        : isSet(object.net_invested)
+        ? globalThis.Number(object.net_invested)
+        : 0,
+      receivedExternal: isSet(object.receivedExternal)
+        ? globalThis.Number(object.receivedExternal)
+        : isSet(object.received_external)
+        ? globalThis.Number(object.received_external)
+        : 0,
+      sentExternal: isSet(object.sentExternal)
+        ? globalThis.Number(object.sentExternal)
+        : isSet(object.sent_external)
+        ? globalThis.Number(object.sent_external)
+        : 0,
+      sentForNfts: isSet(object.sentForNfts)
+        ? globalThis.Number(object.sentForNfts)
+        : isSet(object.sent_for_nfts)
+        ? globalThis.Number(object.sent_for_nfts)
+        : 0,
+      receivedForNfts: isSet(object.receivedForNfts)
+        ? globalThis.Number(object.receivedForNfts)
+        : isSet(object.received_for_nfts)
+        ? globalThis.Number(object.received_for_nfts)
+        : 0,
+      averageBuyPrice: isSet(object.averageBuyPrice)
+        ? globalThis.Number(object.averageBuyPrice)
+        : isSet(object.average_buy_price)
+        ? globalThis.Number(object.average_buy_price)
+        : 0,
+      averageSellPrice: isSet(object.averageSellPrice)
+        ? globalThis.Number(object.averageSellPrice)
+        : isSet(object.average_sell_price)
+        ? globalThis.Number(object.average_sell_price)
+        : 0,
+    };
+  },
+
+  toJSON(message: PnlFigures): unknown {
+    const obj: any = {};
+    if (message.totalGain !== 0) {
+      obj.totalGain = floatToJson(message.totalGain);
+    }
+    if (message.realizedGain !== 0) {
+      obj.realizedGain = floatToJson(message.realizedGain);
+    }
+    if (message.unrealizedGain !== 0) {
+      obj.unrealizedGain = floatToJson(message.unrealizedGain);
+    }
+    if (message.relativeTotalGainPercentage !== 0) {
+      obj.relativeTotalGainPercentage = floatToJson(message.relativeTotalGainPercentage);
+    }
+    if (message.relativeRealizedGainPercentage !== 0) {
+      obj.relativeRealizedGainPercentage = floatToJson(message.relativeRealizedGainPercentage);
+    }
+    if (message.relativeUnrealizedGainPercentage !== 0) {
+      obj.relativeUnrealizedGainPercentage = floatToJson(message.relativeUnrealizedGainPercentage);
+    }
+    if (message.totalFee !== 0) {
+      obj.totalFee = floatToJson(message.totalFee);
+    }
+    if (message.totalInvested !== 0) {
+      obj.totalInvested = floatToJson(message.totalInvested);
+    }
+    if (message.realizedCostBasis !== 0) {
+      obj.realizedCostBasis = floatToJson(message.realizedCostBasis);
+    }
+    if (message.netInvested !== 0) {
+      obj.netInvested = floatToJson(message.netInvested);
+    }
+    if (message.receivedExternal !== 0) {
+      obj.receivedExternal = floatToJson(message.receivedExternal);
+    }
+    if (message.sentExternal !== 0) {
+      obj.sentExternal = floatToJson(message.sentExternal);
+    }
+    if (message.sentForNfts !== 0) {
+      obj.sentForNfts = floatToJson(message.sentForNfts);
+    }
+    if (message.receivedForNfts !== 0) {
+      obj.receivedForNfts = floatToJson(message.receivedForNfts);
+    }
+    if (message.averageBuyPrice !== 0) {
+      obj.averageBuyPrice = floatToJson(message.averageBuyPrice);
+    }
+    if (message.averageSellPrice !== 0) {
+      obj.averageSellPrice = floatToJson(message.averageSellPrice);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PnlFigures>, I>>(base?: I): PnlFigures {
+    return PnlFigures.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PnlFigures>, I>>(object: I): PnlFigures {
+    const message = createBasePnlFigures();
+    message.totalGain = object.totalGain ?? 0;
+    message.realizedGain = object.realizedGain ?? 0;
+    message.unrealizedGain = object.unrealizedGain ?? 0;
+    message.relativeTotalGainPercentage = object.relativeTotalGainPercentage ?? 0;
+    message.relativeRealizedGainPercentage = object.relativeRealizedGainPercentage ?? 0;
+    message.relativeUnrealizedGainPercentage = object.relativeUnrealizedGainPercentage ?? 0;
+    message.totalFee = object.totalFee ?? 0;
+    message.totalInvested = object.totalInvested ?? 0;
+    message.realizedCostBasis = object.realizedCostBasis ?? 0;
+    message.netInvested = object.netInvested ?? 0;
+    message.receivedExternal = object.receivedExternal ?? 0;
+    message.sentExternal = object.sentExternal ?? 0;
+    message.sentForNfts = object.sentForNfts ?? 0;
+    message.receivedForNfts = object.receivedForNfts ?? 0;
+    message.averageBuyPrice = object.averageBuyPrice ?? 0;
+    message.averageSellPrice = object.averageSellPrice ?? 0;
+    return message;
+  },
+};
+
+function createBaseWalletPnl(): WalletPnl {
+  return {
+    figures: undefined,
+    breakdownBy: "",
+    breakdown: {},
+    excludedFungibleIds: [],
+    excludedFungibleImplementations: [],
+  };
+}
+
+export const WalletPnl: MessageFns<WalletPnl> = {
+  encode(message: WalletPnl, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.figures !== undefined) {
+      PnlFigures.encode(message.figures, writer.uint32(10).fork()).join();
+    }
+    if (message.breakdownBy !== "") {
+      writer.uint32(18).string(message.breakdownBy);
+    }
+    globalThis.Object.entries(message.breakdown).forEach(([key, value]: [string, PnlFigures]) => {
+      WalletPnl_BreakdownEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
+    for (const v of message.excludedFungibleIds) {
+      writer.uint32(34).string(v!);
+    }
+    for (const v of message.excludedFungibleImplementations) {
+      writer.uint32(42).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WalletPnl {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWalletPnl();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.figures = PnlFigures.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.breakdownBy = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = WalletPnl_BreakdownEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.breakdown[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.excludedFungibleIds.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.excludedFungibleImplementations.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WalletPnl {
+    return {
+      figures: isSet(object.figures) ? PnlFigures.fromJSON(object.figures) : undefined,
+      breakdownBy: isSet(object.breakdownBy)
+        ? globalThis.String(object.breakdownBy)
+        : isSet(object.breakdown_by)
+        ? globalThis.String(object.breakdown_by)
+        : "",
+      breakdown: isObject(object.breakdown)
+        ? (globalThis.Object.entries(object.breakdown) as [string, any][]).reduce(
+          (acc: { [key: string]: PnlFigures }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: PnlFigures.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      excludedFungibleIds: globalThis.Array.isArray(object?.excludedFungibleIds)
+        ? object.excludedFungibleIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.excluded_fungible_ids)
+        ? object.excluded_fungible_ids.map((e: any) => globalThis.String(e))
+        : [],
+      excludedFungibleImplementations: globalThis.Array.isArray(object?.excludedFungibleImplementations)
+        ? object.excludedFungibleImplementations.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.excluded_fungible_implementations)
+        ? object.excluded_fungible_implementations.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: WalletPnl): unknown {
+    const obj: any = {};
+    if (message.figures !== undefined) {
+      obj.figures = PnlFigures.toJSON(message.figures);
+    }
+    if (message.breakdownBy !== "") {
+      obj.breakdownBy = message.breakdownBy;
+    }
+    if (message.breakdown) {
+      const entries = globalThis.Object.entries(message.breakdown) as [string, PnlFigures][];
+      if (entries.length > 0) {
+        obj.breakdown = {};
+        entries.forEach(([k, v]) => {
+          obj.breakdown[k] = PnlFigures.toJSON(v);
+        });
+      }
+    }
+    if (message.excludedFungibleIds?.length) {
+      obj.excludedFungibleIds = message.excludedFungibleIds;
+    }
+    if (message.excludedFungibleImplementations?.length) {
+      obj.excludedFungibleImplementations = message.excludedFungibleImplementations;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WalletPnl>, I>>(base?: I): WalletPnl {
+    return WalletPnl.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WalletPnl>, I>>(object: I): WalletPnl {
+    const message = createBaseWalletPnl();
+    message.figures = (object.figures !== undefined && object.figures !== null)
+      ? PnlFigures.fromPartial(object.figures)
+      : undefined;
+    message.breakdownBy = object.breakdownBy ?? "";
+    message.breakdown = (globalThis.Object.entries(object.breakdown ?? {}) as [string, PnlFigures][]).reduce(
+      (acc: { [key: string]: PnlFigures }, [key, value]: [string, PnlFigures]) => {
+        if (value !== undefined) {
+          acc[key] = PnlFigures.fromPartial(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.excludedFungibleIds = object.excludedFungibleIds?.map((e) => e) || [];
+    message.excludedFungibleImplementations = object.excludedFungibleImplementations?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseWalletPnl_BreakdownEntry(): WalletPnl_BreakdownEntry {
+  return { key: "", value: undefined };
+}
+
+export const WalletPnl_BreakdownEntry: MessageFns<WalletPnl_BreakdownEntry> = {
+  encode(message: WalletPnl_BreakdownEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== undefined) {
+      PnlFigures.encode(message.value, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WalletPnl_BreakdownEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWalletPnl_BreakdownEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = PnlFigures.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WalletPnl_BreakdownEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? PnlFigures.fromJSON(object.value) : undefined,
+    };
+  },
+
+  toJSON(message: WalletPnl_BreakdownEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== undefined) {
+      obj.value = PnlFigures.toJSON(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WalletPnl_BreakdownEntry>, I>>(base?: I): WalletPnl_BreakdownEntry {
+    return WalletPnl_BreakdownEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WalletPnl_BreakdownEntry>, I>>(object: I): WalletPnl_BreakdownEntry {
+    const message = createBaseWalletPnl_BreakdownEntry();
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null)
+      ? PnlFigures.fromPartial(object.value)
+      : undefined;
+    return message;
+  },
+};
+
+/** FIFO profit and loss of wallets, computed from their indexed history. */
 export type PnlService = typeof PnlService;
-export const PnlService = {} as const;
+export const PnlService = {
+  /**
+   * Spec 4.2 for one wallet or a wallet set (their histories replayed together). The gateway has
+   * checked the addresses, chains and filters. Assets without a price (today, or at a movement
+   * no trade could value) are left out and listed. FAILED_PRECONDITION when a wallet has more
+   * than 1,000,000 transactions; INVALID_ARGUMENT for an unknown currency.
+   */
+  getWalletPnl: {
+    path: "/walletapi.pnl.Pnl/GetWalletPnl" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetWalletPnlRequest): Buffer => Buffer.from(GetWalletPnlRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetWalletPnlRequest => GetWalletPnlRequest.decode(value),
+    responseSerialize: (value: WalletPnl): Buffer => Buffer.from(WalletPnl.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WalletPnl => WalletPnl.decode(value),
+  },
+} as const;
 
 export interface PnlServer extends UntypedServiceImplementation {
+  /**
+   * Spec 4.2 for one wallet or a wallet set (their histories replayed together). The gateway has
+   * checked the addresses, chains and filters. Assets without a price (today, or at a movement
+   * no trade could value) are left out and listed. FAILED_PRECONDITION when a wallet has more
+   * than 1,000,000 transactions; INVALID_ARGUMENT for an unknown currency.
+   */
+  getWalletPnl: handleUnaryCall<GetWalletPnlRequest, WalletPnl>;
 }
 
 export interface PnlClient extends Client {
+  /**
+   * Spec 4.2 for one wallet or a wallet set (their histories replayed together). The gateway has
+   * checked the addresses, chains and filters. Assets without a price (today, or at a movement
+   * no trade could value) are left out and listed. FAILED_PRECONDITION when a wallet has more
+   * than 1,000,000 transactions; INVALID_ARGUMENT for an unknown currency.
+   */
+  getWalletPnl(
+    request: GetWalletPnlRequest,
+    callback: (error: ServiceError | null, response: WalletPnl) => void,
+  ): ClientUnaryCall;
+  getWalletPnl(
+    request: GetWalletPnlRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: WalletPnl) => void,
+  ): ClientUnaryCall;
+  getWalletPnl(
+    request: GetWalletPnlRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: WalletPnl) => void,
+  ): ClientUnaryCall;
 }
 
 export const PnlClient = makeGenericClientConstructor(PnlService, "walletapi.pnl.Pnl") as unknown as {
@@ -36,3 +1017,36 @@ export const PnlClient = makeGenericClientConstructor(PnlService, "walletapi.pnl
   service: typeof PnlService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
+type KeysOfUnion<T> = T extends T ? keyof T : never;
+export type Exact<P, I extends P> = P extends Builtin ? P
+  : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
+}
+
+function isSet(value: any): boolean {
+  return value !== null && value !== undefined;
+}
+
+export interface MessageFns<T> {
+  encode(message: T, writer?: BinaryWriter): BinaryWriter;
+  decode(input: BinaryReader | Uint8Array, length?: number): T;
+  fromJSON(object: any): T;
+  toJSON(message: T): unknown;
+  create<I extends Exact<DeepPartial<T>, I>>(base?: I): T;
+  fromPartial<I extends Exact<DeepPartial<T>, I>>(object: I): T;
+}
