@@ -18,6 +18,7 @@ import { addTxSubscriptionRoutes } from './routes/tx-subscriptions.js';
 import { registerWebhookCertificatePath, webhookCertificate, webhookCertificatePath } from './routes/webhook-certificate.js';
 import { createApiRoutes } from './routes/define-route.js';
 import { addWalletChartRoutes } from './routes/wallet-charts.js';
+import { addWalletPnlRoutes } from './routes/wallet-pnl.js';
 import { addWalletPortfolioRoutes } from './routes/wallet-portfolio.js';
 import { addWalletPositionRoutes } from './routes/wallet-positions.js';
 import { addWalletTransactionRoutes } from './routes/wallet-transactions.js';
@@ -67,6 +68,7 @@ export function createApp(deps: GatewayDependencies): Express {
   addWalletPositionRoutes(routes, deps.backends, fungibles);
   addWalletPortfolioRoutes(routes, deps.backends);
   addWalletChartRoutes(routes, deps.backends);
+  addWalletPnlRoutes(routes, deps.backends);
   addTxSubscriptionRoutes(routes, deps.backends);
   registerWebhookCertificatePath(registry);
   const openApiDocument = buildOpenApiDocument(registry, deps.publicUrl);

@@ -46,6 +46,7 @@ const backends = createBackends({
   indexer: config.INDEXER_GRPC_ADDRESS,
   positions: config.POSITIONS_GRPC_ADDRESS,
   chart: config.CHART_GRPC_ADDRESS,
+  pnl: config.PNL_GRPC_ADDRESS,
   subscription: config.SUBSCRIPTION_GRPC_ADDRESS,
 });
 

@@ -64,6 +64,7 @@ export const serviceAddressEnv = z.object({
   REFERENCE_DATA_GRPC_ADDRESS: z.string().default('127.0.0.1:50051'),
   INDEXER_GRPC_ADDRESS: z.string().default('127.0.0.1:50052'),
   POSITIONS_GRPC_ADDRESS: z.string().default('127.0.0.1:50053'),
+  PNL_GRPC_ADDRESS: z.string().default('127.0.0.1:50054'),
   CHART_GRPC_ADDRESS: z.string().default('127.0.0.1:50055'),
   SUBSCRIPTION_GRPC_ADDRESS: z.string().default('127.0.0.1:50057'),
 });

@@ -2,6 +2,7 @@ import { serviceAddressEnv } from '@wallet-api/core/config';
 import { createGrpcClient } from '@wallet-api/core/grpc';
 import { ChartClient } from '@wallet-api/core/proto/chart';
 import { IndexerClient } from '@wallet-api/core/proto/indexer';
+import { PnlClient } from '@wallet-api/core/proto/pnl';
 import { PositionsClient } from '@wallet-api/core/proto/positions';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { SubscriptionClient } from '@wallet-api/core/proto/subscription';
@@ -13,6 +14,7 @@ export interface Backends {
   indexer: IndexerClient;
   positions: PositionsClient;
   chart: ChartClient;
+  pnl: PnlClient;
   subscription: SubscriptionClient;
   /** reference-data's chains, held briefly (see chain-catalog). */
   chains: ChainCatalog;
@@ -25,6 +27,8 @@ export function createBackends(addresses: {
   positions: string;
   /** Absent: the default CHART_GRPC_ADDRESS (gateways whose tests never reach the chart routes). */
   chart?: string;
+  /** Absent: the default PNL_GRPC_ADDRESS (gateways whose tests never reach the pnl routes). */
+  pnl?: string;
   /** Absent: the default SUBSCRIPTION_GRPC_ADDRESS (gateways whose tests never reach the subscription routes). */
   subscription?: string;
   /** How long a ListChains answer is reused; 0: asked every time. */
@@ -34,6 +38,7 @@ export function createBackends(addresses: {
   const indexer = createGrpcClient(IndexerClient, addresses.indexer);
   const positions = createGrpcClient(PositionsClient, addresses.positions);
   const chart = createGrpcClient(ChartClient, addresses.chart ?? serviceAddressEnv.shape.CHART_GRPC_ADDRESS.parse(undefined));
+  const pnl = createGrpcClient(PnlClient, addresses.pnl ?? serviceAddressEnv.shape.PNL_GRPC_ADDRESS.parse(undefined));
   const subscription = createGrpcClient(
     SubscriptionClient,
     addresses.subscription ?? serviceAddressEnv.shape.SUBSCRIPTION_GRPC_ADDRESS.parse(undefined),
@@ -43,6 +48,7 @@ export function createBackends(addresses: {
     indexer,
     positions,
     chart,
+    pnl,
     subscription,
     chains: createChainCatalog(referenceData, { ttlMs: addresses.chainsTtlMs ?? 5_000 }),
     close() {
@@ -50,6 +56,7 @@ export function createBackends(addresses: {
       indexer.close();
       positions.close();
       chart.close();
+      pnl.close();
       subscription.close();
     },
   };

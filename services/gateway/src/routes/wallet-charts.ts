@@ -2,7 +2,6 @@ import { chartEpoch, type ChartPeriod } from '@wallet-api/core/charts';
 import { unary } from '@wallet-api/core/grpc';
 import type { WalletChart } from '@wallet-api/core/proto/chart';
 import type { RequestContext } from '@wallet-api/core/proto/common';
-import { ChainFamily } from '@wallet-api/core/proto/reference_data';
 import type { Backends } from '../grpc/backends.js';
 import {
   chartFilters,
@@ -16,11 +15,10 @@ import {
   type WalletChartResource,
 } from '../schemas/chart.js';
 import { networkHeaders } from '../schemas/common.js';
-import { evmAddressPattern } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
 import { toRequestContext } from './request-context.js';
 import { checkRequestUrlLength } from './request-url.js';
-import { resolveUncheckedWalletScope, resolveWalletScope, type ChainCapability, type WalletScope } from './wallet-scope.js';
+import { resolveWalletScope, resolveWalletSetScopes, type ChainCapability } from './wallet-scope.js';
 
 /** Spec 4.1: a chart reads a chain's history and balances, so each chain must report both. */
 const chartCapabilities: readonly ChainCapability[] = ['transactions', 'positions'];
@@ -74,34 +72,6 @@ async function readChart(
   );
 }
 
-const familyOf = (address: string) => (evmAddressPattern.test(address) ? ChainFamily.CHAIN_FAMILY_EVM : ChainFamily.CHAIN_FAMILY_SOLANA);
-
-/**
- * The scope of each address of a wallet set, in the order given. `filter[chain_ids]` restricts
- * the set as a whole: each address is checked against the named chains less those of another
- * address's family, so `ethereum,solana` reads the EVM wallet on ethereum and the Solana wallet on
- * solana instead of refusing each chain for the other address. Every other chain stays named for
- * every address and gets the wallet endpoint's 400: unknown, lacking a capability, or (in a
- * one-address set, where no address could read it) of the other family. A family whose chains
- * are all left out of the filter reads none, like a wallet whose filter names none of its chains.
- */
-async function resolveWalletSetScopes(backends: Backends, context: RequestContext, addresses: readonly string[], requested: readonly string[] | undefined): Promise<WalletScope[]> {
-  const families = addresses.map(familyOf);
-  const chainFamilies = requested ? new Map((await backends.chains.list(context)).map((chain) => [chain.id, chain.family])) : undefined;
-  const scopes = await Promise.all(
-    addresses.map((address, index) => {
-      const chainIds = requested?.filter((id) => {
-        const family = chainFamilies?.get(id);
-        return family === undefined || family === families[index] || !families.includes(family);
-      });
-      return resolveUncheckedWalletScope(backends, { context, address, chainIds, capabilities: chartCapabilities });
-    }),
-  );
-  // Both lookups are in flight; awaited in order so that the first untracked address is the one reported.
-  for (const scope of scopes) await scope.tracked;
-  return scopes.map(({ tracked: _tracked, ...scope }) => scope);
-}
-
 export function addWalletChartRoutes(routes: ApiRoutes, backends: Backends): void {
   routes.add({
     method: 'get',
@@ -136,7 +106,7 @@ export function addWalletChartRoutes(routes: ApiRoutes, backends: Backends): voi
     async handle({ params, query, headers }, { organization, selfUrl }) {
       const positions = checkChartRequest(selfUrl, query);
       const context = toRequestContext(organization, headers['X-Env']);
-      const scopes = await resolveWalletSetScopes(backends, context, query.addresses, query['filter[chain_ids]']);
+      const scopes = await resolveWalletSetScopes(backends, { context, addresses: query.addresses, chainIds: query['filter[chain_ids]'], capabilities: chartCapabilities });
       const addresses = scopes.map((scope) => scope.address);
       // The service reads every address on every chain given; an address has no balance changes on the other family's chains.
       const chainIds = [...new Set(scopes.flatMap((scope) => scope.chainIds))];

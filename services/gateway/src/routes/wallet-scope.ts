@@ -115,3 +115,35 @@ export async function gateSubscriptionChains(catalog: ChainCatalog, context: Req
   if (requested.length === 0) return [];
   return checkSubscriptionChains(await catalog.list(context), requested);
 }
+
+const familyOf = (address: string) => (evmAddressPattern.test(address) ? ChainFamily.CHAIN_FAMILY_EVM : ChainFamily.CHAIN_FAMILY_SOLANA);
+
+/**
+ * The scope of each address of a wallet set, in the order given. `filter[chain_ids]` restricts
+ * the set as a whole: each address is checked against the named chains less those of another
+ * address's family, so `ethereum,solana` reads the EVM wallet on ethereum and the Solana wallet on
+ * solana instead of refusing each chain for the other address. Every other chain stays named for
+ * every address and gets the wallet endpoint's 400: unknown, lacking a capability, or (in a
+ * one-address set, where no address could read it) of the other family. A family whose chains
+ * are all left out of the filter reads none, like a wallet whose filter names none of its chains.
+ */
+export async function resolveWalletSetScopes(
+  backends: ScopeBackends,
+  request: { context: RequestContext; addresses: readonly string[]; chainIds: readonly string[] | undefined; capabilities: readonly ChainCapability[] },
+): Promise<WalletScope[]> {
+  const { context, addresses, chainIds: requested, capabilities } = request;
+  const families = addresses.map(familyOf);
+  const chainFamilies = requested ? new Map((await backends.chains.list(context)).map((chain) => [chain.id, chain.family])) : undefined;
+  const scopes = await Promise.all(
+    addresses.map((address, index) => {
+      const chainIds = requested?.filter((id) => {
+        const family = chainFamilies?.get(id);
+        return family === undefined || family === families[index] || !families.includes(family);
+      });
+      return resolveUncheckedWalletScope(backends, { context, address, chainIds, capabilities });
+    }),
+  );
+  // Both lookups are in flight; awaited in order so that the first untracked address is the one reported.
+  for (const scope of scopes) await scope.tracked;
+  return scopes.map(({ tracked: _tracked, ...scope }) => scope);
+}

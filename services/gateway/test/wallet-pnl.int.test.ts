@@ -1,0 +1,131 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Redis } from 'ioredis';
+import { createPrisma } from '@wallet-api/core/db';
+import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
+import { IndexerClient } from '@wallet-api/core/proto/indexer';
+import { createTokenDirectory } from '@wallet-api/core/reference-data';
+import { setupChangeVersions, setupClickHouse, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { walletRows } from '../../indexer/src/consume/wallet-rows.js';
+import { indexerService } from '../../indexer/src/grpc/indexer-service.js';
+import { createWalletHistoryStore } from '../../indexer/src/store/wallet-history-store.js';
+import { startReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
+import { blockRef, erc20, randomAddress, token, transaction } from '../../indexer/test/wallet-history-fixtures.js';
+import { createWalletPnl } from '../../pnl/src/compute/wallet-pnl.js';
+import { pnlService } from '../../pnl/src/grpc/pnl-service.js';
+import { createHistoryReader } from '../../pnl/src/history/history-reader.js';
+import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
+import { createChainRegistry } from '../../reference-data/src/chains/chain-registry.js';
+import { createApp } from '../src/app.js';
+import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
+import { createBackends, type Backends } from '../src/grpc/backends.js';
+
+// GET /v1/wallets/{address}/pnl and its wallet-set twin through the gateway, the pnl service, the
+// indexer over ClickHouse and a reference-data of fixed prices: the issue's hand-made wallet (buy
+// 1 GOV at 100, 1 at 200, sell 1 at 300, 250 today) as decisions.md's `pnl` resource, and the 400s.
+
+const clickhouse = setupClickHouse();
+const changes = setupChangeVersions();
+const wallet = randomAddress();
+const pool = randomAddress();
+const usdc = randomAddress();
+const gov = randomAddress();
+const blocks = [0, 1, 2].map((step) => blockRef('ethereum', 900_000 + step, 1_700_100_000 + step * 3_600));
+const govPrices = new Map([[blocks[0]!.timestamp, 100], [blocks[1]!.timestamp, 200], [blocks[2]!.timestamp, 300], [0, 250]]);
+const swap = (block: number, given: string, givenAmount: bigint, got: string, gotAmount: bigint) =>
+  transaction(blocks[block]!, 0, {
+    from: wallet,
+    to: pool,
+    fee: '0',
+    transfers: [
+      { asset: erc20(given), amount: givenAmount.toString(), sender: wallet, recipient: pool },
+      { asset: erc20(got), amount: gotAmount.toString(), sender: pool, recipient: wallet },
+    ],
+  });
+const history = [swap(0, usdc, 100n * 10n ** 6n, gov, 10n ** 18n), swap(1, usdc, 200n * 10n ** 6n, gov, 10n ** 18n), swap(2, gov, 10n ** 18n, usdc, 300n * 10n ** 6n)];
+
+let referenceData: RunningReferenceData;
+let services: GrpcServer;
+let indexerServer: GrpcServer;
+let indexer: IndexerClient;
+let server: Server;
+let backends: Backends;
+const prisma = createPrisma(testConfig().DATABASE_URL);
+const redis = new Redis(testConfig().REDIS_URL);
+let get: (path: string) => Promise<{ status: number; body: any }>;
+
+beforeAll(async () => {
+  const registry = createChainRegistry(await loadChainsConfig(new URL('../../reference-data/config/chains.json', import.meta.url).pathname, {}));
+  referenceData = await startReferenceDataFixture({
+    chains: { list: (network) => registry.list(network) },
+    tokens: [token('ethereum', usdc, { symbol: 'USDC', decimals: 6, fungibleId: uniqueName('usdc') }), token('ethereum', gov, { symbol: 'GOV', decimals: 18, fungibleId: 'gov-pnl' })],
+    dapps: [],
+    price: (query) => (query.token?.address === usdc ? 1 : query.token?.address === gov ? govPrices.get(Number(query.timestamp)) : undefined),
+  });
+  const store = createWalletHistoryStore(clickhouse);
+  for (const entry of history) await store.writeTransaction(entry, walletRows(entry, { lookup: () => undefined }));
+  indexerServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
+  indexer = createGrpcClient(IndexerClient, `127.0.0.1:${indexerServer.port}`);
+  services = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [
+      pnlService({
+        pnl: createWalletPnl({ history: createHistoryReader({ indexer }), tokens: createTokenDirectory(referenceData.client), referenceData: referenceData.client }),
+        versions: changes.versions,
+        waitMs: 10_000,
+      }),
+    ],
+    logger: testLogger,
+  });
+  backends = createBackends({ referenceData: referenceData.address, indexer: `127.0.0.1:${indexerServer.port}`, positions: referenceData.address, pnl: `127.0.0.1:${services.port}` });
+  const app = createApp({ lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey), redis, backends, publicUrl: 'https://api.wallet.test', rateLimits: { perSecond: 1000, burst: 1000 }, logger: testLogger, checkResponses: true });
+  server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const { key } = await createOrganizationKey(prisma, { org: uniqueName('pnl'), roles: [], addons: [] });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  get = async (path) => {
+    const response = await fetch(`${base}${path}`, { headers: { Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } });
+    return { status: response.status, body: await response.json() };
+  };
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  backends?.close();
+  await services?.shutdown(1_000);
+  indexer?.close();
+  await indexerServer?.shutdown(1_000);
+  await referenceData?.stop();
+  redis.disconnect();
+  await prisma.$disconnect();
+  changes.close();
+  await clickhouse.close();
+});
+
+test('the hand-made wallet as a pnl resource: realized 200, unrealized 50, the breakdown by fungible id', async () => {
+  const path = `/v1/wallets/${wallet}/pnl?filter[chain_ids]=ethereum&filter[fungible_ids]=gov-pnl`;
+  const { status, body } = await get(path);
+  expect(status).toBe(200);
+  expect(body.links).toEqual({ self: `https://api.wallet.test${path}` });
+  expect(body.data).toMatchObject({ type: 'pnl', id: wallet, attributes: { realized_gain: 200, unrealized_gain: 50, total_gain: 250, net_invested: 200, relative_realized_gain_percentage: 200 } });
+  expect(body.data.attributes.breakdown.by_id['gov-pnl']).toMatchObject({ realized_gain: 200, average_buy_price: 150, average_sell_price: 300 });
+  expect(body.meta).toEqual({ excluded_fungible_ids: [], excluded_fungible_implementations: [] });
+
+  const set = await get(`/v1/wallet-sets/pnl?addresses=${wallet}&filter[chain_ids]=ethereum&filter[fungible_ids]=gov-pnl`);
+  expect(set.status).toBe(200);
+  expect(set.body.data.attributes).toEqual(body.data.attributes);
+
+  const byImplementation = await get(`/v1/wallets/${wallet}/pnl?filter[chain_ids]=ethereum&filter[fungible_implementations]=ethereum:${gov.toUpperCase().replace('0X', '0x')}`);
+  expect(byImplementation.body.data.attributes.breakdown.by_implementation[`ethereum:${gov}`]).toMatchObject({ realized_gain: 200, unrealized_gain: 50 });
+});
+
+test.each([
+  ['?since=1700000000000&till=1600000000000', 'parameter since: must not be after till'],
+  ['?since=170000000000', 'parameter since: must be a unix timestamp in milliseconds of exactly 13 digits'],
+  ['?filter[chain_ids]=sepolia', 'parameter filter[chain_ids]: chain sepolia is not supported'],
+])('%s: 400 %s', async (query, detail) => {
+  const { status, body } = await get(`/v1/wallets/${wallet}/pnl${query}`);
+  expect({ status, body }).toEqual({ status: 400, body: { errors: [{ title: expect.any(String), detail }] } });
+});
