@@ -227,6 +227,17 @@ CHART_GRPC_ADDRESS for the gateway: host:port of the chart Service.
 {{- end }}
 
 {{/*
+PNL_GRPC_ADDRESS for the gateway: host:port of the pnl Service.
+*/}}
+{{- define "wallet-api.pnlAddress" -}}
+{{- if .Values.services.gateway.pnlAddress }}
+{{- .Values.services.gateway.pnlAddress }}
+{{- else }}
+{{- printf "%s.%s.svc:%d" (include "wallet-api.componentName" (dict "root" . "name" "pnl")) .Release.Namespace (.Values.services.pnl.port | int) }}
+{{- end }}
+{{- end }}
+
+{{/*
 SUBSCRIPTION_GRPC_ADDRESS for the gateway: host:port of the subscription Service.
 */}}
 {{- define "wallet-api.subscriptionAddress" -}}

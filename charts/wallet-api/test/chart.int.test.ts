@@ -224,6 +224,7 @@ describe('production values (values-production.yaml)', () => {
     expect(env(onlyContainer(deployment('pnl')), 'INDEXER_GRPC_ADDRESS')?.value).toBe('wallet-api-indexer.wallet-api.svc:50052');
     expect(env(onlyContainer(deployment('pnl')), 'REFERENCE_DATA_GRPC_ADDRESS')?.value).toBe('wallet-api-reference-data.wallet-api.svc:50051');
     expect(env(onlyContainer(deployment('gateway')), 'CHART_GRPC_ADDRESS')?.value).toBe('wallet-api-chart.wallet-api.svc:50055');
+    expect(env(onlyContainer(deployment('gateway')), 'PNL_GRPC_ADDRESS')?.value).toBe('wallet-api-pnl.wallet-api.svc:50054');
     expect(secretRef(onlyContainer(deployment('reference-data')), 'CHAIN_RPC_URL_ETHEREUM')).toEqual({ name: 'wallet-api-chain-rpc', key: 'ethereum' });
   });
 
