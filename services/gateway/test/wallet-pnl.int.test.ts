@@ -2,18 +2,14 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { createPrisma } from '@wallet-api/core/db';
-import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
-import { IndexerClient } from '@wallet-api/core/proto/indexer';
+import { startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
 import { createTokenDirectory } from '@wallet-api/core/reference-data';
 import { setupChangeVersions, setupClickHouse, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
-import { walletRows } from '../../indexer/src/consume/wallet-rows.js';
-import { indexerService } from '../../indexer/src/grpc/indexer-service.js';
-import { createWalletHistoryStore } from '../../indexer/src/store/wallet-history-store.js';
-import { startReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
 import { blockRef, erc20, randomAddress, token, transaction } from '../../indexer/test/wallet-history-fixtures.js';
 import { createWalletPnl } from '../../pnl/src/compute/wallet-pnl.js';
 import { pnlService } from '../../pnl/src/grpc/pnl-service.js';
 import { createHistoryReader } from '../../pnl/src/history/history-reader.js';
+import { startHistoryIndexer, type HistoryIndexer } from '../../pnl/test/setup-history.js';
 import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
 import { createChainRegistry } from '../../reference-data/src/chains/chain-registry.js';
 import { createApp } from '../src/app.js';
@@ -44,10 +40,8 @@ const swap = (block: number, given: string, givenAmount: bigint, got: string, go
   });
 const history = [swap(0, usdc, 100n * 10n ** 6n, gov, 10n ** 18n), swap(1, usdc, 200n * 10n ** 6n, gov, 10n ** 18n), swap(2, gov, 10n ** 18n, usdc, 300n * 10n ** 6n)];
 
-let referenceData: RunningReferenceData;
+let running: HistoryIndexer;
 let services: GrpcServer;
-let indexerServer: GrpcServer;
-let indexer: IndexerClient;
 let server: Server;
 let backends: Backends;
 const prisma = createPrisma(testConfig().DATABASE_URL);
@@ -56,29 +50,29 @@ let get: (path: string) => Promise<{ status: number; body: any }>;
 
 beforeAll(async () => {
   const registry = createChainRegistry(await loadChainsConfig(new URL('../../reference-data/config/chains.json', import.meta.url).pathname, {}));
-  referenceData = await startReferenceDataFixture({
-    chains: { list: (network) => registry.list(network) },
-    tokens: [token('ethereum', usdc, { symbol: 'USDC', decimals: 6, fungibleId: uniqueName('usdc') }), token('ethereum', gov, { symbol: 'GOV', decimals: 18, fungibleId: 'gov-pnl' })],
-    dapps: [],
-    price: (query) => (query.token?.address === usdc ? 1 : query.token?.address === gov ? govPrices.get(Number(query.timestamp)) : undefined),
+  running = await startHistoryIndexer(clickhouse, {
+    fixture: {
+      chains: { list: (network) => registry.list(network) },
+      tokens: [token('ethereum', usdc, { symbol: 'USDC', decimals: 6, fungibleId: uniqueName('usdc') }), token('ethereum', gov, { symbol: 'GOV', decimals: 18, fungibleId: 'gov-pnl' })],
+      dapps: [],
+      price: (query) => (query.token?.address === usdc ? 1 : query.token?.address === gov ? govPrices.get(Number(query.timestamp)) : undefined),
+    },
+    transactions: history,
   });
-  const store = createWalletHistoryStore(clickhouse);
-  for (const entry of history) await store.writeTransaction(entry, walletRows(entry, { lookup: () => undefined }));
-  indexerServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
-  indexer = createGrpcClient(IndexerClient, `127.0.0.1:${indexerServer.port}`);
+  const referenceData = running.referenceData;
   services = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
     services: [
       pnlService({
-        pnl: createWalletPnl({ history: createHistoryReader({ indexer }), tokens: createTokenDirectory(referenceData.client), referenceData: referenceData.client }),
+        pnl: createWalletPnl({ history: createHistoryReader({ indexer: running.indexer }), tokens: createTokenDirectory(referenceData.client), referenceData: referenceData.client }),
         versions: changes.versions,
         waitMs: 10_000,
       }),
     ],
     logger: testLogger,
   });
-  backends = createBackends({ referenceData: referenceData.address, indexer: `127.0.0.1:${indexerServer.port}`, positions: referenceData.address, pnl: `127.0.0.1:${services.port}` });
+  backends = createBackends({ referenceData: referenceData.address, indexer: running.address, positions: referenceData.address, pnl: `127.0.0.1:${services.port}` });
   const app = createApp({ lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey), redis, backends, publicUrl: 'https://api.wallet.test', rateLimits: { perSecond: 1000, burst: 1000 }, logger: testLogger, checkResponses: true });
   server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -95,9 +89,7 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
   backends?.close();
   await services?.shutdown(1_000);
-  indexer?.close();
-  await indexerServer?.shutdown(1_000);
-  await referenceData?.stop();
+  await running?.stop();
   redis.disconnect();
   await prisma.$disconnect();
   changes.close();

@@ -1,12 +1,8 @@
-import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
-import { IndexerClient } from '@wallet-api/core/proto/indexer';
-import { setupClickHouse, testLogger, uniqueName } from '@wallet-api/core/testing';
-import { walletRows } from '../../indexer/src/consume/wallet-rows.js';
-import { indexerService } from '../../indexer/src/grpc/indexer-service.js';
-import { createWalletHistoryStore } from '../../indexer/src/store/wallet-history-store.js';
-import { startReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
+import type { IndexerClient } from '@wallet-api/core/proto/indexer';
+import { setupClickHouse, uniqueName } from '@wallet-api/core/testing';
 import { blockRef, native, randomAddress, transaction } from '../../indexer/test/wallet-history-fixtures.js';
 import { createHistoryReader, TooManyTransactions } from '../src/history/history-reader.js';
+import { startHistoryIndexer, type HistoryIndexer } from './setup-history.js';
 
 // The pnl service's read of a wallet's history: the indexer's real gRPC service over ClickHouse,
 // paged through ListWalletHistory and turned oldest first; a wallet past the limit is refused.
@@ -15,8 +11,7 @@ const clickhouse = setupClickHouse();
 const chainId = uniqueName('chain');
 const wallet = randomAddress();
 const other = randomAddress();
-let referenceData: RunningReferenceData;
-let grpc: GrpcServer;
+let running: HistoryIndexer;
 let indexer: IndexerClient;
 
 // Seven payments over three blocks, two sharing a timestamp (block number and index break ties).
@@ -32,18 +27,12 @@ const payments = [
 ].map(([block, index]) => transaction(blocks[block!]!, index!, { from: other, to: wallet, transfers: [{ asset: native, amount: String(block! * 10 + index!), sender: other, recipient: wallet }] }));
 
 beforeAll(async () => {
-  referenceData = await startReferenceDataFixture({ tokens: [], dapps: [] });
-  const store = createWalletHistoryStore(clickhouse);
-  // Written newest first: the order read must come from the history, not from the writes.
-  for (const payment of [...payments].reverse()) await store.writeTransaction(payment, walletRows(payment, { lookup: () => undefined }));
-  grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
-  indexer = createGrpcClient(IndexerClient, `127.0.0.1:${grpc.port}`);
+  running = await startHistoryIndexer(clickhouse, { fixture: { tokens: [], dapps: [] }, transactions: payments });
+  indexer = running.indexer;
 });
 
 afterAll(async () => {
-  indexer?.close();
-  await grpc?.shutdown(1_000);
-  await referenceData?.stop();
+  await running?.stop();
   await clickhouse.close();
 });
 

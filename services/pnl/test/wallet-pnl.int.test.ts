@@ -1,14 +1,10 @@
-import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
-import { IndexerClient } from '@wallet-api/core/proto/indexer';
 import { createTokenDirectory } from '@wallet-api/core/reference-data';
-import { setupClickHouse, testLogger, uniqueName } from '@wallet-api/core/testing';
-import { walletRows } from '../../indexer/src/consume/wallet-rows.js';
-import { indexerService } from '../../indexer/src/grpc/indexer-service.js';
+import { setupClickHouse, uniqueName } from '@wallet-api/core/testing';
 import { createWalletHistoryStore } from '../../indexer/src/store/wallet-history-store.js';
-import { startReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
-import { blockRef, erc20, native, randomAddress, token, transaction } from '../../indexer/test/wallet-history-fixtures.js';
+import { blockRef, erc20, randomAddress, token, transaction } from '../../indexer/test/wallet-history-fixtures.js';
 import { createWalletPnl, type PnlRequest } from '../src/compute/wallet-pnl.js';
 import { createHistoryReader } from '../src/history/history-reader.js';
+import { startHistoryIndexer, type HistoryIndexer } from './setup-history.js';
 
 // The issue's hand-made wallet through the real indexer (ClickHouse, ListWalletHistory) and a
 // reference-data whose prices are fixed per time: buy 1 GOV at 100, buy 1 at 200, sell 1 at 300
@@ -24,9 +20,7 @@ const usdc = randomAddress();
 const gov = randomAddress();
 const usdcUnit = 10n ** 6n;
 const govUnit = 10n ** 18n;
-let referenceData: RunningReferenceData;
-let grpc: GrpcServer;
-let indexer: IndexerClient;
+let running: HistoryIndexer;
 
 const blocks = [0, 1, 2, 3, 4].map((step) => blockRef(chainId, 100 + step, 1_700_000_000 + step * 3_600));
 /** GOV's price at each block's time, and today's (timestamp 0). */
@@ -50,29 +44,27 @@ const history = [
 ];
 
 beforeAll(async () => {
-  referenceData = await startReferenceDataFixture({
-    tokens: [
-      token(chainId, '', { interface: 1, symbol: 'ETH', decimals: 18, fungibleId: 'eth' }),
-      token(chainId, usdc, { symbol: 'USDC', decimals: 6, fungibleId: 'usdc' }),
-      token(chainId, gov, { symbol: 'GOV', decimals: 18, fungibleId: 'gov' }),
-    ],
-    dapps: [],
-    price: (query) => (query.token?.address === usdc ? 1 : query.token?.address === gov ? govPrices.get(Number(query.timestamp)) : 2_000),
+  running = await startHistoryIndexer(clickhouse, {
+    fixture: {
+      tokens: [
+        token(chainId, '', { interface: 1, symbol: 'ETH', decimals: 18, fungibleId: 'eth' }),
+        token(chainId, usdc, { symbol: 'USDC', decimals: 6, fungibleId: 'usdc' }),
+        token(chainId, gov, { symbol: 'GOV', decimals: 18, fungibleId: 'gov' }),
+      ],
+      dapps: [],
+      price: (query) => (query.token?.address === usdc ? 1 : query.token?.address === gov ? govPrices.get(Number(query.timestamp)) : 2_000),
+    },
+    transactions: history,
   });
-  const store = createWalletHistoryStore(clickhouse);
-  for (const entry of history) await store.writeTransaction(entry, walletRows(entry, { lookup: () => undefined }));
-  grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
-  indexer = createGrpcClient(IndexerClient, `127.0.0.1:${grpc.port}`);
 });
 
 afterAll(async () => {
-  indexer?.close();
-  await grpc?.shutdown(1_000);
-  await referenceData?.stop();
+  await running?.stop();
   await clickhouse.close();
 });
 
-const pnl = () => createWalletPnl({ history: createHistoryReader({ indexer }), tokens: createTokenDirectory(referenceData.client), referenceData: referenceData.client });
+const pnl = () =>
+  createWalletPnl({ history: createHistoryReader({ indexer: running.indexer }), tokens: createTokenDirectory(running.referenceData.client), referenceData: running.referenceData.client });
 const request = (fields: Partial<PnlRequest> = {}): PnlRequest => ({
   context: { organizationId: '', roles: [], addons: [], network: 0 },
   addresses: [wallet],
