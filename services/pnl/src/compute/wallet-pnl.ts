@@ -108,7 +108,7 @@ export function createWalletPnl(options: { history: HistoryReader; tokens: Token
     },
   };
 
-  /** Today's one price of each fungible with open lots, asked of one of its implementations. */
+  /** Today's one price of each fungible the ledgers hold, asked of one of its implementations. */
   async function currentPrices(request: PnlRequest, ledgers: ReturnType<typeof walletLedgers>[]): Promise<Map<string, number | undefined>> {
     const fungibles = new Map<string, string>();
     for (const { fungibles: byId } of ledgers) for (const [id, ledger] of byId) fungibles.set(id, [...ledger.implementations][0]!);
