@@ -170,7 +170,7 @@ test('past protocol positions equal the truth readers at each block, from before
   }
   expect(users.length).toBeGreaterThan(0);
   for (const wallet of users.slice(0, 6)) {
-    const read = (await history.positionsAt('ethereum', wallet, blocks))!;
+    const read = await history.positionsAt('ethereum', wallet, blocks);
     expect(read.map((entry) => entry.blockNumber)).toEqual([...blocks].sort((a, b) => Number(a - b)));
     for (const { blockNumber, positions } of read) {
       const served = sortHoldings(

@@ -70,8 +70,6 @@ export function positionsService(deps: PositionsServiceDeps): ServiceRegistratio
       logger.warn({ err: error, chainId: request.chainId, wallet: request.address }, 'past protocol positions could not be read from the chain');
       throw unavailable(`protocol positions on ${request.chainId} at past blocks cannot be read right now; retry later`);
     }
-    // A chain without protocol positions (not EVM, no RPC endpoint) has none at any block.
-    if (!read) return { blocks: [...new Set(blocks)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((block) => ({ blockNumber: block.toString(), positions: [] })) };
     return { blocks: read.map(({ blockNumber, positions }) => ({ blockNumber: blockNumber.toString(), positions: positions.map(toProtocolAmount) })) };
   }
 

@@ -14,10 +14,11 @@ export interface BlockPositions {
 
 export interface ProtocolHistory {
   /**
-   * The wallet's protocol positions after each distinct block, ascending; undefined for a chain
-   * without an RPC endpoint. Fails when the node cannot answer for one of the blocks.
+   * The wallet's protocol positions after each distinct block, ascending; none at any block of a
+   * chain without protocol positions (not EVM, no RPC endpoint). Fails when the node cannot
+   * answer for one of the blocks.
    */
-  positionsAt(chainId: string, wallet: Address, blockNumbers: readonly bigint[]): Promise<BlockPositions[] | undefined>;
+  positionsAt(chainId: string, wallet: Address, blockNumbers: readonly bigint[]): Promise<BlockPositions[]>;
 }
 
 export interface ProtocolHistoryOptions {
@@ -69,8 +70,8 @@ export function createProtocolHistory(options: ProtocolHistoryOptions): Protocol
   return {
     async positionsAt(chainId, wallet, blockNumbers) {
       const [reader, { listed }] = await Promise.all([chains.reader(chainId), protocols.protocols(chainId)]);
-      if (!reader) return undefined;
       const blocks = [...new Set(blockNumbers)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      if (!reader) return blocks.map((blockNumber) => ({ blockNumber, positions: [] }));
       const created = await creationBlocks(reader, listed);
       const adaptersAt = (blockNumber: bigint): ProtocolAdapter[] => {
         const existing = [...created].filter(([, block]) => block !== undefined && block <= blockNumber).map(([address]) => address);
