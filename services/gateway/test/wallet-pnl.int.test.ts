@@ -3,13 +3,10 @@ import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { createPrisma } from '@wallet-api/core/db';
 import { startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
-import { createTokenDirectory } from '@wallet-api/core/reference-data';
 import { setupChangeVersions, setupClickHouse, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { blockRef, erc20, randomAddress, token, transaction } from '../../indexer/test/wallet-history-fixtures.js';
-import { createWalletPnl } from '../../pnl/src/compute/wallet-pnl.js';
 import { pnlService } from '../../pnl/src/grpc/pnl-service.js';
-import { createHistoryReader } from '../../pnl/src/history/history-reader.js';
-import { startHistoryIndexer, type HistoryIndexer } from '../../pnl/test/setup-history.js';
+import { startHistoryIndexer, walletPnlOver, type HistoryIndexer } from '../../pnl/test/setup-history.js';
 import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
 import { createChainRegistry } from '../../reference-data/src/chains/chain-registry.js';
 import { createApp } from '../src/app.js';
@@ -65,7 +62,7 @@ beforeAll(async () => {
     port: 0,
     services: [
       pnlService({
-        pnl: createWalletPnl({ history: createHistoryReader({ indexer: running.indexer }), tokens: createTokenDirectory(referenceData.client), referenceData: referenceData.client }),
+        pnl: walletPnlOver({ indexer: running.indexer, referenceData: running.referenceData.client }, changes.versions),
         versions: changes.versions,
         waitMs: 10_000,
       }),

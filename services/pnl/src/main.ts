@@ -6,13 +6,17 @@ import { IndexerClient } from '@wallet-api/core/proto/indexer';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createTokenDirectory } from '@wallet-api/core/reference-data';
 import { runGrpcService } from '@wallet-api/core/service';
+import { createBookKeeper } from './book/book-keeper.js';
+import { createLegPricing } from './book/leg-pricing.js';
 import { createWalletPnl } from './compute/wallet-pnl.js';
 import { pnlService } from './grpc/pnl-service.js';
-import { createHistoryReader } from './history/history-reader.js';
+import { createHistoryReader, maxWalletTransactions } from './history/history-reader.js';
 
 const env = serviceAddressEnv.extend(redisEnv.shape).extend({
   // A request waits this long for a wallet's computation, then answers 503 with Retry-After (spec 4.2 rule 5).
   PNL_WAIT_MS: z.coerce.number().int().positive().default(5_000),
+  // Wallet books kept in memory (one per wallet, chain set, currency, network and ledger kind).
+  PNL_BOOKS: z.coerce.number().int().positive().default(2_000),
 });
 
 await runGrpcService('pnl', parseEnv(serviceAddressEnv).PNL_GRPC_PORT, async ({ logger }) => {
@@ -23,7 +27,16 @@ await runGrpcService('pnl', parseEnv(serviceAddressEnv).PNL_GRPC_PORT, async ({ 
   return {
     services: [
       pnlService({
-        pnl: createWalletPnl({ history: createHistoryReader({ indexer }), tokens: createTokenDirectory(referenceData), referenceData }),
+        pnl: createWalletPnl({
+          books: createBookKeeper({
+            history: createHistoryReader({ indexer }),
+            pricing: createLegPricing({ tokens: createTokenDirectory(referenceData), referenceData }),
+            versions: changes.versions,
+            maxBooks: config.PNL_BOOKS,
+            maxTransactions: maxWalletTransactions,
+          }),
+          referenceData,
+        }),
         versions: changes.versions,
         waitMs: config.PNL_WAIT_MS,
       }),

@@ -1,11 +1,18 @@
+import type { ChangeVersions } from '@wallet-api/core/cache';
 import { createGrpcClient, startGrpcServer } from '@wallet-api/core/grpc';
 import type { ClickHouse } from '@wallet-api/core/clickhouse';
 import type { WalletTransaction } from '@wallet-api/core/proto/events';
 import { IndexerClient } from '@wallet-api/core/proto/indexer';
+import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { createTokenDirectory } from '@wallet-api/core/reference-data';
 import { testLogger } from '@wallet-api/core/testing';
 import { walletRows } from '../../indexer/src/consume/wallet-rows.js';
 import { indexerService } from '../../indexer/src/grpc/indexer-service.js';
 import { createWalletHistoryStore } from '../../indexer/src/store/wallet-history-store.js';
+import { createBookKeeper } from '../src/book/book-keeper.js';
+import { createLegPricing } from '../src/book/leg-pricing.js';
+import { createWalletPnl, type WalletPnl } from '../src/compute/wallet-pnl.js';
+import { createHistoryReader } from '../src/history/history-reader.js';
 import { startReferenceDataFixture, type ReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
 
 export interface HistoryIndexer {
@@ -38,4 +45,18 @@ export async function startHistoryIndexer(clickhouse: ClickHouse, options: { fix
       await referenceData.stop();
     },
   };
+}
+
+/** The pnl service's computation as main.ts wires it, over an indexer and a reference-data. */
+export function walletPnlOver(clients: { indexer: IndexerClient; referenceData: ReferenceDataClient }, versions: ChangeVersions, options: { now?: () => number } = {}): WalletPnl {
+  const { indexer, referenceData } = clients;
+  return createWalletPnl({
+    books: createBookKeeper({
+      history: createHistoryReader({ indexer }),
+      pricing: createLegPricing({ tokens: createTokenDirectory(referenceData), referenceData }),
+      versions,
+    }),
+    referenceData,
+    ...options,
+  });
 }

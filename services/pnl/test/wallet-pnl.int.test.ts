@@ -1,10 +1,8 @@
-import { createTokenDirectory } from '@wallet-api/core/reference-data';
-import { setupClickHouse, uniqueName } from '@wallet-api/core/testing';
+import { setupChangeVersions, setupClickHouse, uniqueName } from '@wallet-api/core/testing';
 import { createWalletHistoryStore } from '../../indexer/src/store/wallet-history-store.js';
 import { blockRef, erc20, randomAddress, token, transaction } from '../../indexer/test/wallet-history-fixtures.js';
-import { createWalletPnl, type PnlRequest } from '../src/compute/wallet-pnl.js';
-import { createHistoryReader } from '../src/history/history-reader.js';
-import { startHistoryIndexer, type HistoryIndexer } from './setup-history.js';
+import type { PnlRequest, WalletPnl } from '../src/compute/wallet-pnl.js';
+import { startHistoryIndexer, walletPnlOver, type HistoryIndexer } from './setup-history.js';
 
 // The hand-made wallet through the real indexer (ClickHouse, ListWalletHistory) and a
 // reference-data whose prices are fixed per time: buy 1 GOV at 100, buy 1 at 200, sell 1 at 300
@@ -12,6 +10,7 @@ import { startHistoryIndexer, type HistoryIndexer } from './setup-history.js';
 // a rollback of the sale's block takes the sale back.
 
 const clickhouse = setupClickHouse();
+const changes = setupChangeVersions();
 const chainId = uniqueName('chain');
 const wallet = randomAddress();
 const pool = randomAddress();
@@ -60,11 +59,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await running?.stop();
+  changes.close();
   await clickhouse.close();
 });
 
-const pnl = () =>
-  createWalletPnl({ history: createHistoryReader({ indexer: running.indexer }), tokens: createTokenDirectory(running.referenceData.client), referenceData: running.referenceData.client });
+// One service for every test, its wallet books kept between them as in the running service.
+let kept: WalletPnl | undefined;
+const pnl = () => (kept ??= walletPnlOver({ indexer: running.indexer, referenceData: running.referenceData.client }, changes.versions));
 const request = (fields: Partial<PnlRequest> = {}): PnlRequest => ({
   context: { organizationId: '', roles: [], addons: [], network: 0 },
   addresses: [wallet],
@@ -110,6 +111,7 @@ test('a rollback of the sale takes it back: both lots stay open', async () => {
   await createWalletHistoryStore(clickhouse).recordRollbacks([
     { chainId, commonAncestorNumber: String(blocks[3]!.number), commonAncestorHash: blocks[3]!.hash, orphanedBlockHashes: [blocks[4]!.hash], orphanedBlockNumbers: [String(blocks[4]!.number)], sequence: '1000' },
   ]);
+  await changes.versions.everythingChanged();
   const result = await pnl().compute(request({ fungibleIds: ['gov'] }));
   expect(result.breakdown?.entries.get('gov')).toMatchObject({ realizedGain: 0, unrealizedGain: 2 * 250 - 300, netInvested: 300 });
 });

@@ -1,16 +1,14 @@
-import { AssetKind, type WalletTransaction } from '@wallet-api/core/proto/events';
 import type { RequestContext } from '@wallet-api/core/proto/common';
-import { TokenInterface, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
-import { formatUnits } from 'viem';
-import { averagePrices, pnlFigures, type PnlFigures, type PricedStatistics } from '../fifo/pnl-figures.js';
-import type { FungibleRef } from '../fifo/transaction-entries.js';
-import { walletLedgers, type FungibleLedger, type FungibleOf } from '../fifo/wallet-ledgers.js';
-import type { HistoryReader } from '../history/history-reader.js';
+import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { pricesAt } from '@wallet-api/core/reference-data';
+import type { BookKeeper } from '../book/book-keeper.js';
+import type { WalletBook } from '../book/wallet-book.js';
+import { averagePrices, pnlFigures, type PnlFigures, type PricedFigures } from '../fifo/pnl-figures.js';
+import { checkMarkAllowance } from '../marks/marks.js';
 
 export interface PnlRequest {
   context: RequestContext;
-  /** One wallet, or a wallet set's (their histories are replayed together). */
+  /** One wallet, or a wallet set's (each with lots of its own, figures summed). */
   addresses: readonly string[];
   chainIds: readonly string[];
   currency: string;
@@ -33,115 +31,64 @@ export interface PnlResult {
 }
 
 export interface WalletPnl {
+  /** BeyondMarkAllowance for a `since`/`till` too far from the marks (spec 4.2 rule 2). */
   compute(request: PnlRequest): Promise<PnlResult>;
 }
 
-const fungibleKinds = new Set([AssetKind.ASSET_KIND_NATIVE, AssetKind.ASSET_KIND_ERC20]);
-const implementationKey = ({ chainId, asset }: FungibleRef) => `${chainId}:${asset}`;
-
-/** Every fungible implementation the transactions move, the native asset of each chain included (fees). */
-function implementationsOf(transactions: readonly WalletTransaction[]): FungibleRef[] {
-  const found = new Map<string, FungibleRef>();
-  for (const transaction of transactions) {
-    found.set(`${transaction.chainId}:`, { chainId: transaction.chainId, asset: '' });
-    for (const transfer of transaction.transfers) {
-      if (!fungibleKinds.has(transfer.asset?.kind ?? AssetKind.ASSET_KIND_UNSPECIFIED)) continue;
-      const ref = { chainId: transaction.chainId, asset: transfer.asset!.kind === AssetKind.ASSET_KIND_NATIVE ? '' : transfer.asset!.address.toLowerCase() };
-      found.set(implementationKey(ref), ref);
-    }
-  }
-  return [...found.values()];
-}
-
 /**
- * Profit and loss computed from the wallets' whole history: each transaction's legs valued at
- * reference-data's one price at its block time, replayed into FIFO ledgers per fungible, the open
- * lots valued at today's price. Spam and contracts that are no token are left out; a token
- * without a fungible id is a fungible of its own.
+ * Profit and loss read from the wallets' books (kept by the BookKeeper, which replays and follows
+ * their histories): each ledger's figures for the window, its open lots valued at the fungible's
+ * one price now. The books hold the figures after every second they moved in, so the marks and
+ * any `since`/`till` within rule 2's allowance cost a lookup, not a replay.
  */
-export function createWalletPnl(options: { history: HistoryReader; tokens: TokenDirectory; referenceData: ReferenceDataClient }): WalletPnl {
-  const { history, tokens, referenceData } = options;
+export function createWalletPnl(options: { books: BookKeeper; referenceData: ReferenceDataClient; now?: () => number }): WalletPnl {
+  const { books, referenceData } = options;
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
 
   return {
     async compute(request) {
-      const histories = await Promise.all(request.addresses.map((address) => history.history(address, request.chainIds)));
-      const implementations = implementationsOf(histories.flat());
-      const table = await tokens.load(
-        implementations.map(({ chainId, asset }) => ({ chainId, address: asset })),
-        request.context,
+      const kind = request.fungibleImplementations.length > 0 ? 'implementation' : 'fungible';
+      const walletBooks = await Promise.all(
+        request.addresses.map((address) => books.book({ context: request.context, address, chainIds: request.chainIds, currency: request.currency, kind })),
       );
-      const onlyIds = new Set(request.fungibleIds);
-      const onlyImplementations = new Set(request.fungibleImplementations);
-      // The ledger key: the fungible, or the implementation itself under an implementation filter.
-      const fungibleOf: FungibleOf = (ref) => {
-        const info = table.info(ref.chainId, ref.asset);
-        if (!info || info.isSpam || info.interface === TokenInterface.TOKEN_INTERFACE_UNKNOWN) return undefined;
-        if (onlyImplementations.size > 0) return onlyImplementations.has(implementationKey(ref)) ? { fungibleId: implementationKey(ref), decimals: info.decimals } : undefined;
-        const fungibleId = info.fungibleId || implementationKey(ref);
-        return onlyIds.size === 0 || onlyIds.has(fungibleId) ? { fungibleId, decimals: info.decimals } : undefined;
-      };
-
-      // Every leg's price at its block time, asked once per implementation and time.
-      const queries = new Map<string, { ref: FungibleRef; timestamp: number }>();
-      histories.flat().forEach((transaction) => {
-        for (const ref of implementationsOf([transaction])) {
-          if (fungibleOf(ref)) queries.set(`${implementationKey(ref)}|${transaction.blockTimestamp}`, { ref, timestamp: Number(transaction.blockTimestamp) });
-        }
-      });
-      const asked = [...queries.values()];
-      const answers = await pricesAt(referenceData, {
-        context: request.context,
-        currency: request.currency,
-        queries: asked.map(({ ref, timestamp }) => ({ token: { chainId: ref.chainId, address: ref.asset }, timestamp: String(timestamp) })),
-      });
-      const priceAt = new Map(asked.map(({ ref, timestamp }, index) => [`${implementationKey(ref)}|${timestamp}`, answers[index]]));
-      const valueAt = (ref: FungibleRef, amount: bigint, timestamp: number) => {
-        const price = priceAt.get(`${implementationKey(ref)}|${timestamp}`);
-        const fungible = fungibleOf(ref);
-        return price === undefined || !fungible ? undefined : Number(formatUnits(amount, fungible.decimals)) * price;
-      };
-
-      const ledgers = request.addresses.map((address, index) =>
-        walletLedgers({ wallet: address, transactions: histories[index]!, fungibleOf, valueAt, ...(request.since === undefined ? {} : { since: request.since }), ...(request.till === undefined ? {} : { till: request.till }) }),
-      );
-      return summarize(request, ledgers, await currentPrices(request, ledgers));
+      const between = (a: number, b: number) => walletBooks.reduce((sum, book) => sum + book.transactionsBetween(a, b), 0);
+      if (request.since !== undefined) checkMarkAllowance('since', request.since, now(), between);
+      if (request.till !== undefined) checkMarkAllowance('till', request.till, now(), between);
+      const only = new Set(kind === 'implementation' ? request.fungibleImplementations : request.fungibleIds);
+      const keys = [...new Set(walletBooks.flatMap((book) => [...book.ledgers.keys()]))].filter((key) => only.size === 0 || only.has(key)).sort();
+      return summarize(request, walletBooks, keys, await currentPrices(request, walletBooks, keys));
     },
   };
 
-  /** Today's one price of each fungible the ledgers hold, asked of one of its implementations. */
-  async function currentPrices(request: PnlRequest, ledgers: ReturnType<typeof walletLedgers>[]): Promise<Map<string, number | undefined>> {
-    const fungibles = new Map<string, string>();
-    for (const { fungibles: byId } of ledgers) for (const [id, ledger] of byId) fungibles.set(id, [...ledger.implementations][0]!);
-    const ids = [...fungibles.keys()];
+  /** Today's one price of each ledger's fungible, asked of one of its implementations. */
+  async function currentPrices(request: PnlRequest, walletBooks: readonly WalletBook[], keys: readonly string[]): Promise<Map<string, number | undefined>> {
+    const implementationOf = (key: string) => [...walletBooks.find((book) => book.ledgers.has(key))!.ledgers.get(key)!.implementations][0]!;
     const answers = await pricesAt(referenceData, {
       context: request.context,
       currency: request.currency,
-      queries: ids.map((id) => {
-        const implementation = fungibles.get(id)!;
+      queries: keys.map((key) => {
+        const implementation = implementationOf(key);
         const split = implementation.indexOf(':');
         return { token: { chainId: implementation.slice(0, split), address: implementation.slice(split + 1) }, timestamp: '0' };
       }),
     });
-    return new Map(ids.map((id, index) => [id, answers[index]]));
+    return new Map(keys.map((key, index) => [key, answers[index]]));
   }
 }
 
 /**
  * The figures of every ledger with a price today; ledgers lacking one (today, or at a movement
- * whose value the trade could not give) are left out and listed (spec 4.2 rule 1, for requests
- * without a fungible filter too: one unpriced airdrop must not fail a wallet's PnL). A fungible
- * filter adds the breakdown of each key asked for that has a ledger.
+ * up to `till` whose value the trade could not give) are left out and listed (spec 4.2 rule 1,
+ * for requests without a fungible filter too: one unpriced airdrop must not fail a wallet's PnL).
+ * A fungible filter adds the breakdown of each key asked for that has a ledger.
  */
-function summarize(request: PnlRequest, ledgers: ReturnType<typeof walletLedgers>[], prices: Map<string, number | undefined>): PnlResult {
-  const byKey = new Map<string, FungibleLedger[]>();
-  const unpriced = new Set<string>();
-  for (const ledger of ledgers) {
-    for (const [key, fungible] of ledger.fungibles) byKey.set(key, [...(byKey.get(key) ?? []), fungible]);
-    for (const key of ledger.unpriced) unpriced.add(key);
-  }
-  const excluded = [...byKey.keys()].filter((key) => unpriced.has(key) || prices.get(key) === undefined).sort();
-  const kept = [...byKey.keys()].filter((key) => !excluded.includes(key)).sort();
-  const priced = (key: string): PricedStatistics[] => byKey.get(key)!.map((fungible) => ({ statistics: fungible.statistics, decimals: fungible.decimals, price: prices.get(key)! }));
+function summarize(request: PnlRequest, walletBooks: readonly WalletBook[], keys: readonly string[], prices: Map<string, number | undefined>): PnlResult {
+  const window = { ...(request.since === undefined ? {} : { since: request.since }), ...(request.till === undefined ? {} : { till: request.till }) };
+  const unpricedUntil = (key: string) => Math.min(...walletBooks.map((book) => book.ledgers.get(key)?.firstUnpriced ?? Infinity));
+  const unpriced = (key: string) => prices.get(key) === undefined || unpricedUntil(key) <= (request.till ?? Number.MAX_VALUE);
+  const excluded = keys.filter(unpriced);
+  const kept = keys.filter((key) => !unpriced(key));
+  const priced = (key: string): PricedFigures[] => walletBooks.filter((book) => book.ledgers.has(key)).map((book) => ({ figures: book.figures(key, window), price: prices.get(key)! }));
   const byImplementation = request.fungibleImplementations.length > 0;
   const breakdown = (key: string): BreakdownFigures => ({ ...pnlFigures(priced(key)), ...averagePrices(priced(key)) });
   return {

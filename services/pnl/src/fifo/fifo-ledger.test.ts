@@ -1,5 +1,6 @@
 import { createFifoLedger, type LedgerEntry } from './fifo-ledger.js';
 import { averagePrices, pnlFigures } from './pnl-figures.js';
+import { ledgerFigures } from '../book/statistics-series.js';
 
 const unit = 10n ** 18n;
 
@@ -16,12 +17,12 @@ test('buy 1 at 100, buy 1 at 200, sell 1 at 300: the oldest lot is sold (realize
     { type: 'sell', amount: unit, proceeds: 300 },
   ]);
   expect(statistics).toMatchObject({ realizedGain: 200, realizedCostBasis: 100, totalInvested: 300, open: { amount: unit, cost: 200 } });
-  const figures = pnlFigures([{ statistics, decimals: 18, price: 250 }]);
+  const figures = pnlFigures([{ figures: ledgerFigures(statistics, 18), price: 250 }]);
   expect(figures).toMatchObject({ realizedGain: 200, unrealizedGain: 50, totalGain: 250, netInvested: 200, totalInvested: 300 });
   expect(figures.relativeRealizedGainPercentage).toBe(200);
   expect(figures.relativeUnrealizedGainPercentage).toBe(25);
   expect(figures.relativeTotalGainPercentage).toBeCloseTo(250 / 3, 12);
-  expect(averagePrices([{ statistics, decimals: 18, price: 250 }])).toEqual({ averageBuyPrice: 150, averageSellPrice: 300 });
+  expect(averagePrices([{ figures: ledgerFigures(statistics, 18), price: 250 }])).toEqual({ averageBuyPrice: 150, averageSellPrice: 300 });
 });
 
 test('a sale across lots takes each at its share of cost, oldest first', () => {

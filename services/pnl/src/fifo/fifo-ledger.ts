@@ -39,11 +39,8 @@ export interface FungibleStatistics {
 }
 
 export interface FifoLedger {
-  /**
-   * Moves the lots as the entry says. Its flows (gains, costs, values, fees) count only when
-   * `counted` (a request's `since` leaves earlier ones out, while their lots still stand).
-   */
-  apply(entry: LedgerEntry, counted?: boolean): void;
+  /** Moves the lots as the entry says and adds its flows (gains, costs, values, fees). */
+  apply(entry: LedgerEntry): void;
   statistics(): FungibleStatistics;
 }
 
@@ -70,8 +67,7 @@ export function createFifoLedger(): FifoLedger {
   let head = 0;
   /** What the open lots hold and cost. */
   const held = { amount: 0n, cost: 0 };
-  type Flows = Omit<FungibleStatistics, 'open'>;
-  const newFlows = (): Flows => ({
+  const flows: Omit<FungibleStatistics, 'open'> = {
     realizedGain: 0,
     realizedCostBasis: 0,
     totalInvested: 0,
@@ -82,10 +78,7 @@ export function createFifoLedger(): FifoLedger {
     fees: 0,
     bought: { amount: 0n, cost: 0 },
     sold: { amount: 0n, proceeds: 0 },
-  });
-  const counted = newFlows();
-  /** Where the entry being applied adds its flows: `counted`, or a scratch copy for an entry not counted. */
-  let flows = counted;
+  };
 
   function open(amount: bigint, cost: number): void {
     if (amount <= 0n) return;
@@ -126,13 +119,10 @@ export function createFifoLedger(): FifoLedger {
   }
 
   return {
-    apply(entry, isCounted = true) {
-      if (entry.amount <= 0n) return;
-      flows = isCounted ? counted : newFlows();
-      applyEntry(entry);
-      flows = counted;
+    apply(entry) {
+      if (entry.amount > 0n) applyEntry(entry);
     },
-    statistics: () => ({ ...counted, bought: { ...counted.bought }, sold: { ...counted.sold }, open: { ...held } }),
+    statistics: () => ({ ...flows, bought: { ...flows.bought }, sold: { ...flows.sold }, open: { ...held } }),
   };
 
   function applyEntry(entry: LedgerEntry): void {

@@ -1,5 +1,4 @@
-import { formatUnits } from 'viem';
-import type { FungibleStatistics } from './fifo-ledger.js';
+import type { LedgerFigures } from '../book/statistics-series.js';
 
 /** decisions.md "PnL": the attributes of a `pnl` resource, in the request's currency. */
 export interface PnlFigures {
@@ -19,15 +18,12 @@ export interface PnlFigures {
   receivedForNfts: number;
 }
 
-/** One fungible's ledger with what values its open lots now. */
-export interface PricedStatistics {
-  statistics: FungibleStatistics;
-  decimals: number;
+/** One fungible ledger's figures with what values its open lots now. */
+export interface PricedFigures {
+  figures: LedgerFigures;
   /** The fungible's one price now; the caller leaves out fungibles without one. */
   price: number;
 }
-
-const units = (amount: bigint, decimals: number) => Number(formatUnits(amount, decimals));
 
 /** A gain relative to what it was measured on, in percent; 0 when nothing was. */
 const percentage = (gain: number, basis: number) => (basis === 0 ? 0 : (gain / basis) * 100);
@@ -38,7 +34,7 @@ const percentage = (gain: number, basis: number) => (basis === 0 ? 0 : (gain / b
  * to the cost of what was sold, unrealized to the cost of what is held (net invested), total to
  * everything invested.
  */
-export function pnlFigures(fungibles: readonly PricedStatistics[]): PnlFigures {
+export function pnlFigures(fungibles: readonly PricedFigures[]): PnlFigures {
   const figures: PnlFigures = {
     totalGain: 0,
     realizedGain: 0,
@@ -55,17 +51,17 @@ export function pnlFigures(fungibles: readonly PricedStatistics[]): PnlFigures {
     sentForNfts: 0,
     receivedForNfts: 0,
   };
-  for (const { statistics, decimals, price } of fungibles) {
-    figures.realizedGain += statistics.realizedGain;
-    figures.unrealizedGain += units(statistics.open.amount, decimals) * price - statistics.open.cost;
-    figures.totalFee += statistics.fees;
-    figures.totalInvested += statistics.totalInvested;
-    figures.realizedCostBasis += statistics.realizedCostBasis;
-    figures.netInvested += statistics.open.cost;
-    figures.receivedExternal += statistics.receivedExternal;
-    figures.sentExternal += statistics.sentExternal;
-    figures.sentForNfts += statistics.sentForNfts;
-    figures.receivedForNfts += statistics.receivedForNfts;
+  for (const { figures: ledger, price } of fungibles) {
+    figures.realizedGain += ledger.realizedGain;
+    figures.unrealizedGain += ledger.openUnits * price - ledger.openCost;
+    figures.totalFee += ledger.fees;
+    figures.totalInvested += ledger.totalInvested;
+    figures.realizedCostBasis += ledger.realizedCostBasis;
+    figures.netInvested += ledger.openCost;
+    figures.receivedExternal += ledger.receivedExternal;
+    figures.sentExternal += ledger.sentExternal;
+    figures.sentForNfts += ledger.sentForNfts;
+    figures.receivedForNfts += ledger.receivedForNfts;
   }
   figures.totalGain = figures.realizedGain + figures.unrealizedGain;
   figures.relativeRealizedGainPercentage = percentage(figures.realizedGain, figures.realizedCostBasis);
@@ -75,16 +71,16 @@ export function pnlFigures(fungibles: readonly PricedStatistics[]): PnlFigures {
 }
 
 /** decisions.md "PnL" breakdown: the mean price of trade buys and of trade sales per whole unit (over every wallet's ledger); 0 without any. */
-export function averagePrices(fungibles: readonly PricedStatistics[]): { averageBuyPrice: number; averageSellPrice: number } {
+export function averagePrices(fungibles: readonly PricedFigures[]): { averageBuyPrice: number; averageSellPrice: number } {
   let bought = 0;
   let cost = 0;
   let sold = 0;
   let proceeds = 0;
-  for (const { statistics, decimals } of fungibles) {
-    bought += units(statistics.bought.amount, decimals);
-    cost += statistics.bought.cost;
-    sold += units(statistics.sold.amount, decimals);
-    proceeds += statistics.sold.proceeds;
+  for (const { figures } of fungibles) {
+    bought += figures.boughtUnits;
+    cost += figures.boughtCost;
+    sold += figures.soldUnits;
+    proceeds += figures.soldProceeds;
   }
   return { averageBuyPrice: bought === 0 ? 0 : cost / bought, averageSellPrice: sold === 0 ? 0 : proceeds / sold };
 }

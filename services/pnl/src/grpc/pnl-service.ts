@@ -7,6 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { PnlResult, WalletPnl } from '../compute/wallet-pnl.js';
 import type { PnlFigures } from '../fifo/pnl-figures.js';
 import { TooManyTransactions } from '../history/history-reader.js';
+import { BeyondMarkAllowance } from '../marks/marks.js';
 
 export interface PnlServiceDeps {
   pnl: WalletPnl;
@@ -70,6 +71,7 @@ export function pnlService(deps: PnlServiceDeps): ServiceRegistration {
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([computing, new Promise<typeof timedOut>((resolve) => (timer = setTimeout(() => resolve(timedOut), deps.waitMs)))]).catch((error: unknown) => {
       if (error instanceof TooManyTransactions) throw new GrpcError(status.FAILED_PRECONDITION, `the wallet has more than ${error.limit.toLocaleString('en-US')} transactions, beyond what profit and loss is computed for`);
+      if (error instanceof BeyondMarkAllowance) throw new GrpcError(status.FAILED_PRECONDITION, error.message);
       throw error;
     }).finally(() => clearTimeout(timer));
     if (outcome === timedOut) throw unavailable("the wallet's profit and loss is being computed; retry shortly");

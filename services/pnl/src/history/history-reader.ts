@@ -17,7 +17,14 @@ export class TooManyTransactions extends Error {
 export interface HistoryReader {
   /** The wallet's transactions on the chains, oldest first; TooManyTransactions past the limit. */
   history(address: string, chainIds: readonly string[]): Promise<WalletTransaction[]>;
+  /**
+   * The wallet's transactions on one chain after `known` (its newest seen there; every one without
+   * it), oldest first; undefined when `known` is no longer in the history (rolled back).
+   */
+  newerThan(address: string, chainId: string, known: WalletTransaction | undefined): Promise<WalletTransaction[] | undefined>;
 }
+
+const sameTransaction = (a: WalletTransaction, b: WalletTransaction) => a.chainId === b.chainId && a.blockHash === b.blockHash && a.transactionIndex === b.transactionIndex;
 
 export interface HistoryReaderOptions {
   indexer: IndexerClient;
@@ -31,16 +38,35 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
   const { indexer } = options;
   const pageSize = options.pageSize ?? 1_000;
   const limit = options.maxTransactions ?? maxWalletTransactions;
+  const page = (address: string, chainIds: readonly string[], after: TransactionCursor | undefined) =>
+    unary(indexer, indexer.listWalletHistory, { address, chainIds: [...chainIds], after, pageSize }, { name: 'Indexer/ListWalletHistory' });
   return {
     async history(address, chainIds) {
       const newestFirst: WalletTransaction[] = [];
       let after: TransactionCursor | undefined;
       for (;;) {
-        const page = await unary(indexer, indexer.listWalletHistory, { address, chainIds: [...chainIds], after, pageSize }, { name: 'Indexer/ListWalletHistory' });
-        newestFirst.push(...page.transactions);
+        const { transactions, hasMore } = await page(address, chainIds, after);
+        newestFirst.push(...transactions);
         if (newestFirst.length > limit) throw new TooManyTransactions(limit);
-        if (!page.hasMore || page.transactions.length === 0) return newestFirst.reverse();
-        after = historyCursor(page.transactions.at(-1)!);
+        if (!hasMore || transactions.length === 0) return newestFirst.reverse();
+        after = historyCursor(transactions.at(-1)!);
+      }
+    },
+    async newerThan(address, chainId, known) {
+      const newestFirst: WalletTransaction[] = [];
+      const knownBlock = known === undefined ? -1n : BigInt(known.blockNumber);
+      let after: TransactionCursor | undefined;
+      for (;;) {
+        const { transactions, hasMore } = await page(address, [chainId], after);
+        for (const transaction of transactions) {
+          if (known && sameTransaction(transaction, known)) return newestFirst.reverse();
+          // Past the known transaction's block without meeting it: it was rolled back.
+          if (BigInt(transaction.blockNumber) < knownBlock) return undefined;
+          newestFirst.push(transaction);
+        }
+        if (newestFirst.length > limit) throw new TooManyTransactions(limit);
+        if (!hasMore || transactions.length === 0) return known ? undefined : newestFirst.reverse();
+        after = historyCursor(transactions.at(-1)!);
       }
     },
   };

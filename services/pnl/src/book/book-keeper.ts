@@ -1,0 +1,97 @@
+import type { ChangeVersions, WalletChangeTokens } from '@wallet-api/core/cache';
+import type { RequestContext } from '@wallet-api/core/proto/common';
+import type { WalletTransaction } from '@wallet-api/core/proto/events';
+import { LRUCache } from 'lru-cache';
+import { TooManyTransactions, type HistoryReader } from '../history/history-reader.js';
+import type { LedgerKind, LegPricing } from './leg-pricing.js';
+import { compareHistoryOrder, createWalletBook, type WalletBook } from './wallet-book.js';
+
+export interface BookRequest {
+  context: RequestContext;
+  address: string;
+  chainIds: readonly string[];
+  currency: string;
+  kind: LedgerKind;
+}
+
+export interface BookKeeper {
+  /** The wallet's book, up to date with its history as the tokens read now say. */
+  book(request: BookRequest): Promise<WalletBook>;
+}
+
+export interface BookKeeperOptions {
+  history: HistoryReader;
+  pricing: LegPricing;
+  versions: Pick<ChangeVersions, 'walletTokens' | 'pricesMovedSince'>;
+  /** Books kept (one per wallet, chain set, currency, network and ledger kind). */
+  maxBooks?: number;
+  maxTransactions?: number;
+}
+
+interface Kept {
+  tokens: WalletChangeTokens;
+  book: Promise<WalletBook>;
+}
+
+const sameTokens = (a: WalletChangeTokens, b: WalletChangeTokens) => a.everything === b.everything && a.prices === b.prices && a.wallet.join('/') === b.wallet.join('/');
+
+/**
+ * Keeps each wallet's book computed and follows its history: a new transaction (the wallet's
+ * history token moved) is read from the indexer chain by chain after the book's newest there and
+ * applied where the ledgers stand; a rollback or revived block (the shared token), a price move
+ * reaching a time the book has valued legs at, a transaction arriving before the book's newest
+ * (a chain indexed behind the others) or a known one gone replays the history from the start.
+ * Updates of one book run one after another; every request reads the tokens first, so an answer
+ * never misses a change its tokens show.
+ */
+export function createBookKeeper(options: BookKeeperOptions): BookKeeper {
+  const { history, pricing, versions } = options;
+  const limit = options.maxTransactions ?? Infinity;
+  const books = new LRUCache<string, Kept>({ max: options.maxBooks ?? 2_000 });
+
+  async function build(request: BookRequest): Promise<WalletBook> {
+    const transactions = await history.history(request.address, request.chainIds);
+    const book = createWalletBook(request.address);
+    book.apply(transactions, await pricing.price(transactions, request));
+    return book;
+  }
+
+  /** Applies what the history gained since the book's newest transactions; false when the book cannot follow. */
+  async function extend(book: WalletBook, request: BookRequest): Promise<boolean> {
+    const perChain = await Promise.all(request.chainIds.map((chainId) => history.newerThan(request.address, chainId, book.newestByChain.get(chainId))));
+    if (perChain.some((found) => found === undefined)) return false;
+    const added = (perChain as WalletTransaction[][]).flat().sort(compareHistoryOrder);
+    if (added.length === 0) return true;
+    if (book.newest && compareHistoryOrder(added[0]!, book.newest) <= 0) return false;
+    if (book.count + added.length > limit) throw new TooManyTransactions(limit);
+    book.apply(added, await pricing.price(added, request));
+    return true;
+  }
+
+  /** Whether no price the book valued a leg at moved between the two price tokens. */
+  async function pricesHeld(book: WalletBook, before: string, now: string): Promise<boolean> {
+    if (before === now) return true;
+    const movedSince = await versions.pricesMovedSince(before);
+    return movedSince !== undefined && movedSince > Number(book.newest?.blockTimestamp ?? -Infinity);
+  }
+
+  return {
+    async book(request) {
+      const key = JSON.stringify([request.address, [...request.chainIds].sort(), request.currency, request.context.network, request.kind]);
+      const tokens = await versions.walletTokens(request.address, ['history']);
+      const kept = books.get(key);
+      if (kept && sameTokens(kept.tokens, tokens)) return kept.book;
+      const next = (async () => {
+        const previous = kept && kept.tokens.everything === tokens.everything ? await kept.book.catch(() => undefined) : undefined;
+        if (previous && (await pricesHeld(previous, kept!.tokens.prices, tokens.prices))) {
+          if (kept!.tokens.wallet.join('/') === tokens.wallet.join('/') || (await extend(previous, request))) return previous;
+        }
+        return build(request);
+      })();
+      books.set(key, { tokens, book: next });
+      // A failure is not kept (the next request computes again), but a refusal of the wallet is: rule 4's 422 once detected.
+      next.catch((error: unknown) => !(error instanceof TooManyTransactions) && books.get(key)?.book === next && books.delete(key));
+      return next;
+    },
+  };
+}

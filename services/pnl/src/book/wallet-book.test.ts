@@ -1,0 +1,73 @@
+import { AssetKind, WalletTransaction, type Transfer } from '@wallet-api/core/proto/events';
+import type { FungibleRef } from '../fifo/transaction-entries.js';
+import { createWalletBook, type FungibleOf, type WalletBook } from './wallet-book.js';
+
+const wallet = '0x00000000000000000000000000000000000000aa';
+const pool = '0x00000000000000000000000000000000000000cc';
+const usdc = '0x00000000000000000000000000000000000000d1';
+const gov = '0x00000000000000000000000000000000000000d2';
+const spam = '0x00000000000000000000000000000000000000d3';
+const unit = 10n ** 18n;
+
+const token = (address: string, amount: bigint, sender: string, recipient: string): Transfer => ({ actId: 1, asset: { kind: AssetKind.ASSET_KIND_ERC20, address, tokenId: '' }, amount: amount.toString(), sender, recipient });
+
+/** The wallet swaps `usdcAmount` USDC for `govAmount` GOV (or back when `sell`), fee paid by someone else. */
+function swap(chainId: string, time: number, usdcAmount: bigint, govAmount: bigint, sell = false): WalletTransaction {
+  const [given, got] = sell ? [token(gov, govAmount, wallet, pool), token(usdc, usdcAmount, pool, wallet)] : [token(usdc, usdcAmount, wallet, pool), token(gov, govAmount, pool, wallet)];
+  return WalletTransaction.fromPartial({ chainId, blockTimestamp: String(time), blockNumber: String(time), from: pool, fee: '0', paymaster: '', transfers: [given, got] });
+}
+
+// USDC and GOV are one fungible each on both chains; the spam token is none.
+const fungibleOf: FungibleOf = ({ asset }) => (asset === usdc ? { fungibleId: 'usdc', decimals: 18 } : asset === gov ? { fungibleId: 'gov', decimals: 18 } : undefined);
+const valueAt = ({ asset }: FungibleRef, amount: bigint) => (asset === usdc ? Number(amount) / 1e18 : undefined);
+
+function bookOf(transactions: readonly WalletTransaction[]): WalletBook {
+  const book = createWalletBook(wallet);
+  book.apply(transactions, { fungibleOf, valueAt });
+  return book;
+}
+
+const history = [
+  swap('ethereum', 100, 100n * unit, unit),
+  swap('base', 200, 200n * unit, unit),
+  swap('base', 300, 300n * unit, unit, true),
+];
+
+test('implementations on every chain share lots: a sale on base consumes the lot bought on ethereum first', () => {
+  const book = bookOf(history);
+  expect(book.figures('gov', {})).toMatchObject({ realizedGain: 200, realizedCostBasis: 100, totalInvested: 300, openUnits: 1, openCost: 200 });
+  expect([...book.ledgers.get('gov')!.implementations].sort()).toEqual([`base:${gov}`, `ethereum:${gov}`]);
+  // GOV has no price of its own: each trade values it at the USDC on the other side.
+  expect(book.ledgers.get('gov')!.firstUnpriced).toBe(Infinity);
+});
+
+test('since: earlier sales still take their lots but only later flows count; till reads the ledger as it stood', () => {
+  const book = bookOf([...history, swap('ethereum', 400, 500n * unit, unit, true)]);
+  // The sale at 300 took the 100 lot; the one at 400 takes the 200 lot.
+  expect(book.figures('gov', { since: 400 })).toMatchObject({ realizedGain: 300, realizedCostBasis: 200, totalInvested: 0, openUnits: 0, openCost: 0 });
+  expect(book.figures('gov', { till: 200 })).toMatchObject({ realizedGain: 0, totalInvested: 300, openUnits: 2, openCost: 300 });
+  expect(book.figures('gov', { since: 250, till: 350 })).toMatchObject({ realizedGain: 200, realizedCostBasis: 100, totalInvested: 0, openUnits: 1, openCost: 200 });
+  expect(book.figures('gov', { till: 99 })).toMatchObject({ realizedGain: 0, totalInvested: 0, openUnits: 0 });
+});
+
+test('a book extended transaction by transaction equals one replayed at once; a transaction out of order is refused', () => {
+  const all = [...history, swap('ethereum', 400, 500n * unit, unit, true)];
+  const extended = createWalletBook(wallet);
+  for (const transaction of all) extended.apply([transaction], { fungibleOf, valueAt });
+  for (const window of [{}, { since: 200 }, { till: 300 }, { since: 300, till: 400 }]) expect(extended.figures('gov', window)).toEqual(bookOf(all).figures('gov', window));
+  expect(extended.count).toBe(4);
+  expect(extended.newestByChain.get('base')?.blockTimestamp).toBe('300');
+  expect(() => extended.apply([history[1]!], { fungibleOf, valueAt })).toThrow(/does not follow/);
+});
+
+test('transactions strictly between two times, in either order', () => {
+  const book = bookOf(history);
+  expect(book.transactionsBetween(100, 300)).toBe(1);
+  expect(book.transactionsBetween(301, 99)).toBe(3);
+  expect(book.transactionsBetween(100, 100)).toBe(0);
+});
+
+test('a token that is no fungible is left out', () => {
+  const airdrop = WalletTransaction.fromPartial({ chainId: 'ethereum', blockTimestamp: '50', from: pool, fee: '0', paymaster: '', transfers: [token(spam, unit, pool, wallet)] });
+  expect(bookOf([airdrop]).ledgers.size).toBe(0);
+});
