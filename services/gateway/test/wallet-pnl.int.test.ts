@@ -5,6 +5,7 @@ import { createPrisma } from '@wallet-api/core/db';
 import { startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
 import { setupChangeVersions, setupClickHouse, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { blockRef, erc20, randomAddress, token, transaction } from '../../indexer/test/wallet-history-fixtures.js';
+import type { WalletPnl } from '../../pnl/src/compute/wallet-pnl.js';
 import { pnlService } from '../../pnl/src/grpc/pnl-service.js';
 import { startHistoryIndexer, walletPnlOver, type HistoryIndexer } from '../../pnl/test/setup-history.js';
 import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
@@ -36,6 +37,12 @@ const swap = (block: number, given: string, givenAmount: bigint, got: string, go
     ],
   });
 const history = [swap(0, usdc, 100n * 10n ** 6n, gov, 10n ** 18n), swap(1, usdc, 200n * 10n ** 6n, gov, 10n ** 18n), swap(2, gov, 10n ** 18n, usdc, 300n * 10n ** 6n)];
+// A wallet past the service's limit (set to 3 transactions here, 1 million in service), and one whose computation waits for the test.
+const crowded = randomAddress();
+const crowdedHistory = [0, 1, 2, 3].map((step) => transaction(blockRef('ethereum', 910_000 + step, 1_700_200_000 + step * 60), 0, { from: crowded, to: pool }));
+const slow = randomAddress();
+let releaseSlow: () => void = () => undefined;
+const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
 
 let running: HistoryIndexer;
 let services: GrpcServer;
@@ -44,6 +51,7 @@ let backends: Backends;
 const prisma = createPrisma(testConfig().DATABASE_URL);
 const redis = new Redis(testConfig().REDIS_URL);
 let get: (path: string) => Promise<{ status: number; body: any }>;
+let fetchRaw: (path: string) => Promise<Response>;
 
 beforeAll(async () => {
   const registry = createChainRegistry(await loadChainsConfig(new URL('../../reference-data/config/chains.json', import.meta.url).pathname, {}));
@@ -54,7 +62,7 @@ beforeAll(async () => {
       dapps: [],
       price: (query) => (query.token?.address === usdc ? 1 : query.token?.address === gov ? govPrices.get(Number(query.timestamp)) : undefined),
     },
-    transactions: history,
+    transactions: [...history, ...crowdedHistory],
   });
   const referenceData = running.referenceData;
   services = await startGrpcServer({
@@ -62,9 +70,9 @@ beforeAll(async () => {
     port: 0,
     services: [
       pnlService({
-        pnl: walletPnlOver({ indexer: running.indexer, referenceData: running.referenceData.client }, changes.versions),
+        pnl: gated(walletPnlOver({ indexer: running.indexer, referenceData: running.referenceData.client }, changes.versions, { maxTransactions: 3 })),
         versions: changes.versions,
-        waitMs: 10_000,
+        waitMs: 2_000,
       }),
     ],
     logger: testLogger,
@@ -76,11 +84,22 @@ beforeAll(async () => {
   });
   const { key } = await createOrganizationKey(prisma, { org: uniqueName('pnl'), roles: [], addons: [] });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fetchRaw = (path) => fetch(`${base}${path}`, { headers: { Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } });
   get = async (path) => {
-    const response = await fetch(`${base}${path}`, { headers: { Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } });
+    const response = await fetchRaw(path);
     return { status: response.status, body: await response.json() };
   };
 }, 60_000);
+
+/** The service's computation, held back for the slow wallet until the test releases it. */
+function gated(pnl: WalletPnl): WalletPnl {
+  return {
+    async compute(request) {
+      if (request.addresses.includes(slow)) await slowGate;
+      return pnl.compute(request);
+    },
+  };
+}
 
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
@@ -117,4 +136,25 @@ test.each([
 ])('%s: 400 %s', async (query, detail) => {
   const { status, body } = await get(`/v1/wallets/${wallet}/pnl${query}`);
   expect({ status, body }).toEqual({ status: 400, body: { errors: [{ title: expect.any(String), detail }] } });
+});
+
+test('a wallet still being computed answers 503 with Retry-After, then 200 once computed', async () => {
+  const first = await fetchRaw(`/v1/wallets/${slow}/pnl`);
+  expect(first.status).toBe(503);
+  expect(first.headers.get('retry-after')).toMatch(/^\d+$/);
+  // The gateway words every UNAVAILABLE alike: a backend's own message may name its internals.
+  expect(((await first.json()) as any).errors[0].detail).toBe('a backend service is unavailable; retry later');
+  releaseSlow();
+  const later = await get(`/v1/wallets/${slow}/pnl`);
+  expect(later.status).toBe(200);
+  expect(later.body.data).toMatchObject({ type: 'pnl', id: slow, attributes: { realized_gain: 0, total_invested: 0 } });
+});
+
+test('a wallet past the transaction limit answers 422 without Retry-After, every time', async () => {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const response = await fetchRaw(`/v1/wallets/${crowded}/pnl`);
+    expect(response.status).toBe(422);
+    expect(response.headers.get('retry-after')).toBeNull();
+    expect(((await response.json()) as any).errors[0].detail).toBe('the wallet has more than 3 transactions, beyond what profit and loss is computed for');
+  }
 });

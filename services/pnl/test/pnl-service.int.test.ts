@@ -5,6 +5,7 @@ import type { PnlRequest, PnlResult, WalletPnl } from '../src/compute/wallet-pnl
 import { pnlFigures } from '../src/fifo/pnl-figures.js';
 import { TooManyTransactions } from '../src/history/history-reader.js';
 import { pnlService } from '../src/grpc/pnl-service.js';
+import { BeyondMarkAllowance } from '../src/marks/marks.js';
 
 // GetWalletPnl's computations through gRPC, with the real change tokens in Redis: the first
 // request waits a while and answers UNAVAILABLE (the gateway's 503 with Retry-After) while the
@@ -14,6 +15,7 @@ import { pnlService } from '../src/grpc/pnl-service.js';
 const changes = setupChangeVersions();
 const wallet = '0x00000000000000000000000000000000000000aa';
 const crowded = '0x00000000000000000000000000000000000000bb';
+const farFromMarks = '0x00000000000000000000000000000000000000cc';
 
 /** A computation that finishes when the test lets it, counting how often it ran. */
 function gatedPnl() {
@@ -24,6 +26,7 @@ function gatedPnl() {
     async compute(request): Promise<PnlResult> {
       runs.push(request);
       if (request.addresses.includes(crowded)) throw new TooManyTransactions(1_000_000);
+      if (request.addresses.includes(farFromMarks)) throw new BeyondMarkAllowance('since', 4_321);
       await gate;
       return { figures: { ...pnlFigures([]), realizedGain: runs.length }, excludedFungibleIds: [], excludedFungibleImplementations: [] };
     },
@@ -72,4 +75,11 @@ test('a wallet past the transaction limit is refused with FAILED_PRECONDITION, o
     await expect(ask(crowded)).rejects.toMatchObject({ code: 9, details: 'the wallet has more than 1,000,000 transactions, beyond what profit and loss is computed for' });
   }
   expect(gated.runs.length - before).toBe(1);
+});
+
+test('a since/till too far from the marks is refused with FAILED_PRECONDITION naming the distance', async () => {
+  await expect(ask(farFromMarks)).rejects.toMatchObject({
+    code: 9,
+    details: 'since lies 4,321 transactions from the nearest mark (now, 1 day, 1 week, 1 month, 1 year ago, start of the year); at most 2,999 are allowed',
+  });
 });

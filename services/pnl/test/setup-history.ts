@@ -31,7 +31,11 @@ export interface HistoryIndexer {
 export async function startHistoryIndexer(clickhouse: ClickHouse, options: { fixture: ReferenceDataFixture; transactions: readonly WalletTransaction[] }): Promise<HistoryIndexer> {
   const referenceData = await startReferenceDataFixture(options.fixture);
   const store = createWalletHistoryStore(clickhouse);
-  for (const transaction of [...options.transactions].reverse()) await store.writeTransaction(transaction, walletRows(transaction, { lookup: () => undefined }));
+  const newestFirst = [...options.transactions].reverse();
+  for (let start = 0; start < newestFirst.length; start += 1_000) {
+    const batch = newestFirst.slice(start, start + 1_000).map((transaction) => ({ transaction, rows: walletRows(transaction, { lookup: () => undefined }) }));
+    await (await store.writeTransactions(batch)).durable;
+  }
   const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
   const address = `127.0.0.1:${server.port}`;
   const indexer = createGrpcClient(IndexerClient, address);
@@ -48,15 +52,21 @@ export async function startHistoryIndexer(clickhouse: ClickHouse, options: { fix
 }
 
 /** The pnl service's computation as main.ts wires it, over an indexer and a reference-data. */
-export function walletPnlOver(clients: { indexer: IndexerClient; referenceData: ReferenceDataClient }, versions: ChangeVersions, options: { now?: () => number } = {}): WalletPnl {
+export function walletPnlOver(
+  clients: { indexer: IndexerClient; referenceData: ReferenceDataClient },
+  versions: ChangeVersions,
+  options: { now?: () => number; maxTransactions?: number } = {},
+): WalletPnl {
   const { indexer, referenceData } = clients;
+  const { maxTransactions, ...rest } = options;
   return createWalletPnl({
     books: createBookKeeper({
-      history: createHistoryReader({ indexer }),
+      history: createHistoryReader({ indexer, ...(maxTransactions === undefined ? {} : { maxTransactions }) }),
       pricing: createLegPricing({ tokens: createTokenDirectory(referenceData), referenceData }),
       versions,
+      ...(maxTransactions === undefined ? {} : { maxTransactions }),
     }),
     referenceData,
-    ...options,
+    ...rest,
   });
 }
