@@ -106,3 +106,11 @@ test('a token without a price received or sent outside a trade is reported', () 
     unpriced: [on(gov)],
   });
 });
+
+test('a fee without a price counts 0 and leaves the native asset in', () => {
+  const noNativePrice = (fungible: FungibleRef, amount: bigint) => (fungible.asset === '' ? undefined : valueAt()(fungible, amount));
+  expect(transactionEntries(transaction([], { to: other }), wallet, noNativePrice)).toEqual({
+    entries: [{ fungible: on(''), entry: { type: 'fee', amount: ether / 1_000n, value: 0 } }],
+    unpriced: [],
+  });
+});

@@ -85,8 +85,10 @@ export function transactionEntries(transaction: WalletTransaction, wallet: strin
 
   const paysFee = transaction.from.toLowerCase() === me && transaction.paymaster === '';
   const fee = paysFee ? BigInt(transaction.fee || '0') : 0n;
-  const feeValue = fee > 0n ? value(ref(''), fee) : 0;
-  if (fee > 0n) entries.push({ fungible: ref(''), entry: { type: 'fee', amount: fee, value: feeValue ?? 0 } });
+  // A fee leaves the native lots at their cost whatever it was worth: without a price then (blocks
+  // before any pool) it counts 0 in total_fee and does not leave the native asset out.
+  const feeValue = fee > 0n ? (valueAt(ref(''), fee) ?? 0) : 0;
+  if (fee > 0n) entries.push({ fungible: ref(''), entry: { type: 'fee', amount: fee, value: feeValue } });
 
   const given = [...net].filter(([, amount]) => amount < 0n).map(([asset, amount]) => ({ fungible: ref(asset), amount: -amount }));
   const got = [...net].filter(([, amount]) => amount > 0n).map(([asset, amount]) => ({ fungible: ref(asset), amount }));
@@ -97,7 +99,7 @@ export function transactionEntries(transaction: WalletTransaction, wallet: strin
     given.forEach((leg, index) => proceeds[index] === undefined && unpriced.push(leg.fungible));
     got.forEach((leg, index) => worth[index] === undefined && unpriced.push(leg.fungible));
     for (const [index, leg] of given.entries()) entries.push({ fungible: leg.fungible, entry: { type: 'sell', amount: leg.amount, proceeds: proceeds[index] ?? 0 } });
-    const givenValue = proceeds.reduce<number>((sum, leg) => sum + (leg ?? 0), 0) + (feeValue ?? 0);
+    const givenValue = proceeds.reduce<number>((sum, leg) => sum + (leg ?? 0), 0) + feeValue;
     const totalWorth = worth.reduce<number>((sum, leg) => sum + (leg ?? 0), 0);
     for (const [index, leg] of got.entries()) {
       // What was given (and the fee) bought what was got, shared by market value (by count without one).
