@@ -47,6 +47,8 @@ export interface Pipeline {
   referenceData: ReferenceDataClient;
   /** host:port of the pipeline's reference-data service, for services started in a process of their own. */
   referenceDataAddress: string;
+  /** host:port of the pipeline's indexer gRPC service (ListWalletHistory, for the pnl service). */
+  indexerAddress: string;
   /** Starts indexing a chain in-process (from block 0 unless `startBlock`); call the result to stop it. */
   index(options: { chainId: string; rpcUrl: string; finalityDepth?: number; startBlock?: bigint }): () => Promise<void>;
   /** GET on the gateway with the pipeline's API key; answers the status and JSON body. */
@@ -147,6 +149,7 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
     database,
     referenceData,
     referenceDataAddress: `127.0.0.1:${referenceGrpc.port}`,
+    indexerAddress: `127.0.0.1:${indexerGrpc.port}`,
     versions: changes.versions,
     index: (options) => runChainIndexer({ prisma, producer, topics: ownTopics, metrics, stops, ...options }),
     get,
