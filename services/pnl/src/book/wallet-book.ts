@@ -1,7 +1,7 @@
 import type { WalletTransaction } from '@wallet-api/core/proto/events';
 import { createFifoLedger, type FifoLedger } from '../fifo/fifo-ledger.js';
 import { transactionEntries, type FungibleRef } from '../fifo/transaction-entries.js';
-import { createStatisticsSeries, ledgerFigures, windowFigures, type LedgerFigures, type StatisticsSeries } from './statistics-series.js';
+import { createStatisticsSeries, windowFigures, type LedgerFigures, type StatisticsSeries } from './statistics-series.js';
 
 /** The ledger an implementation counts under (its fungible, or itself); undefined leaves it out (spam, a contract that is no token). */
 export type FungibleOf = (implementation: FungibleRef) => { fungibleId: string; decimals: number } | undefined;
@@ -64,7 +64,8 @@ function upperBound(times: readonly number[], time: number): number {
  * extend the ledgers where they stand; every `since`/`till` is then read from the series.
  */
 export function createWalletBook(wallet: string): WalletBook {
-  const ledgers = new Map<string, BookLedger & { ledger: FifoLedger }>();
+  type KeptLedger = BookLedger & { ledger: FifoLedger; last?: FungibleRef };
+  const ledgers = new Map<string, KeptLedger>();
   const times: number[] = [];
   const newestByChain = new Map<string, WalletTransaction>();
   let newest: WalletTransaction | undefined;
@@ -80,28 +81,33 @@ export function createWalletBook(wallet: string): WalletBook {
       return times.length;
     },
     apply(transactions, { fungibleOf, valueAt }) {
+      const touched: KeptLedger[] = [];
       for (const transaction of transactions) {
         if (newest && compareHistoryOrder(transaction, newest) <= 0) throw new Error(`transaction ${transaction.hash} on ${transaction.chainId} does not follow the book's newest`);
         const time = Number(transaction.blockTimestamp);
         const { entries, unpriced } = transactionEntries(transaction, wallet, (implementation, amount) => valueAt(implementation, amount, time));
-        const touched = new Set<BookLedger & { ledger: FifoLedger }>();
+        touched.length = 0;
         for (const { fungible: implementation, entry } of entries) {
           const fungible = fungibleOf(implementation);
           if (!fungible) continue;
           let ledger = ledgers.get(fungible.fungibleId);
           if (!ledger) {
-            ledger = { decimals: fungible.decimals, implementations: new Set(), firstUnpriced: Infinity, series: createStatisticsSeries(), ledger: createFifoLedger() };
+            ledger = { decimals: fungible.decimals, implementations: new Set(), firstUnpriced: Infinity, series: createStatisticsSeries(), ledger: createFifoLedger(fungible.decimals) };
             ledgers.set(fungible.fungibleId, ledger);
           }
-          ledger.implementations.add(`${implementation.chainId}:${implementation.asset}`);
+          // Most entries repeat the ledger's last implementation: no key is built for them.
+          if (ledger.last?.chainId !== implementation.chainId || ledger.last.asset !== implementation.asset) {
+            ledger.implementations.add(`${implementation.chainId}:${implementation.asset}`);
+            ledger.last = implementation;
+          }
           ledger.ledger.apply(entry);
-          touched.add(ledger);
+          if (!touched.includes(ledger)) touched.push(ledger);
         }
         for (const implementation of unpriced) {
           const ledger = ledgers.get(fungibleOf(implementation)?.fungibleId ?? '');
           if (ledger) ledger.firstUnpriced = Math.min(ledger.firstUnpriced, time);
         }
-        for (const ledger of touched) ledger.series.record(time, ledgerFigures(ledger.ledger.statistics(), ledger.decimals));
+        for (const ledger of touched) ledger.series.record(time, ledger.ledger.figures());
         times.push(time);
         newestByChain.set(transaction.chainId, transaction);
         newest = transaction;

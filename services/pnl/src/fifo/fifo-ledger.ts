@@ -18,7 +18,11 @@ export type LedgerEntry =
   /** Spent as a transaction fee (the native asset): the oldest lots leave at their cost. */
   | { type: 'fee'; amount: bigint; value: number };
 
-export interface FungibleStatistics {
+/**
+ * A ledger's statistics in the request's currency and whole units of the fungible: what the PnL
+ * figures are summed from.
+ */
+export interface LedgerFigures {
   /** Proceeds of sales less the cost of the lots they consumed. */
   realizedGain: number;
   /** Cost of the lots sales consumed. */
@@ -31,17 +35,23 @@ export interface FungibleStatistics {
   receivedForNfts: number;
   /** Fees paid in this fungible, at their value then. */
   fees: number;
-  /** Trade buys and sales, for the average prices: base units and their cost or proceeds. */
-  bought: { amount: bigint; cost: number };
-  sold: { amount: bigint; proceeds: number };
+  /** Trade buys and sales, for the average prices. */
+  boughtUnits: number;
+  boughtCost: number;
+  soldUnits: number;
+  soldProceeds: number;
   /** What the open lots hold and cost: the holding the unrealized gain is measured on. */
-  open: { amount: bigint; cost: number };
+  openUnits: number;
+  openCost: number;
 }
 
 export interface FifoLedger {
   /** Moves the lots as the entry says and adds its flows (gains, costs, values, fees). */
   apply(entry: LedgerEntry): void;
-  statistics(): FungibleStatistics;
+  /** The figures so far: one object, updated in place by later entries (copy what must be kept). */
+  figures(): Readonly<LedgerFigures>;
+  /** What the open lots hold, exactly, in base units. */
+  openAmount(): bigint;
 }
 
 interface Lot {
@@ -59,15 +69,17 @@ function share(cost: number, part: bigint, whole: bigint): number {
  * First in, first out: every acquisition opens a lot at its cost, every disposal consumes the
  * oldest lots first. A disposal beyond the open lots (a balance that arrived without a transfer
  * the ledger saw, such as a genesis allocation or a rebase) consumes nothing for that part: it
- * has no known cost, so a sale of it realizes its whole proceeds.
+ * has no known cost, so a sale of it realizes its whole proceeds. Lots keep exact base units;
+ * the figures are numbers, kept as the entries come, so reading them allocates nothing.
  */
-export function createFifoLedger(): FifoLedger {
+export function createFifoLedger(decimals: number): FifoLedger {
+  const scale = 10 ** decimals;
   const lots: Lot[] = [];
   // Consumed lots are skipped, not spliced: a wallet of 100,000 trades stays linear.
   let head = 0;
   /** What the open lots hold and cost. */
   const held = { amount: 0n, cost: 0 };
-  const flows: Omit<FungibleStatistics, 'open'> = {
+  const flows: LedgerFigures = {
     realizedGain: 0,
     realizedCostBasis: 0,
     totalInvested: 0,
@@ -76,12 +88,15 @@ export function createFifoLedger(): FifoLedger {
     sentForNfts: 0,
     receivedForNfts: 0,
     fees: 0,
-    bought: { amount: 0n, cost: 0 },
-    sold: { amount: 0n, proceeds: 0 },
+    boughtUnits: 0,
+    boughtCost: 0,
+    soldUnits: 0,
+    soldProceeds: 0,
+    openUnits: 0,
+    openCost: 0,
   };
 
   function open(amount: bigint, cost: number): void {
-    if (amount <= 0n) return;
     lots.push({ amount, cost });
     flows.totalInvested += cost;
     held.amount += amount;
@@ -118,24 +133,17 @@ export function createFifoLedger(): FifoLedger {
     flows.realizedCostBasis += cost;
   }
 
-  return {
-    apply(entry) {
-      if (entry.amount > 0n) applyEntry(entry);
-    },
-    statistics: () => ({ ...flows, bought: { ...flows.bought }, sold: { ...flows.sold }, open: { ...held } }),
-  };
-
   function applyEntry(entry: LedgerEntry): void {
     switch (entry.type) {
       case 'buy':
         open(entry.amount, entry.cost);
-        flows.bought.amount += entry.amount;
-        flows.bought.cost += entry.cost;
+        flows.boughtUnits += Number(entry.amount) / scale;
+        flows.boughtCost += entry.cost;
         return;
       case 'sell':
         sell(entry.amount, entry.proceeds);
-        flows.sold.amount += entry.amount;
-        flows.sold.proceeds += entry.proceeds;
+        flows.soldUnits += Number(entry.amount) / scale;
+        flows.soldProceeds += entry.proceeds;
         return;
       case 'receive':
         open(entry.amount, entry.value);
@@ -163,4 +171,16 @@ export function createFifoLedger(): FifoLedger {
       }
     }
   }
+
+  return {
+    apply(entry) {
+      if (entry.amount > 0n) applyEntry(entry);
+    },
+    figures() {
+      flows.openUnits = Number(held.amount) / scale;
+      flows.openCost = held.cost;
+      return flows;
+    },
+    openAmount: () => held.amount,
+  };
 }

@@ -1,4 +1,4 @@
-import type { LedgerFigures } from '../book/statistics-series.js';
+import type { LedgerFigures } from './fifo-ledger.js';
 
 /** decisions.md "PnL": the attributes of a `pnl` resource, in the request's currency. */
 export interface PnlFigures {

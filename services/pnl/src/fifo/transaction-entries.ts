@@ -90,8 +90,12 @@ export function transactionEntries(transaction: WalletTransaction, wallet: strin
   const feeValue = fee > 0n ? (valueAt(ref(''), fee) ?? 0) : 0;
   if (fee > 0n) entries.push({ fungible: ref(''), entry: { type: 'fee', amount: fee, value: feeValue } });
 
-  const given = [...net].filter(([, amount]) => amount < 0n).map(([asset, amount]) => ({ fungible: ref(asset), amount: -amount }));
-  const got = [...net].filter(([, amount]) => amount > 0n).map(([asset, amount]) => ({ fungible: ref(asset), amount }));
+  const given: Leg[] = [];
+  const got: Leg[] = [];
+  for (const [asset, amount] of net) {
+    if (amount < 0n) given.push({ fungible: ref(asset), amount: -amount });
+    else if (amount > 0n) got.push({ fungible: ref(asset), amount });
+  }
 
   if (given.length > 0 && got.length > 0) {
     const proceeds = tradeValues(given, got, valueAt);
