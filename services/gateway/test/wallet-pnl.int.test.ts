@@ -41,6 +41,7 @@ const history = [swap(0, usdc, 100n * 10n ** 6n, gov, 10n ** 18n), swap(1, usdc,
 const crowded = randomAddress();
 const crowdedHistory = [0, 1, 2, 3].map((step) => transaction(blockRef('ethereum', 910_000 + step, 1_700_200_000 + step * 60), 0, { from: crowded, to: pool }));
 const slow = randomAddress();
+const exchange = randomAddress();
 let releaseSlow: () => void = () => undefined;
 const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
 
@@ -60,6 +61,7 @@ beforeAll(async () => {
       chains: { list: (network) => registry.list(network) },
       tokens: [token('ethereum', usdc, { symbol: 'USDC', decimals: 6, fungibleId: uniqueName('usdc') }), token('ethereum', gov, { symbol: 'GOV', decimals: 18, fungibleId: 'gov-pnl' })],
       dapps: [],
+      untracked: { [exchange]: 'address is a high-volume address (Exchange) and is not tracked' },
       price: (query) => (query.token?.address === usdc ? 1 : query.token?.address === gov ? govPrices.get(Number(query.timestamp)) : undefined),
     },
     transactions: [...history, ...crowdedHistory],
@@ -156,5 +158,13 @@ test('a wallet past the transaction limit answers 422 without Retry-After, every
     expect(response.status).toBe(422);
     expect(response.headers.get('retry-after')).toBeNull();
     expect(((await response.json()) as any).errors[0].detail).toBe('the wallet has more than 3 transactions, beyond what profit and loss is computed for');
+  }
+});
+
+test('an address the service does not track answers 400 naming why, alone and in a wallet set', async () => {
+  const detail = 'address is a high-volume address (Exchange) and is not tracked';
+  for (const path of [`/v1/wallets/${exchange}/pnl`, `/v1/wallet-sets/pnl?addresses=${exchange}`]) {
+    const { status, body } = await get(path);
+    expect({ path, status, body }).toEqual({ path, status: 400, body: { errors: [{ title: expect.any(String), detail }] } });
   }
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { sql } from '@wallet-api/core/clickhouse';
 import { createGrpcClient } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
@@ -152,6 +153,19 @@ function excludedKeys(all: Map<string, Ledger>, window: Window, priceNow: (key: 
     .sort();
 }
 
+/** The independent FIFO's ledgers of a wallet in a window, which of them are left out, and the price now of each. */
+function expectedFor(wallet: string, window: Window) {
+  const ledgers = replay(stepsByWallet.get(wallet)!, facts, window);
+  // Rule 8: any implementation the wallet moved prices the key now; the first one moved here.
+  const priceNow = (key: string) => {
+    const [chainId, address] = ledgers.get(key)!.implementations[0]!.split(/:(.*)/s) as [string, string];
+    return facts.priceNow(chainId, address);
+  };
+  const excluded = excludedKeys(ledgers, window, priceNow);
+  const kept = [...ledgers.values()].filter((ledger) => !excluded.includes(ledger.key));
+  return { ledgers, priceNow, excluded, kept };
+}
+
 /** Each attribute of `expected` that `actual` does not match within the tolerance, with where it was. */
 function differences(where: object, actual: Record<string, number> | undefined, expected: Record<string, number>): object[] {
   if (!actual) return [{ ...where, missing: 'no figures from the service', fifo: expected }];
@@ -171,14 +185,7 @@ describe.each(['now', 'since and till', 'since'] as const)('every world wallet a
     compared.set(windowName, counts);
     for (const wallet of wallets) {
       const steps = stepsByWallet.get(wallet)!;
-      const ledgers = replay(steps, facts, window);
-      // Rule 8: any implementation the wallet moved prices the key now; the first one moved here.
-      const priceNow = (key: string) => {
-        const [chainId, address] = ledgers.get(key)!.implementations[0]!.split(/:(.*)/s) as [string, string];
-        return facts.priceNow(chainId, address);
-      };
-      const excluded = excludedKeys(ledgers, window, priceNow);
-      const kept = [...ledgers.values()].filter((ledger) => !excluded.includes(ledger.key));
+      const { ledgers, priceNow, excluded, kept } = expectedFor(wallet, window);
       const keys = [...ledgers.keys()].sort();
       const where = { wallet, window: windowName, ...window };
 
@@ -202,6 +209,34 @@ describe.each(['now', 'since and till', 'since'] as const)('every world wallet a
     }
     expect(mismatches.slice(0, 40)).toEqual([]);
   }, 600_000);
+});
+
+test('a wallet set of the two busiest wallets: each keeps lots of its own, the figures are both ledgers summed', async () => {
+  const [first, second] = [...wallets].sort((a, b) => stepsByWallet.get(b)!.length - stepsByWallet.get(a)!.length);
+  const window = windows['since and till'];
+  const [a, b] = [expectedFor(first!, window), expectedFor(second!, window)];
+  const excluded = [...new Set([...a.excluded, ...b.excluded])].sort();
+  const kept = [...a.kept, ...b.kept].filter((ledger) => !excluded.includes(ledger.key));
+  const priceNow = (key: string) => (a.ledgers.has(key) ? a.priceNow(key) : b.priceNow(key))!;
+  const set = await pnl.compute({ ...request(first!, window), addresses: [first!, second!] });
+  expect(set.excludedFungibleIds).toEqual(excluded);
+  expect(differences({ wallets: [first, second] }, set.figures as unknown as Record<string, number>, { ...figuresOf(kept, priceNow) })).toEqual([]);
+});
+
+test('in another currency every amount is the reference-data rate times the USD one, percentages alike', async () => {
+  // The bundled rates reference-data converts with (FX_RATES_FILE unset in tests).
+  const fx = JSON.parse(readFileSync(new URL('../../reference-data/config/fx-rates.json', import.meta.url), 'utf8')) as { rates: Record<string, number> };
+  const rate = fx.rates.eur!;
+  const percentages = new Set(['relativeTotalGainPercentage', 'relativeRealizedGainPercentage', 'relativeUnrealizedGainPercentage']);
+  const mismatches: object[] = [];
+  for (const wallet of wallets) {
+    const { priceNow, kept } = expectedFor(wallet, windows.now);
+    const usd = figuresOf(kept, (key) => priceNow(key)!) as unknown as Record<string, number>;
+    const expected = Object.fromEntries(Object.entries(usd).map(([attribute, value]) => [attribute, percentages.has(attribute) ? value : value * rate]));
+    const served = await pnl.compute({ ...request(wallet, windows.now), currency: 'eur' });
+    mismatches.push(...differences({ wallet, currency: 'eur' }, served.figures as unknown as Record<string, number>, expected));
+  }
+  expect(mismatches.slice(0, 40)).toEqual([]);
 });
 
 afterAll(() => {
