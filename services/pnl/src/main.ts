@@ -17,6 +17,8 @@ const env = serviceAddressEnv.extend(redisEnv.shape).extend({
   PNL_WAIT_MS: z.coerce.number().int().positive().default(5_000),
   // Wallet books kept in memory (one per wallet, chain set, currency, network and ledger kind).
   PNL_BOOKS: z.coerce.number().int().positive().default(2_000),
+  // Transactions those books may hold together (about 600 bytes of memory each).
+  PNL_BOOK_TRANSACTIONS: z.coerce.number().int().positive().default(2_000_000),
 });
 
 await runGrpcService('pnl', parseEnv(serviceAddressEnv).PNL_GRPC_PORT, async ({ logger }) => {
@@ -33,6 +35,7 @@ await runGrpcService('pnl', parseEnv(serviceAddressEnv).PNL_GRPC_PORT, async ({ 
             pricing: createLegPricing({ tokens: createTokenDirectory(referenceData), referenceData }),
             versions: changes.versions,
             maxBooks: config.PNL_BOOKS,
+            maxBookTransactions: config.PNL_BOOK_TRANSACTIONS,
             maxTransactions: maxWalletTransactions,
           }),
           referenceData,

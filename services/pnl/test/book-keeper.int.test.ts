@@ -73,9 +73,14 @@ afterAll(async () => {
   await clickhouse.close();
 });
 
-function keeperOver(history: HistoryReader): BookKeeper {
+function keeperOver(history: HistoryReader, maxBookTransactions?: number): BookKeeper {
   const referenceData = running.referenceData.client;
-  return createBookKeeper({ history, pricing: createLegPricing({ tokens: createTokenDirectory(referenceData), referenceData }), versions: changes.versions });
+  return createBookKeeper({
+    history,
+    pricing: createLegPricing({ tokens: createTokenDirectory(referenceData), referenceData }),
+    versions: changes.versions,
+    ...(maxBookTransactions === undefined ? {} : { maxBookTransactions }),
+  });
 }
 
 const request: BookRequest = { context: { organizationId: '', roles: [], addons: [], network: 0 }, address: wallet, chainIds: [chainA, chainB], currency: 'usd', kind: 'fungible' };
@@ -141,4 +146,14 @@ test('a price move reaching the legs, a transaction before the newest, and a rol
   expect(rolledBack.count).toBe(6);
   expect(rolledBack.figures('gov', {}).realizedGain).toBe(realized);
   expect(figuresOf(rolledBack)).toEqual(await replayed());
+});
+
+test('books count for their transactions: one larger than the budget is built for each request, not kept', async () => {
+  let builds = 0;
+  const history = createHistoryReader({ indexer: running.indexer });
+  const counting: HistoryReader = { history: (...args) => (builds++, history.history(...args)), newerThan: (...args) => history.newerThan(...args) };
+  const tight = keeperOver(counting, 5);
+  const roomy = keeperOver(counting, 6);
+  for (const keeper of [tight, tight, roomy, roomy]) expect((await keeper.book(request)).count).toBe(6);
+  expect(builds).toBe(3);
 });
