@@ -9,6 +9,7 @@ import { Network } from '@wallet-api/core/proto/common';
 import { ChainFamily, Fungible, type Chain, type GetFungiblesRequest, type PriceQuery } from '@wallet-api/core/proto/reference_data';
 import { startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
 import { eventually, setupClickHouse, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { AssetKind } from '@wallet-api/core/proto/events';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
 import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
 import { walletRows } from '../../indexer/src/consume/wallet-rows.js';
@@ -40,6 +41,7 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
   const usdc = randomAddress();
   const spamToken = randomAddress();
   const collection = randomAddress();
+  const items = randomAddress();
   const untracked = randomAddress();
   const base = 1_700_100_000;
   let referenceData: RunningReferenceData;
@@ -65,7 +67,10 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     ],
   });
   const nftReceive = transaction(blockRef('base', 400, base + 40), 0, {
-    from: friend, to: collection, transfers: [{ asset: erc721(collection, '7'), amount: '1', sender: friend, recipient: wallet }],
+    from: friend, to: collection, transfers: [
+      { asset: erc721(collection, '7'), amount: '1', sender: friend, recipient: wallet },
+      { asset: { kind: AssetKind.ASSET_KIND_ERC1155, address: items, tokenId: '42' }, amount: '3', sender: friend, recipient: wallet },
+    ],
   });
   const spam = transaction(blockRef('ethereum', 450, base + 45), 1, {
     from: friend, to: spamToken, transfers: [{ asset: erc20(spamToken), amount: '1', sender: friend, recipient: wallet }],
@@ -152,6 +157,7 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
         token('ethereum', '', { interface: 1, name: 'Ether', symbol: 'ETH', decimals: 18, fungibleId: 'eth', verified: true, iconUrl: 'https://icons.test/eth.png' }),
         token('ethereum', usdc, { name: 'USD Coin', symbol: 'USDC', decimals: 6, fungibleId: 'usdc', verified: true }),
         token('base', collection, { interface: 3, name: 'Punks', symbol: 'PNK', decimals: 0 }),
+        token('base', items, { interface: 4, name: 'Game Items', symbol: '', decimals: 0 }),
       ],
       dapps: [{ chainId: 'ethereum', address: router, dapp: { id: 'swapper', name: 'Swapper', description: '', iconUrl: 'https://icons.test/swapper.png', url: '', managePositionsUrl: '' } }],
       untracked: { [untracked]: 'address is a burn address and is not tracked' },
@@ -251,7 +257,12 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     expect(nft.relationships.chain.data.id).toBe('base');
     expect(nft.attributes.transfers[0]).toEqual(expect.objectContaining({
       direction: 'in', fungible_info: null, price: null, value: null, quantity: { int: '1', decimals: 0, float: 1, numeric: '1' },
-      nft_info: { contract_address: collection, token_id: '7', name: 'Punks', interface: 'ERC721', flags: { is_spam: false }, content: {} },
+      nft_info: { contract_address: collection, token_id: '7', name: 'Punks', interface: 'erc721', flags: { is_spam: false }, content: {} },
+    }));
+    // decisions.md "NFTs": the interface is written lowercase, as the incumbent writes it.
+    expect(nft.attributes.transfers[1]).toEqual(expect.objectContaining({
+      direction: 'in', quantity: { int: '3', decimals: 0, float: 3, numeric: '3' },
+      nft_info: { contract_address: items, token_id: '42', name: 'Game Items', interface: 'erc1155', flags: { is_spam: false }, content: {} },
     }));
     expect(nft.attributes.application_metadata).toBeNull();
     expect(nft.relationships.dapp).toBeUndefined();

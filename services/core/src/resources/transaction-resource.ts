@@ -25,7 +25,7 @@ function nftInfo(token: TokenView) {
     contract_address: token.asset?.address ?? '',
     token_id: token.asset?.tokenId ?? '',
     name: token.info?.name ?? '',
-    interface: kind === AssetKind.ASSET_KIND_ERC1155 || reported === TokenInterface.TOKEN_INTERFACE_ERC1155 ? 'ERC1155' : 'ERC721',
+    interface: kind === AssetKind.ASSET_KIND_ERC1155 || reported === TokenInterface.TOKEN_INTERFACE_ERC1155 ? ('erc1155' as const) : ('erc721' as const),
     flags: { is_spam: token.info?.isSpam ?? false },
     content: {},
   };

@@ -8,7 +8,8 @@ export const nftInfoSchema = z
     contract_address: z.string(),
     token_id: z.string(),
     name: z.string(),
-    interface: z.string(),
+    // decisions.md "NFTs": lowercase, as the incumbent writes them.
+    interface: z.enum(['erc721', 'erc1155']),
     flags: z.object({ is_spam: z.boolean() }),
     content: z.object({
       preview: contentItemSchema.optional(),
