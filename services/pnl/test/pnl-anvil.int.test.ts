@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
 import { IndexerClient } from '@wallet-api/core/proto/indexer';
 import { eventually, setupChangeVersions, setupClickHouse, testLogger, uniqueName } from '@wallet-api/core/testing';
@@ -19,7 +18,8 @@ import { walletPnlOver } from './setup-history.js';
 // arrive) and sends 50 away. Gas is real: each trade's cost carries its fee at 2,000 USD per ETH,
 // read from the receipts. A reorg then takes the sale away.
 
-const dataDir = new URL('../../../.data/', import.meta.url).pathname;
+// The devnet's own artifact cache: the world build has compiled its contracts there already.
+const artifactsDir = new URL('../../../.data/devnet/artifacts', import.meta.url).pathname;
 const clickhouse = setupClickHouse();
 const changes = setupChangeVersions();
 const chainId = uniqueName('pnl-anvil');
@@ -72,8 +72,8 @@ const indexedPnl = (): Promise<PnlResult> =>
 
 beforeAll(async () => {
   artifacts = {
-    ...(await compileContracts(new URL('../../devnet/contracts/', import.meta.url).pathname, join(dataDir, 'artifacts'))),
-    ...(await compileContracts(new URL('./contracts/', import.meta.url).pathname, join(dataDir, 'artifacts'))),
+    ...(await compileContracts(new URL('../../devnet/contracts/', import.meta.url).pathname, artifactsDir)),
+    ...(await compileContracts(new URL('./contracts/', import.meta.url).pathname, artifactsDir)),
   };
   chain = await startOwnChain({ genesisTimestamp: time });
   for (const account of [deployer, wallet]) await chain.session.setBalance(account, parseEther('100'));
