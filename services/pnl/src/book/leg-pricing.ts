@@ -2,7 +2,7 @@ import { AssetKind, type WalletTransaction } from '@wallet-api/core/proto/events
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { TokenInterface, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
-import type { FungibleRef } from '../fifo/transaction-entries.js';
+import { fungibleKinds, implementationKey, type FungibleRef } from '../fifo/transaction-entries.js';
 import type { FungibleOf, ValueAt } from './wallet-book.js';
 
 /** What a book's ledgers are kept by: the fungible (its implementations together) or each implementation alone. */
@@ -19,8 +19,6 @@ export interface LegPricing {
   price(transactions: readonly WalletTransaction[], request: PricingRequest): Promise<{ fungibleOf: FungibleOf; valueAt: ValueAt }>;
 }
 
-const fungibleKinds = new Set([AssetKind.ASSET_KIND_NATIVE, AssetKind.ASSET_KIND_ERC20]);
-export const implementationKey = ({ chainId, asset }: FungibleRef) => `${chainId}:${asset}`;
 
 /** Every fungible implementation a transaction moves, the native asset of its chain included (fees). */
 function implementationsOf(transaction: WalletTransaction): FungibleRef[] {

@@ -1,7 +1,5 @@
 import type { LedgerFigures } from '../fifo/fifo-ledger.js';
 
-export type { LedgerFigures };
-
 const columns = [
   'realizedGain',
   'realizedCostBasis',
@@ -20,7 +18,7 @@ const columns = [
 ] as const satisfies readonly (keyof LedgerFigures)[];
 const width = columns.length;
 
-export const zeroFigures = (): LedgerFigures => Object.fromEntries(columns.map((column) => [column, 0])) as unknown as LedgerFigures;
+const zeroFigures = (): LedgerFigures => Object.fromEntries(columns.map((column) => [column, 0])) as unknown as LedgerFigures;
 
 /**
  * The flows of a window: what was counted after `before` and up to `after` (both cumulative), with

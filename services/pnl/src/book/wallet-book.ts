@@ -1,7 +1,7 @@
 import type { WalletTransaction } from '@wallet-api/core/proto/events';
-import { createFifoLedger, type FifoLedger } from '../fifo/fifo-ledger.js';
-import { transactionEntries, type FungibleRef } from '../fifo/transaction-entries.js';
-import { createStatisticsSeries, windowFigures, type LedgerFigures, type StatisticsSeries } from './statistics-series.js';
+import { createFifoLedger, type FifoLedger, type LedgerFigures } from '../fifo/fifo-ledger.js';
+import { implementationKey, transactionEntries, type FungibleRef } from '../fifo/transaction-entries.js';
+import { createStatisticsSeries, windowFigures, type StatisticsSeries } from './statistics-series.js';
 
 /** The ledger an implementation counts under (its fungible, or itself); undefined leaves it out (spam, a contract that is no token). */
 export type FungibleOf = (implementation: FungibleRef) => { fungibleId: string; decimals: number } | undefined;
@@ -97,7 +97,7 @@ export function createWalletBook(wallet: string): WalletBook {
           }
           // Most entries repeat the ledger's last implementation: no key is built for them.
           if (ledger.last?.chainId !== implementation.chainId || ledger.last.asset !== implementation.asset) {
-            ledger.implementations.add(`${implementation.chainId}:${implementation.asset}`);
+            ledger.implementations.add(implementationKey(implementation));
             ledger.last = implementation;
           }
           ledger.ledger.apply(entry);

@@ -7,6 +7,9 @@ export interface FungibleRef {
   asset: string;
 }
 
+/** `<chain_id>:<address>` ('' address for native): an implementation's key in ledgers, filters and breakdowns. */
+export const implementationKey = ({ chainId, asset }: FungibleRef) => `${chainId}:${asset}`;
+
 /** The value in the request's currency of an amount (base units) at the transaction's time; undefined without a price then. */
 export type ValueAt = (fungible: FungibleRef, amount: bigint) => number | undefined;
 
@@ -16,7 +19,8 @@ export interface TransactionEntries {
   unpriced: FungibleRef[];
 }
 
-const fungibleKinds = new Set([AssetKind.ASSET_KIND_NATIVE, AssetKind.ASSET_KIND_ERC20]);
+/** The asset kinds that are fungibles (have lots); NFTs only mark a transaction as a purchase or sale of NFTs. */
+export const fungibleKinds: ReadonlySet<AssetKind> = new Set([AssetKind.ASSET_KIND_NATIVE, AssetKind.ASSET_KIND_ERC20]);
 const nftKinds = new Set([AssetKind.ASSET_KIND_ERC721, AssetKind.ASSET_KIND_ERC1155]);
 
 interface Leg {
