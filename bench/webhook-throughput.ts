@@ -14,13 +14,12 @@ import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@wallet-api/core/logger';
+import { createCallbackUrlGuard, parseAllowList } from '@wallet-api/core/outbound';
 import type { TransactionResource } from '@wallet-api/core/resources';
 import { setupPostgresDatabase, uniqueName } from '@wallet-api/core/testing';
 // The poster's own undici (the same version and Agent settings), which the root package does not list.
 import { Agent, request } from '../services/subscription/node_modules/undici/index.js';
 import { newDeliveryId } from '../services/subscription/src/match/delivery-id.js';
-import { parseAllowList } from '../services/subscription/src/deliver/allow-list.js';
-import { createCallbackUrlGuard } from '../services/subscription/src/deliver/callback-url.js';
 import { defaultRetrySchedule } from '../services/subscription/src/deliver/retry-schedule.js';
 import { createWebhookPoster, type WebhookPoster } from '../services/subscription/src/deliver/webhook-poster.js';
 import { generateSigningSecret, loadRsaSigningKey, rsaSignatureHeaders, standardWebhookHeaders } from '../services/subscription/src/deliver/webhook-signature.js';

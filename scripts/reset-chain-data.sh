@@ -9,9 +9,9 @@ cd "$(dirname "$0")/.."
 source scripts/lib/common.sh
 COMPONENT=reset
 
-log "PostgreSQL: indexer checkpoints, token metadata, balances, protocol positions and the subscription matcher's Kafka offsets"
+log "PostgreSQL: indexer checkpoints, token metadata, balances, protocol positions, NFTs and the subscription matcher's Kafka offsets"
 psql -q -h 127.0.0.1 -U postgres -d wallet_api \
-  -c 'TRUNCATE indexed_blocks, token_metadata, wallet_balances, balance_openings, balance_entries, position_block_states, protocol_snapshots, subscription_consumer_offsets, subscription_orphaned_blocks' >/dev/null ||
+  -c 'TRUNCATE indexed_blocks, token_metadata, wallet_balances, balance_openings, balance_entries, position_block_states, protocol_snapshots, subscription_consumer_offsets, subscription_orphaned_blocks, nft_transfer_entries, nft_block_states, nft_wallet_openings, nft_opening_holdings, nft_tokens, nft_collections, nft_market_events' >/dev/null ||
   die "cannot clear PostgreSQL tables (is scripts/up.sh done?)"
 
 log "ClickHouse: wallet history, balance changes (the chart's too), blocks and their states, pool events and prices"

@@ -69,6 +69,8 @@ for service in "${services[@]}"; do
     CALLBACK_ALLOW_LIST="${CALLBACK_ALLOW_LIST:-loopback}"
   )
   [[ "${service}" == gateway ]] && service_env=(WEBHOOK_CERTIFICATE_FILE="${webhook_dir}/certificate.pem")
+  # The devnet's NFT metadata server is on loopback; production fetches public addresses only.
+  [[ "${service}" == nft ]] && service_env=(NFT_METADATA_ALLOW_LIST="${NFT_METADATA_ALLOW_LIST:-loopback}")
   env NODE_ENV=production "${service_env[@]}" node "services/${service}/dist/main.js" >>"${logs}/${service}.log" 2>&1 &
   pids+=($!)
 done

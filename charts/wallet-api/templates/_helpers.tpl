@@ -238,6 +238,17 @@ PNL_GRPC_ADDRESS for the gateway: host:port of the pnl Service.
 {{- end }}
 
 {{/*
+NFT_GRPC_ADDRESS for the gateway: host:port of the nft Service.
+*/}}
+{{- define "wallet-api.nftAddress" -}}
+{{- if .Values.services.gateway.nftAddress }}
+{{- .Values.services.gateway.nftAddress }}
+{{- else }}
+{{- printf "%s.%s.svc:%d" (include "wallet-api.componentName" (dict "root" . "name" "nft")) .Release.Namespace (.Values.services.nft.port | int) }}
+{{- end }}
+{{- end }}
+
+{{/*
 SUBSCRIPTION_GRPC_ADDRESS for the gateway: host:port of the subscription Service.
 */}}
 {{- define "wallet-api.subscriptionAddress" -}}

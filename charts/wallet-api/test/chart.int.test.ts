@@ -177,6 +177,29 @@ describe('default values', () => {
     expect(env(onlyContainer(migrate), 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: 'wallet-api-hooks', key: 'DATABASE_URL' });
   });
 
+  it("wire the nft service: the gateway dials its Service, it gets reference-data, the stores and the safe metadata settings", () => {
+    const deployment = (name: string) => byComponent<IDeployment & Manifest>(manifests, 'Deployment', name);
+    const chartSecret = (key: string) => ({ name: 'wallet-api', key });
+    expect(env(onlyContainer(deployment('gateway')), 'NFT_GRPC_ADDRESS')?.value).toBe('wallet-api-nft.wallet-api.svc:50056');
+    const nft = onlyContainer(deployment('nft'));
+    expect(env(nft, 'NFT_GRPC_PORT')?.value).toBe('50056');
+    // Chains' RPC URLs, tokens, prices, spam and NFT markets come from reference-data.
+    expect(env(nft, 'REFERENCE_DATA_GRPC_ADDRESS')?.value).toBe('wallet-api-reference-data.wallet-api.svc:50051');
+    // Ownership in PostgreSQL, the indexer's topics from Kafka, the answer cache's change tokens in Redis.
+    expect(env(nft, 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual(chartSecret('DATABASE_URL'));
+    expect(env(nft, 'KAFKA_BROKERS')?.value).toBe('kafka:9092');
+    expect(env(nft, 'REDIS_URL')?.valueFrom?.secretKeyRef).toEqual(chartSecret('REDIS_URL'));
+    // Token URIs are anyone's choice: no private address is allow-listed for metadata by default.
+    expect(env(nft, 'NFT_METADATA_ALLOW_LIST')?.value).toBe('');
+    expect(env(nft, 'NFT_IPFS_GATEWAY')?.value).toBe('https://ipfs.io/ipfs/');
+  });
+
+  it('take the gateway\'s NFT_GRPC_ADDRESS from services.gateway.nftAddress when set', () => {
+    const overridden = renderChart(helm, [...requiredValues, '--set', 'services.gateway.nftAddress=nft.other-namespace.svc:6000']);
+    const gateway = onlyContainer(byComponent<IDeployment & Manifest>(overridden, 'Deployment', 'gateway'));
+    expect(gateway.env?.filter((entry) => entry.name === 'NFT_GRPC_ADDRESS')).toEqual([{ name: 'NFT_GRPC_ADDRESS', value: 'nft.other-namespace.svc:6000' }]);
+  });
+
   it('refuse to render without a database: the error names postgresql.url', () => {
     const result = runHelm(helm, ['template', 'wallet-api', chartDir]);
     expect(result.status).not.toBe(0);
@@ -212,7 +235,7 @@ describe('production values (values-production.yaml)', () => {
       expect(secretRef(container, 'CLICKHOUSE_PASSWORD')).toEqual({ name: clickhouse.existingSecret, key: clickhouse.existingSecretKey });
     }
     // The gateway reads the answer cache's change tokens that these services write.
-    for (const name of ['gateway', 'indexer', 'positions', 'reference-data', 'chart', 'pnl']) {
+    for (const name of ['gateway', 'indexer', 'positions', 'reference-data', 'chart', 'pnl', 'nft']) {
       expect(secretRef(onlyContainer(deployment(name)), 'REDIS_URL')).toEqual({ name: redis.existingSecret, key: redis.existingSecretKey });
     }
     expect(env(onlyContainer(deployment('subscription')), 'REDIS_URL')).toBeUndefined();
@@ -225,6 +248,10 @@ describe('production values (values-production.yaml)', () => {
     expect(env(onlyContainer(deployment('pnl')), 'REFERENCE_DATA_GRPC_ADDRESS')?.value).toBe('wallet-api-reference-data.wallet-api.svc:50051');
     expect(env(onlyContainer(deployment('gateway')), 'CHART_GRPC_ADDRESS')?.value).toBe('wallet-api-chart.wallet-api.svc:50055');
     expect(env(onlyContainer(deployment('gateway')), 'PNL_GRPC_ADDRESS')?.value).toBe('wallet-api-pnl.wallet-api.svc:50054');
+    // NFTs: the gateway asks the nft service, which reads the chains (their RPC URLs) and the registry through reference-data.
+    expect(env(onlyContainer(deployment('gateway')), 'NFT_GRPC_ADDRESS')?.value).toBe('wallet-api-nft.wallet-api.svc:50056');
+    expect(env(onlyContainer(deployment('nft')), 'REFERENCE_DATA_GRPC_ADDRESS')?.value).toBe('wallet-api-reference-data.wallet-api.svc:50051');
+    expect(env(onlyContainer(deployment('nft')), 'NFT_METADATA_ALLOW_LIST')?.value).toBe('');
     expect(secretRef(onlyContainer(deployment('reference-data')), 'CHAIN_RPC_URL_ETHEREUM')).toEqual({ name: 'wallet-api-chain-rpc', key: 'ethereum' });
   });
 

@@ -47,6 +47,7 @@ const backends = createBackends({
   positions: config.POSITIONS_GRPC_ADDRESS,
   chart: config.CHART_GRPC_ADDRESS,
   pnl: config.PNL_GRPC_ADDRESS,
+  nft: config.NFT_GRPC_ADDRESS,
   subscription: config.SUBSCRIPTION_GRPC_ADDRESS,
 });
 

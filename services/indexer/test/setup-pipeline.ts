@@ -69,6 +69,8 @@ export interface PipelineOptions {
    * restarting after a broker outage does not stop, and would keep jest from exiting.
    */
   consumers?: boolean;
+  /** host:port the gateway reaches the nft service at (a service the test starts there after the pipeline). */
+  nftAddress?: string;
 }
 
 export async function startPipeline(options: PipelineOptions = {}): Promise<Pipeline> {
@@ -105,7 +107,12 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
   const writer: TransactionWriter = createTransactionWriter({ kafka, clickhouse: database.clickhouse, referenceData, versions: changes.versions, logger: testLogger, topics: ownTopics, groupId: suffix });
   if (consumers) await writer.start();
   const indexerGrpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: database.clickhouse, referenceData })], logger: testLogger });
-  const backends: Backends = createBackends({ referenceData: `127.0.0.1:${referenceGrpc.port}`, indexer: `127.0.0.1:${indexerGrpc.port}`, positions: `127.0.0.1:${indexerGrpc.port}` });
+  const backends: Backends = createBackends({
+    referenceData: `127.0.0.1:${referenceGrpc.port}`,
+    indexer: `127.0.0.1:${indexerGrpc.port}`,
+    positions: `127.0.0.1:${indexerGrpc.port}`,
+    ...(options.nftAddress ? { nft: options.nftAddress } : {}),
+  });
   const gatewayChanges = createChangeVersions(redis, { keyPrefix: changes.keyPrefix });
   const app = createApp({
     lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),

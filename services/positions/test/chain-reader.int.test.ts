@@ -39,6 +39,7 @@ function worldListing() {
     vaults: defi.vaults.map((vault) => ({ address: vault.address })),
     staking: [{ address: defi.staking.address }],
     lending: [{ address: defi.lending.address }],
+    nftMarkets: [],
   };
 }
 

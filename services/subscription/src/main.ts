@@ -4,14 +4,13 @@ import { databaseEnv, kafkaEnv, parseEnv, serviceAddressEnv } from '@wallet-api/
 import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient } from '@wallet-api/core/grpc';
 import { consumerGroup, createKafka, platformTopics, startConsumer } from '@wallet-api/core/kafka';
+import { createCallbackUrlGuard, parseAllowList } from '@wallet-api/core/outbound';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createFungibleDirectory } from '@wallet-api/core/resources';
 import { runGrpcService } from '@wallet-api/core/service';
 import { startInBackground } from './consume/background-consumer.js';
 import { createRollbackMatcher } from './consume/rollback-matcher.js';
 import { createTransactionMatcher } from './consume/transaction-matcher.js';
-import { createCallbackUrlGuard } from './deliver/callback-url.js';
-import { parseAllowList } from './deliver/allow-list.js';
 import { defaultRetrySchedule, parseRetrySchedule } from './deliver/retry-schedule.js';
 import { createWebhookPoster } from './deliver/webhook-poster.js';
 import { loadRsaSigningKey } from './deliver/webhook-signature.js';
@@ -52,7 +51,7 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
   }
   const metrics = createSubscriptionMetrics(registry);
   const secrets = createSecretBox(subscriptionConfig.secretKey);
-  const guard = createCallbackUrlGuard({ allow: parseAllowList(subscriptionConfig.callbackAllowList) });
+  const guard = createCallbackUrlGuard({ allow: parseAllowList(subscriptionConfig.callbackAllowList, 'callback allow-list') });
   const prisma = createPrisma(config.DATABASE_URL);
   const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'subscription', logger });

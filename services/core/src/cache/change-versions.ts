@@ -3,13 +3,13 @@ import { Redis } from 'ioredis';
 
 /**
  * What a change to a wallet's data touched: its transaction history (the indexer's rows), what
- * it holds (the positions service's balances and protocol positions), or its balances over time
- * (the chart service's balance changes). An answer is kept under the tokens of the kinds it reads,
+ * it holds (the positions service's balances and protocol positions), its balances over time
+ * (the chart service's balance changes), or its NFTs (the nft service's holdings and metadata). An answer is kept under the tokens of the kinds it reads,
  * so a transfer's balance update does not recompute the wallet's transaction pages, nor its
  * transaction row the wallet's positions; each service marks its own kind once it can serve the
  * change, so no answer is kept from before a service applied it.
  */
-export type WalletData = 'history' | 'holdings' | 'charts';
+export type WalletData = 'history' | 'holdings' | 'charts' | 'nfts';
 
 /** The tokens of changes that reach every wallet: rollbacks and revived blocks (`everything`), price moves (`prices`). */
 export interface SharedChangeTokens {

@@ -66,6 +66,7 @@ export const serviceAddressEnv = z.object({
   POSITIONS_GRPC_ADDRESS: z.string().default('127.0.0.1:50053'),
   PNL_GRPC_ADDRESS: z.string().default('127.0.0.1:50054'),
   CHART_GRPC_ADDRESS: z.string().default('127.0.0.1:50055'),
+  NFT_GRPC_ADDRESS: z.string().default('127.0.0.1:50056'),
   SUBSCRIPTION_GRPC_ADDRESS: z.string().default('127.0.0.1:50057'),
 });
 

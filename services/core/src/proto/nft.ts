@@ -5,30 +5,3337 @@
 // source: nft.proto
 
 /* eslint-disable */
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import {
+  type CallOptions,
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientUnaryCall,
+  type handleUnaryCall,
   makeGenericClientConstructor,
+  type Metadata,
+  type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { RequestContext } from "./common.js";
 
 export const protobufPackage = "walletapi.nft";
 
 export const protobufFileName = "nft.proto";
 
+export enum NftPositionsSort {
+  NFT_POSITIONS_SORT_CREATED_AT_DESC = 0,
+  NFT_POSITIONS_SORT_CREATED_AT_ASC = 1,
+  NFT_POSITIONS_SORT_FLOOR_PRICE_DESC = 2,
+  NFT_POSITIONS_SORT_FLOOR_PRICE_ASC = 3,
+}
+
+export function nftPositionsSortFromJSON(object: any): NftPositionsSort {
+  switch (object) {
+    case 0:
+    case "NFT_POSITIONS_SORT_CREATED_AT_DESC":
+      return NftPositionsSort.NFT_POSITIONS_SORT_CREATED_AT_DESC;
+    case 1:
+    case "NFT_POSITIONS_SORT_CREATED_AT_ASC":
+      return NftPositionsSort.NFT_POSITIONS_SORT_CREATED_AT_ASC;
+    case 2:
+    case "NFT_POSITIONS_SORT_FLOOR_PRICE_DESC":
+      return NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_DESC;
+    case 3:
+    case "NFT_POSITIONS_SORT_FLOOR_PRICE_ASC":
+      return NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_ASC;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum NftPositionsSort");
+  }
+}
+
+export function nftPositionsSortToJSON(object: NftPositionsSort): string {
+  switch (object) {
+    case NftPositionsSort.NFT_POSITIONS_SORT_CREATED_AT_DESC:
+      return "NFT_POSITIONS_SORT_CREATED_AT_DESC";
+    case NftPositionsSort.NFT_POSITIONS_SORT_CREATED_AT_ASC:
+      return "NFT_POSITIONS_SORT_CREATED_AT_ASC";
+    case NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_DESC:
+      return "NFT_POSITIONS_SORT_FLOOR_PRICE_DESC";
+    case NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_ASC:
+      return "NFT_POSITIONS_SORT_FLOOR_PRICE_ASC";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum NftPositionsSort");
+  }
+}
+
+export enum WalletNftCollectionsSort {
+  WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_DESC = 0,
+  WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_ASC = 1,
+  WALLET_NFT_COLLECTIONS_SORT_MAX_CHANGED_AT_DESC = 2,
+  WALLET_NFT_COLLECTIONS_SORT_MAX_CHANGED_AT_ASC = 3,
+}
+
+export function walletNftCollectionsSortFromJSON(object: any): WalletNftCollectionsSort {
+  switch (object) {
+    case 0:
+    case "WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_DESC":
+      return WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_DESC;
+    case 1:
+    case "WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_ASC":
+      return WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_ASC;
+    case 2:
+    case "WALLET_NFT_COLLECTIONS_SORT_MAX_CHANGED_AT_DESC":
+      return WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_MAX_CHANGED_AT_DESC;
+    case 3:
+    case "WALLET_NFT_COLLECTIONS_SORT_MAX_CHANGED_AT_ASC":
+      return WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_MAX_CHANGED_AT_ASC;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum WalletNftCollectionsSort");
+  }
+}
+
+export function walletNftCollectionsSortToJSON(object: WalletNftCollectionsSort): string {
+  switch (object) {
+    case WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_DESC:
+      return "WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_DESC";
+    case WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_ASC:
+      return "WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_ASC";
+    case WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_MAX_CHANGED_AT_DESC:
+      return "WALLET_NFT_COLLECTIONS_SORT_MAX_CHANGED_AT_DESC";
+    case WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_MAX_CHANGED_AT_ASC:
+      return "WALLET_NFT_COLLECTIONS_SORT_MAX_CHANGED_AT_ASC";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum WalletNftCollectionsSort");
+  }
+}
+
+export interface NftRef {
+  chainId: string;
+  /** Lowercase 0x-hex. */
+  contractAddress: string;
+  /** Decimal. */
+  tokenId: string;
+}
+
+export interface ContentItem {
+  url: string;
+  contentType: string;
+}
+
+export interface NftContent {
+  preview?: ContentItem | undefined;
+  detail?: ContentItem | undefined;
+  audio?: ContentItem | undefined;
+  video?: ContentItem | undefined;
+}
+
+export interface NftAttribute {
+  key: string;
+  value: string;
+}
+
+export interface ExternalLink {
+  url: string;
+  type: string;
+  name: string;
+}
+
+/** Empty fields when the token's metadata is not fetched yet, or could not be used. */
+export interface NftMetadata {
+  name: string;
+  description: string;
+  tags: string[];
+  content: NftContent | undefined;
+  attributes: NftAttribute[];
+}
+
+export interface LastSale {
+  /** In the request's currency; absent when the payment asset has no price. */
+  price?:
+    | number
+    | undefined;
+  /** Tokens sold, decimal (1 for an ERC-721). */
+  quantity: string;
+  /** Unix seconds. */
+  soldAt: string;
+}
+
+export interface NftToken {
+  /** Opaque to clients: `<chain_id>:<contract_address>:<token_id>`. */
+  id: string;
+  ref:
+    | NftRef
+    | undefined;
+  /** erc721 or erc1155. */
+  interface: string;
+  metadata:
+    | NftMetadata
+    | undefined;
+  /** The collection's floor in the request's currency; absent without an active listing or price. */
+  floorPrice?: number | undefined;
+  lastSale?: LastSale | undefined;
+  externalLinks: ExternalLink[];
+  isSpam: boolean;
+  collectionId: string;
+}
+
+export interface CollectionImplementation {
+  chainId: string;
+  address: string;
+}
+
+export interface NftCollection {
+  /** Stable per (chain, contract). */
+  id: string;
+  name: string;
+  description: string;
+  icon?: ContentItem | undefined;
+  banner?:
+    | ContentItem
+    | undefined;
+  /** Symbol of what its market prices are paid in (the chain's native coin). */
+  paymentTokenSymbol: string;
+  implementations: CollectionImplementation[];
+  isSpam: boolean;
+  /** In the request's currency; absent without an active listing or price. */
+  floorPrice?: number | undefined;
+}
+
+export interface NftPosition {
+  /** Stable: `<chain_id>:<contract_address>:<token_id>` of the held token, per wallet. */
+  id: string;
+  nft:
+    | NftToken
+    | undefined;
+  /** Decimal amount held (1 for an ERC-721). */
+  amount: string;
+  /** Unix seconds of the newest change of the amount. */
+  changedAt: string;
+  /** Price of one token (the collection's floor) and amount x price, in the request's currency. */
+  price?: number | undefined;
+  value?: number | undefined;
+}
+
+/** A wallet's holding of one collection. */
+export interface WalletNftCollection {
+  collectionId: string;
+  chainIds: string[];
+  /** Unix seconds. */
+  minChangedAt: string;
+  maxChangedAt: string;
+  /** Decimal: sum of the amounts held. */
+  nftsCount: string;
+  /** Floor x amount over the collection's positions, in the request's currency; 0 without a floor. */
+  totalFloorPrice: number;
+}
+
+export interface ListWalletNftPositionsRequest {
+  context:
+    | RequestContext
+    | undefined;
+  /** Lowercase 0x-hex. */
+  address: string;
+  /** Chains that support NFT positions, resolved by the gateway; never empty. */
+  chainIds: string[];
+  /** Empty keeps every collection. */
+  collectionIds: string[];
+  sort: NftPositionsSort;
+  /** 1..500. */
+  pageSize: number;
+  /** From a previous response's next_cursor; empty for the first page. */
+  cursor: string;
+  currency: string;
+}
+
+export interface ListWalletNftPositionsResponse {
+  indexing: boolean;
+  positions: NftPosition[];
+  /** Empty on the last page. */
+  nextCursor: string;
+  /** The collections of the page's positions. */
+  collections: NftCollection[];
+  /** The wallet's holding of each collection of the page (over all its positions, not the page's). */
+  walletCollections: WalletNftCollection[];
+}
+
+export interface ListWalletNftCollectionsRequest {
+  context: RequestContext | undefined;
+  address: string;
+  chainIds: string[];
+  collectionIds: string[];
+  sort: WalletNftCollectionsSort;
+  pageSize: number;
+  cursor: string;
+  currency: string;
+}
+
+export interface ListWalletNftCollectionsResponse {
+  indexing: boolean;
+  walletCollections: WalletNftCollection[];
+  nextCursor: string;
+  collections: NftCollection[];
+}
+
+export interface GetWalletNftPortfolioRequest {
+  context: RequestContext | undefined;
+  address: string;
+  chainIds: string[];
+  currency: string;
+}
+
+export interface GetWalletNftPortfolioResponse {
+  indexing: boolean;
+  /** Every requested chain, 0 when nothing there has a floor. */
+  byChain: { [key: string]: number };
+}
+
+export interface GetWalletNftPortfolioResponse_ByChainEntry {
+  key: string;
+  value: number;
+}
+
+export interface GetNftsRequest {
+  context: RequestContext | undefined;
+  refs: NftRef[];
+  currency: string;
+}
+
+export interface GetNftsResponse {
+  /** One per ref of a known token, in the order asked; others are left out. */
+  nfts: NftToken[];
+  collections: NftCollection[];
+}
+
+function createBaseNftRef(): NftRef {
+  return { chainId: "", contractAddress: "", tokenId: "" };
+}
+
+export const NftRef: MessageFns<NftRef> = {
+  encode(message: NftRef, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chainId !== "") {
+      writer.uint32(10).string(message.chainId);
+    }
+    if (message.contractAddress !== "") {
+      writer.uint32(18).string(message.contractAddress);
+    }
+    if (message.tokenId !== "") {
+      writer.uint32(26).string(message.tokenId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NftRef {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNftRef();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contractAddress = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tokenId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NftRef {
+    return {
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      contractAddress: isSet(object.contractAddress)
+        ? globalThis.String(object.contractAddress)
+        : isSet(object.contract_address)
+        ? globalThis.String(object.contract_address)
+        : "",
+      tokenId: isSet(object.tokenId)
+        ? globalThis.String(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.String(object.token_id)
+        : "",
+    };
+  },
+
+  toJSON(message: NftRef): unknown {
+    const obj: any = {};
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.contractAddress !== "") {
+      obj.contractAddress = message.contractAddress;
+    }
+    if (message.tokenId !== "") {
+      obj.tokenId = message.tokenId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NftRef>, I>>(base?: I): NftRef {
+    return NftRef.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NftRef>, I>>(object: I): NftRef {
+    const message = createBaseNftRef();
+    message.chainId = object.chainId ?? "";
+    message.contractAddress = object.contractAddress ?? "";
+    message.tokenId = object.tokenId ?? "";
+    return message;
+  },
+};
+
+function createBaseContentItem(): ContentItem {
+  return { url: "", contentType: "" };
+}
+
+export const ContentItem: MessageFns<ContentItem> = {
+  encode(message: ContentItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.contentType !== "") {
+      writer.uint32(18).string(message.contentType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContentItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContentItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContentItem {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+    };
+  },
+
+  toJSON(message: ContentItem): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContentItem>, I>>(base?: I): ContentItem {
+    return ContentItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContentItem>, I>>(object: I): ContentItem {
+    const message = createBaseContentItem();
+    message.url = object.url ?? "";
+    message.contentType = object.contentType ?? "";
+    return message;
+  },
+};
+
+function createBaseNftContent(): NftContent {
+  return { preview: undefined, detail: undefined, audio: undefined, video: undefined };
+}
+
+export const NftContent: MessageFns<NftContent> = {
+  encode(message: NftContent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.preview !== undefined) {
+      ContentItem.encode(message.preview, writer.uint32(10).fork()).join();
+    }
+    if (message.detail !== undefined) {
+      ContentItem.encode(message.detail, writer.uint32(18).fork()).join();
+    }
+    if (message.audio !== undefined) {
+      ContentItem.encode(message.audio, writer.uint32(26).fork()).join();
+    }
+    if (message.video !== undefined) {
+      ContentItem.encode(message.video, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NftContent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNftContent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.preview = ContentItem.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.detail = ContentItem.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.audio = ContentItem.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.video = ContentItem.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NftContent {
+    return {
+      preview: isSet(object.preview) ? ContentItem.fromJSON(object.preview) : undefined,
+      detail: isSet(object.detail) ? ContentItem.fromJSON(object.detail) : undefined,
+      audio: isSet(object.audio) ? ContentItem.fromJSON(object.audio) : undefined,
+      video: isSet(object.video) ? ContentItem.fromJSON(object.video) : undefined,
+    };
+  },
+
+  toJSON(message: NftContent): unknown {
+    const obj: any = {};
+    if (message.preview !== undefined) {
+      obj.preview = ContentItem.toJSON(message.preview);
+    }
+    if (message.detail !== undefined) {
+      obj.detail = ContentItem.toJSON(message.detail);
+    }
+    if (message.audio !== undefined) {
+      obj.audio = ContentItem.toJSON(message.audio);
+    }
+    if (message.video !== undefined) {
+      obj.video = ContentItem.toJSON(message.video);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NftContent>, I>>(base?: I): NftContent {
+    return NftContent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NftContent>, I>>(object: I): NftContent {
+    const message = createBaseNftContent();
+    message.preview = (object.preview !== undefined && object.preview !== null)
+      ? ContentItem.fromPartial(object.preview)
+      : undefined;
+    message.detail = (object.detail !== undefined && object.detail !== null)
+      ? ContentItem.fromPartial(object.detail)
+      : undefined;
+    message.audio = (object.audio !== undefined && object.audio !== null)
+      ? ContentItem.fromPartial(object.audio)
+      : undefined;
+    message.video = (object.video !== undefined && object.video !== null)
+      ? ContentItem.fromPartial(object.video)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseNftAttribute(): NftAttribute {
+  return { key: "", value: "" };
+}
+
+export const NftAttribute: MessageFns<NftAttribute> = {
+  encode(message: NftAttribute, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NftAttribute {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNftAttribute();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NftAttribute {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: NftAttribute): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NftAttribute>, I>>(base?: I): NftAttribute {
+    return NftAttribute.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NftAttribute>, I>>(object: I): NftAttribute {
+    const message = createBaseNftAttribute();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseExternalLink(): ExternalLink {
+  return { url: "", type: "", name: "" };
+}
+
+export const ExternalLink: MessageFns<ExternalLink> = {
+  encode(message: ExternalLink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExternalLink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExternalLink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExternalLink {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: ExternalLink): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExternalLink>, I>>(base?: I): ExternalLink {
+    return ExternalLink.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExternalLink>, I>>(object: I): ExternalLink {
+    const message = createBaseExternalLink();
+    message.url = object.url ?? "";
+    message.type = object.type ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseNftMetadata(): NftMetadata {
+  return { name: "", description: "", tags: [], content: undefined, attributes: [] };
+}
+
+export const NftMetadata: MessageFns<NftMetadata> = {
+  encode(message: NftMetadata, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.description !== "") {
+      writer.uint32(18).string(message.description);
+    }
+    for (const v of message.tags) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.content !== undefined) {
+      NftContent.encode(message.content, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.attributes) {
+      NftAttribute.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NftMetadata {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNftMetadata();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tags.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.content = NftContent.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.attributes.push(NftAttribute.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NftMetadata {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      tags: globalThis.Array.isArray(object?.tags) ? object.tags.map((e: any) => globalThis.String(e)) : [],
+      content: isSet(object.content) ? NftContent.fromJSON(object.content) : undefined,
+      attributes: globalThis.Array.isArray(object?.attributes)
+        ? object.attributes.map((e: any) => NftAttribute.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: NftMetadata): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.tags?.length) {
+      obj.tags = message.tags;
+    }
+    if (message.content !== undefined) {
+      obj.content = NftContent.toJSON(message.content);
+    }
+    if (message.attributes?.length) {
+      obj.attributes = message.attributes.map((e) => NftAttribute.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NftMetadata>, I>>(base?: I): NftMetadata {
+    return NftMetadata.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NftMetadata>, I>>(object: I): NftMetadata {
+    const message = createBaseNftMetadata();
+    message.name = object.name ?? "";
+    message.description = object.description ?? "";
+    message.tags = object.tags?.map((e) => e) || [];
+    message.content = (object.content !== undefined && object.content !== null)
+      ? NftContent.fromPartial(object.content)
+      : undefined;
+    message.attributes = object.attributes?.map((e) => NftAttribute.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseLastSale(): LastSale {
+  return { price: undefined, quantity: "", soldAt: "0" };
+}
+
+export const LastSale: MessageFns<LastSale> = {
+  encode(message: LastSale, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.price !== undefined) {
+      writer.uint32(9).double(message.price);
+    }
+    if (message.quantity !== "") {
+      writer.uint32(18).string(message.quantity);
+    }
+    if (message.soldAt !== "0") {
+      writer.uint32(24).uint64(message.soldAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LastSale {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLastSale();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.price = reader.double();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.quantity = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.soldAt = reader.uint64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LastSale {
+    return {
+      price: isSet(object.price) ? globalThis.Number(object.price) : undefined,
+      quantity: isSet(object.quantity) ? globalThis.String(object.quantity) : "",
+      soldAt: isSet(object.soldAt)
+        ? globalThis.String(object.soldAt)
+        : isSet(object.sold_at)
+        ? globalThis.String(object.sold_at)
+        : "0",
+    };
+  },
+
+  toJSON(message: LastSale): unknown {
+    const obj: any = {};
+    if (message.price !== undefined) {
+      obj.price = floatToJson(message.price);
+    }
+    if (message.quantity !== "") {
+      obj.quantity = message.quantity;
+    }
+    if (message.soldAt !== "0") {
+      obj.soldAt = message.soldAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LastSale>, I>>(base?: I): LastSale {
+    return LastSale.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LastSale>, I>>(object: I): LastSale {
+    const message = createBaseLastSale();
+    message.price = object.price ?? undefined;
+    message.quantity = object.quantity ?? "";
+    message.soldAt = object.soldAt ?? "0";
+    return message;
+  },
+};
+
+function createBaseNftToken(): NftToken {
+  return {
+    id: "",
+    ref: undefined,
+    interface: "",
+    metadata: undefined,
+    floorPrice: undefined,
+    lastSale: undefined,
+    externalLinks: [],
+    isSpam: false,
+    collectionId: "0",
+  };
+}
+
+export const NftToken: MessageFns<NftToken> = {
+  encode(message: NftToken, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.ref !== undefined) {
+      NftRef.encode(message.ref, writer.uint32(18).fork()).join();
+    }
+    if (message.interface !== "") {
+      writer.uint32(26).string(message.interface);
+    }
+    if (message.metadata !== undefined) {
+      NftMetadata.encode(message.metadata, writer.uint32(34).fork()).join();
+    }
+    if (message.floorPrice !== undefined) {
+      writer.uint32(41).double(message.floorPrice);
+    }
+    if (message.lastSale !== undefined) {
+      LastSale.encode(message.lastSale, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.externalLinks) {
+      ExternalLink.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.isSpam !== false) {
+      writer.uint32(64).bool(message.isSpam);
+    }
+    if (message.collectionId !== "0") {
+      writer.uint32(72).int64(message.collectionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NftToken {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNftToken();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ref = NftRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.interface = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.metadata = NftMetadata.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.floorPrice = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.lastSale = LastSale.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.externalLinks.push(ExternalLink.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.isSpam = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.collectionId = reader.int64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NftToken {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      ref: isSet(object.ref) ? NftRef.fromJSON(object.ref) : undefined,
+      interface: isSet(object.interface) ? globalThis.String(object.interface) : "",
+      metadata: isSet(object.metadata) ? NftMetadata.fromJSON(object.metadata) : undefined,
+      floorPrice: isSet(object.floorPrice)
+        ? globalThis.Number(object.floorPrice)
+        : isSet(object.floor_price)
+        ? globalThis.Number(object.floor_price)
+        : undefined,
+      lastSale: isSet(object.lastSale)
+        ? LastSale.fromJSON(object.lastSale)
+        : isSet(object.last_sale)
+        ? LastSale.fromJSON(object.last_sale)
+        : undefined,
+      externalLinks: globalThis.Array.isArray(object?.externalLinks)
+        ? object.externalLinks.map((e: any) => ExternalLink.fromJSON(e))
+        : globalThis.Array.isArray(object?.external_links)
+        ? object.external_links.map((e: any) => ExternalLink.fromJSON(e))
+        : [],
+      isSpam: isSet(object.isSpam)
+        ? globalThis.Boolean(object.isSpam)
+        : isSet(object.is_spam)
+        ? globalThis.Boolean(object.is_spam)
+        : false,
+      collectionId: isSet(object.collectionId)
+        ? globalThis.String(object.collectionId)
+        : isSet(object.collection_id)
+        ? globalThis.String(object.collection_id)
+        : "0",
+    };
+  },
+
+  toJSON(message: NftToken): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.ref !== undefined) {
+      obj.ref = NftRef.toJSON(message.ref);
+    }
+    if (message.interface !== "") {
+      obj.interface = message.interface;
+    }
+    if (message.metadata !== undefined) {
+      obj.metadata = NftMetadata.toJSON(message.metadata);
+    }
+    if (message.floorPrice !== undefined) {
+      obj.floorPrice = floatToJson(message.floorPrice);
+    }
+    if (message.lastSale !== undefined) {
+      obj.lastSale = LastSale.toJSON(message.lastSale);
+    }
+    if (message.externalLinks?.length) {
+      obj.externalLinks = message.externalLinks.map((e) => ExternalLink.toJSON(e));
+    }
+    if (message.isSpam !== false) {
+      obj.isSpam = message.isSpam;
+    }
+    if (message.collectionId !== "0") {
+      obj.collectionId = message.collectionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NftToken>, I>>(base?: I): NftToken {
+    return NftToken.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NftToken>, I>>(object: I): NftToken {
+    const message = createBaseNftToken();
+    message.id = object.id ?? "";
+    message.ref = (object.ref !== undefined && object.ref !== null) ? NftRef.fromPartial(object.ref) : undefined;
+    message.interface = object.interface ?? "";
+    message.metadata = (object.metadata !== undefined && object.metadata !== null)
+      ? NftMetadata.fromPartial(object.metadata)
+      : undefined;
+    message.floorPrice = object.floorPrice ?? undefined;
+    message.lastSale = (object.lastSale !== undefined && object.lastSale !== null)
+      ? LastSale.fromPartial(object.lastSale)
+      : undefined;
+    message.externalLinks = object.externalLinks?.map((e) => ExternalLink.fromPartial(e)) || [];
+    message.isSpam = object.isSpam ?? false;
+    message.collectionId = object.collectionId ?? "0";
+    return message;
+  },
+};
+
+function createBaseCollectionImplementation(): CollectionImplementation {
+  return { chainId: "", address: "" };
+}
+
+export const CollectionImplementation: MessageFns<CollectionImplementation> = {
+  encode(message: CollectionImplementation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chainId !== "") {
+      writer.uint32(10).string(message.chainId);
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CollectionImplementation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCollectionImplementation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CollectionImplementation {
+    return {
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+    };
+  },
+
+  toJSON(message: CollectionImplementation): unknown {
+    const obj: any = {};
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CollectionImplementation>, I>>(base?: I): CollectionImplementation {
+    return CollectionImplementation.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CollectionImplementation>, I>>(object: I): CollectionImplementation {
+    const message = createBaseCollectionImplementation();
+    message.chainId = object.chainId ?? "";
+    message.address = object.address ?? "";
+    return message;
+  },
+};
+
+function createBaseNftCollection(): NftCollection {
+  return {
+    id: "0",
+    name: "",
+    description: "",
+    icon: undefined,
+    banner: undefined,
+    paymentTokenSymbol: "",
+    implementations: [],
+    isSpam: false,
+    floorPrice: undefined,
+  };
+}
+
+export const NftCollection: MessageFns<NftCollection> = {
+  encode(message: NftCollection, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "0") {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    if (message.icon !== undefined) {
+      ContentItem.encode(message.icon, writer.uint32(34).fork()).join();
+    }
+    if (message.banner !== undefined) {
+      ContentItem.encode(message.banner, writer.uint32(42).fork()).join();
+    }
+    if (message.paymentTokenSymbol !== "") {
+      writer.uint32(50).string(message.paymentTokenSymbol);
+    }
+    for (const v of message.implementations) {
+      CollectionImplementation.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.isSpam !== false) {
+      writer.uint32(64).bool(message.isSpam);
+    }
+    if (message.floorPrice !== undefined) {
+      writer.uint32(73).double(message.floorPrice);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NftCollection {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNftCollection();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = reader.int64().toString();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.icon = ContentItem.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.banner = ContentItem.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.paymentTokenSymbol = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.implementations.push(CollectionImplementation.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.isSpam = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 73) {
+              break;
+            }
+
+            message.floorPrice = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NftCollection {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "0",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      icon: isSet(object.icon) ? ContentItem.fromJSON(object.icon) : undefined,
+      banner: isSet(object.banner) ? ContentItem.fromJSON(object.banner) : undefined,
+      paymentTokenSymbol: isSet(object.paymentTokenSymbol)
+        ? globalThis.String(object.paymentTokenSymbol)
+        : isSet(object.payment_token_symbol)
+        ? globalThis.String(object.payment_token_symbol)
+        : "",
+      implementations: globalThis.Array.isArray(object?.implementations)
+        ? object.implementations.map((e: any) => CollectionImplementation.fromJSON(e))
+        : [],
+      isSpam: isSet(object.isSpam)
+        ? globalThis.Boolean(object.isSpam)
+        : isSet(object.is_spam)
+        ? globalThis.Boolean(object.is_spam)
+        : false,
+      floorPrice: isSet(object.floorPrice)
+        ? globalThis.Number(object.floorPrice)
+        : isSet(object.floor_price)
+        ? globalThis.Number(object.floor_price)
+        : undefined,
+    };
+  },
+
+  toJSON(message: NftCollection): unknown {
+    const obj: any = {};
+    if (message.id !== "0") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.icon !== undefined) {
+      obj.icon = ContentItem.toJSON(message.icon);
+    }
+    if (message.banner !== undefined) {
+      obj.banner = ContentItem.toJSON(message.banner);
+    }
+    if (message.paymentTokenSymbol !== "") {
+      obj.paymentTokenSymbol = message.paymentTokenSymbol;
+    }
+    if (message.implementations?.length) {
+      obj.implementations = message.implementations.map((e) => CollectionImplementation.toJSON(e));
+    }
+    if (message.isSpam !== false) {
+      obj.isSpam = message.isSpam;
+    }
+    if (message.floorPrice !== undefined) {
+      obj.floorPrice = floatToJson(message.floorPrice);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NftCollection>, I>>(base?: I): NftCollection {
+    return NftCollection.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NftCollection>, I>>(object: I): NftCollection {
+    const message = createBaseNftCollection();
+    message.id = object.id ?? "0";
+    message.name = object.name ?? "";
+    message.description = object.description ?? "";
+    message.icon = (object.icon !== undefined && object.icon !== null)
+      ? ContentItem.fromPartial(object.icon)
+      : undefined;
+    message.banner = (object.banner !== undefined && object.banner !== null)
+      ? ContentItem.fromPartial(object.banner)
+      : undefined;
+    message.paymentTokenSymbol = object.paymentTokenSymbol ?? "";
+    message.implementations = object.implementations?.map((e) => CollectionImplementation.fromPartial(e)) || [];
+    message.isSpam = object.isSpam ?? false;
+    message.floorPrice = object.floorPrice ?? undefined;
+    return message;
+  },
+};
+
+function createBaseNftPosition(): NftPosition {
+  return { id: "", nft: undefined, amount: "", changedAt: "0", price: undefined, value: undefined };
+}
+
+export const NftPosition: MessageFns<NftPosition> = {
+  encode(message: NftPosition, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.nft !== undefined) {
+      NftToken.encode(message.nft, writer.uint32(18).fork()).join();
+    }
+    if (message.amount !== "") {
+      writer.uint32(26).string(message.amount);
+    }
+    if (message.changedAt !== "0") {
+      writer.uint32(32).uint64(message.changedAt);
+    }
+    if (message.price !== undefined) {
+      writer.uint32(41).double(message.price);
+    }
+    if (message.value !== undefined) {
+      writer.uint32(49).double(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NftPosition {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNftPosition();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nft = NftToken.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.amount = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.changedAt = reader.uint64().toString();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.price = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 49) {
+              break;
+            }
+
+            message.value = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NftPosition {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      nft: isSet(object.nft) ? NftToken.fromJSON(object.nft) : undefined,
+      amount: isSet(object.amount) ? globalThis.String(object.amount) : "",
+      changedAt: isSet(object.changedAt)
+        ? globalThis.String(object.changedAt)
+        : isSet(object.changed_at)
+        ? globalThis.String(object.changed_at)
+        : "0",
+      price: isSet(object.price) ? globalThis.Number(object.price) : undefined,
+      value: isSet(object.value) ? globalThis.Number(object.value) : undefined,
+    };
+  },
+
+  toJSON(message: NftPosition): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.nft !== undefined) {
+      obj.nft = NftToken.toJSON(message.nft);
+    }
+    if (message.amount !== "") {
+      obj.amount = message.amount;
+    }
+    if (message.changedAt !== "0") {
+      obj.changedAt = message.changedAt;
+    }
+    if (message.price !== undefined) {
+      obj.price = floatToJson(message.price);
+    }
+    if (message.value !== undefined) {
+      obj.value = floatToJson(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NftPosition>, I>>(base?: I): NftPosition {
+    return NftPosition.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NftPosition>, I>>(object: I): NftPosition {
+    const message = createBaseNftPosition();
+    message.id = object.id ?? "";
+    message.nft = (object.nft !== undefined && object.nft !== null) ? NftToken.fromPartial(object.nft) : undefined;
+    message.amount = object.amount ?? "";
+    message.changedAt = object.changedAt ?? "0";
+    message.price = object.price ?? undefined;
+    message.value = object.value ?? undefined;
+    return message;
+  },
+};
+
+function createBaseWalletNftCollection(): WalletNftCollection {
+  return { collectionId: "0", chainIds: [], minChangedAt: "0", maxChangedAt: "0", nftsCount: "", totalFloorPrice: 0 };
+}
+
+export const WalletNftCollection: MessageFns<WalletNftCollection> = {
+  encode(message: WalletNftCollection, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.collectionId !== "0") {
+      writer.uint32(8).int64(message.collectionId);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.minChangedAt !== "0") {
+      writer.uint32(24).uint64(message.minChangedAt);
+    }
+    if (message.maxChangedAt !== "0") {
+      writer.uint32(32).uint64(message.maxChangedAt);
+    }
+    if (message.nftsCount !== "") {
+      writer.uint32(42).string(message.nftsCount);
+    }
+    if (message.totalFloorPrice !== 0) {
+      writer.uint32(49).double(message.totalFloorPrice);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WalletNftCollection {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWalletNftCollection();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.collectionId = reader.int64().toString();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.minChangedAt = reader.uint64().toString();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.maxChangedAt = reader.uint64().toString();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.nftsCount = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 49) {
+              break;
+            }
+
+            message.totalFloorPrice = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WalletNftCollection {
+    return {
+      collectionId: isSet(object.collectionId)
+        ? globalThis.String(object.collectionId)
+        : isSet(object.collection_id)
+        ? globalThis.String(object.collection_id)
+        : "0",
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+      minChangedAt: isSet(object.minChangedAt)
+        ? globalThis.String(object.minChangedAt)
+        : isSet(object.min_changed_at)
+        ? globalThis.String(object.min_changed_at)
+        : "0",
+      maxChangedAt: isSet(object.maxChangedAt)
+        ? globalThis.String(object.maxChangedAt)
+        : isSet(object.max_changed_at)
+        ? globalThis.String(object.max_changed_at)
+        : "0",
+      nftsCount: isSet(object.nftsCount)
+        ? globalThis.String(object.nftsCount)
+        : isSet(object.nfts_count)
+        ? globalThis.String(object.nfts_count)
+        : "",
+      totalFloorPrice: isSet(object.totalFloorPrice)
+        ? globalThis.Number(object.totalFloorPrice)
+        : isSet(object.total_floor_price)
+        ? globalThis.Number(object.total_floor_price)
+        : 0,
+    };
+  },
+
+  toJSON(message: WalletNftCollection): unknown {
+    const obj: any = {};
+    if (message.collectionId !== "0") {
+      obj.collectionId = message.collectionId;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    if (message.minChangedAt !== "0") {
+      obj.minChangedAt = message.minChangedAt;
+    }
+    if (message.maxChangedAt !== "0") {
+      obj.maxChangedAt = message.maxChangedAt;
+    }
+    if (message.nftsCount !== "") {
+      obj.nftsCount = message.nftsCount;
+    }
+    if (message.totalFloorPrice !== 0) {
+      obj.totalFloorPrice = floatToJson(message.totalFloorPrice);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WalletNftCollection>, I>>(base?: I): WalletNftCollection {
+    return WalletNftCollection.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WalletNftCollection>, I>>(object: I): WalletNftCollection {
+    const message = createBaseWalletNftCollection();
+    message.collectionId = object.collectionId ?? "0";
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    message.minChangedAt = object.minChangedAt ?? "0";
+    message.maxChangedAt = object.maxChangedAt ?? "0";
+    message.nftsCount = object.nftsCount ?? "";
+    message.totalFloorPrice = object.totalFloorPrice ?? 0;
+    return message;
+  },
+};
+
+function createBaseListWalletNftPositionsRequest(): ListWalletNftPositionsRequest {
+  return {
+    context: undefined,
+    address: "",
+    chainIds: [],
+    collectionIds: [],
+    sort: 0,
+    pageSize: 0,
+    cursor: "",
+    currency: "",
+  };
+}
+
+export const ListWalletNftPositionsRequest: MessageFns<ListWalletNftPositionsRequest> = {
+  encode(message: ListWalletNftPositionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.collectionIds.length !== 0) {
+      writer.uint32(34).fork();
+      for (const v of message.collectionIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.sort !== 0) {
+      writer.uint32(40).int32(message.sort);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(48).uint32(message.pageSize);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(58).string(message.cursor);
+    }
+    if (message.currency !== "") {
+      writer.uint32(66).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWalletNftPositionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWalletNftPositionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag === 32) {
+              message.collectionIds.push(reader.int64().toString());
+
+              continue;
+            }
+
+            if (tag === 34) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.collectionIds.push(reader.int64().toString());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.sort = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWalletNftPositionsRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+      collectionIds: globalThis.Array.isArray(object?.collectionIds)
+        ? object.collectionIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.collection_ids)
+        ? object.collection_ids.map((e: any) => globalThis.String(e))
+        : [],
+      sort: isSet(object.sort) ? nftPositionsSortFromJSON(object.sort) : 0,
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: ListWalletNftPositionsRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    if (message.collectionIds?.length) {
+      obj.collectionIds = message.collectionIds;
+    }
+    if (message.sort !== 0) {
+      obj.sort = nftPositionsSortToJSON(message.sort);
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWalletNftPositionsRequest>, I>>(base?: I): ListWalletNftPositionsRequest {
+    return ListWalletNftPositionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWalletNftPositionsRequest>, I>>(
+    object: I,
+  ): ListWalletNftPositionsRequest {
+    const message = createBaseListWalletNftPositionsRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.address = object.address ?? "";
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    message.collectionIds = object.collectionIds?.map((e) => e) || [];
+    message.sort = object.sort ?? 0;
+    message.pageSize = object.pageSize ?? 0;
+    message.cursor = object.cursor ?? "";
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBaseListWalletNftPositionsResponse(): ListWalletNftPositionsResponse {
+  return { indexing: false, positions: [], nextCursor: "", collections: [], walletCollections: [] };
+}
+
+export const ListWalletNftPositionsResponse: MessageFns<ListWalletNftPositionsResponse> = {
+  encode(message: ListWalletNftPositionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.indexing !== false) {
+      writer.uint32(8).bool(message.indexing);
+    }
+    for (const v of message.positions) {
+      NftPosition.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(26).string(message.nextCursor);
+    }
+    for (const v of message.collections) {
+      NftCollection.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.walletCollections) {
+      WalletNftCollection.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWalletNftPositionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWalletNftPositionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.indexing = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.positions.push(NftPosition.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.collections.push(NftCollection.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.walletCollections.push(WalletNftCollection.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWalletNftPositionsResponse {
+    return {
+      indexing: isSet(object.indexing) ? globalThis.Boolean(object.indexing) : false,
+      positions: globalThis.Array.isArray(object?.positions)
+        ? object.positions.map((e: any) => NftPosition.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+      collections: globalThis.Array.isArray(object?.collections)
+        ? object.collections.map((e: any) => NftCollection.fromJSON(e))
+        : [],
+      walletCollections: globalThis.Array.isArray(object?.walletCollections)
+        ? object.walletCollections.map((e: any) => WalletNftCollection.fromJSON(e))
+        : globalThis.Array.isArray(object?.wallet_collections)
+        ? object.wallet_collections.map((e: any) => WalletNftCollection.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListWalletNftPositionsResponse): unknown {
+    const obj: any = {};
+    if (message.indexing !== false) {
+      obj.indexing = message.indexing;
+    }
+    if (message.positions?.length) {
+      obj.positions = message.positions.map((e) => NftPosition.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    if (message.collections?.length) {
+      obj.collections = message.collections.map((e) => NftCollection.toJSON(e));
+    }
+    if (message.walletCollections?.length) {
+      obj.walletCollections = message.walletCollections.map((e) => WalletNftCollection.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWalletNftPositionsResponse>, I>>(base?: I): ListWalletNftPositionsResponse {
+    return ListWalletNftPositionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWalletNftPositionsResponse>, I>>(
+    object: I,
+  ): ListWalletNftPositionsResponse {
+    const message = createBaseListWalletNftPositionsResponse();
+    message.indexing = object.indexing ?? false;
+    message.positions = object.positions?.map((e) => NftPosition.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    message.collections = object.collections?.map((e) => NftCollection.fromPartial(e)) || [];
+    message.walletCollections = object.walletCollections?.map((e) => WalletNftCollection.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListWalletNftCollectionsRequest(): ListWalletNftCollectionsRequest {
+  return {
+    context: undefined,
+    address: "",
+    chainIds: [],
+    collectionIds: [],
+    sort: 0,
+    pageSize: 0,
+    cursor: "",
+    currency: "",
+  };
+}
+
+export const ListWalletNftCollectionsRequest: MessageFns<ListWalletNftCollectionsRequest> = {
+  encode(message: ListWalletNftCollectionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.collectionIds.length !== 0) {
+      writer.uint32(34).fork();
+      for (const v of message.collectionIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.sort !== 0) {
+      writer.uint32(40).int32(message.sort);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(48).uint32(message.pageSize);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(58).string(message.cursor);
+    }
+    if (message.currency !== "") {
+      writer.uint32(66).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWalletNftCollectionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWalletNftCollectionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag === 32) {
+              message.collectionIds.push(reader.int64().toString());
+
+              continue;
+            }
+
+            if (tag === 34) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.collectionIds.push(reader.int64().toString());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.sort = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWalletNftCollectionsRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+      collectionIds: globalThis.Array.isArray(object?.collectionIds)
+        ? object.collectionIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.collection_ids)
+        ? object.collection_ids.map((e: any) => globalThis.String(e))
+        : [],
+      sort: isSet(object.sort) ? walletNftCollectionsSortFromJSON(object.sort) : 0,
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: ListWalletNftCollectionsRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    if (message.collectionIds?.length) {
+      obj.collectionIds = message.collectionIds;
+    }
+    if (message.sort !== 0) {
+      obj.sort = walletNftCollectionsSortToJSON(message.sort);
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWalletNftCollectionsRequest>, I>>(base?: I): ListWalletNftCollectionsRequest {
+    return ListWalletNftCollectionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWalletNftCollectionsRequest>, I>>(
+    object: I,
+  ): ListWalletNftCollectionsRequest {
+    const message = createBaseListWalletNftCollectionsRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.address = object.address ?? "";
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    message.collectionIds = object.collectionIds?.map((e) => e) || [];
+    message.sort = object.sort ?? 0;
+    message.pageSize = object.pageSize ?? 0;
+    message.cursor = object.cursor ?? "";
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBaseListWalletNftCollectionsResponse(): ListWalletNftCollectionsResponse {
+  return { indexing: false, walletCollections: [], nextCursor: "", collections: [] };
+}
+
+export const ListWalletNftCollectionsResponse: MessageFns<ListWalletNftCollectionsResponse> = {
+  encode(message: ListWalletNftCollectionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.indexing !== false) {
+      writer.uint32(8).bool(message.indexing);
+    }
+    for (const v of message.walletCollections) {
+      WalletNftCollection.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(26).string(message.nextCursor);
+    }
+    for (const v of message.collections) {
+      NftCollection.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWalletNftCollectionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListWalletNftCollectionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.indexing = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.walletCollections.push(WalletNftCollection.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.collections.push(NftCollection.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListWalletNftCollectionsResponse {
+    return {
+      indexing: isSet(object.indexing) ? globalThis.Boolean(object.indexing) : false,
+      walletCollections: globalThis.Array.isArray(object?.walletCollections)
+        ? object.walletCollections.map((e: any) => WalletNftCollection.fromJSON(e))
+        : globalThis.Array.isArray(object?.wallet_collections)
+        ? object.wallet_collections.map((e: any) => WalletNftCollection.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
+      collections: globalThis.Array.isArray(object?.collections)
+        ? object.collections.map((e: any) => NftCollection.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListWalletNftCollectionsResponse): unknown {
+    const obj: any = {};
+    if (message.indexing !== false) {
+      obj.indexing = message.indexing;
+    }
+    if (message.walletCollections?.length) {
+      obj.walletCollections = message.walletCollections.map((e) => WalletNftCollection.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    if (message.collections?.length) {
+      obj.collections = message.collections.map((e) => NftCollection.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListWalletNftCollectionsResponse>, I>>(
+    base?: I,
+  ): ListWalletNftCollectionsResponse {
+    return ListWalletNftCollectionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListWalletNftCollectionsResponse>, I>>(
+    object: I,
+  ): ListWalletNftCollectionsResponse {
+    const message = createBaseListWalletNftCollectionsResponse();
+    message.indexing = object.indexing ?? false;
+    message.walletCollections = object.walletCollections?.map((e) => WalletNftCollection.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    message.collections = object.collections?.map((e) => NftCollection.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetWalletNftPortfolioRequest(): GetWalletNftPortfolioRequest {
+  return { context: undefined, address: "", chainIds: [], currency: "" };
+}
+
+export const GetWalletNftPortfolioRequest: MessageFns<GetWalletNftPortfolioRequest> = {
+  encode(message: GetWalletNftPortfolioRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.address !== "") {
+      writer.uint32(18).string(message.address);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.currency !== "") {
+      writer.uint32(34).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWalletNftPortfolioRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWalletNftPortfolioRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWalletNftPortfolioRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: GetWalletNftPortfolioRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetWalletNftPortfolioRequest>, I>>(base?: I): GetWalletNftPortfolioRequest {
+    return GetWalletNftPortfolioRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetWalletNftPortfolioRequest>, I>>(object: I): GetWalletNftPortfolioRequest {
+    const message = createBaseGetWalletNftPortfolioRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.address = object.address ?? "";
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBaseGetWalletNftPortfolioResponse(): GetWalletNftPortfolioResponse {
+  return { indexing: false, byChain: {} };
+}
+
+export const GetWalletNftPortfolioResponse: MessageFns<GetWalletNftPortfolioResponse> = {
+  encode(message: GetWalletNftPortfolioResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.indexing !== false) {
+      writer.uint32(8).bool(message.indexing);
+    }
+    globalThis.Object.entries(message.byChain).forEach(([key, value]: [string, number]) => {
+      GetWalletNftPortfolioResponse_ByChainEntry.encode({ key: key as any, value }, writer.uint32(18).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWalletNftPortfolioResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWalletNftPortfolioResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.indexing = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            const entry2 = GetWalletNftPortfolioResponse_ByChainEntry.decode(reader, reader.uint32());
+            if (entry2.value !== undefined) {
+              message.byChain[entry2.key] = entry2.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWalletNftPortfolioResponse {
+    return {
+      indexing: isSet(object.indexing) ? globalThis.Boolean(object.indexing) : false,
+      byChain: isObject(object.byChain)
+        ? (globalThis.Object.entries(object.byChain) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.by_chain)
+        ? (globalThis.Object.entries(object.by_chain) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: GetWalletNftPortfolioResponse): unknown {
+    const obj: any = {};
+    if (message.indexing !== false) {
+      obj.indexing = message.indexing;
+    }
+    if (message.byChain) {
+      const entries = globalThis.Object.entries(message.byChain) as [string, number][];
+      if (entries.length > 0) {
+        obj.byChain = {};
+        entries.forEach(([k, v]) => {
+          obj.byChain[k] = floatToJson(v);
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetWalletNftPortfolioResponse>, I>>(base?: I): GetWalletNftPortfolioResponse {
+    return GetWalletNftPortfolioResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetWalletNftPortfolioResponse>, I>>(
+    object: I,
+  ): GetWalletNftPortfolioResponse {
+    const message = createBaseGetWalletNftPortfolioResponse();
+    message.indexing = object.indexing ?? false;
+    message.byChain = (globalThis.Object.entries(object.byChain ?? {}) as [string, number][]).reduce(
+      (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.Number(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseGetWalletNftPortfolioResponse_ByChainEntry(): GetWalletNftPortfolioResponse_ByChainEntry {
+  return { key: "", value: 0 };
+}
+
+export const GetWalletNftPortfolioResponse_ByChainEntry: MessageFns<GetWalletNftPortfolioResponse_ByChainEntry> = {
+  encode(message: GetWalletNftPortfolioResponse_ByChainEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== 0) {
+      writer.uint32(17).double(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWalletNftPortfolioResponse_ByChainEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWalletNftPortfolioResponse_ByChainEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.value = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWalletNftPortfolioResponse_ByChainEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.Number(object.value) : 0,
+    };
+  },
+
+  toJSON(message: GetWalletNftPortfolioResponse_ByChainEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== 0) {
+      obj.value = floatToJson(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetWalletNftPortfolioResponse_ByChainEntry>, I>>(
+    base?: I,
+  ): GetWalletNftPortfolioResponse_ByChainEntry {
+    return GetWalletNftPortfolioResponse_ByChainEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetWalletNftPortfolioResponse_ByChainEntry>, I>>(
+    object: I,
+  ): GetWalletNftPortfolioResponse_ByChainEntry {
+    const message = createBaseGetWalletNftPortfolioResponse_ByChainEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetNftsRequest(): GetNftsRequest {
+  return { context: undefined, refs: [], currency: "" };
+}
+
+export const GetNftsRequest: MessageFns<GetNftsRequest> = {
+  encode(message: GetNftsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.refs) {
+      NftRef.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.currency !== "") {
+      writer.uint32(26).string(message.currency);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNftsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNftsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.refs.push(NftRef.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNftsRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      refs: globalThis.Array.isArray(object?.refs) ? object.refs.map((e: any) => NftRef.fromJSON(e)) : [],
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+    };
+  },
+
+  toJSON(message: GetNftsRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.refs?.length) {
+      obj.refs = message.refs.map((e) => NftRef.toJSON(e));
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNftsRequest>, I>>(base?: I): GetNftsRequest {
+    return GetNftsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNftsRequest>, I>>(object: I): GetNftsRequest {
+    const message = createBaseGetNftsRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.refs = object.refs?.map((e) => NftRef.fromPartial(e)) || [];
+    message.currency = object.currency ?? "";
+    return message;
+  },
+};
+
+function createBaseGetNftsResponse(): GetNftsResponse {
+  return { nfts: [], collections: [] };
+}
+
+export const GetNftsResponse: MessageFns<GetNftsResponse> = {
+  encode(message: GetNftsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.nfts) {
+      NftToken.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.collections) {
+      NftCollection.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNftsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNftsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.nfts.push(NftToken.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.collections.push(NftCollection.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNftsResponse {
+    return {
+      nfts: globalThis.Array.isArray(object?.nfts) ? object.nfts.map((e: any) => NftToken.fromJSON(e)) : [],
+      collections: globalThis.Array.isArray(object?.collections)
+        ? object.collections.map((e: any) => NftCollection.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetNftsResponse): unknown {
+    const obj: any = {};
+    if (message.nfts?.length) {
+      obj.nfts = message.nfts.map((e) => NftToken.toJSON(e));
+    }
+    if (message.collections?.length) {
+      obj.collections = message.collections.map((e) => NftCollection.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNftsResponse>, I>>(base?: I): GetNftsResponse {
+    return GetNftsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNftsResponse>, I>>(object: I): GetNftsResponse {
+    const message = createBaseGetNftsResponse();
+    message.nfts = object.nfts?.map((e) => NftToken.fromPartial(e)) || [];
+    message.collections = object.collections?.map((e) => NftCollection.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
- * NFT positions, NFTs and collections.
- * Its RPCs arrive with the issues that build the service; until then it serves only the
- * standard gRPC health service.
+ * NFT positions, NFTs and collections of EVM chains, from the indexer's balance changes, the
+ * chains' token URIs and the trusted marketplaces' listings and sales.
  */
 export type NftService = typeof NftService;
-export const NftService = {} as const;
+export const NftService = {
+  /**
+   * A wallet's NFT positions on the given chains, filtered, sorted and one page of them. While
+   * the wallet's first read from the chain runs (the first request for a wallet starts it)
+   * `indexing` is true and there are no positions. The gateway has validated the parameters;
+   * INVALID_ARGUMENT for a cursor this service did not issue or a non-EVM address.
+   */
+  listWalletNftPositions: {
+    path: "/walletapi.nft.Nft/ListWalletNftPositions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListWalletNftPositionsRequest): Buffer =>
+      Buffer.from(ListWalletNftPositionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListWalletNftPositionsRequest => ListWalletNftPositionsRequest.decode(value),
+    responseSerialize: (value: ListWalletNftPositionsResponse): Buffer =>
+      Buffer.from(ListWalletNftPositionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListWalletNftPositionsResponse =>
+      ListWalletNftPositionsResponse.decode(value),
+  },
+  /** The wallet's holdings grouped by collection (decisions.md `wallet_nft_collections`). */
+  listWalletNftCollections: {
+    path: "/walletapi.nft.Nft/ListWalletNftCollections" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListWalletNftCollectionsRequest): Buffer =>
+      Buffer.from(ListWalletNftCollectionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListWalletNftCollectionsRequest =>
+      ListWalletNftCollectionsRequest.decode(value),
+    responseSerialize: (value: ListWalletNftCollectionsResponse): Buffer =>
+      Buffer.from(ListWalletNftCollectionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListWalletNftCollectionsResponse =>
+      ListWalletNftCollectionsResponse.decode(value),
+  },
+  /** The value of the wallet's NFTs per chain. */
+  getWalletNftPortfolio: {
+    path: "/walletapi.nft.Nft/GetWalletNftPortfolio" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetWalletNftPortfolioRequest): Buffer =>
+      Buffer.from(GetWalletNftPortfolioRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetWalletNftPortfolioRequest => GetWalletNftPortfolioRequest.decode(value),
+    responseSerialize: (value: GetWalletNftPortfolioResponse): Buffer =>
+      Buffer.from(GetWalletNftPortfolioResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetWalletNftPortfolioResponse => GetWalletNftPortfolioResponse.decode(value),
+  },
+  /**
+   * NFTs by reference (chain, contract, token id), in the order asked: every token that moved in
+   * a block the indexer published, or that a wallet read from the chain holds.
+   */
+  getNfts: {
+    path: "/walletapi.nft.Nft/GetNfts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetNftsRequest): Buffer => Buffer.from(GetNftsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetNftsRequest => GetNftsRequest.decode(value),
+    responseSerialize: (value: GetNftsResponse): Buffer => Buffer.from(GetNftsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetNftsResponse => GetNftsResponse.decode(value),
+  },
+} as const;
 
 export interface NftServer extends UntypedServiceImplementation {
+  /**
+   * A wallet's NFT positions on the given chains, filtered, sorted and one page of them. While
+   * the wallet's first read from the chain runs (the first request for a wallet starts it)
+   * `indexing` is true and there are no positions. The gateway has validated the parameters;
+   * INVALID_ARGUMENT for a cursor this service did not issue or a non-EVM address.
+   */
+  listWalletNftPositions: handleUnaryCall<ListWalletNftPositionsRequest, ListWalletNftPositionsResponse>;
+  /** The wallet's holdings grouped by collection (decisions.md `wallet_nft_collections`). */
+  listWalletNftCollections: handleUnaryCall<ListWalletNftCollectionsRequest, ListWalletNftCollectionsResponse>;
+  /** The value of the wallet's NFTs per chain. */
+  getWalletNftPortfolio: handleUnaryCall<GetWalletNftPortfolioRequest, GetWalletNftPortfolioResponse>;
+  /**
+   * NFTs by reference (chain, contract, token id), in the order asked: every token that moved in
+   * a block the indexer published, or that a wallet read from the chain holds.
+   */
+  getNfts: handleUnaryCall<GetNftsRequest, GetNftsResponse>;
 }
 
 export interface NftClient extends Client {
+  /**
+   * A wallet's NFT positions on the given chains, filtered, sorted and one page of them. While
+   * the wallet's first read from the chain runs (the first request for a wallet starts it)
+   * `indexing` is true and there are no positions. The gateway has validated the parameters;
+   * INVALID_ARGUMENT for a cursor this service did not issue or a non-EVM address.
+   */
+  listWalletNftPositions(
+    request: ListWalletNftPositionsRequest,
+    callback: (error: ServiceError | null, response: ListWalletNftPositionsResponse) => void,
+  ): ClientUnaryCall;
+  listWalletNftPositions(
+    request: ListWalletNftPositionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListWalletNftPositionsResponse) => void,
+  ): ClientUnaryCall;
+  listWalletNftPositions(
+    request: ListWalletNftPositionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListWalletNftPositionsResponse) => void,
+  ): ClientUnaryCall;
+  /** The wallet's holdings grouped by collection (decisions.md `wallet_nft_collections`). */
+  listWalletNftCollections(
+    request: ListWalletNftCollectionsRequest,
+    callback: (error: ServiceError | null, response: ListWalletNftCollectionsResponse) => void,
+  ): ClientUnaryCall;
+  listWalletNftCollections(
+    request: ListWalletNftCollectionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListWalletNftCollectionsResponse) => void,
+  ): ClientUnaryCall;
+  listWalletNftCollections(
+    request: ListWalletNftCollectionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListWalletNftCollectionsResponse) => void,
+  ): ClientUnaryCall;
+  /** The value of the wallet's NFTs per chain. */
+  getWalletNftPortfolio(
+    request: GetWalletNftPortfolioRequest,
+    callback: (error: ServiceError | null, response: GetWalletNftPortfolioResponse) => void,
+  ): ClientUnaryCall;
+  getWalletNftPortfolio(
+    request: GetWalletNftPortfolioRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetWalletNftPortfolioResponse) => void,
+  ): ClientUnaryCall;
+  getWalletNftPortfolio(
+    request: GetWalletNftPortfolioRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetWalletNftPortfolioResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * NFTs by reference (chain, contract, token id), in the order asked: every token that moved in
+   * a block the indexer published, or that a wallet read from the chain holds.
+   */
+  getNfts(
+    request: GetNftsRequest,
+    callback: (error: ServiceError | null, response: GetNftsResponse) => void,
+  ): ClientUnaryCall;
+  getNfts(
+    request: GetNftsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetNftsResponse) => void,
+  ): ClientUnaryCall;
+  getNfts(
+    request: GetNftsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetNftsResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const NftClient = makeGenericClientConstructor(NftService, "walletapi.nft.Nft") as unknown as {
@@ -36,3 +3343,36 @@ export const NftClient = makeGenericClientConstructor(NftService, "walletapi.nft
   service: typeof NftService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
+
+type KeysOfUnion<T> = T extends T ? keyof T : never;
+export type Exact<P, I extends P> = P extends Builtin ? P
+  : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
+}
+
+function isSet(value: any): boolean {
+  return value !== null && value !== undefined;
+}
+
+export interface MessageFns<T> {
+  encode(message: T, writer?: BinaryWriter): BinaryWriter;
+  decode(input: BinaryReader | Uint8Array, length?: number): T;
+  fromJSON(object: any): T;
+  toJSON(message: T): unknown;
+  create<I extends Exact<DeepPartial<T>, I>>(base?: I): T;
+  fromPartial<I extends Exact<DeepPartial<T>, I>>(object: I): T;
+}

@@ -262,6 +262,8 @@ export interface ListProtocolsResponse {
   staking: ProtocolContract[];
   /** Lending pools of the devnet lending kind (supply shares, borrow snapshots per market). */
   lending: ProtocolContract[];
+  /** Fixed-price NFT markets of the devnet kind (Listed and Sold events). */
+  nftMarkets: ProtocolContract[];
 }
 
 export interface TokenRef {
@@ -1899,7 +1901,7 @@ export const ProtocolContract: MessageFns<ProtocolContract> = {
 };
 
 function createBaseListProtocolsResponse(): ListProtocolsResponse {
-  return { chainId: "", uniswapV2: [], uniswapV3: [], vaults: [], staking: [], lending: [] };
+  return { chainId: "", uniswapV2: [], uniswapV3: [], vaults: [], staking: [], lending: [], nftMarkets: [] };
 }
 
 export const ListProtocolsResponse: MessageFns<ListProtocolsResponse> = {
@@ -1921,6 +1923,9 @@ export const ListProtocolsResponse: MessageFns<ListProtocolsResponse> = {
     }
     for (const v of message.lending) {
       ProtocolContract.encode(v!, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.nftMarkets) {
+      ProtocolContract.encode(v!, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -1986,6 +1991,14 @@ export const ListProtocolsResponse: MessageFns<ListProtocolsResponse> = {
             message.lending.push(ProtocolContract.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.nftMarkets.push(ProtocolContract.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2024,6 +2037,11 @@ export const ListProtocolsResponse: MessageFns<ListProtocolsResponse> = {
       lending: globalThis.Array.isArray(object?.lending)
         ? object.lending.map((e: any) => ProtocolContract.fromJSON(e))
         : [],
+      nftMarkets: globalThis.Array.isArray(object?.nftMarkets)
+        ? object.nftMarkets.map((e: any) => ProtocolContract.fromJSON(e))
+        : globalThis.Array.isArray(object?.nft_markets)
+        ? object.nft_markets.map((e: any) => ProtocolContract.fromJSON(e))
+        : [],
     };
   },
 
@@ -2047,6 +2065,9 @@ export const ListProtocolsResponse: MessageFns<ListProtocolsResponse> = {
     if (message.lending?.length) {
       obj.lending = message.lending.map((e) => ProtocolContract.toJSON(e));
     }
+    if (message.nftMarkets?.length) {
+      obj.nftMarkets = message.nftMarkets.map((e) => ProtocolContract.toJSON(e));
+    }
     return obj;
   },
 
@@ -2061,6 +2082,7 @@ export const ListProtocolsResponse: MessageFns<ListProtocolsResponse> = {
     message.vaults = object.vaults?.map((e) => ProtocolContract.fromPartial(e)) || [];
     message.staking = object.staking?.map((e) => ProtocolContract.fromPartial(e)) || [];
     message.lending = object.lending?.map((e) => ProtocolContract.fromPartial(e)) || [];
+    message.nftMarkets = object.nftMarkets?.map((e) => ProtocolContract.fromPartial(e)) || [];
     return message;
   },
 };

@@ -35,6 +35,7 @@ export interface RegistryProtocols {
   vaults: string[];
   staking: string[];
   lending: string[];
+  nft_markets: string[];
 }
 
 export interface RegistryPricing {
@@ -119,13 +120,15 @@ export const devnetMinLiquidityUsd = 10_000;
 function chainProtocols(chain: ChainWorld): RegistryProtocols | undefined {
   const uniswap = chain.protocols.uniswap as UniswapManifest | undefined;
   const defi = chain.protocols.defi as DefiManifest | undefined;
-  if (!uniswap && !defi) return undefined;
+  const nfts = chain.protocols.nfts as NftsManifest | undefined;
+  if (!uniswap && !defi && !nfts) return undefined;
   return {
     uniswap_v2: uniswap ? [{ factory: uniswap.v2.factory.toLowerCase(), pairs: lower(uniswap.v2.pairs.map((pair) => pair.address)) }] : [],
     uniswap_v3: uniswap ? [{ factory: uniswap.v3.factory.toLowerCase(), position_manager: uniswap.v3.positionManager.toLowerCase() }] : [],
     vaults: defi ? lower(defi.vaults.map((vault) => vault.address)) : [],
     staking: defi ? lower([defi.staking.address]) : [],
     lending: defi ? lower([defi.lending.address]) : [],
+    nft_markets: nfts ? lower([nfts.market]) : [],
   };
 }
 

@@ -11,6 +11,11 @@ const gzipped = promisify(gzip);
  * it (browsers, fetch, curl --compressed all do).
  */
 export interface EncodedAnswer {
+  /**
+   * The HTTP status it is sent with, when not the route's success status (a 202 while a wallet is
+   * first indexed): kept with the bytes so that every request sharing one computation sends it.
+   */
+  status?: number;
   identity: Buffer;
   br?: Buffer;
   gzip?: Buffer;

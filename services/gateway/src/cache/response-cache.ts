@@ -70,6 +70,12 @@ export interface VersionedCacheOptions<T> extends Omit<ResponseCacheOptions, 've
   versionOf(tokens: WalletChangeTokens): string;
   /** Bytes a value holds in memory, near enough to bound the cache. */
   sizeOf(value: T): number;
+  /**
+   * Whether a computed value may be kept; absent: every one is. A value that is only true for a
+   * moment no change token marks the end of (a 202 while a wallet is first indexed) is served to
+   * the requests that shared its computation, and computed again for the next.
+   */
+  keep?(value: T): boolean;
 }
 
 interface Entry<T> {
@@ -85,7 +91,15 @@ interface Entry<T> {
  * already visible. When Redis does not answer, requests are computed as if there were no cache.
  */
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
-  return createVersionedCache<EncodedAnswer>({ ...options, tokens: (wallet, data) => options.versions.walletTokens(wallet, data), versionOf: currentVersion, sizeOf: encodedSize });
+  return createVersionedCache<EncodedAnswer>({
+    ...options,
+    tokens: (wallet, data) => options.versions.walletTokens(wallet, data),
+    versionOf: currentVersion,
+    sizeOf: encodedSize,
+    // An answer with a status of its own is the 202 of a wallet still being indexed: its end is
+    // not a change token the next request could see, so it is never served from the cache.
+    keep: (answer) => answer.status === undefined,
+  });
 }
 
 /** The cache behind createResponseCache, for any value and any choice of the wallet's tokens. */
@@ -131,7 +145,7 @@ export function createVersionedCache<T>(options: VersionedCacheOptions<T>): Vers
       try {
         const computed = await body;
         stopTimer();
-        entries.set(key, { version: current, body: computed });
+        if (options.keep?.(computed) ?? true) entries.set(key, { version: current, body: computed });
         return answer(computed, 'miss');
       } finally {
         if (running.get(key)?.body === body) running.delete(key);

@@ -2,6 +2,8 @@ import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { testLogger } from '@wallet-api/core/testing';
 import { createBackends } from '../grpc/backends.js';
 import { createApiRoutes } from '../routes/define-route.js';
+import { addNftRoutes } from '../routes/nfts.js';
+import { addWalletNftRoutes } from '../routes/wallet-nfts.js';
 import { addTxSubscriptionRoutes } from '../routes/tx-subscriptions.js';
 import { registerWebhookCertificatePath } from '../routes/webhook-certificate.js';
 import { positionListResponseSchema } from '../schemas/position.js';
@@ -92,5 +94,56 @@ describe('OpenAPI document: transaction subscriptions and the webhook certificat
     expect(certificate.security).toEqual([]);
     expect(Object.keys(certificate.responses['200'].content)).toEqual(['application/x-pem-file']);
     expect(certificate.responses['404']).toBeDefined();
+  });
+});
+
+describe('OpenAPI document: NFT endpoints', () => {
+  const registry = new OpenAPIRegistry();
+  createOpenApiRegistryComponents(registry);
+  // No nft address, as test gateways build them: the client defaults to NFT_GRPC_ADDRESS and connects only when called.
+  const backends = createBackends({ referenceData: '127.0.0.1:1', indexer: '127.0.0.1:1', positions: '127.0.0.1:1' });
+  const routes = createApiRoutes({ registry, publicUrl: 'https://api.test', logger: testLogger, checkResponses: false });
+  addWalletNftRoutes(routes, backends);
+  addNftRoutes(routes, backends);
+  const document = buildOpenApiDocument(registry, 'https://api.test');
+  const paths = document.paths as Record<string, Record<string, any>>;
+  const schemas = document.components!.schemas as Record<string, any>;
+  afterAll(() => backends.close());
+
+  const queryNames = (path: string) => (paths[path]!.get.parameters as { in: string; name: string }[]).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
+
+  test('wallet NFT endpoints: their parameters, and 202 with the body of the 200', () => {
+    expect(queryNames('/v1/wallets/{address}/nft-positions/')).toEqual([
+      'currency', 'filter[chain_ids]', 'filter[collections_ids]', 'sort', 'include', 'page[size]', 'page[after]',
+    ]);
+    expect(queryNames('/v1/wallets/{address}/nft-collections/')).toEqual([
+      'currency', 'filter[chain_ids]', 'filter[collections_ids]', 'sort', 'include', 'page[size]', 'page[after]',
+    ]);
+    expect(queryNames('/v1/wallets/{address}/nft-portfolio')).toEqual(['currency', 'filter[chain_ids]']);
+    for (const path of ['/v1/wallets/{address}/nft-positions/', '/v1/wallets/{address}/nft-collections/', '/v1/wallets/{address}/nft-portfolio']) {
+      const { responses, tags } = paths[path]!.get;
+      expect(tags).toEqual(['wallets']);
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining(['200', '202', '400', '401', '429']));
+      expect(responses['202'].content).toEqual(responses['200'].content);
+    }
+    expect(paths['/v1/wallets/{address}/nft-positions/']!.get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/NftPositionList' });
+  });
+
+  test('NFTs by reference and by id, the latter with its 404', () => {
+    expect(queryNames('/v1/nfts/')).toEqual(['filter[references]', 'currency', 'include']);
+    const references = (paths['/v1/nfts/']!.get.parameters as { name: string; required?: boolean }[]).find((parameter) => parameter.name === 'filter[references]');
+    expect(references?.required).toBe(true);
+    expect(paths['/v1/nfts/']!.get.tags).toEqual(['nfts']);
+    expect(Object.keys(paths['/v1/nfts/{nft_id}']!.get.responses)).toEqual(expect.arrayContaining(['200', '404']));
+  });
+
+  test('resources: spec 2.6 to 2.8 and the wallet_nft_ ones, with lowercase interfaces and integer collection ids', () => {
+    expect(Object.keys(schemas.NftPosition.properties.attributes.properties)).toEqual(['changed_at', 'amount', 'price', 'value', 'nft_info', 'collection_info']);
+    expect(Object.keys(schemas.NftPosition.properties.relationships.properties)).toEqual(['chain', 'nft_collection', 'nft']);
+    expect(Object.keys(schemas.Nft.properties.attributes.properties)).toEqual(['contract_address', 'token_id', 'interface', 'metadata', 'market_data', 'external_links', 'flags']);
+    expect(schemas.Nft.properties.attributes.properties.interface.enum).toEqual(['erc721', 'erc1155']);
+    expect(schemas.NftCollection.properties.id.type).toBe('integer');
+    expect(Object.keys(schemas.WalletNftCollection.properties.attributes.properties)).toEqual(['min_changed_at', 'max_changed_at', 'nfts_count', 'total_floor_price', 'collection_info']);
+    expect(Object.keys(schemas.WalletNftPortfolio.properties.attributes.properties)).toEqual(['positions_distribution_by_chain']);
   });
 });

@@ -17,6 +17,23 @@ type NoBody = typeof noBody;
 /** The `response` of a route answering `204 No Content`: its handler returns nothing. */
 export const noContent = z.void();
 
+/** Success statuses a handler may answer with besides its route's `successStatus`. */
+export type AlternateStatus = 202;
+
+/**
+ * A handler's answer with another success status than its route's, one the route declares in
+ * `alsoAnswers`: the NFT endpoints' 202 while a wallet is first indexed, with a body of the same
+ * schema. A class, so that no body of any shape can be taken for one.
+ */
+export class StatusAnswer<T> {
+  constructor(
+    readonly status: AlternateStatus,
+    readonly body: T,
+  ) {}
+}
+
+export const answerWith = <T>(status: AlternateStatus, body: T): StatusAnswer<T> => new StatusAnswer(status, body);
+
 export interface RouteInput<P extends AnyObject, Q extends AnyObject, H extends AnyObject, B extends z.ZodType = NoBody> {
   params: z.infer<P>;
   query: z.infer<Q>;
@@ -55,9 +72,15 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, H extends A
   /** `noContent` with `successStatus: 204`. */
   response: R;
   successStatus?: 200 | 201 | 202 | 204;
+  /**
+   * Further success statuses the handler may answer with through `answerWith`, each with when it
+   * does; same body schema. Such answers are never kept in the response cache: what ends them
+   * (a wallet's first indexing finishing) is no change token a later request could see.
+   */
+  alsoAnswers?: Partial<Record<AlternateStatus, string>>;
   /** Error statuses beyond the 400/401/429/500/503 that every authenticated route may answer. */
   errors?: ErrorStatus[];
-  handle(input: RouteInput<P, Q, H, B>, context: RouteContext): Promise<z.infer<R>>;
+  handle(input: RouteInput<P, Q, H, B>, context: RouteContext): Promise<z.infer<R> | StatusAnswer<z.infer<R>>>;
   /**
    * For routes answering about one wallet: the wallet and the kinds of its data the answer reads,
    * when this request's answer may be served from the response cache until that data or prices
@@ -161,6 +184,9 @@ export function createApiRoutes(options: {
               ? { description: 'No Content' }
               : { description: 'Success', content: { 'application/json': { schema: spec.response } } },
           ...Object.fromEntries(
+            Object.entries(spec.alsoAnswers ?? {}).map(([status, description]) => [status, { description, content: { 'application/json': { schema: spec.response } } }]),
+          ),
+          ...Object.fromEntries(
             errors.map((status) => [status, { description: titles[status], content: { 'application/json': { schema: errorResponseSchema } } }]),
           ),
         },
@@ -177,8 +203,14 @@ export function createApiRoutes(options: {
           body: spec.body ? parseBody(spec.body, req) : undefined,
         } as RouteInput<P, Q, H, B>;
         const organization = res.locals.organization as Organization;
-        const respond = async (changeTokens?: WalletChangeTokens) => {
-          const body = await spec.handle(input, { organization, requestId: res.locals.requestId as string, selfUrl: `${baseUrl}${req.originalUrl}`, baseUrl, ...(changeTokens ? { changeTokens } : {}) });
+        const respond = async (changeTokens?: WalletChangeTokens): Promise<{ status: number; body: unknown }> => {
+          const answer = await spec.handle(input, { organization, requestId: res.locals.requestId as string, selfUrl: `${baseUrl}${req.originalUrl}`, baseUrl, ...(changeTokens ? { changeTokens } : {}) });
+          const { status, body } = answer instanceof StatusAnswer ? answer : { status: successStatus, body: answer };
+          if (status !== successStatus && spec.alsoAnswers?.[status as AlternateStatus] === undefined) {
+            // The OpenAPI document would not list it: a programming error, not the client's.
+            options.logger.error({ path: spec.path, status }, 'a handler answered with a status its route does not declare');
+            throw apiError(500, 'the request could not be completed');
+          }
           if (options.checkResponses) {
             const checked = spec.response.safeParse(body);
             if (!checked.success) {
@@ -186,7 +218,7 @@ export function createApiRoutes(options: {
               throw apiError(500, 'the response failed its schema check');
             }
           }
-          return body;
+          return { status, body };
         };
         const cached = options.responseCache && spec.cachedFor?.(input);
         if (options.responseCache && cached) {
@@ -194,13 +226,18 @@ export function createApiRoutes(options: {
           // repeats it), the headers the route reads, and the caller's entitlements.
           const { variant = '', ...served } = cached;
           const key = [spec.path, req.originalUrl, JSON.stringify(input.headers), organization.roles.join(','), organization.addons.join(','), variant].join('\n');
-          const { body } = await options.responseCache.serve({ route: spec.path, ...served, key }, async (tokens) => encodeAnswer(JSON.stringify(await respond(tokens))));
-          sendEncoded(req, res, successStatus, body);
+          const { body } = await options.responseCache.serve({ route: spec.path, ...served, key }, async (tokens) => {
+            const { status, body: computed } = await respond(tokens);
+            const encoded = await encodeAnswer(JSON.stringify(computed));
+            // Another status than the route's travels with the bytes, and keeps them out of the cache.
+            return status === successStatus ? encoded : { ...encoded, status };
+          });
+          sendEncoded(req, res, body.status ?? successStatus, body);
           return;
         }
-        const body = await respond();
-        if (successStatus === 204) res.status(204).end();
-        else res.status(successStatus).json(body);
+        const { status, body } = await respond();
+        if (status === 204) res.status(204).end();
+        else res.status(status).json(body);
       });
     },
   };

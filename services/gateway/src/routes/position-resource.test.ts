@@ -93,13 +93,14 @@ describe('toPositionResource', () => {
     expect(positionResourceSchema.safeParse(resource).success).toBe(true);
   });
 
-  test('receipt quantity omitted when unknown or zero; NFT receipts carry chain, contract and token id', () => {
+  test('receipt quantity omitted when unknown or zero; NFT receipts carry chain, contract, token id and the erc721 interface', () => {
     for (const amount of ['', '0']) {
       const resource = toPositionResource({ ...lpUsdc, fungibleReceipt: { token: lpToken, amount } }, baseUrl, fungibles);
       expect(resource.attributes.receipt).toEqual({ fungible_info: expect.objectContaining({ id: 'univ2-eth-usdc' }) });
     }
     const v3 = toPositionResource({ ...lpUsdc, fungibleReceipt: undefined, nftReceipt: { chainId: 'ethereum', contractAddress: '0xc36442b4a4522e871399cd717abdd847ab11fe88', tokenId: '77' } }, baseUrl, fungibles);
-    expect(v3.attributes.receipt).toEqual({ nft_info: { chain_id: 'ethereum', contract_address: '0xc36442b4a4522e871399cd717abdd847ab11fe88', token_id: '77' } });
+    expect(v3.attributes.receipt).toEqual({ nft_info: { chain_id: 'ethereum', contract_address: '0xc36442b4a4522e871399cd717abdd847ab11fe88', token_id: '77', interface: 'erc721' } });
+    expect(positionResourceSchema.safeParse(v3).success).toBe(true);
   });
 
   test('a one-sided change keeps the other null; an asset without a fungible id has no fungible relationship', () => {

@@ -18,7 +18,9 @@ export function positionTokens(positions: readonly Position[]): TokenRef[] {
 function receipt(position: Position, fungibles: ResponseFungibles): PositionResource['attributes']['receipt'] {
   const { fungibleReceipt, nftReceipt } = position;
   if (nftReceipt) {
-    return { nft_info: { chain_id: nftReceipt.chainId, contract_address: nftReceipt.contractAddress, token_id: nftReceipt.tokenId } };
+    // NFT receipts are the position NFTs of concentrated-liquidity managers (Uniswap V3's
+    // NonfungiblePositionManager and its forks), all ERC-721; the positions proto does not say.
+    return { nft_info: { chain_id: nftReceipt.chainId, contract_address: nftReceipt.contractAddress, token_id: nftReceipt.tokenId, interface: 'erc721' } };
   }
   if (fungibleReceipt) {
     const token = fungibleReceipt.token;

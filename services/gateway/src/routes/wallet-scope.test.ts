@@ -42,6 +42,9 @@ describe('selectChains', () => {
     expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['balances-only'], ['transactions', 'positions'])))
       .toEqual([400, 'chain balances-only does not support transactions']);
     expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['solana'], ['positions']))).toEqual([400, 'chain solana does not support this wallet address type']);
+    const noNfts = [...chains, chain('no-nfts', { flags: { ...flags, supportsNftPositions: false } })];
+    expect(refusal(() => selectChains(noNfts, ChainFamily.CHAIN_FAMILY_EVM, ['ethereum', 'no-nfts'], ['nft_positions']))).toEqual([400, 'chain no-nfts does not support NFT positions']);
+    expect(selectChains(noNfts, ChainFamily.CHAIN_FAMILY_EVM, undefined, ['nft_positions'])).toEqual(['ethereum', 'history-only', 'balances-only']);
     expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_SOLANA, ['ethereum'], ['positions']))).toEqual([400, 'chain ethereum does not support this wallet address type']);
   });
 });

@@ -6,15 +6,25 @@ import { apiError } from '../http/api-error.js';
 import { evmAddressPattern } from '../schemas/wallet-query.js';
 
 /** A chain flag a wallet endpoint needs; named in the 400 detail (`chain <id> does not support <capability>`). */
-export type ChainCapability = 'transactions' | 'positions';
+export type ChainCapability = 'transactions' | 'positions' | 'nft_positions';
 
 const flags: Record<ChainCapability, keyof ChainFlags> = {
   transactions: 'supportsTransactions',
   positions: 'supportsPositions',
+  nft_positions: 'supportsNftPositions',
 };
 
-const lacking = (chain: Chain, capabilities: readonly ChainCapability[]) =>
-  capabilities.find((capability) => !(chain.flags?.[flags[capability]] ?? false));
+/** How the 400 detail names each capability, as the spec words it (`chain <id> does not support positions`). */
+const capabilityWords: Record<ChainCapability, string> = {
+  transactions: 'transactions',
+  positions: 'positions',
+  nft_positions: 'NFT positions',
+};
+
+/** Whether a chain serves a capability: `supports_nft_positions` for the NFT endpoints' references, say. */
+export const chainSupports = (chain: Chain, capability: ChainCapability): boolean => chain.flags?.[flags[capability]] ?? false;
+
+const lacking = (chain: Chain, capabilities: readonly ChainCapability[]) => capabilities.find((capability) => !chainSupports(chain, capability));
 
 /**
  * The chains to read: those named, each checked (listed for this network, reporting every
@@ -33,7 +43,7 @@ export function selectChains(
     const chain = byId.get(id);
     if (!chain) throw apiError(400, `parameter filter[chain_ids]: chain ${id} is not supported`);
     const capability = missing(chain);
-    if (capability) throw apiError(400, `chain ${id} does not support ${capability}`);
+    if (capability) throw apiError(400, `chain ${id} does not support ${capabilityWords[capability]}`);
     if (chain.family !== family) throw apiError(400, `chain ${id} does not support this wallet address type`);
   }
   return [...new Set(requested)];

@@ -27,7 +27,15 @@ const changesSchema = z.object({ absolute_1d: z.number().nullable(), percent_1d:
 
 const receiptSchema = z.union([
   z.object({ fungible_info: fungibleInfoSchema, quantity: quantitySchema.optional() }),
-  z.object({ nft_info: z.object({ chain_id: z.string(), contract_address: z.string(), token_id: z.string() }) }),
+  z.object({
+    nft_info: z.object({
+      chain_id: z.string(),
+      contract_address: z.string(),
+      token_id: z.string(),
+      // decisions.md "NFTs": every NFT on the wire names its lowercase interface, receipts too.
+      interface: z.enum(['erc721', 'erc1155']),
+    }),
+  }),
 ]);
 
 export const positionResourceSchema = z

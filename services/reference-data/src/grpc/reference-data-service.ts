@@ -110,6 +110,7 @@ export function referenceDataService(chains: ChainRegistry, domain?: ReferenceDa
         vaults: protocols.vaults.map((address) => ({ address })),
         staking: protocols.staking.map((address) => ({ address })),
         lending: protocols.lending.map((address) => ({ address })),
+        nftMarkets: protocols.nft_markets.map((address) => ({ address })),
       };
     },
   });

@@ -45,6 +45,8 @@ export const chainProtocolsSchema = z.object({
   vaults: z.array(address).default([]),
   staking: z.array(address).default([]),
   lending: z.array(address).default([]),
+  /** Fixed-price NFT markets of the devnet kind (Listed and Sold events): floors and last sales. */
+  nft_markets: z.array(address).default([]),
 });
 
 /** `pricing.max_deviation` when a chain's entry leaves it out. */

@@ -69,7 +69,7 @@ describe('registry configuration', () => {
         pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, min_liquidity_usd: 10_000 } },
       }),
     ]);
-    expect(merged.protocols.ethereum).toEqual({ uniswap_v2: [{ factory: devnetFactory, pairs: [devnetPair] }], uniswap_v3: [], vaults: [devnetUsdc], staking: [], lending: [] });
+    expect(merged.protocols.ethereum).toEqual({ uniswap_v2: [{ factory: devnetFactory, pairs: [devnetPair] }], uniswap_v3: [], vaults: [devnetUsdc], staking: [], lending: [], nft_markets: [] });
     expect(merged.pricing.ethereum).toEqual({ usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, btc: [], min_liquidity_usd: 10_000, max_deviation: 0.1 });
     expect(merged.pricing.base!.wrapped_native).toBe('0x4200000000000000000000000000000000000006');
   });
@@ -115,7 +115,7 @@ describe('registry lookups', () => {
     expect(registry.protocols('ethereum').uniswap_v3).toEqual([
       { factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984', position_manager: '0xc36442b4a4522e871399cd717abdd847ab11fe88' },
     ]);
-    expect(registry.protocols('sepolia')).toEqual({ uniswap_v2: [], uniswap_v3: [], vaults: [], staking: [], lending: [] });
+    expect(registry.protocols('sepolia')).toEqual({ uniswap_v2: [], uniswap_v3: [], vaults: [], staking: [], lending: [], nft_markets: [] });
     expect(registry.pricing('ethereum')?.btc).toEqual(['0x2260fac5e5542a773aa44fbcfedf7c193bc2c599']);
     expect(registry.pricing('sepolia')).toBeUndefined();
   });

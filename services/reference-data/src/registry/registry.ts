@@ -86,7 +86,7 @@ export function createRegistry(config: RegistryConfig): Registry {
     isListedSpam: (chainId, address) => spam.has(key(chainId, address)),
     isConfiguredBurn: (address) => burns.has(address.toLowerCase()),
     highVolumeName: (address) => highVolume.get(address.toLowerCase()),
-    protocols: (chainId) => config.protocols[chainId] ?? { uniswap_v2: [], uniswap_v3: [], vaults: [], staking: [], lending: [] },
+    protocols: (chainId) => config.protocols[chainId] ?? { uniswap_v2: [], uniswap_v3: [], vaults: [], staking: [], lending: [], nft_markets: [] },
     pricing: (chainId) => config.pricing[chainId],
   };
 }

@@ -2,8 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { parseAllowList } from './allow-list.js';
-import { createCallbackUrlGuard, type CallbackUrlGuard, type ResolveHost } from './callback-url.js';
+import { createCallbackUrlGuard, parseAllowList, type CallbackUrlGuard, type ResolveHost } from '@wallet-api/core/outbound';
 import { createWebhookPoster, type WebhookPoster } from './webhook-poster.js';
 
 interface Received {

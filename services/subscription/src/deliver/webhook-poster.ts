@@ -1,6 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici';
-import { createAddressPins } from './address-pins.js';
-import type { CallbackUrlGuard } from './callback-url.js';
+import { createAddressPins, type CallbackUrlGuard } from '@wallet-api/core/outbound';
 import { createHostLimiter } from './host-limiter.js';
 import { describeNetworkError, outcomeOfResponse, type PostOutcome } from './post-outcome.js';
 

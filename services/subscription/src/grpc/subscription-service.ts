@@ -20,7 +20,7 @@ import { normalizeAddressList } from '../subscriptions/wallet-address.js';
 
 /**
  * Decides whether a callback URL may be called; the reason of a refusal is shown to the client
- * as is, so it names `callback_url` (deliver/callback-url.ts's guard fits).
+ * as is, so it names `callback_url` (createCallbackUrlGuard of @wallet-api/core/outbound fits).
  */
 export interface CallbackUrlChecker {
   check(url: string): Promise<{ ok: true } | { ok: false; reason: string }>;

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 
-/** Classifies resolved addresses so a callback can never be aimed at our own network. */
+/** Classifies resolved addresses so an outside party can never aim our requests at our own network. */
 
 export type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
 

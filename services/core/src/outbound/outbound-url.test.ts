@@ -1,5 +1,5 @@
 import { parseAllowList } from './allow-list.js';
-import { createCallbackUrlGuard, type ResolveHost } from './callback-url.js';
+import { createCallbackUrlGuard, createOutboundUrlGuard, type ResolveHost } from './outbound-url.js';
 
 const dns: Record<string, string[]> = {
   'hooks.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
@@ -101,5 +101,44 @@ describe('createCallbackUrlGuard default lookup', () => {
     const guard = createCallbackUrlGuard({ allow: parseAllowList('loopback') });
     const result = await guard.check('http://localhost/hook');
     expect(result.ok).toBe(true);
+  });
+});
+
+describe('createOutboundUrlGuard', () => {
+  it('names the URL by its subject, "url" by default', async () => {
+    expect(await createOutboundUrlGuard({ allow: [], lookup }).check('https://internal.example.com/')).toEqual({
+      ok: false,
+      reason: 'url host resolves to a private address (10.0.0.1)',
+      retryable: false,
+    });
+    expect(await createOutboundUrlGuard({ allow: [], lookup, subject: 'token_uri' }).check('nope')).toEqual({
+      ok: false,
+      reason: 'token_uri is not a valid absolute URL',
+      retryable: false,
+    });
+  });
+
+  it('refuses http to public hosts unless allowPublicHttp', async () => {
+    const strict = createOutboundUrlGuard({ allow: [], lookup });
+    expect(await strict.check('http://hooks.example.com/a')).toEqual({ ok: false, reason: 'url must use https', retryable: false });
+  });
+
+  describe('with allowPublicHttp', () => {
+    const guard = createOutboundUrlGuard({ allow: [], lookup, allowPublicHttp: true });
+
+    it.each(['http://hooks.example.com/a', 'https://hooks.example.com/a', 'http://8.8.8.8/x'])('accepts %s', async (url) => {
+      expect(await guard.check(url)).toMatchObject({ ok: true, url: new URL(url) });
+    });
+
+    it.each([
+      { url: 'http://internal.example.com/', reason: 'url host resolves to a private address (10.0.0.1)' },
+      { url: 'http://169.254.169.254/latest/meta-data', reason: 'url host is a link-local address (169.254.169.254)' },
+      { url: 'http://127.0.0.1:8080/', reason: 'url host is a loopback address (127.0.0.1)' },
+      { url: 'http://mixed.example.com/', reason: 'url host resolves to a private address (192.168.0.10)' },
+      { url: 'ftp://hooks.example.com/', reason: 'url must use http or https' },
+      { url: 'http://user:pw@hooks.example.com/', reason: 'url must not contain credentials' },
+    ])('still refuses $url', async ({ url, reason }) => {
+      expect(await guard.check(url)).toEqual({ ok: false, reason, retryable: false });
+    });
   });
 });

@@ -2,7 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 
 /**
- * Makes the HTTP client connect only to addresses the callback guard approved. Given to the
+ * Makes the HTTP client connect only to addresses the outbound URL guard approved. Given to the
  * connector as its DNS lookup, it answers from the pins instead of asking DNS again, which
  * could answer differently (DNS rebinding). TLS still names and verifies the original host.
  */

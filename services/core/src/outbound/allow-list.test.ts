@@ -21,9 +21,13 @@ describe('parseAllowList', () => {
   it.each(['10.0.0.0/33', '::/129', '10.0.0.0/', '10.0.0.0/8/1', '10.0.0.0/x', 'hooks.example:8080', 'https://hooks.example', '10.0.0', '0x7f.1', '*.example.com'])(
     'rejects "%s"',
     (text) => {
-      expect(() => parseAllowList(text)).toThrow(`callback allow-list entry "${text}"`);
+      expect(() => parseAllowList(text)).toThrow(`allow-list entry "${text}" is not "loopback"`);
     },
   );
+
+  it('names the setting in the error', () => {
+    expect(() => parseAllowList('10.0.0', 'callback allow-list')).toThrow('callback allow-list entry "10.0.0"');
+  });
 });
 
 describe('allowsAddress', () => {

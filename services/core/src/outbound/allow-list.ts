@@ -3,8 +3,8 @@ import ipaddr from 'ipaddr.js';
 import type { IpAddress } from './address-range.js';
 
 /**
- * Operator exceptions to the callback_url rules. Anything allow-listed, by address range or
- * by host name, may be reached over http as well as https: these are the operator's own
+ * Operator exceptions to the outbound URL guard's rules. Anything allow-listed, by address range
+ * or by host name, may be reached over http as well as https: these are the operator's own
  * networks, where TLS is the operator's call.
  */
 export type AllowRule =
@@ -18,27 +18,30 @@ const LOOPBACK: readonly AllowRule[] = [
   { kind: 'host', host: 'localhost' },
 ];
 
-/** Parses `loopback,10.0.0.0/8,fd00::/8,10.1.2.3,hooks.internal.example`; empty allows nothing. */
-export function parseAllowList(text: string): AllowRule[] {
+/**
+ * Parses `loopback,10.0.0.0/8,fd00::/8,10.1.2.3,hooks.internal.example`; empty allows nothing.
+ * name tells the operator which setting holds a bad entry (e.g. `callback allow-list`).
+ */
+export function parseAllowList(text: string, name = 'allow-list'): AllowRule[] {
   return text
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '')
-    .flatMap(parseEntry);
+    .flatMap((entry) => parseEntry(entry, name));
 }
 
-function parseEntry(entry: string): readonly AllowRule[] {
+function parseEntry(entry: string, name: string): readonly AllowRule[] {
   if (entry === 'loopback') return LOOPBACK;
   const [address = '', prefix, ...rest] = entry.split('/');
   const family = isIP(address);
   if (family !== 0 && rest.length === 0) {
     const prefixLength = prefix === undefined ? (family === 4 ? 32 : 128) : Number(prefix);
     const maxPrefix = family === 4 ? 32 : 128;
-    if (!/^\d+$/.test(prefix ?? '0') || prefixLength > maxPrefix) throw invalidEntry(entry);
+    if (!/^\d+$/.test(prefix ?? '0') || prefixLength > maxPrefix) throw invalidEntry(entry, name);
     return [{ kind: 'range', network: ipaddr.parse(address), prefixLength }];
   }
   const host = hostName(entry);
-  if (host === undefined) throw invalidEntry(entry);
+  if (host === undefined) throw invalidEntry(entry, name);
   return [{ kind: 'host', host }];
 }
 
@@ -53,8 +56,8 @@ function hostName(entry: string): string | undefined {
   }
 }
 
-function invalidEntry(entry: string): Error {
-  return new Error(`callback allow-list entry "${entry}" is not "loopback", an address, a CIDR range or a host name`);
+function invalidEntry(entry: string, name: string): Error {
+  return new Error(`${name} entry "${entry}" is not "loopback", an address, a CIDR range or a host name`);
 }
 
 /** Host names compare without case or a trailing root dot. */

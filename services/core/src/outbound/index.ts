@@ -1,0 +1,4 @@
+export * from './address-range.js';
+export * from './allow-list.js';
+export * from './address-pins.js';
+export * from './outbound-url.js';
