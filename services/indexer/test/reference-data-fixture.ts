@@ -10,6 +10,7 @@ import {
   type Fungible,
   type GetFungiblesRequest,
   type GetPricesRequest,
+  type ListProtocolsResponse,
   type PriceQuery,
   type ReferenceDataServer,
   type TokenInfo,
@@ -30,6 +31,8 @@ export interface ReferenceDataFixture {
   price?: (query: PriceQuery, currency: string) => number | undefined;
   /** GetFungibles' answer to one request; without it GetFungibles is UNIMPLEMENTED. */
   fungibles?: (request: GetFungiblesRequest) => Fungible[];
+  /** ListProtocols' answer for a chain; without it ListProtocols is UNIMPLEMENTED. */
+  protocols?: (chainId: string) => Partial<ListProtocolsResponse>;
 }
 
 export interface RunningReferenceData {
@@ -112,8 +115,9 @@ export async function startReferenceDataFixture(fixture: ReferenceDataFixture): 
           return { fungibles: fungibles(request) };
         },
         // Protocols come from the real service; a test here that calls ListProtocols should fail loudly.
-        async listProtocols() {
-          throw new GrpcError(status.UNIMPLEMENTED, 'ListProtocols is not part of the fixture');
+        async listProtocols(request) {
+          if (!fixture.protocols) throw new GrpcError(status.UNIMPLEMENTED, 'ListProtocols is not part of the fixture');
+          return { chainId: request.chainId, uniswapV2: [], uniswapV3: [], vaults: [], staking: [], lending: [], nftMarkets: [], ...fixture.protocols(request.chainId) };
         },
       }),
     ],
