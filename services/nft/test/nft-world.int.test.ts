@@ -20,6 +20,8 @@ import { contextFor, startNftHarness, type NftHarness } from './setup-nft.js';
 let manifest: Manifest;
 let harness: NftHarness;
 let metadataServer: MetadataServer | undefined;
+/** Collections with a listing standing now, over the chains: at least one floor must have been held against the market. */
+let standingFloors = 0;
 
 beforeAll(async () => {
   manifest = await readManifest();
@@ -120,7 +122,6 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s', (chainId)
     ]);
     // Sales and listings on every chain; a chain may have no listing standing now (its floors are all absent then).
     expect(sold.length).toBeGreaterThan(0);
-    expect(listed.length).toBeGreaterThan(sold.length);
     // A listing the market would sell now: active in its storage, the seller still the owner, the market still approved.
     const floors = new Map<string, bigint>();
     for (const event of listed) {
@@ -136,6 +137,7 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s', (chainId)
       const key = nft.toLowerCase();
       if (!floors.has(key) || floors.get(key)! > price) floors.set(key, price);
     }
+    standingFloors += floors.size;
     const lastSales = new Map<string, bigint>();
     for (const event of sold) lastSales.set(`${event.args.nft!.toLowerCase()}:${event.args.tokenId}`, event.args.price!);
     const [ethPrice] = (
@@ -168,4 +170,8 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s', (chainId)
       }
     }, 120_000);
   }, 300_000);
+});
+
+test('some chain has a listing standing now, so a served floor was held against the market', () => {
+  expect(standingFloors).toBeGreaterThan(0);
 });
