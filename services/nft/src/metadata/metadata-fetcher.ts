@@ -1,5 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici';
-import { createAddressPins, createOutboundUrlGuard, type AllowRule, type ResolveHost } from '@wallet-api/core/outbound';
+import { createAddressPins, createOutboundUrlGuard, untilAborted, type AllowRule, type ResolveHost } from '@wallet-api/core/outbound';
 import { acceptsContentType, mediaTypeEssence, metadataFromBody } from './metadata-body.js';
 import { resolveMetadataUri, type UriContext } from './metadata-uri.js';
 import type { MetadataOutcome } from './nft-metadata.js';
@@ -168,12 +168,3 @@ function describeNetworkError(error: unknown): string {
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
-/** DNS lookups cannot be cancelled, but the fetch can stop waiting for one. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}

@@ -1,5 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici';
-import { createAddressPins, type CallbackUrlGuard } from '@wallet-api/core/outbound';
+import { createAddressPins, untilAborted, type CallbackUrlGuard } from '@wallet-api/core/outbound';
 import { createHostLimiter } from './host-limiter.js';
 import { describeNetworkError, outcomeOfResponse, type PostOutcome } from './post-outcome.js';
 
@@ -98,12 +98,3 @@ async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<strin
   return Buffer.concat(kept).toString('utf8');
 }
 
-/** DNS lookups cannot be cancelled, but the attempt can stop waiting for one. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
