@@ -57,6 +57,9 @@ export function createNftConsumers(options: {
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'nft';
   let consumers: MessageConsumer[] = [];
+  // Floors and sales move valued answers from now on, never a price of an earlier time: readers
+  // that keep figures valued at past times (the pnl service's books) keep them.
+  const marketMoved = () => versions.pricesChanged(undefined, { since: Math.floor(Date.now() / 1000) });
 
   return {
     async start() {
@@ -72,7 +75,7 @@ export function createNftConsumers(options: {
             await ownership.applyEntries(entries);
             await versions.walletsChanged(new Set(entries.map((entry) => entry.wallet)), 'nfts');
             // A move can end a listing: floors are market data every valued answer reads.
-            await versions.pricesChanged();
+            await marketMoved();
           },
         }),
         startAccumulatingConsumer(kafka, {
@@ -92,7 +95,7 @@ export function createNftConsumers(options: {
               })),
             );
             if (revived > 0) await versions.everythingChanged();
-            else if (changed) await versions.pricesChanged();
+            else if (changed) await marketMoved();
           },
         }),
         startConsumer(kafka, {

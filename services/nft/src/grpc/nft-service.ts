@@ -11,7 +11,7 @@ import {
 import type { NftCatalog } from '../views/nft-catalog.js';
 import { nftId, parseNftId } from '../views/nft-resources.js';
 import { compareSortable, decodeCursor, encodeCursor, notACursor, pageAfter, type Sortable } from '../views/page-cursor.js';
-import type { WalletNftView, WalletNfts } from '../views/wallet-nfts.js';
+import type { PositionItem, WalletNftView, WalletNfts } from '../views/wallet-nfts.js';
 import type { WalletIndexing } from '../wallets/wallet-indexing.js';
 
 export interface NftServiceDeps {
@@ -78,15 +78,14 @@ export function nftService(deps: NftServiceDeps): ServiceRegistration {
       const byFloor = request.sort === NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_ASC || request.sort === NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_DESC;
       const ascending = request.sort === NftPositionsSort.NFT_POSITIONS_SORT_CREATED_AT_ASC || request.sort === NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_ASC;
       const compare = compareSortable(ascending);
-      const items = view.positions
-        .filter((item) => inCollection(item.collectionId))
-        .map((item) => ({ item, key: byFloor ? (item.floor ?? null) : item.changedAt, id: item.id }))
-        .sort(compare);
+      const keyOf = (item: PositionItem): Sortable => ({ key: byFloor ? (item.floor ?? null) : item.changedAt, id: item.id });
+      const sorted = view.sorted(String(request.sort), keyOf, compare);
+      const items = request.collectionIds.length === 0 ? sorted : sorted.filter(({ item }) => inCollection(item.collectionId));
       const { page, last } = pageAfter(items, compare, size, after);
       const pageCollections = [...new Set(page.map(({ item }) => item.collectionId))];
       return {
         indexing: false,
-        positions: page.map(({ item }) => item.message),
+        positions: await view.render(page.map(({ item }) => item)),
         nextCursor: last ? encodeCursor({ sort: request.sort, key: last.key, id: last.id }) : '',
         collections: collectionsOf(view, pageCollections),
         walletCollections: pageCollections.flatMap((id) => view.walletCollections.get(id) ?? []),
@@ -121,7 +120,7 @@ export function nftService(deps: NftServiceDeps): ServiceRegistration {
     },
 
     async getWalletNftPortfolio(request) {
-      const view = await viewOf({ ...request, currency: request.currency });
+      const view = await viewOf(request);
       if (!view) return { indexing: true, byChain: {} };
       return { indexing: false, byChain: Object.fromEntries(request.chainIds.map((chainId) => [chainId, view.byChain.get(chainId) ?? 0])) };
     },
@@ -135,7 +134,7 @@ export function nftService(deps: NftServiceDeps): ServiceRegistration {
       });
       const context = request.context ?? defaultContext;
       const entries = await catalog.entries(keys, context);
-      const facts = await catalog.market(entries, request.currency, context);
+      const facts = await catalog.market(entries, request.currency, context, keys);
       const nfts = keys.flatMap((key) => {
         const token = entries.tokens.get(nftId(key));
         return token && entries.collections.has(`${key.chainId}:${key.contract}`) ? [catalog.nft(token, entries, facts)] : [];

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from '@wallet-api/core/db';
 import type { MarketEvent } from '../market/market-logs.js';
-import { collectionKeyOf, tokenKeyOf, type TokenKey } from './token-store.js';
+import { collectionKeyOf, keyTable, tokenKeyOf, type TokenKey } from './token-store.js';
 
 export interface Sale {
   /** Wei of the chain's native coin. */
@@ -37,13 +37,14 @@ export function createMarketStore(prisma: PrismaClient): MarketStore {
       const found = new Map<string, bigint>();
       if (collections.length === 0) return found;
       const unique = [...new Map(collections.map((collection) => [collectionKeyOf(collection), collection])).values()];
-      const pairs = Prisma.join(unique.map((collection) => Prisma.sql`(${collection.chainId}, ${collection.contract})`));
+      const pairs = Prisma.sql`unnest(${unique.map((collection) => collection.chainId)}::text[], ${unique.map((collection) => collection.contract)}::text[]) AS k(chain_id, contract)`;
       const rows = await prisma.$queryRaw<{ chain_id: string; contract: string; floor: Prisma.Decimal }[]>`
         WITH listed AS (
           SELECT DISTINCT ON (m.chain_id, m.market, m.contract, m.token_id) m.chain_id, m.market, m.contract, m.token_id, m.listing_id, m.block_number, m.price
           FROM nft_market_events m
+          JOIN ${pairs} ON k.chain_id = m.chain_id AND k.contract = m.contract
           LEFT JOIN nft_block_states s ON s.chain_id = m.chain_id AND s.block_hash = m.block_hash
-          WHERE (m.chain_id, m.contract) IN (${pairs}) AND m.kind = 'listed' AND s.orphaned IS NOT TRUE
+          WHERE m.kind = 'listed' AND s.orphaned IS NOT TRUE
           ORDER BY m.chain_id, m.market, m.contract, m.token_id, m.block_number DESC, m.log_index DESC
         )
         SELECT l.chain_id, l.contract, min(l.price) AS floor FROM listed l
@@ -63,12 +64,12 @@ export function createMarketStore(prisma: PrismaClient): MarketStore {
     async lastSales(tokens) {
       const found = new Map<string, Sale>();
       if (tokens.length === 0) return found;
-      const tuples = Prisma.join(tokens.map((token) => Prisma.sql`(${token.chainId}, ${token.contract}, ${token.tokenId})`));
       const rows = await prisma.$queryRaw<{ chain_id: string; contract: string; token_id: string; price: Prisma.Decimal; block_timestamp: bigint }[]>`
         SELECT DISTINCT ON (m.chain_id, m.contract, m.token_id) m.chain_id, m.contract, m.token_id, m.price, m.block_timestamp
         FROM nft_market_events m
+        JOIN ${keyTable(tokens)} ON k.chain_id = m.chain_id AND k.contract = m.contract AND k.token_id = m.token_id
         LEFT JOIN nft_block_states s ON s.chain_id = m.chain_id AND s.block_hash = m.block_hash
-        WHERE (m.chain_id, m.contract, m.token_id) IN (${tuples}) AND m.kind = 'sold' AND s.orphaned IS NOT TRUE
+        WHERE m.kind = 'sold' AND s.orphaned IS NOT TRUE
         ORDER BY m.chain_id, m.contract, m.token_id, m.block_number DESC, m.log_index DESC`;
       for (const row of rows) {
         found.set(tokenKeyOf({ chainId: row.chain_id, contract: row.contract, tokenId: row.token_id }), { price: BigInt(row.price.toFixed(0)), quantity: 1n, soldAt: row.block_timestamp });

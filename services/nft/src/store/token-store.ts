@@ -48,6 +48,14 @@ export interface TokenStore {
 }
 
 export const tokenKeyOf = (key: TokenKey) => `${key.chainId}:${key.contract}:${key.tokenId}`;
+
+/**
+ * The keys as a table `k(chain_id, contract, token_id)` to join with: three bound arrays, where a
+ * row-value IN list of a large wallet's 10,000 tokens exceeds PostgreSQL's stack depth.
+ */
+export function keyTable(keys: readonly TokenKey[]): Prisma.Sql {
+  return Prisma.sql`unnest(${keys.map((key) => key.chainId)}::text[], ${keys.map((key) => key.contract)}::text[], ${keys.map((key) => key.tokenId)}::text[]) AS k(chain_id, contract, token_id)`;
+}
 export const collectionKeyOf = (key: { chainId: string; contract: string }) => `${key.chainId}:${key.contract}`;
 
 function toCollection(row: { id: number; chainId: string; contract: string; standard: string; name: string; symbol: string; description: string; iconUrl: string; bannerUrl: string }): CollectionRow {
@@ -73,10 +81,9 @@ export function createTokenStore(prisma: PrismaClient): TokenStore {
     async tokens(keys) {
       const found = new Map<string, KnownToken>();
       if (keys.length === 0) return found;
-      const tuples = Prisma.join(keys.map((key) => Prisma.sql`(${key.chainId}, ${key.contract}, ${key.tokenId})`));
       const rows = await prisma.$queryRaw<{ chain_id: string; contract: string; token_id: string; standard: string; metadata_state: string; metadata: unknown }[]>`
-        SELECT chain_id, contract, token_id, standard, metadata_state, metadata FROM nft_tokens
-        WHERE (chain_id, contract, token_id) IN (${tuples})`;
+        SELECT t.chain_id, t.contract, t.token_id, t.standard, t.metadata_state, t.metadata FROM nft_tokens t
+        JOIN ${keyTable(keys)} ON k.chain_id = t.chain_id AND k.contract = t.contract AND k.token_id = t.token_id`;
       for (const row of rows) {
         const token: KnownToken = { chainId: row.chain_id, contract: row.contract, tokenId: row.token_id, standard: row.standard as NftStandard };
         if (row.metadata_state === 'fetched' && row.metadata) token.metadata = row.metadata as NftMetadata;
@@ -89,8 +96,14 @@ export function createTokenStore(prisma: PrismaClient): TokenStore {
       const found = new Map<string, CollectionRow>();
       if (keys.length === 0) return found;
       const unique = [...new Map(keys.map((key) => [collectionKeyOf(key), key])).values()];
-      const rows = await prisma.nftCollection.findMany({ where: { OR: unique.map(({ chainId, contract }) => ({ chainId, contract })) } });
-      for (const row of rows) found.set(collectionKeyOf(row), toCollection(row));
+      const rows = await prisma.$queryRaw<{ id: number; chain_id: string; contract: string; standard: string; name: string; symbol: string; description: string; icon_url: string; banner_url: string }[]>`
+        SELECT c.id, c.chain_id, c.contract, c.standard, c.name, c.symbol, c.description, c.icon_url, c.banner_url FROM nft_collections c
+        JOIN unnest(${unique.map((key) => key.chainId)}::text[], ${unique.map((key) => key.contract)}::text[]) AS k(chain_id, contract)
+          ON k.chain_id = c.chain_id AND k.contract = c.contract`;
+      for (const row of rows) {
+        const collection = toCollection({ id: row.id, chainId: row.chain_id, contract: row.contract, standard: row.standard, name: row.name, symbol: row.symbol, description: row.description, iconUrl: row.icon_url, bannerUrl: row.banner_url });
+        found.set(collectionKeyOf(collection), collection);
+      }
       return found;
     },
 

@@ -19,7 +19,10 @@ export interface CatalogEntries {
 
 export interface NftCatalog {
   entries(keys: readonly TokenKey[], context?: RequestContext): Promise<CatalogEntries>;
-  market(entries: CatalogEntries, currency: string, context: RequestContext): Promise<MarketFacts>;
+  /** Floors of the entries' collections and the native prices; sales of `saleTokens` only (what the answer shows). */
+  market(entries: CatalogEntries, currency: string, context: RequestContext, saleTokens: readonly TokenKey[]): Promise<MarketFacts>;
+  /** The newest sales of these tokens, to complete facts whose sales were not read. */
+  sales(tokens: readonly TokenKey[]): Promise<MarketFacts['lastSales']>;
   nft(token: KnownToken, entries: CatalogEntries, market: MarketFacts): NftToken;
   collection(row: CollectionRow, entries: CatalogEntries, market: MarketFacts): NftCollection;
 }
@@ -42,12 +45,13 @@ export function createNftCatalog(options: { tokens: TokenStore; market: MarketSt
       return { tokens: known, collections, spam, nativeSymbols };
     },
 
-    async market(entries, currency, context) {
-      const held = [...entries.tokens.values()];
+    sales: (keys) => market.lastSales(keys),
+
+    async market(entries, currency, context, saleTokens) {
       const chains = [...new Set([...entries.collections.values()].map((row) => row.chainId))];
       const [floors, lastSales, prices] = await Promise.all([
         market.floors([...entries.collections.values()]),
-        market.lastSales(held),
+        market.lastSales(saleTokens),
         chains.length === 0 ? Promise.resolve([]) : pricesAt(referenceData, { context, currency, queries: chains.map((chainId) => ({ token: { chainId, address: '' }, timestamp: '0' })) }),
       ]);
       const nativePrices = new Map<string, number>();
