@@ -11,7 +11,7 @@ import {
 import type { NftCatalog } from '../views/nft-catalog.js';
 import { nftId, parseNftId } from '../views/nft-resources.js';
 import { compareSortable, decodeCursor, encodeCursor, notACursor, pageAfter, type Sortable } from '../views/page-cursor.js';
-import type { PositionItem, WalletNftView, WalletNfts } from '../views/wallet-nfts.js';
+import type { WalletNftView, WalletNfts } from '../views/wallet-nfts.js';
 import type { WalletIndexing } from '../wallets/wallet-indexing.js';
 
 export interface NftServiceDeps {
@@ -24,6 +24,8 @@ const evmAddress = /^0x[0-9a-fA-F]{40}$/;
 export const maxPageSize = 500;
 /** References per GetNfts call. */
 export const maxRefs = 100;
+
+const positionSorts = new Set<number>(Object.values(NftPositionsSort).filter((value) => typeof value === 'number'));
 
 const defaultContext: RequestContext = { organizationId: '', roles: [], addons: [], network: 0 };
 
@@ -70,22 +72,20 @@ export function nftService(deps: NftServiceDeps): ServiceRegistration {
 
   return registration<NftServer>('walletapi.nft.Nft', NftService, {
     async listWalletNftPositions(request) {
+      if (!positionSorts.has(request.sort)) throw invalidArgument(`sort ${request.sort} is not an NftPositionsSort`);
       const size = pageSizeOf(request.pageSize);
       const after = cursorFor(request.cursor, request.sort);
       const view = await viewOf(request);
       if (!view) return { indexing: true, positions: [], nextCursor: '', collections: [], walletCollections: [] };
       const inCollection = keep(request.collectionIds);
-      const byFloor = request.sort === NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_ASC || request.sort === NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_DESC;
       const ascending = request.sort === NftPositionsSort.NFT_POSITIONS_SORT_CREATED_AT_ASC || request.sort === NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_ASC;
-      const compare = compareSortable(ascending);
-      const keyOf = (item: PositionItem): Sortable => ({ key: byFloor ? (item.floor ?? null) : item.changedAt, id: item.id });
-      const sorted = view.sorted(String(request.sort), keyOf, compare);
-      const items = request.collectionIds.length === 0 ? sorted : sorted.filter(({ item }) => inCollection(item.collectionId));
-      const { page, last } = pageAfter(items, compare, size, after);
-      const pageCollections = [...new Set(page.map(({ item }) => item.collectionId))];
+      const sorted = view.sorted(request.sort);
+      const items = request.collectionIds.length === 0 ? sorted : sorted.filter((position) => inCollection(position.collectionId));
+      const { page, last } = pageAfter(items, compareSortable(ascending), size, after);
+      const pageCollections = [...new Set(page.map((position) => position.collectionId))];
       return {
         indexing: false,
-        positions: await view.render(page.map(({ item }) => item)),
+        positions: await view.render(page),
         nextCursor: last ? encodeCursor({ sort: request.sort, key: last.key, id: last.id }) : '',
         collections: collectionsOf(view, pageCollections),
         walletCollections: pageCollections.flatMap((id) => view.walletCollections.get(id) ?? []),

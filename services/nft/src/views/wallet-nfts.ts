@@ -1,138 +1,118 @@
 import { currentVersion, unpricedVersion, type ChangeVersions } from '@wallet-api/core/cache';
 import type { RequestContext } from '@wallet-api/core/proto/common';
-import type { NftCollection, NftPosition, WalletNftCollection } from '@wallet-api/core/proto/nft';
+import { NftPositionsSort, type NftCollection, type NftPosition, type WalletNftCollection } from '@wallet-api/core/proto/nft';
 import { LRUCache } from 'lru-cache';
-import type { Holding, OwnershipStore } from '../store/ownership-store.js';
-import type { CatalogEntries, NftCatalog } from './nft-catalog.js';
-import { nftId, type MarketFacts } from './nft-resources.js';
-import type { Sortable } from './page-cursor.js';
+import type { OwnershipStore } from '../store/ownership-store.js';
+import type { NftCatalog } from './nft-catalog.js';
+import type { MarketFacts } from './nft-resources.js';
+import { compareSortable, type Sortable } from './page-cursor.js';
+import { arrangeHoldings, type HeldNft, type WalletHoldings } from './wallet-holdings.js';
 
-/** One position with the keys it is sorted by; its message is rendered only when a page shows it. */
-export interface PositionItem {
-  id: string;
-  holding: Holding;
-  collectionId: string;
-  changedAt: number;
-  /** Price of one token (the collection floor); undefined without one. */
-  floor: number | undefined;
-}
-
-export type SortedPosition = Sortable & { item: PositionItem };
+/** A position in one order, with the key its cursor names. */
+export type SortedPosition = Sortable & { held: HeldNft; collectionId: string };
 
 /** Everything a wallet's NFT answers are cut from, valued in one currency. */
 export interface WalletNftView {
-  positions: PositionItem[];
   collections: Map<string, NftCollection>;
   walletCollections: Map<string, WalletNftCollection>;
   /** Chain id -> floor value of what is held there. */
   byChain: Map<string, number>;
-  /** The positions with their sort keys in an order, sorted once per view and order. */
-  sorted(order: string, keyOf: (item: PositionItem) => Sortable, compare: (a: Sortable, b: Sortable) => number): SortedPosition[];
+  /** The positions in a sort's order, arranged once per view and sort. */
+  sorted(sort: NftPositionsSort): SortedPosition[];
   /** The messages of a page's positions, their tokens' last sales read now. */
-  render(items: readonly PositionItem[]): Promise<NftPosition[]>;
+  render(positions: readonly SortedPosition[]): Promise<NftPosition[]>;
 }
 
 export interface WalletNfts {
   view(context: RequestContext, wallet: string, chainIds: readonly string[], currency: string): Promise<WalletNftView>;
 }
 
-interface HoldingsEntry {
+interface Versioned<T> {
   version: string;
-  holdings: Holding[];
-  entries: CatalogEntries;
-}
-
-interface ViewEntry {
-  version: string;
-  view: WalletNftView;
+  value: T;
 }
 
 /**
- * A wallet's NFT view, kept per wallet and chains: its holdings and catalog entries under the
- * wallet's `nfts` token (blind to price moves), the valued view under the price token as well,
- * so sorting and paging of one version never reads the database again.
+ * A wallet's NFT view, kept per wallet and chains: its holdings, arranged and summed, under the
+ * wallet's `nfts` token (blind to price moves), the valued view under the price token as well. A
+ * price move (every block of a live chain) then values one floor per collection, not each NFT.
  */
 export function createWalletNfts(options: { ownership: OwnershipStore; catalog: NftCatalog; versions: ChangeVersions; maxWallets: number }): WalletNfts {
   const { ownership, catalog, versions } = options;
-  const holdingsCache = new LRUCache<string, HoldingsEntry>({ max: options.maxWallets });
-  const viewCache = new LRUCache<string, ViewEntry>({ max: options.maxWallets });
+  const holdingsCache = new LRUCache<string, Versioned<WalletHoldings>>({ max: options.maxWallets });
+  const viewCache = new LRUCache<string, Versioned<WalletNftView>>({ max: options.maxWallets });
 
-  async function holdingsOf(key: string, version: string, wallet: string, chainIds: readonly string[], context: RequestContext): Promise<HoldingsEntry> {
+  async function holdingsOf(key: string, version: string, wallet: string, chainIds: readonly string[], context: RequestContext): Promise<WalletHoldings> {
     const cached = holdingsCache.get(key);
-    if (cached?.version === version) return cached;
+    if (cached?.version === version) return cached.value;
     const holdings = await ownership.holdings(wallet, chainIds);
-    const entries = await catalog.entries(holdings, context);
-    const entry = { version, holdings, entries };
-    holdingsCache.set(key, entry);
-    return entry;
+    const value = arrangeHoldings(holdings, await catalog.entries(holdings, context));
+    holdingsCache.set(key, { version, value });
+    return value;
   }
 
-  /**
-   * Keys, sums and collections for every position; the messages of positions wait for a page to
-   * show them. A price move recomputes this, so it stays linear and light for 10,000 NFTs.
-   */
-  function build(holdings: readonly Holding[], entries: CatalogEntries, facts: MarketFacts): WalletNftView {
+  function value(held: WalletHoldings, facts: MarketFacts): WalletNftView {
     const collections = new Map<string, NftCollection>();
-    const walletCollections = new Map<string, WalletNftCollection & { chains: Set<string>; count: bigint }>();
-    const byChain = new Map<string, number>();
     const ids = new Map<string, string>();
-    const positions = holdings.flatMap((holding): PositionItem[] => {
-      const key = `${holding.chainId}:${holding.contract}`;
-      const row = entries.collections.get(key);
-      // Rows are written before the entries and openings that name them; a missing one is a token of another replica's write in flight.
-      if (!row || !entries.tokens.has(nftId(holding))) return [];
-      let collectionId = ids.get(key);
-      if (collectionId === undefined) {
-        const collection = catalog.collection(row, entries, facts);
-        collectionId = collection.id;
-        ids.set(key, collectionId);
-        collections.set(collectionId, collection);
+    const floors = new Map<string, number | undefined>();
+    const walletCollections = new Map<string, WalletNftCollection>();
+    const byChain = new Map<string, number>();
+    for (const [key, holding] of held.collections) {
+      const collection = catalog.collection(holding.row, held.entries, facts);
+      const total = collection.floorPrice === undefined ? 0 : collection.floorPrice * Number(holding.count);
+      collections.set(collection.id, collection);
+      ids.set(key, collection.id);
+      floors.set(key, collection.floorPrice);
+      walletCollections.set(collection.id, {
+        collectionId: collection.id,
+        chainIds: holding.chainIds,
+        minChangedAt: holding.minChangedAt.toString(),
+        maxChangedAt: holding.maxChangedAt.toString(),
+        nftsCount: holding.count.toString(),
+        totalFloorPrice: total,
+      });
+      byChain.set(holding.row.chainId, (byChain.get(holding.row.chainId) ?? 0) + total);
+    }
+    const position = (nft: HeldNft, key: number | null): SortedPosition => ({ key, id: nft.id, held: nft, collectionId: ids.get(nft.collectionKey)! });
+    const orders = new Map<NftPositionsSort, SortedPosition[]>();
+    const arrange = (sort: NftPositionsSort): SortedPosition[] => {
+      switch (sort) {
+        case NftPositionsSort.NFT_POSITIONS_SORT_CREATED_AT_DESC:
+          return held.newestFirst.map((nft) => position(nft, nft.changedAt));
+        case NftPositionsSort.NFT_POSITIONS_SORT_CREATED_AT_ASC:
+          return held.oldestFirst.map((nft) => position(nft, nft.changedAt));
+        case NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_DESC:
+        case NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_ASC: {
+          // From id order, so that positions of equal floors stay in id order as the cursor's comparison has them.
+          const byId = held.byId.map((nft) => position(nft, floors.get(nft.collectionKey) ?? null));
+          return byId.sort(compareSortable(sort === NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_ASC));
+        }
+        default:
+          throw new Error(`unknown sort ${sort}`);
       }
-      const floor = collections.get(collectionId)!.floorPrice;
-      const value = floor === undefined ? 0 : floor * Number(holding.amount);
-      const changedAt = Number(holding.changedAt);
-      const summary = walletCollections.get(collectionId) ?? {
-        collectionId,
-        chainIds: [],
-        chains: new Set<string>(),
-        count: 0n,
-        minChangedAt: holding.changedAt.toString(),
-        maxChangedAt: holding.changedAt.toString(),
-        nftsCount: '0',
-        totalFloorPrice: 0,
-      };
-      summary.chains.add(holding.chainId);
-      summary.count += holding.amount;
-      if (changedAt < Number(summary.minChangedAt)) summary.minChangedAt = holding.changedAt.toString();
-      if (changedAt > Number(summary.maxChangedAt)) summary.maxChangedAt = holding.changedAt.toString();
-      summary.totalFloorPrice += value;
-      walletCollections.set(collectionId, summary);
-      byChain.set(holding.chainId, (byChain.get(holding.chainId) ?? 0) + value);
-      return [{ id: nftId(holding), holding, collectionId, changedAt, floor }];
-    });
-    const summaries = new Map<string, WalletNftCollection>();
-    for (const [id, { chains, count, ...summary }] of walletCollections) summaries.set(id, { ...summary, chainIds: [...chains].sort(), nftsCount: count.toString() });
-    const orders = new Map<string, SortedPosition[]>();
+    };
     return {
-      positions,
       collections,
-      walletCollections: summaries,
+      walletCollections,
       byChain,
-      sorted(order, keyOf, compare) {
-        let sorted = orders.get(order);
-        if (!sorted) orders.set(order, (sorted = positions.map((item) => ({ ...keyOf(item), item })).sort(compare)));
+      sorted(sort) {
+        let sorted = orders.get(sort);
+        if (!sorted) orders.set(sort, (sorted = arrange(sort)));
         return sorted;
       },
-      async render(items) {
-        const lastSales = await catalog.sales(items.map((item) => item.holding));
+      async render(positions) {
+        const lastSales = await catalog.sales(positions.map(({ held: nft }) => nft.holding));
         const pageFacts = { ...facts, lastSales };
-        return items.map(({ id, holding, floor }) => ({
-          id,
-          nft: catalog.nft(entries.tokens.get(id)!, entries, pageFacts),
-          amount: holding.amount.toString(),
-          changedAt: holding.changedAt.toString(),
-          ...(floor !== undefined ? { price: floor, value: floor * Number(holding.amount) } : {}),
-        }));
+        return positions.map(({ id, held: nft }) => {
+          const floor = floors.get(nft.collectionKey);
+          return {
+            id,
+            nft: catalog.nft(held.entries.tokens.get(id)!, held.entries, pageFacts),
+            amount: nft.holding.amount.toString(),
+            changedAt: nft.holding.changedAt.toString(),
+            ...(floor !== undefined ? { price: floor, value: floor * Number(nft.holding.amount) } : {}),
+          };
+        });
       },
     };
   }
@@ -144,11 +124,10 @@ export function createWalletNfts(options: { ownership: OwnershipStore; catalog: 
       const tokens = await versions.walletTokens(wallet, ['nfts']);
       const valued = `${currentVersion(tokens)}|${currency}`;
       const cached = viewCache.get(`${key}|${currency}`);
-      if (cached?.version === valued) return cached.view;
-      const { holdings, entries } = await holdingsOf(key, unpricedVersion(tokens), wallet, chains, context);
-      const facts = await catalog.market(entries, currency, context, []);
-      const view = build(holdings, entries, facts);
-      viewCache.set(`${key}|${currency}`, { version: valued, view });
+      if (cached?.version === valued) return cached.value;
+      const held = await holdingsOf(key, unpricedVersion(tokens), wallet, chains, context);
+      const view = value(held, await catalog.market(held.entries, currency, context, []));
+      viewCache.set(`${key}|${currency}`, { version: valued, value: view });
       return view;
     },
   };
