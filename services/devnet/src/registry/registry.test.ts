@@ -82,6 +82,7 @@ describe('devnet registry', () => {
         vaults: [at(30, 1), at(31, 1)],
         staking: [at(32, 1)],
         lending: [at(33, 1)],
+        nft_markets: [at(40, 1)],
       },
     });
   });
