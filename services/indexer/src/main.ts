@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createPublicClient, http } from 'viem';
+import { createSolanaRpc } from '@solana/kit';
 import { connectChangeVersions } from '@wallet-api/core/cache';
 import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createClickHouse } from '@wallet-api/core/clickhouse';
@@ -17,6 +18,7 @@ import { finalityDepthsFromEnv, selectIndexedChains, type IndexedChain } from '.
 import { createIndexerMetrics } from './pipeline/indexer-metrics.js';
 import { createBlockPublisher } from './publish/block-publisher.js';
 import { createCheckpointStore } from './store/checkpoint-store.js';
+import { createSolanaChainIndexer } from './solana/solana-chain-indexer.js';
 import { createHistoryMemory } from './store/history-memory.js';
 import { backoffDelay, defaultRetryPolicy } from './sync/backoff.js';
 
@@ -26,6 +28,8 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
     .optional()
     .transform((value) => value?.split(',').map((id) => id.trim()).filter(Boolean)),
   INDEXER_START_BLOCK: z.coerce.bigint().nonnegative().default(0n),
+  // Solana slots and block numbers are unrelated to EVM heights, so Solana chains start on their own.
+  INDEXER_SOLANA_START_SLOT: z.coerce.bigint().nonnegative().default(0n),
   INDEXER_FINALITY_DEPTH: z.coerce.number().int().positive().default(12),
   INDEXER_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(500),
   INDEXER_FETCH_CONCURRENCY: z.coerce.number().int().positive().default(16),
@@ -92,20 +96,33 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
     logger.info({ chains: chains.map((chain) => chain.id) }, 'chain indexers starting');
     await Promise.all(
       chains.map((chain) =>
-        createChainIndexer({
-          chainId: chain.id,
-          client: createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: config.INDEXER_RPC_TIMEOUT_MS }), cacheTime: 0 }),
-          startBlock: config.INDEXER_START_BLOCK,
-          finalityDepth: chain.finalityDepth,
-          pollIntervalMs: config.INDEXER_POLL_INTERVAL_MS,
-          concurrency: config.INDEXER_FETCH_CONCURRENCY,
-          publishBatchSize: config.INDEXER_PUBLISH_BATCH,
-          checkpoints,
-          publisher: createBlockPublisher(producer, chain.id, topics),
-          decode: decodeBlock,
-          logger,
-          metrics,
-        }).run(controller.signal),
+        chain.family === 'solana'
+          ? createSolanaChainIndexer({
+              chainId: chain.id,
+              rpc: createSolanaRpc(chain.rpcUrl),
+              startSlot: config.INDEXER_SOLANA_START_SLOT,
+              pollIntervalMs: config.INDEXER_POLL_INTERVAL_MS,
+              concurrency: config.INDEXER_FETCH_CONCURRENCY,
+              publishBatchSize: config.INDEXER_PUBLISH_BATCH,
+              checkpoints,
+              publisher: createBlockPublisher(producer, chain.id, topics),
+              logger,
+              metrics,
+            }).run(controller.signal)
+          : createChainIndexer({
+              chainId: chain.id,
+              client: createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: config.INDEXER_RPC_TIMEOUT_MS }), cacheTime: 0 }),
+              startBlock: config.INDEXER_START_BLOCK,
+              finalityDepth: chain.finalityDepth,
+              pollIntervalMs: config.INDEXER_POLL_INTERVAL_MS,
+              concurrency: config.INDEXER_FETCH_CONCURRENCY,
+              publishBatchSize: config.INDEXER_PUBLISH_BATCH,
+              checkpoints,
+              publisher: createBlockPublisher(producer, chain.id, topics),
+              decode: decodeBlock,
+              logger,
+              metrics,
+            }).run(controller.signal),
       ),
     );
   });

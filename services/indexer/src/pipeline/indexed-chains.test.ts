@@ -11,19 +11,27 @@ function chain(id: string, overrides: { family?: ChainFamily; supportsTransactio
 }
 
 describe('selectIndexedChains', () => {
-  const chains = [chain('ethereum'), chain('base'), chain('solana', { family: ChainFamily.CHAIN_FAMILY_SOLANA }), chain('quiet', { supportsTransactions: false })];
+  const chains = [
+    chain('ethereum'),
+    chain('base'),
+    chain('solana', { family: ChainFamily.CHAIN_FAMILY_SOLANA }),
+    chain('quiet', { supportsTransactions: false }),
+    chain('other', { family: ChainFamily.UNRECOGNIZED }),
+  ];
 
-  test('keeps EVM chains with transaction history, with their RPC URL and finality depth', () => {
+  test('keeps EVM and Solana chains with transaction history, with their family, RPC URL and finality depth', () => {
     expect(selectIndexedChains(chains, { defaultFinalityDepth: 12, finalityDepths: { base: 3 } })).toEqual([
-      { id: 'ethereum', rpcUrl: 'http://ethereum.rpc:8545', finalityDepth: 12 },
-      { id: 'base', rpcUrl: 'http://base.rpc:8545', finalityDepth: 3 },
+      { id: 'ethereum', family: 'evm', rpcUrl: 'http://ethereum.rpc:8545', finalityDepth: 12 },
+      { id: 'base', family: 'evm', rpcUrl: 'http://base.rpc:8545', finalityDepth: 3 },
+      { id: 'solana', family: 'solana', rpcUrl: 'http://solana.rpc:8545', finalityDepth: 12 },
     ]);
   });
 
   test('restricts to the configured chains and rejects chains it cannot index', () => {
     expect(selectIndexedChains(chains, { only: ['base'], defaultFinalityDepth: 12, finalityDepths: {} }).map((selected) => selected.id)).toEqual(['base']);
-    expect(() => selectIndexedChains(chains, { only: ['base', 'solana', 'quiet'], defaultFinalityDepth: 12, finalityDepths: {} })).toThrow(
-      'INDEXER_CHAINS names solana, quiet, which is not an EVM chain with supports_transactions',
+    expect(selectIndexedChains(chains, { only: ['solana'], defaultFinalityDepth: 12, finalityDepths: {} }).map((selected) => selected.family)).toEqual(['solana']);
+    expect(() => selectIndexedChains(chains, { only: ['base', 'other', 'quiet'], defaultFinalityDepth: 12, finalityDepths: {} })).toThrow(
+      'INDEXER_CHAINS names other, quiet, which is not an EVM or Solana chain with supports_transactions',
     );
   });
 });

@@ -2,12 +2,14 @@ import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
 
 export interface IndexedChain {
   id: string;
+  family: 'evm' | 'solana';
   rpcUrl: string;
+  /** EVM only: Solana chains are followed at `finalized`, which never forks. */
   finalityDepth: number;
 }
 
 export interface IndexedChainSettings {
-  /** Only these chain ids, when given; otherwise every EVM chain with transaction history. */
+  /** Only these chain ids, when given; otherwise every EVM and Solana chain with transaction history. */
   only?: readonly string[];
   defaultFinalityDepth: number;
   /** Per chain id, overriding the default. */
@@ -28,15 +30,17 @@ export function finalityDepthsFromEnv(env: NodeJS.ProcessEnv): Record<string, nu
 }
 
 export function selectIndexedChains(chains: readonly Chain[], settings: IndexedChainSettings): IndexedChain[] {
-  const eligible = chains.filter((chain) => chain.family === ChainFamily.CHAIN_FAMILY_EVM && chain.flags?.supportsTransactions);
+  const indexable = (chain: Chain) => chain.family === ChainFamily.CHAIN_FAMILY_EVM || chain.family === ChainFamily.CHAIN_FAMILY_SOLANA;
+  const eligible = chains.filter((chain) => indexable(chain) && chain.flags?.supportsTransactions);
   if (settings.only) {
     const unknown = settings.only.filter((id) => !eligible.some((chain) => chain.id === id));
-    if (unknown.length > 0) throw new Error(`INDEXER_CHAINS names ${unknown.join(', ')}, which is not an EVM chain with supports_transactions`);
+    if (unknown.length > 0) throw new Error(`INDEXER_CHAINS names ${unknown.join(', ')}, which is not an EVM or Solana chain with supports_transactions`);
   }
   return eligible
     .filter((chain) => !settings.only || settings.only.includes(chain.id))
     .map((chain) => ({
       id: chain.id,
+      family: chain.family === ChainFamily.CHAIN_FAMILY_SOLANA ? ('solana' as const) : ('evm' as const),
       rpcUrl: chain.rpc?.internalServerUrlFormat ?? '',
       finalityDepth: settings.finalityDepths[chain.id] ?? settings.defaultFinalityDepth,
     }));
