@@ -16,7 +16,7 @@ describe('selectIndexedChains', () => {
     chain('base'),
     chain('solana', { family: ChainFamily.CHAIN_FAMILY_SOLANA }),
     chain('quiet', { supportsTransactions: false }),
-    chain('other', { family: ChainFamily.UNRECOGNIZED }),
+    chain('other', { family: 7 as ChainFamily }),
   ];
 
   test('keeps EVM and Solana chains with transaction history, with their family, RPC URL and finality depth', () => {
