@@ -21,7 +21,7 @@ describe('GET /v1/wallets/{address}/portfolio: every 400, answered before the po
   });
 
   test.each([
-    ['/v1/wallets/0x12345/portfolio', 'path parameter address: must be an EVM address (0x and 40 hex digits) or a Solana address'],
+    ['/v1/wallets/0x12345/portfolio', 'path parameter address: must be an EVM address (0x and 40 hex digits) or a Solana address (base58 of 32 bytes)'],
     [path('?currency=usdt'), 'parameter currency: must be one of eth, btc, usd, eur, krw, rub, gbp, aud, cad, inr, jpy, nzd, try, zar, cny, chf'],
     [path('?filter[positions]=simple'), 'parameter filter[positions]: must be only_simple, only_complex or no_filter'],
     [path('?sync=1'), 'parameter sync: must be true or false'],

@@ -25,8 +25,8 @@ describe('GET /v1/wallets/{address}/positions/: every 400 of spec 4.4 and 8, ans
   const longUrlPath = path(`?filter[fungible_ids]=usdc&x=${'a'.repeat(2000 - publicUrl.length - path('?filter[fungible_ids]=usdc&x=').length + 1)}`);
 
   test.each([
-    ['/v1/wallets/0x123/positions/', 'path parameter address: must be an EVM address (0x and 40 hex digits) or a Solana address'],
-    ['/v1/wallets/0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl/positions/', 'path parameter address: must be an EVM address (0x and 40 hex digits) or a Solana address'],
+    ['/v1/wallets/0x123/positions/', 'path parameter address: must be an EVM address (0x and 40 hex digits) or a Solana address (base58 of 32 bytes)'],
+    ['/v1/wallets/0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl/positions/', 'path parameter address: must be an EVM address (0x and 40 hex digits) or a Solana address (base58 of 32 bytes)'],
     [path('?currency=doge'), 'parameter currency: must be one of eth, btc, usd, eur, krw, rub, gbp, aud, cad, inr, jpy, nzd, try, zar, cny, chf'],
     [path('?filter[positions]=all'), 'parameter filter[positions]: must be only_simple, only_complex or no_filter'],
     [path(`?filter[position_types]=${list(9, () => 'wallet')}`), 'parameter filter[position_types]: must name at most 8 values (got 9)'],

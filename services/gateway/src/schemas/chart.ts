@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { chartPeriods } from '@wallet-api/core/charts';
 import { apiError } from '../http/api-error.js';
 import { selfLinksSchema } from './common.js';
-import { chainIdsFilter, csvList, currencyParam, evmAddressPattern, positionsFilterParam, solanaAddressPattern, walletAddressParam } from './wallet-query.js';
+import { chainIdsFilter, csvList, currencyParam, evmAddressPattern, positionsFilterParam, isSolanaAddress, walletAddressParam } from './wallet-query.js';
 
 /** Spec 4.1 path parameter `chart_period`. */
 const chartPeriodParam = z.enum(chartPeriods, { error: `must be one of ${chartPeriods.join(', ')}` });
@@ -73,7 +73,7 @@ export const walletSetAddressesParam = z.string({ error: `must be ${walletSetSha
   const addresses = value.split(',').map((entry) => entry.trim());
   if (addresses.some((address) => address === '')) return fail(`must not contain an empty value (${walletSetShape})`);
   if (addresses.length > 2) return fail(`must name ${walletSetShape} (got ${addresses.length})`);
-  const unknown = addresses.find((address) => !evmAddressPattern.test(address) && !solanaAddressPattern.test(address));
+  const unknown = addresses.find((address) => !evmAddressPattern.test(address) && !isSolanaAddress(address));
   if (unknown !== undefined) return fail(`each address must be an EVM address (0x and 40 hex digits) or a Solana address (got "${unknown}")`);
   const evm = addresses.filter((address) => evmAddressPattern.test(address)).length;
   if (evm === 2) return fail('must name at most one EVM address (got two)');

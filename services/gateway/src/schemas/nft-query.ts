@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chainIdPattern, chainIdsFilter, csvList, currencyParam, evmAddressPattern, solanaAddressPattern } from './wallet-query.js';
+import { chainIdPattern, chainIdsFilter, csvList, currencyParam, evmAddressPattern, isSolanaAddress } from './wallet-query.js';
 
 /**
  * The wallet of an NFT endpoint: EVM only (spec 4, common parameters). A Solana address is told
@@ -12,7 +12,7 @@ export const evmWalletAddressParam = z.object({
       if (evmAddressPattern.test(value)) return;
       context.addIssue({
         code: 'custom',
-        message: solanaAddressPattern.test(value)
+        message: isSolanaAddress(value)
           ? 'NFT endpoints accept EVM addresses only (0x and 40 hex digits), not Solana addresses'
           : 'must be an EVM address (0x and 40 hex digits); NFT endpoints accept EVM addresses only',
       });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { selfLinksSchema } from './common.js';
 import { walletSetAddressesParam } from './chart.js';
-import { chainIdPattern, chainIdsFilter, csvList, currencyParam, evmAddressPattern, solanaAddressPattern } from './wallet-query.js';
+import { chainIdPattern, chainIdsFilter, csvList, currencyParam, evmAddressPattern, isSolanaAddress } from './wallet-query.js';
 
 /** Spec 4.2 `since`/`till`: unix milliseconds written with exactly 13 digits. */
 const millisecondsParam = z
@@ -14,7 +14,7 @@ const implementationValue = z.string().superRefine((value, context) => {
   const colon = value.indexOf(':');
   const chainId = colon === -1 ? '' : value.slice(0, colon);
   const address = colon === -1 ? '' : value.slice(colon + 1);
-  if (!chainIdPattern.test(chainId) || !(evmAddressPattern.test(address) || solanaAddressPattern.test(address))) {
+  if (!chainIdPattern.test(chainId) || !(evmAddressPattern.test(address) || isSolanaAddress(address))) {
     context.addIssue({ code: 'custom', message: 'each implementation must be <chain_id>:<address> (an EVM or Solana token address)' });
   }
 });

@@ -1,7 +1,7 @@
 import type { OperationType } from '@wallet-api/core/transactions';
 import { z } from 'zod';
 import { selfLinksSchema } from './common.js';
-import { chainIdPattern, evmAddressPattern, solanaAddressPattern } from './wallet-query.js';
+import { chainIdPattern, evmAddressPattern, isSolanaAddress } from './wallet-query.js';
 
 // Request bodies are strict at every level: an unknown key is a 400 naming it (decisions.md,
 // "Transaction subscriptions"), so a misspelt field never silently does nothing.
@@ -28,7 +28,7 @@ export const maxCallbackUrlLength = 2048;
 const required = (rule: string) => (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : rule);
 const objectError = (rule: string) => (issue: { code?: string }) => (issue.code === 'invalid_type' ? rule : undefined);
 
-export const isWalletAddress = (value: string) => evmAddressPattern.test(value) || solanaAddressPattern.test(value);
+export const isWalletAddress = (value: string) => evmAddressPattern.test(value) || isSolanaAddress(value);
 
 const walletAddress = z
   .string({ error: 'is not an EVM or Solana address' })

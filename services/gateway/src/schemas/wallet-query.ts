@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isEvmAddress, isSolanaAddress } from '@wallet-api/core/addresses';
 
 /** Spec 4, common parameters: the 16 currencies values may be denominated in. */
 export const currencies = ['eth', 'btc', 'usd', 'eur', 'krw', 'rub', 'gbp', 'aud', 'cad', 'inr', 'jpy', 'nzd', 'try', 'zar', 'cny', 'chf'] as const;
@@ -6,15 +7,13 @@ export const currencies = ['eth', 'btc', 'usd', 'eur', 'krw', 'rub', 'gbp', 'aud
 /** decisions.md: `usd` when omitted. */
 export const currencyParam = z.enum(currencies, { error: `must be one of ${currencies.join(', ')}` }).default('usd');
 
-export const evmAddressPattern = /^0x[a-fA-F0-9]{40}$/;
-/** 32-byte public keys in base58: 32 to 44 characters without 0, O, I, l. */
-export const solanaAddressPattern = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+export { evmAddressPattern, isEvmAddress, isSolanaAddress } from '@wallet-api/core/addresses';
 export const chainIdPattern = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export const walletAddressParam = z.object({
   address: z
     .string()
-    .refine((value) => evmAddressPattern.test(value) || solanaAddressPattern.test(value), 'must be an EVM address (0x and 40 hex digits) or a Solana address'),
+    .refine((value) => isEvmAddress(value) || isSolanaAddress(value), 'must be an EVM address (0x and 40 hex digits) or a Solana address (base58 of 32 bytes)'),
 });
 
 /**

@@ -1,3 +1,4 @@
+import { isSolanaAddress } from '@wallet-api/core/addresses';
 import { invalidArgument, unavailable } from '@wallet-api/core/grpc';
 import { rpcFailure } from '../tokens/rpc-errors.js';
 import type { Logger } from '@wallet-api/core/logger';
@@ -25,7 +26,6 @@ export interface AddressClassifierOptions {
 }
 
 const evmAddress = /^0x[0-9a-fA-F]{40}$/;
-const solanaAddress = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 export function createAddressClassifier(options: AddressClassifierOptions): AddressClassifier {
   const { registry, probers } = options;
@@ -55,7 +55,7 @@ export function createAddressClassifier(options: AddressClassifierOptions): Addr
   return {
     async classify(input, network) {
       const trimmed = input.trim();
-      if (solanaAddress.test(trimmed)) return { address: trimmed, kind: AddressKind.ADDRESS_KIND_EOA, tracked: true, reason: '' };
+      if (isSolanaAddress(trimmed)) return { address: trimmed, kind: AddressKind.ADDRESS_KIND_EOA, tracked: true, reason: '' };
       if (!evmAddress.test(trimmed)) throw invalidArgument(`address ${input} should be a valid EVM or Solana address`);
       const address = trimmed.toLowerCase();
       if (isBuiltInBurnAddress(address) || registry.isConfiguredBurn(address)) return burnClassification(address);

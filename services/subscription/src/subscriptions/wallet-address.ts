@@ -1,16 +1,13 @@
+import { isEvmAddress, isSolanaAddress } from '@wallet-api/core/addresses';
 import { invalidArgument } from '@wallet-api/core/grpc';
-
-const evmAddress = /^0x[0-9a-fA-F]{40}$/;
-/** 32-byte public keys in base58: 32 to 44 characters without 0, O, I, l. */
-const solanaAddress = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
 /**
  * The stored form of a wallet or counterparty address: EVM lowercased, Solana base58 as given
  * (it is case-sensitive). `undefined` for text that is neither.
  */
 export function normalizeAddress(address: string): string | undefined {
-  if (evmAddress.test(address)) return address.toLowerCase();
-  if (solanaAddress.test(address)) return address;
+  if (isEvmAddress(address)) return address.toLowerCase();
+  if (isSolanaAddress(address)) return address;
   return undefined;
 }
 

@@ -1,0 +1,2 @@
+// Wallet and token addresses of both chain families, as every service validates and stores them.
+export { addressFamily, canonicalWallet, evmAddressPattern, isEvmAddress, isSolanaAddress, type AddressFamily } from './wallet-address.js';
