@@ -152,7 +152,7 @@ async function positionsConsumer(): Promise<number> {
   const referenceData = createGrpcClient(ReferenceDataClient, '127.0.0.1:1');
   // The service's chain reader on the benchmark's anvil, with the chain directory's client settings.
   const reader = createChainReader(createPublicClient({ transport: http(chain.rpcUrl, { timeout: 10_000, retryCount: 1, batch: { batchSize: 500 } }), cacheTime: 0 }));
-  const chains = { reader: async (id: string) => (id === chainId ? reader : undefined) };
+  const chains = { reader: async (id: string) => (id === chainId ? reader : undefined), solanaReader: async () => undefined };
   const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: `bench-${chainId}`, onError: () => undefined });
   const started = performance.now();
   const consumers = createPositionsConsumers({

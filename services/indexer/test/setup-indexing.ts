@@ -8,12 +8,14 @@ import { setupKafka, testConfig, testLogger, uniqueName } from '@wallet-api/core
 
 export { eventually } from '@wallet-api/core/testing';
 import type { Consumer, Kafka } from 'kafkajs';
+import { createSolanaRpc } from '@solana/kit';
 import { createPublicClient, http } from 'viem';
 import { createChainSession, startAnvil, type AnvilInstance, type ChainSession } from '../../devnet/src/chain/index.js';
 import { decodeBlock } from '../src/decode/index.js';
 import { createChainIndexer } from '../src/pipeline/chain-indexer.js';
 import { createIndexerMetrics, type IndexerMetrics } from '../src/pipeline/indexer-metrics.js';
 import { createBlockPublisher, type PublisherTopics } from '../src/publish/block-publisher.js';
+import { createSolanaChainIndexer } from '../src/solana/solana-chain-indexer.js';
 import { createCheckpointStore } from '../src/store/checkpoint-store.js';
 import { pipelineTopics } from './pipeline-topics.js';
 
@@ -104,7 +106,7 @@ export interface IndexingHarness {
   prisma: PrismaClient;
   producer: MessageProducer;
   /** Runs an in-process chain indexer until the returned function is called. */
-  runIndexer(options: { chainId: string; rpcUrl: string; finalityDepth?: number }): () => Promise<void>;
+  runIndexer(options: { chainId: string; rpcUrl: string; finalityDepth?: number; family?: 'evm' | 'solana' }): () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -121,25 +123,41 @@ export function runChainIndexer(options: {
   chainId: string;
   rpcUrl: string;
   finalityDepth?: number;
-  /** Where indexing starts (INDEXER_START_BLOCK); 0 unless given. */
+  /** Where indexing starts (INDEXER_START_BLOCK, or the first slot on Solana); 0 unless given. */
   startBlock?: bigint;
+  /** `solana` runs the Solana indexer (finalized slots through @solana/kit); EVM otherwise. */
+  family?: 'evm' | 'solana';
 }): () => Promise<void> {
   const controller = new AbortController();
-  const running = createChainIndexer({
-    chainId: options.chainId,
-    client: createPublicClient({ transport: http(options.rpcUrl, { retryCount: 0 }), cacheTime: 0 }),
-    startBlock: options.startBlock ?? 0n,
-    finalityDepth: options.finalityDepth ?? 5,
-    pollIntervalMs: 50,
-    concurrency: 8,
-    publishBatchSize: 10,
-    checkpoints: createCheckpointStore(options.prisma),
-    publisher: createBlockPublisher(options.producer, options.chainId, options.topics),
-    decode: decodeBlock,
-    logger: testLogger,
-    metrics: options.metrics,
-    progressIntervalMs: 60_000,
-  }).run(controller.signal);
+  const running =
+    options.family === 'solana'
+      ? createSolanaChainIndexer({
+          chainId: options.chainId,
+          rpc: createSolanaRpc(options.rpcUrl),
+          startSlot: options.startBlock ?? 0n,
+          pollIntervalMs: 50,
+          concurrency: 8,
+          publishBatchSize: 10,
+          checkpoints: createCheckpointStore(options.prisma),
+          publisher: createBlockPublisher(options.producer, options.chainId, options.topics),
+          logger: testLogger,
+          metrics: options.metrics,
+        }).run(controller.signal)
+      : createChainIndexer({
+          chainId: options.chainId,
+          client: createPublicClient({ transport: http(options.rpcUrl, { retryCount: 0 }), cacheTime: 0 }),
+          startBlock: options.startBlock ?? 0n,
+          finalityDepth: options.finalityDepth ?? 5,
+          pollIntervalMs: 50,
+          concurrency: 8,
+          publishBatchSize: 10,
+          checkpoints: createCheckpointStore(options.prisma),
+          publisher: createBlockPublisher(options.producer, options.chainId, options.topics),
+          decode: decodeBlock,
+          logger: testLogger,
+          metrics: options.metrics,
+          progressIntervalMs: 60_000,
+        }).run(controller.signal);
   const stop = async () => {
     controller.abort();
     await running;

@@ -157,7 +157,7 @@ test('createdAt finds the block a contract was created in (code there, none the 
 test('past protocol positions equal the truth readers at each block, from before the protocols (and Multicall3) existed to the end of the world', async () => {
   const reader = createChainReader(createPublicClient({ transport: http(chain.rpcUrl, { batch: { batchSize: 500 } }), cacheTime: 0 }));
   const history = createProtocolHistory({
-    chains: { reader: async () => reader },
+    chains: { reader: async () => reader, solanaReader: async () => undefined },
     protocols: { protocols: async () => chainProtocols(worldListing()) },
     concurrency: 4,
   });

@@ -66,7 +66,7 @@ export interface PositionsHarness {
   /** Address of the reference-data gRPC server, for a consumer in a process of its own. */
   referenceDataAddress: string;
   /** Starts indexing a chain (from `startBlock`, 0 unless given); call the result to stop it. */
-  index(options: { chainId: string; rpcUrl: string; finalityDepth?: number; startBlock?: bigint }): () => Promise<void>;
+  index(options: { chainId: string; rpcUrl: string; finalityDepth?: number; startBlock?: bigint; family?: 'evm' | 'solana' }): () => Promise<void>;
   /**
    * The positions consumers in this process, on the harness's topics and consumer groups, reading
    * openings through reference-data's RPC URLs (`rpcUrls` of the harness).

@@ -50,8 +50,20 @@ export function createBalanceLedger(options: BalanceLedgerOptions): BalanceLedge
     const byBlock = new Map<string, { key: BalanceKey; point: ReadPoint }[]>();
     for (const item of wanted) byBlock.set(item.point.blockHash, [...(byBlock.get(item.point.blockHash) ?? []), item]);
     try {
+      const solana = await chains.solanaReader(chainId);
+      if (solana) {
+        const read = await solana.currentBalances(wanted.map(({ key }) => ({ wallet: key.wallet, asset: key.asset })));
+        const openings = wanted.map(({ key, point }, index): Opening => {
+          const { slot, amount } = read[index]!;
+          // Entries up to the slot read at are inside the amount; the entry that asked is at least that old.
+          const blockNumber = slot > point.blockNumber ? slot : point.blockNumber;
+          return { ...key, blockHash: point.blockHash, blockNumber, blockTimestamp: point.blockTimestamp ?? 0n, amount };
+        });
+        metrics.openingReads.inc({ chain: chainId, outcome: 'read' }, openings.length);
+        return openings;
+      }
       const reader = await chains.reader(chainId);
-      if (!reader) throw new OpeningReadError(`no EVM RPC endpoint is configured for chain ${chainId}`);
+      if (!reader) throw new OpeningReadError(`no EVM or Solana RPC endpoint is configured for chain ${chainId}`);
       const openings = (
         await Promise.all(
           [...byBlock].map(async ([blockHash, items]) => {

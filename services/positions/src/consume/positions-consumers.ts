@@ -1,3 +1,4 @@
+import { canonicalWallet } from '@wallet-api/core/addresses';
 import { startAccumulatingConsumer, startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
@@ -45,8 +46,9 @@ function toEntry(change: BalanceChange): BalanceEntry | undefined {
     chainId: change.chainId,
     blockHash: change.blockHash,
     transactionIndex: change.transactionIndex,
-    wallet: change.wallet.toLowerCase(),
-    asset: kind === AssetKind.ASSET_KIND_NATIVE ? '' : change.asset!.address.toLowerCase(),
+    // Solana wallets and mints are base58, whose case matters; EVM addresses are stored lowercase.
+    wallet: canonicalWallet(change.wallet),
+    asset: kind === AssetKind.ASSET_KIND_NATIVE ? '' : canonicalWallet(change.asset!.address),
     blockNumber: BigInt(change.blockNumber),
     blockTimestamp: BigInt(change.blockTimestamp),
     amount: BigInt(change.amount),

@@ -1,3 +1,4 @@
+import { canonicalWallet } from '@wallet-api/core/addresses';
 import type { WalletTransaction } from '@wallet-api/core/proto/events';
 import type { ProtocolTouch } from '../store/snapshot-store.js';
 
@@ -16,5 +17,5 @@ export function protocolTouches(transaction: WalletTransaction, contracts: Reado
   ];
   if (!addresses.some((address) => address !== '' && contracts.has(address.toLowerCase()))) return [];
   const blockNumber = BigInt(transaction.blockNumber);
-  return transaction.wallets.map((wallet) => ({ chainId: transaction.chainId, wallet: wallet.toLowerCase(), blockNumber }));
+  return transaction.wallets.map((wallet) => ({ chainId: transaction.chainId, wallet: canonicalWallet(wallet), blockNumber }));
 }
