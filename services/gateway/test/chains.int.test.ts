@@ -25,9 +25,13 @@ interface ChainFileEntry {
   id: string;
   name: string;
   network: 'mainnet' | 'testnet';
-  evm_chain_id: number;
+  family: 'evm' | 'solana';
+  /** EVM chains only; the external id is then its hex form unless `external_id` says otherwise. */
+  evm_chain_id?: number;
+  external_id?: string;
   flags: Record<string, boolean>;
   native_fungible_id: string;
+  wrapped_native_fungible_id?: string | null;
 }
 
 describe('gateway chains endpoints end to end through gRPC', () => {
@@ -95,7 +99,7 @@ describe('gateway chains endpoints end to end through gRPC', () => {
       const expected = mainnets[index]!;
       expect(chain.type).toBe('chains');
       expect(chain.attributes.name).toBe(expected.name);
-      expect(chain.attributes.external_id).toBe(`0x${expected.evm_chain_id.toString(16)}`);
+      expect(chain.attributes.external_id).toBe(expected.external_id ?? `0x${expected.evm_chain_id!.toString(16)}`);
       expect(chain.attributes.flags).toEqual(expected.flags);
       expect(Object.keys(chain.attributes.flags).sort()).toEqual([
         'supports_bridge', 'supports_nft_positions', 'supports_positions', 'supports_sending', 'supports_trading', 'supports_transactions',
@@ -106,7 +110,9 @@ describe('gateway chains endpoints end to end through gRPC', () => {
         links: { related: `${publicUrl}/v1/fungibles/${expected.native_fungible_id}` },
         data: { type: 'fungibles', id: expected.native_fungible_id },
       });
-      expect(chain.relationships.wrapped_native_fungible.data.type).toBe('fungibles');
+      // Solana has no wrapped native fungible configured: the relationship is left out.
+      if (expected.wrapped_native_fungible_id) expect(chain.relationships.wrapped_native_fungible.data).toEqual({ type: 'fungibles', id: expected.wrapped_native_fungible_id });
+      else expect(chain.relationships.wrapped_native_fungible).toBeUndefined();
       expect(chain.links.self).toBe(`${publicUrl}/v1/chains/${expected.id}`);
     }
   });
@@ -136,6 +142,23 @@ describe('gateway chains endpoints end to end through gRPC', () => {
     const sepolia = await get('/v1/chains/sepolia', { ...auth(key), 'X-Env': 'testnet' });
     expect(sepolia.status).toBe(200);
     expect((await json(sepolia)).data.attributes.external_id).toBe('0xaa36a7');
+    const solanaDevnet = await get('/v1/chains/solana-devnet', { ...auth(key), 'X-Env': 'testnet' });
+    expect(solanaDevnet.status).toBe(200);
+    expect((await json(solanaDevnet)).data.attributes).toMatchObject({ external_id: 'solana-devnet', flags: { supports_nft_positions: false, supports_positions: true } });
+    expect((await get('/v1/chains/solana-devnet')).status).toBe(404);
+  });
+
+  test('GET /v1/chains/solana serves the Solana mainnet with its configured external id and native SOL', async () => {
+    const response = await get('/v1/chains/solana');
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body.data.attributes).toMatchObject({
+      name: 'Solana',
+      external_id: 'solana',
+      explorer: { name: 'Solscan', token_url_format: 'https://solscan.io/token/{ADDRESS}', tx_url_format: 'https://solscan.io/tx/{HASH}' },
+      flags: { supports_trading: false, supports_sending: true, supports_bridge: false, supports_transactions: true, supports_positions: true, supports_nft_positions: false },
+    });
+    expect(body.data.relationships.native_fungible.data).toEqual({ type: 'fungibles', id: 'sol' });
   });
 
   test('401 without a key and with a bad key, in the spec body', async () => {

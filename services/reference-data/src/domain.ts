@@ -27,11 +27,16 @@ import { createPoolEventStore } from './store/pool-event-store.js';
 import { createPriceStore } from './store/price-store.js';
 import type { PriceRows } from './store/price-rows.js';
 import { createTokenStore } from './store/token-store.js';
+import { createSolanaRpcClient, createSolanaTokenReader, jsonParsedAccounts, type SolanaRpc } from './tokens/solana-token-reader.js';
 import { createTokenCatalog, type TokenCatalog } from './tokens/token-catalog.js';
-import { createRpcClient, createTokenReader } from './tokens/token-reader.js';
+import { createRpcClient, createTokenReader, type TokenReader } from './tokens/token-reader.js';
 
 function evmClients(chains: readonly ChainConfig[]): Map<string, PublicClient> {
   return new Map(chains.filter((chain) => chain.family === 'evm').map((chain) => [chain.id, createRpcClient(chain.rpc.url)]));
+}
+
+function solanaClients(chains: readonly ChainConfig[]): Map<string, SolanaRpc> {
+  return new Map(chains.filter((chain) => chain.family === 'solana').map((chain) => [chain.id, createSolanaRpcClient(chain.rpc.url)]));
 }
 
 /** Decimals of the ERC-20 tokens among `tokens`, from token metadata. */
@@ -59,6 +64,8 @@ export function createReferenceDataDomain(options: {
    */
   /** `rows`: the price rows the process's fold has not stored yet (the tracker's), read with the stored ones. */
   prices?: { clickhouse: ClickHouse; fx: FxTable; versions: ChangeVersions; currencyChainId?: string; priced?: Pick<PricedTokens, 'unpriced'>; rows?: PriceRows };
+  /** How long a Solana mint's ScaledUiAmount config is served before it is read again (default 15 s). */
+  scaledTtlMs?: number;
 }): ReferenceDataDomain & {
   /**
    * For the price consumer, with the tokens a stored batch is about to put in force: reads what
@@ -68,11 +75,24 @@ export function createReferenceDataDomain(options: {
    */
   prepareForPriceMove?: (tokens: SharedChangeTokens) => Promise<void>;
 } {
-  const registry = createRegistry(options.registry);
+  const registry = createRegistry(options.registry, new Map(options.chains.map((chain) => [chain.id, chain.family])));
   const clients = evmClients(options.chains);
-  const readers = new Map([...clients].map(([chainId, client]) => [chainId, createTokenReader(client)]));
+  const solana = solanaClients(options.chains);
+  const readers = new Map<string, TokenReader>([
+    ...[...clients].map(([chainId, client]) => [chainId, createTokenReader(client)] as const),
+    ...[...solana].map(
+      ([chainId, rpc]) => [chainId, createSolanaTokenReader({ account: jsonParsedAccounts(rpc), verified: (mint) => registry.verifiedToken(chainId, mint) })] as const,
+    ),
+  ]);
   const probers = new Map([...clients].map(([chainId, client]) => [chainId, createAddressProber(client)]));
-  const tokens = createTokenCatalog({ chains: options.chains, registry, store: createTokenStore(options.prisma), readers, logger: options.logger });
+  const tokens = createTokenCatalog({
+    chains: options.chains,
+    registry,
+    store: createTokenStore(options.prisma),
+    readers,
+    logger: options.logger,
+    ...(options.scaledTtlMs === undefined ? {} : { scaledTtlMs: options.scaledTtlMs }),
+  });
   const domain: ReferenceDataDomain = {
     registry,
     tokens,
@@ -92,6 +112,7 @@ export function createReferenceDataDomain(options: {
   const oracle = createPriceOracle({
     registry,
     networks: new Map(options.chains.map((chain) => [chain.id, chain.network])),
+    chains: new Map(options.chains.map((chain) => [chain.id, { family: chain.family, nativeFungibleId: chain.native_fungible_id }])),
     history: priceHistory,
     fx: options.prices.fx,
     derived: new Map([...clients].map(([chainId, client]) => [chainId, createDerivedTokens(chainId, registry.protocols(chainId), client)])),
@@ -108,7 +129,7 @@ export function createReferenceDataDomain(options: {
       await Promise.all([priceHistory.prepare(tokens), volumes.prepare(tokens), heads.prepare(tokens)]);
     },
     prices: oracle,
-    fungibles: createFungibleCatalog({ chains: options.chains, registry, tokens, oracle, volumes, supply: createTokenSupply(clients), heads }),
+    fungibles: createFungibleCatalog({ chains: options.chains, registry, tokens, oracle, volumes, supply: createTokenSupply(clients, solana), heads }),
   };
 }
 

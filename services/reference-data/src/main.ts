@@ -30,6 +30,8 @@ const config = parseEnv(
     // How long the fold's rows wait for their INSERT (lookups read them from memory meanwhile); as
     // INDEXER_STORE_INTERVAL_MS, for ClickHouse 18.16's merges.
     PRICES_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(300_000),
+    // How long a Solana Token-2022 mint's ScaledUiAmount multiplier is served before the mint is read again.
+    TOKENS_SCALED_TTL_MS: z.coerce.number().int().nonnegative().default(15_000),
   }),
 );
 
@@ -50,7 +52,7 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
   const priced = createPricedTokens({ redis: changes.redis, keyPrefix: config.REDIS_KEY_PREFIX, store: createPriceStore(clickhouse, priceRows), logger });
   // Until the set is complete, lookups read ClickHouse for every token; a failed build is tried again by the next lookup.
   priced.ensureComplete().catch((error: unknown) => logger.warn({ err: error }, 'priced tokens: building the set failed'));
-  const domain = createReferenceDataDomain({ chains, registry, prisma, logger, prices: { clickhouse, fx, versions: changes.versions, currencyChainId: config.PRICES_CURRENCY_CHAIN, priced, rows: priceRows } });
+  const domain = createReferenceDataDomain({ chains, registry, prisma, logger, scaledTtlMs: config.TOKENS_SCALED_TTL_MS, prices: { clickhouse, fx, versions: changes.versions, currencyChainId: config.PRICES_CURRENCY_CHAIN, priced, rows: priceRows } });
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'reference-data', logger });
   const consumer = createPriceConsumer({
     kafka,

@@ -268,7 +268,10 @@ export interface ListProtocolsResponse {
 
 export interface TokenRef {
   chainId: string;
-  /** Lowercase 0x-hex; empty for the native asset. */
+  /**
+   * EVM: lowercase 0x-hex. Solana: the mint's base58 address as written (case-sensitive).
+   * Empty for the native asset.
+   */
   address: string;
 }
 
@@ -291,6 +294,25 @@ export interface TokenInfo {
   verified: boolean;
   /** Known spam or look-alike of a verified token (same symbol, different contract). */
   isSpam: boolean;
+  /**
+   * Set for Token-2022 mints with the ScaledUiAmount extension (Solana): balances stay raw
+   * amounts and their display value is raw x multiplier / 10^decimals (spec 2.1). The
+   * multiplier changes over time, so this is as of the lookup, never stored with the token.
+   */
+  scaledUiAmount?: ScaledUiAmount | undefined;
+}
+
+/**
+ * The mint's `scaledUiAmountConfig` as the node's jsonParsed encoding gives it: the f64
+ * multipliers as the node prints them (decimal text, full precision).
+ */
+export interface ScaledUiAmount {
+  /** In force until new_multiplier_effective_timestamp. */
+  multiplier: string;
+  /** In force from new_multiplier_effective_timestamp on (inclusive). */
+  newMultiplier: string;
+  /** Unix seconds. */
+  newMultiplierEffectiveTimestamp: string;
 }
 
 export interface GetTokensResponse {
@@ -2275,6 +2297,7 @@ function createBaseTokenInfo(): TokenInfo {
     iconUrl: "",
     verified: false,
     isSpam: false,
+    scaledUiAmount: undefined,
   };
 }
 
@@ -2309,6 +2332,9 @@ export const TokenInfo: MessageFns<TokenInfo> = {
     }
     if (message.isSpam !== false) {
       writer.uint32(80).bool(message.isSpam);
+    }
+    if (message.scaledUiAmount !== undefined) {
+      ScaledUiAmount.encode(message.scaledUiAmount, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -2406,6 +2432,14 @@ export const TokenInfo: MessageFns<TokenInfo> = {
             message.isSpam = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.scaledUiAmount = ScaledUiAmount.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2446,6 +2480,11 @@ export const TokenInfo: MessageFns<TokenInfo> = {
         : isSet(object.is_spam)
         ? globalThis.Boolean(object.is_spam)
         : false,
+      scaledUiAmount: isSet(object.scaledUiAmount)
+        ? ScaledUiAmount.fromJSON(object.scaledUiAmount)
+        : isSet(object.scaled_ui_amount)
+        ? ScaledUiAmount.fromJSON(object.scaled_ui_amount)
+        : undefined,
     };
   },
 
@@ -2481,6 +2520,9 @@ export const TokenInfo: MessageFns<TokenInfo> = {
     if (message.isSpam !== false) {
       obj.isSpam = message.isSpam;
     }
+    if (message.scaledUiAmount !== undefined) {
+      obj.scaledUiAmount = ScaledUiAmount.toJSON(message.scaledUiAmount);
+    }
     return obj;
   },
 
@@ -2499,6 +2541,118 @@ export const TokenInfo: MessageFns<TokenInfo> = {
     message.iconUrl = object.iconUrl ?? "";
     message.verified = object.verified ?? false;
     message.isSpam = object.isSpam ?? false;
+    message.scaledUiAmount = (object.scaledUiAmount !== undefined && object.scaledUiAmount !== null)
+      ? ScaledUiAmount.fromPartial(object.scaledUiAmount)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseScaledUiAmount(): ScaledUiAmount {
+  return { multiplier: "", newMultiplier: "", newMultiplierEffectiveTimestamp: "0" };
+}
+
+export const ScaledUiAmount: MessageFns<ScaledUiAmount> = {
+  encode(message: ScaledUiAmount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.multiplier !== "") {
+      writer.uint32(10).string(message.multiplier);
+    }
+    if (message.newMultiplier !== "") {
+      writer.uint32(18).string(message.newMultiplier);
+    }
+    if (message.newMultiplierEffectiveTimestamp !== "0") {
+      writer.uint32(24).int64(message.newMultiplierEffectiveTimestamp);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ScaledUiAmount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseScaledUiAmount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.multiplier = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.newMultiplier = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.newMultiplierEffectiveTimestamp = reader.int64().toString();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ScaledUiAmount {
+    return {
+      multiplier: isSet(object.multiplier) ? globalThis.String(object.multiplier) : "",
+      newMultiplier: isSet(object.newMultiplier)
+        ? globalThis.String(object.newMultiplier)
+        : isSet(object.new_multiplier)
+        ? globalThis.String(object.new_multiplier)
+        : "",
+      newMultiplierEffectiveTimestamp: isSet(object.newMultiplierEffectiveTimestamp)
+        ? globalThis.String(object.newMultiplierEffectiveTimestamp)
+        : isSet(object.new_multiplier_effective_timestamp)
+        ? globalThis.String(object.new_multiplier_effective_timestamp)
+        : "0",
+    };
+  },
+
+  toJSON(message: ScaledUiAmount): unknown {
+    const obj: any = {};
+    if (message.multiplier !== "") {
+      obj.multiplier = message.multiplier;
+    }
+    if (message.newMultiplier !== "") {
+      obj.newMultiplier = message.newMultiplier;
+    }
+    if (message.newMultiplierEffectiveTimestamp !== "0") {
+      obj.newMultiplierEffectiveTimestamp = message.newMultiplierEffectiveTimestamp;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ScaledUiAmount>, I>>(base?: I): ScaledUiAmount {
+    return ScaledUiAmount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ScaledUiAmount>, I>>(object: I): ScaledUiAmount {
+    const message = createBaseScaledUiAmount();
+    message.multiplier = object.multiplier ?? "";
+    message.newMultiplier = object.newMultiplier ?? "";
+    message.newMultiplierEffectiveTimestamp = object.newMultiplierEffectiveTimestamp ?? "0";
     return message;
   },
 };

@@ -5,7 +5,8 @@ export interface CacheOptions {
 
 export interface ExpiringCache<T> {
   get(key: string): T | undefined;
-  set(key: string, value: T): void;
+  /** `ttlMs` overrides the cache's for this entry (a value known to change sooner). */
+  set(key: string, value: T, ttlMs?: number): void;
 }
 
 /** A bounded map whose entries expire; when full, the oldest entry makes room. */
@@ -21,10 +22,10 @@ export function createExpiringCache<T>({ ttlMs = 10 * 60_000, maxEntries = 100_0
       }
       return entry.value;
     },
-    set(key, value) {
+    set(key, value, entryTtlMs = ttlMs) {
       entries.delete(key);
       if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(key, { value, expiresAt: Date.now() + ttlMs });
+      entries.set(key, { value, expiresAt: Date.now() + entryTtlMs });
     },
   };
 }

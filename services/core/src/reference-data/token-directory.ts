@@ -19,10 +19,13 @@ const key = (chainId: string, address: string) => `${chainId}:${address}`;
 
 /**
  * Token metadata rarely changes but spam and verified marks can, so entries expire (by default
- * after ten minutes) instead of living for the whole process.
+ * after ten minutes) instead of living for the whole process. A Solana ScaledUiAmount token's
+ * multiplier changes whenever its authority updates it, so its entry expires after `scaledTtlMs`
+ * (default 15 s, reference-data's own).
  */
-export function createTokenDirectory(referenceData: ReferenceDataClient, options: Partial<CacheOptions> = {}): TokenDirectory {
-  const cache = createExpiringCache<TokenInfo>(options);
+export function createTokenDirectory(referenceData: ReferenceDataClient, options: Partial<CacheOptions> & { scaledTtlMs?: number } = {}): TokenDirectory {
+  const { scaledTtlMs = 15_000, ...cacheOptions } = options;
+  const cache = createExpiringCache<TokenInfo>(cacheOptions);
   return {
     async load(tokens, context) {
       const found = new Map<string, TokenInfo>();
@@ -44,7 +47,7 @@ export function createTokenDirectory(referenceData: ReferenceDataClient, options
         );
         for (const info of response.tokens) {
           const id = key(info.chainId, info.address);
-          cache.set(id, info);
+          cache.set(id, info, info.scaledUiAmount ? scaledTtlMs : undefined);
           found.set(id, info);
         }
       }

@@ -55,7 +55,13 @@ export function createAddressClassifier(options: AddressClassifierOptions): Addr
   return {
     async classify(input, network) {
       const trimmed = input.trim();
-      if (isSolanaAddress(trimmed)) return { address: trimmed, kind: AddressKind.ADDRESS_KIND_EOA, tracked: true, reason: '' };
+      if (isSolanaAddress(trimmed)) {
+        // A Solana wallet is a tracked EOA unless the registry lists it (case-sensitive, as written).
+        if (registry.isConfiguredBurn(trimmed)) return burnClassification(trimmed);
+        const listed = registry.highVolumeName(trimmed);
+        if (listed) return highVolumeClassification(trimmed, listed);
+        return { address: trimmed, kind: AddressKind.ADDRESS_KIND_EOA, tracked: true, reason: '' };
+      }
       if (!evmAddress.test(trimmed)) throw invalidArgument(`address ${input} should be a valid EVM or Solana address`);
       const address = trimmed.toLowerCase();
       if (isBuiltInBurnAddress(address) || registry.isConfiguredBurn(address)) return burnClassification(address);

@@ -61,8 +61,9 @@ const changeWindows = [
 const whole = (amount: bigint, decimals: number) => Number(amount) / 10 ** decimals;
 
 /**
- * Fungibles (spec 2.2): the registry's verified tokens grouped across chains, each chain's native
- * asset, and any other ERC-20 as a fungible of its own. Market data: the price of the first
+ * Fungibles (spec 2.2): the registry's verified tokens grouped across chains (Solana mints with
+ * EVM contracts), each chain's native asset, and any other fungible token (ERC-20 or SPL mint) as a
+ * fungible of its own. Market data: the price of the first
  * implementation with one, its changes from the price history, total supply read from the chains
  * (summed over implementations; as of the newest price move with `heads`), circulating supply without the registry's non-circulating
  * holders, and the value swapped in the indexed pools over the last 24 hours.
@@ -72,6 +73,8 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
   const now = options.now ?? Date.now;
   const chains = new Map(options.chains.map((chain) => [chain.id, chain]));
   const networkName = (network: Network) => (network === Network.NETWORK_TESTNET ? 'testnet' : 'mainnet');
+  /** An implementation's address as its chain writes it: EVM lowercase, a Solana mint as given (case-sensitive). */
+  const addressOn = (chainId: string, input: string) => (chains.get(chainId)?.family === 'solana' ? input.trim() : input.trim().toLowerCase());
 
   function verifiedSpec(fungibleId: string, onNetwork: (chainId: string) => boolean, classified: boolean): FungibleSpec | undefined {
     const entry = registry.fungible(fungibleId);
@@ -117,13 +120,13 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
       const spec = verifiedSpec(id, onNetwork, classified) ?? nativeSpec(id, onNetwork);
       if (spec && !specs.has(spec.id)) specs.set(spec.id, spec);
     }
-    const unverified = request.implementations.filter((ref) => ref.address.trim() !== '' && !registry.verifiedToken(ref.chainId, ref.address.trim().toLowerCase()));
+    const unverified = request.implementations.filter((ref) => ref.address.trim() !== '' && !registry.verifiedToken(ref.chainId, addressOn(ref.chainId, ref.address)));
     const infos = await options.tokens.getTokens(unverified);
     const unverifiedInfo = new Map(infos.map((info) => [`${info.chainId}:${info.address}`, info]));
     for (const ref of request.implementations) {
       const chain = chains.get(ref.chainId);
       if (!chain) throw invalidArgument(`chain ${ref.chainId} is not supported`);
-      const address = ref.address.trim().toLowerCase();
+      const address = addressOn(ref.chainId, ref.address);
       let spec: FungibleSpec | undefined;
       if (address === '') {
         spec = nativeSpec(chain.native_fungible_id, (chainId) => chains.get(chainId)?.network === chain.network);

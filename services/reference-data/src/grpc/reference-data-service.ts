@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { GrpcError, invalidArgument, notFound, registration, type ServiceRegistration } from '@wallet-api/core/grpc';
 import { Network } from '@wallet-api/core/proto/common';
-import { ReferenceDataService, type ContractDapp, type ReferenceDataServer } from '@wallet-api/core/proto/reference_data';
+import { ChainFamily, ReferenceDataService, type ContractDapp, type ReferenceDataServer } from '@wallet-api/core/proto/reference_data';
 import type { AddressClassifier } from '../addresses/address-classifier.js';
 import type { ChainRegistry } from '../chains/chain-registry.js';
 import type { Registry } from '../registry/registry.js';
@@ -60,10 +60,13 @@ export function referenceDataService(chains: ChainRegistry, domain?: ReferenceDa
     async resolveContracts(request) {
       const { registry } = need();
       limit(request.addresses.length, 'addresses');
-      if (!chains.find(request.chainId)) throw invalidArgument(`chain ${request.chainId} is not supported`);
+      const chain = chains.find(request.chainId);
+      if (!chain) throw invalidArgument(`chain ${request.chainId} is not supported`);
+      // Solana program ids are base58, case-sensitive: kept as written.
+      const solana = chain.family === ChainFamily.CHAIN_FAMILY_SOLANA;
       const contracts: ContractDapp[] = [];
       for (const address of request.addresses) {
-        const normalized = address.trim().toLowerCase();
+        const normalized = solana ? address.trim() : address.trim().toLowerCase();
         const dapp = registry.dappForContract(request.chainId, normalized);
         if (dapp) contracts.push({ address: normalized, dapp });
       }

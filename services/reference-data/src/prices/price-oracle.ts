@@ -1,3 +1,4 @@
+import { isSolanaAddress, type AddressFamily } from '@wallet-api/core/addresses';
 import { invalidArgument } from '@wallet-api/core/grpc';
 import type { SharedChangeTokens } from '@wallet-api/core/cache';
 import type { HeadReads } from '../chains/head-reads.js';
@@ -21,6 +22,14 @@ export interface PriceOracleOptions {
   registry: Registry;
   /** Chain ids the service knows (any network), each with its network: a fungible's price is one across the chains of a network. */
   networks: ReadonlyMap<string, string>;
+  /**
+   * Each chain's address family and native fungible id. A Solana chain's token addresses are
+   * checked and kept as written; a chain without pricing of its own (Solana: no pools indexed)
+   * prices a verified token, and its native asset, as the one price of the fungible's
+   * implementations on the network's priced chains. Without it every chain is EVM and a chain
+   * without pricing has no prices.
+   */
+  chains?: ReadonlyMap<string, { family: AddressFamily; nativeFungibleId: string }>;
   history: PriceHistory;
   fx: FxTable;
   derived: ReadonlyMap<string, DerivedTokens>;
@@ -68,12 +77,44 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
     const fungibleId = registry.verifiedToken(chainId, token)?.fungibleId;
     const network = options.networks.get(chainId);
     for (const implementation of (fungibleId && registry.fungible(fungibleId)?.implementations) || []) {
-      const address = implementation.address.toLowerCase();
       if (implementation.chain_id === chainId || options.networks.get(implementation.chain_id) !== network) continue;
-      if (!registry.pricing(implementation.chain_id) || !evmAddress.test(address)) continue;
-      refs.push({ chainId: implementation.chain_id, token: address });
+      // Priced chains are EVM chains; a Solana implementation has no pools of its own to add.
+      if (!registry.pricing(implementation.chain_id) || !evmAddress.test(implementation.address)) continue;
+      refs.push({ chainId: implementation.chain_id, token: implementation.address });
     }
     return refs;
+  }
+
+  /**
+   * Where the price of a token on a chain without pricing comes from: an implementation of its
+   * fungible (the verified token's, or for the native asset the chain's native fungible) on a
+   * priced chain of the same network, whose price is the fungible's one price. One the chain
+   * lists as a USD stablecoin first, as EVM USDC is. Undefined when the fungible has none: an
+   * unverified token, or a native coin no priced chain carries (SOL, unless the registry lists a
+   * `sol` implementation on an EVM chain with trusted pools).
+   */
+  function pricedImplementation(chainId: string, token: string): { chainId: string; token: string } | undefined {
+    const fungibleId = token === '' ? options.chains?.get(chainId)?.nativeFungibleId : registry.verifiedToken(chainId, token)?.fungibleId;
+    const network = options.networks.get(chainId);
+    const candidates = ((fungibleId && registry.fungible(fungibleId)?.implementations) || []).filter(
+      (implementation) => options.networks.get(implementation.chain_id) === network && registry.pricing(implementation.chain_id) !== undefined && evmAddress.test(implementation.address),
+    );
+    const stable = candidates.find((implementation) => registry.pricing(implementation.chain_id)!.usd_stablecoins.includes(implementation.address));
+    const chosen = stable ?? candidates[0];
+    return chosen && { chainId: chosen.chain_id, token: chosen.address };
+  }
+
+  /** A token address as the chain writes it: EVM lowercase, Solana as given; INVALID_ARGUMENT otherwise. */
+  function normalizedAddress(chainId: string, input: string): string {
+    const trimmed = input.trim();
+    if (trimmed === '') return '';
+    if (options.chains?.get(chainId)?.family === 'solana') {
+      if (!isSolanaAddress(trimmed)) throw invalidArgument(`token address ${input} should be a valid Solana address (base58 mint address)`);
+      return trimmed;
+    }
+    const address = trimmed.toLowerCase();
+    if (!evmAddress.test(address)) throw invalidArgument(`token address ${input} should be a valid EVM address`);
+    return address;
   }
 
   /**
@@ -129,10 +170,13 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
       async function plan(query: PriceQuery): Promise<Plan> {
         if ('usd' in query) return { kind: 'fixed', usd: 1 };
         if (!options.networks.has(query.chainId)) throw invalidArgument(`chain ${query.chainId} is not supported`);
-        const address = query.address.trim().toLowerCase();
-        if (address !== '' && !evmAddress.test(address)) throw invalidArgument(`token address ${query.address} should be a valid EVM address`);
+        const address = normalizedAddress(query.chainId, query.address);
         const rules = registry.pricing(query.chainId);
-        if (!rules) return { kind: 'none' };
+        if (!rules) {
+          // The fungible's one price, planned exactly as a query for its priced implementation.
+          const source = options.chains ? pricedImplementation(query.chainId, address) : undefined;
+          return source ? plan({ chainId: source.chainId, address: source.token, timestamp: query.timestamp }) : { kind: 'none' };
+        }
         const timestamp = query.timestamp === 0 ? latestTimestamp : query.timestamp;
         const token = address === '' ? rules.wrapped_native : address;
         const derived = options.derived.get(query.chainId);

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { isSolanaAddress } from '@wallet-api/core/addresses';
 import { isAddress } from 'viem';
 import { z } from 'zod';
 
@@ -8,6 +9,19 @@ const address = z
   .string()
   .refine((value) => isAddress(value, { strict: true }), { message: 'must be a 0x address (mixed case only with a valid checksum)' })
   .transform((value) => value.toLowerCase());
+
+/**
+ * A token, contract or wallet address of either family: an EVM address as above (lowercased) or a
+ * Solana address (base58 of 32 bytes), kept as written since base58 is case-sensitive. The two
+ * forms cannot be confused (base58 has no `0`). Which family a chain-keyed entry must have is
+ * checked against the chains configuration when the registry is built (`createRegistry`).
+ */
+const anyAddress = z.string().transform((value, context) => {
+  if (isAddress(value, { strict: true })) return value.toLowerCase();
+  if (isSolanaAddress(value)) return value;
+  context.addIssue({ code: 'custom', message: 'must be a 0x address (mixed case only with a valid checksum) or a Solana address (base58, 32 bytes)' });
+  return z.NEVER;
+});
 const chainId = z.string().regex(/^[a-z0-9-]{1,32}$/, 'chain ids are lowercase letters, digits and dashes');
 const optionalUrl = z.union([z.url(), z.literal('')]).default('');
 
@@ -19,7 +33,7 @@ export const dappConfigSchema = z.object({
   icon_url: optionalUrl,
   url: optionalUrl,
   manage_positions_url: optionalUrl,
-  contracts: z.record(chainId, z.array(address)).default({}),
+  contracts: z.record(chainId, z.array(anyAddress)).default({}),
 });
 
 const assetClass = z.enum(['commodity', 'tokenized_stock', 'tokenized_treasury', 'stablecoin', 'other_financial', 'other_non_financial', 'unknown']);
@@ -30,11 +44,11 @@ export const verifiedTokenConfigSchema = z.object({
   symbol: z.string().min(1),
   name: z.string().min(1),
   icon_url: optionalUrl,
-  implementations: z.array(z.object({ chain_id: chainId, address })).min(1),
+  implementations: z.array(z.object({ chain_id: chainId, address: anyAddress })).min(1),
   /** Spec 2.2 asset_class, served only to organizations with the classification add-on. */
   asset_class: assetClass.optional(),
   /** Holders whose balances are not circulating (treasuries, locked vesting contracts). */
-  non_circulating_holders: z.array(z.object({ chain_id: chainId, address })).default([]),
+  non_circulating_holders: z.array(z.object({ chain_id: chainId, address: anyAddress })).default([]),
 });
 
 /** A chain's protocol contracts that position adapters read and price sources trust. */
@@ -74,11 +88,11 @@ export const registryFileSchema = z.object({
   /** The verified list: tokens known to be the real asset, grouped into one fungible across chains. */
   tokens: z.array(verifiedTokenConfigSchema).default([]),
   /** Token and NFT contracts known to be spam, by chain id. */
-  spam_tokens: z.record(chainId, z.array(address)).default({}),
-  /** Burn addresses besides the built-in ones (zero, 0x…dead, 0xdead…0). */
-  burn_addresses: z.array(address).default([]),
-  /** Exchange hot wallets and other addresses whose history is too large to serve. */
-  high_volume_addresses: z.array(z.object({ address, name: z.string().min(1) })).default([]),
+  spam_tokens: z.record(chainId, z.array(anyAddress)).default({}),
+  /** Burn addresses besides the built-in ones (zero, 0x…dead, 0xdead…0), of either family. */
+  burn_addresses: z.array(anyAddress).default([]),
+  /** Exchange hot wallets and other addresses whose history is too large to serve, of either family. */
+  high_volume_addresses: z.array(z.object({ address: anyAddress, name: z.string().min(1) })).default([]),
   /** By chain id. A later file's entry for a chain replaces an earlier one: a chain's deployment is described whole. */
   protocols: z.record(chainId, chainProtocolsSchema).default({}),
   /** By chain id, replaced per chain like `protocols`. */

@@ -1,13 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { getAddress } from 'viem';
 import { mergeRegistries, parseRegistryConfig, registryPaths, type RegistryConfig } from './registry-config.js';
-import { createRegistry } from './registry.js';
+import { createRegistry, registryFamilyProblems } from './registry.js';
 
 const shipped = JSON.parse(readFileSync(new URL('../../config/registry.json', import.meta.url), 'utf8'));
 
 const usdcMainnet = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const devnetUsdc = '0x31149fa789dbf4da89356bd966d716b5c7d12497';
 const devnetPair = '0x2b187d58bbd15bc6bd274097863f043d4ae13df6';
+// Solana addresses are base58 and case-sensitive; these two differ in the case of one letter only.
+const solanaUsdc = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+const solanaLookalike = 'EpjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+const solanaSpam = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263';
+const solanaWallet = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+const families = new Map([
+  ['ethereum', 'evm' as const],
+  ['base', 'evm' as const],
+  ['solana', 'solana' as const],
+]);
 
 function registryOf(json: unknown): RegistryConfig {
   return parseRegistryConfig(json, 'test');
@@ -31,6 +41,9 @@ describe('registry configuration', () => {
     ['the wrapped native token listed as a stablecoin', { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetUsdc, min_liquidity_usd: 1 } } }, 'pricing.ethereum.wrapped_native'],
     ['a negative liquidity threshold', { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, min_liquidity_usd: -1 } } }, 'pricing.ethereum.min_liquidity_usd'],
     ['a deviation bound of zero', { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, min_liquidity_usd: 1, max_deviation: 0 } } }, 'pricing.ethereum.max_deviation'],
+    ['an implementation address of neither family', { tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'solana', address: 'not-a-mint' }] }] }, 'tokens.0.implementations.0.address'],
+    ['base58 that does not decode to 32 bytes', { spam_tokens: { solana: [solanaUsdc.slice(0, 30)] } }, 'spam_tokens.solana.0'],
+    ['a Solana address as a pricing stablecoin (priced chains are EVM chains)', { pricing: { solana: { usd_stablecoins: [solanaUsdc], wrapped_native: devnetPair, min_liquidity_usd: 1 } } }, 'pricing.solana.usd_stablecoins.0'],
   ])('refuses %s, naming the field', (_name, json, field) => {
     expect(() => registryOf(json)).toThrow(field);
   });
@@ -83,6 +96,72 @@ describe('registry configuration', () => {
     const usdc = merged.tokens.find((token) => token.fungible_id === 'usdc')!;
     expect(usdc.asset_class).toBe('stablecoin');
     expect(usdc.non_circulating_holders).toEqual([holder]);
+  });
+});
+
+describe('Solana addresses in the registry', () => {
+  const config = registryOf({
+    dapps: [{ id: 'jupiter', name: 'Jupiter', contracts: { solana: ['JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4'] } }],
+    tokens: [
+      { fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'ethereum', address: usdcMainnet }, { chain_id: 'solana', address: solanaUsdc }], non_circulating_holders: [{ chain_id: 'solana', address: solanaWallet }] },
+    ],
+    spam_tokens: { solana: [solanaSpam], ethereum: [devnetUsdc] },
+    burn_addresses: ['1nc1nerator11111111111111111111111111111111'],
+    high_volume_addresses: [{ address: solanaWallet, name: 'Solana exchange wallet' }],
+  });
+
+  test('are kept as written next to lowercased EVM addresses', () => {
+    expect(config.tokens[0]!.implementations).toEqual([
+      { chain_id: 'ethereum', address: usdcMainnet.toLowerCase() },
+      { chain_id: 'solana', address: solanaUsdc },
+    ]);
+    expect(config.tokens[0]!.non_circulating_holders).toEqual([{ chain_id: 'solana', address: solanaWallet }]);
+    expect(config.spam_tokens).toEqual({ solana: [solanaSpam], ethereum: [devnetUsdc] });
+    expect(config.burn_addresses).toEqual(['1nc1nerator11111111111111111111111111111111']);
+    expect(config.high_volume_addresses).toEqual([{ address: solanaWallet, name: 'Solana exchange wallet' }]);
+    expect(config.dapps[0]!.contracts.solana).toEqual(['JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4']);
+  });
+
+  test('are looked up exactly: a mint differing only in case is another mint', () => {
+    const registry = createRegistry(config, families);
+    expect(registry.verifiedToken('solana', solanaUsdc)?.fungibleId).toBe('usdc');
+    expect(registry.verifiedToken('solana', solanaLookalike)).toBeUndefined();
+    expect(registry.verifiedToken('solana', solanaUsdc.toLowerCase())).toBeUndefined();
+    expect(registry.verifiedToken('ethereum', usdcMainnet)?.fungibleId).toBe('usdc');
+    expect(registry.verifiedImplementationsBySymbol('usdc')).toEqual([
+      { chainId: 'ethereum', address: usdcMainnet.toLowerCase() },
+      { chainId: 'solana', address: solanaUsdc },
+    ]);
+    expect(registry.isListedSpam('solana', solanaSpam)).toBe(true);
+    expect(registry.isListedSpam('solana', solanaSpam.toLowerCase())).toBe(false);
+    expect(registry.isListedSpam('ethereum', devnetUsdc.toUpperCase().replace('0X', '0x'))).toBe(true);
+    expect(registry.isConfiguredBurn('1nc1nerator11111111111111111111111111111111')).toBe(true);
+    expect(registry.highVolumeName(solanaWallet)).toBe('Solana exchange wallet');
+    expect(registry.highVolumeName(solanaWallet.toLowerCase())).toBeUndefined();
+    expect(registry.dappForContract('solana', 'JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4')?.id).toBe('jupiter');
+  });
+
+  test('a chain-keyed address of the other family than its chain is refused, naming entry, chain and address', () => {
+    const mixed = registryOf({
+      tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'solana', address: devnetUsdc }, { chain_id: 'base', address: solanaUsdc }] }],
+      spam_tokens: { solana: [devnetPair] },
+      // A chain the configuration does not know is not checked.
+      dapps: [{ id: 'elsewhere', name: 'Elsewhere', contracts: { polygon: [solanaUsdc] } }],
+    });
+    expect(registryFamilyProblems(mixed, families)).toEqual([
+      `tokens usdc implementation: ${devnetUsdc} on solana is not a Solana address`,
+      `tokens usdc implementation: ${solanaUsdc} on base is not an EVM address`,
+      `spam_tokens: ${devnetPair} on solana is not a Solana address`,
+    ]);
+    expect(() => createRegistry(mixed, families)).toThrow(`${solanaUsdc} on base is not an EVM address`);
+    // Without the chains' families the registry cannot tell, and builds.
+    expect(() => createRegistry(mixed)).not.toThrow();
+  });
+
+  test('a later file adds a Solana implementation to an EVM fungible, case kept', () => {
+    const merged = mergeRegistries([registryOf(shipped), registryOf({ tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'solana', address: solanaUsdc }] }] })]);
+    expect(merged.tokens.find((token) => token.fungible_id === 'usdc')!.implementations.at(-1)).toEqual({ chain_id: 'solana', address: solanaUsdc });
+    expect(createRegistry(merged, families).fungible('usdc')!.implementations.map((entry) => entry.chain_id)).toEqual(['ethereum', 'base', 'solana']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { addressFamily, canonicalWallet, type AddressFamily } from '@wallet-api/core/addresses';
 import type { Dapp } from '@wallet-api/core/proto/reference_data';
 import type { ChainPricingConfig, ChainProtocolsConfig, RegistryConfig, VerifiedTokenConfig } from './registry-config.js';
 
@@ -13,7 +14,10 @@ export interface TokenRefKey {
   address: string;
 }
 
-/** Lookups over the merged registry; every address argument is matched case-insensitively. */
+/**
+ * Lookups over the merged registry. EVM address arguments are matched case-insensitively; Solana
+ * ones (base58, case-sensitive) exactly as written.
+ */
 export interface Registry {
   dappForContract(chainId: string, address: string): Dapp | undefined;
   verifiedToken(chainId: string, address: string): VerifiedToken | undefined;
@@ -33,9 +37,37 @@ export interface Registry {
   pricing(chainId: string): ChainPricingConfig | undefined;
 }
 
-const key = (chainId: string, address: string) => `${chainId}:${address.toLowerCase()}`;
+const key = (chainId: string, address: string) => `${chainId}:${canonicalWallet(address)}`;
 
-export function createRegistry(config: RegistryConfig): Registry {
+/**
+ * The entries of `config` tied to a chain (verified implementations, non-circulating holders, spam
+ * tokens, dapp contracts) whose address is not of that chain's family; chains `families` does not
+ * know are not checked. Each problem names the entry, the chain and the address.
+ */
+export function registryFamilyProblems(config: RegistryConfig, families: ReadonlyMap<string, AddressFamily>): string[] {
+  const problems: string[] = [];
+  const check = (where: string, chainId: string, address: string) => {
+    const family = families.get(chainId);
+    if (family && addressFamily(address) !== family) problems.push(`${where}: ${address} on ${chainId} is not ${family === 'evm' ? 'an EVM' : 'a Solana'} address`);
+  };
+  for (const token of config.tokens) {
+    for (const implementation of token.implementations) check(`tokens ${token.fungible_id} implementation`, implementation.chain_id, implementation.address);
+    for (const holder of token.non_circulating_holders) check(`tokens ${token.fungible_id} non-circulating holder`, holder.chain_id, holder.address);
+  }
+  for (const [chainId, addresses] of Object.entries(config.spam_tokens)) for (const address of addresses) check('spam_tokens', chainId, address);
+  for (const dapp of config.dapps) {
+    for (const [chainId, addresses] of Object.entries(dapp.contracts)) for (const address of addresses) check(`dapps ${dapp.id} contract`, chainId, address);
+  }
+  return problems;
+}
+
+/**
+ * `families` (chain id to address family, from the chains configuration) refuses an entry whose
+ * address is of the other family than its chain: a 0x address listed on `solana`, a mint on `base`.
+ */
+export function createRegistry(config: RegistryConfig, families?: ReadonlyMap<string, AddressFamily>): Registry {
+  const problems = families ? registryFamilyProblems(config, families) : [];
+  if (problems.length > 0) throw new Error(`registry: addresses of the wrong family for their chain:\n  ${problems.join('\n  ')}`);
   const dappByContract = new Map<string, Dapp>();
   for (const entry of config.dapps) {
     const dapp: Dapp = {
@@ -76,6 +108,7 @@ export function createRegistry(config: RegistryConfig): Registry {
   const spam = new Set(Object.entries(config.spam_tokens).flatMap(([chainId, addresses]) => addresses.map((address) => key(chainId, address))));
   const burns = new Set(config.burn_addresses);
   const highVolume = new Map(config.high_volume_addresses.map((entry) => [entry.address, entry.name]));
+  // Configured addresses are canonical already (EVM lowercase, Solana as written); so are the lookups'.
 
   return {
     dappForContract: (chainId, address) => dappByContract.get(key(chainId, address)),
@@ -84,8 +117,8 @@ export function createRegistry(config: RegistryConfig): Registry {
     verifiedImplementationsBySymbol: (symbol) => implementationsBySymbol.get(symbol.toUpperCase()) ?? [],
     isVerifiedSymbol: (symbol) => implementationsBySymbol.has(symbol.toUpperCase()),
     isListedSpam: (chainId, address) => spam.has(key(chainId, address)),
-    isConfiguredBurn: (address) => burns.has(address.toLowerCase()),
-    highVolumeName: (address) => highVolume.get(address.toLowerCase()),
+    isConfiguredBurn: (address) => burns.has(canonicalWallet(address)),
+    highVolumeName: (address) => highVolume.get(canonicalWallet(address)),
     protocols: (chainId) => config.protocols[chainId] ?? { uniswap_v2: [], uniswap_v3: [], vaults: [], staking: [], lending: [], nft_markets: [] },
     pricing: (chainId) => config.pricing[chainId],
   };

@@ -3,7 +3,7 @@ import type { ContractTokenInterface, ContractTokenMetadata } from '../tokens/to
 
 export interface StoredToken extends ContractTokenMetadata {
   chainId: string;
-  /** Lowercase 0x-hex. */
+  /** EVM: lowercase 0x-hex. Solana: the base58 mint address as written (case-sensitive; nothing here changes its case). */
   address: string;
 }
 

@@ -19,7 +19,7 @@ export interface ContractTokenMetadata {
 }
 
 // Control characters and stray NUL padding make a name unusable in JSON output and in look-alike checks.
-const cleanText = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+export const cleanText = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, '').trim();
 
 /**
  * Decodes the result of `name()` or `symbol()`: an ABI string, or a `bytes32` as early tokens (MKR,

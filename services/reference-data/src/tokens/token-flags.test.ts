@@ -46,4 +46,35 @@ describe('derived fungible ids', () => {
     expect(derivedFungibleId('base', usdc)).not.toBe(id);
     expect(derivedFungibleId('ethereum', other)).not.toBe(id);
   });
+
+  test('of Solana mints count the case: two mints differing only in case are two fungibles', () => {
+    const mint = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+    const id = derivedFungibleId('solana', mint);
+    expect(id).toMatch(/^[0-9a-f]{40}$/);
+    expect(derivedFungibleId('solana', 'EpjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')).not.toBe(id);
+    expect(derivedFungibleId('solana-devnet', mint)).not.toBe(id);
+  });
+});
+
+describe('spam Solana mints', () => {
+  const mint = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+  const solanaRegistry = createRegistry(
+    parseRegistryConfig(
+      {
+        tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'ethereum', address: usdc }, { chain_id: 'solana', address: mint }] }],
+        spam_tokens: { solana: ['DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'] },
+      },
+      'test',
+    ),
+  );
+  const symbols = new Set(['ETH', 'SOL']);
+  test.each([
+    ['the verified mint', mint, 'USD Coin', 'USDC', false],
+    ['a mint differing from it only in case, with its symbol', 'EpjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', 'USD Coin', 'USDC', true],
+    ['a listed spam mint', 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263', 'Bonk', 'BONK', true],
+    ['a mint calling itself SOL', 'So11111111111111111111111111111111111111112', 'Wrapped SOL', 'SOL', true],
+    ['an ordinary unknown mint', '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', 'Dog Coin', 'DOG', false],
+  ])('%s', (_name, address, name, symbol, expected) => {
+    expect(isSpamToken({ chainId: 'solana', address, name, symbol }, solanaRegistry, symbols)).toBe(expected);
+  });
 });

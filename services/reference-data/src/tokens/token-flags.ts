@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
+import { canonicalWallet } from '@wallet-api/core/addresses';
 import type { Registry } from '../registry/registry.js';
 
 /**
  * Fungible id of a token the registry does not group: a digest of chain and address, so it is
- * stable, opaque and within the 44 characters fungible ids may have (40 hex digits).
+ * stable, opaque and within the 44 characters fungible ids may have (40 hex digits). EVM addresses
+ * count in lowercase; Solana mints as written (two mints may differ only in case).
  */
 export function derivedFungibleId(chainId: string, address: string): string {
-  return createHash('sha256').update(`${chainId}:${address.toLowerCase()}`).digest('hex').slice(0, 40);
+  return createHash('sha256').update(`${chainId}:${canonicalWallet(address)}`).digest('hex').slice(0, 40);
 }
 
 // Phishing tokens advertise a site to visit ("Visit eth-gift.net to claim 5 ETH"); real token

@@ -1,3 +1,4 @@
+import type { ScaledUiAmount } from '@wallet-api/core/proto/reference_data';
 import { createPublicClient, encodeFunctionData, http, parseAbi, type Address, type Hex, type PublicClient } from 'viem';
 import { decodeDecimals, decodeSupportsInterface, decodeTokenText, tokenMetadataFromAnswers, type ContractTokenMetadata } from './token-decode.js';
 import { isRevert } from './rpc-errors.js';
@@ -20,13 +21,22 @@ const calls = {
   erc1155: encodeFunctionData({ abi, functionName: 'supportsInterface', args: [ERC1155_INTERFACE_ID] }),
 };
 
-/** Reads token metadata from one chain's contracts. */
+/** What a chain says about a token: the metadata stored once, and what may change later. */
+export interface ChainTokenMetadata extends ContractTokenMetadata {
+  /**
+   * A Solana Token-2022 mint's ScaledUiAmount config. Its multiplier changes (the authority's
+   * UpdateMultiplier), so it is kept in memory for a short while and never stored.
+   */
+  scaledUiAmount?: ScaledUiAmount;
+}
+
+/** Reads token metadata from one chain's contracts (EVM) or mints (Solana). */
 export interface TokenReader {
   /**
-   * The contract's metadata, or undefined when it answers none of the token calls (no code, or not
-   * a token). Transport failures reject: they say nothing about the contract.
+   * The token's metadata, or undefined when the address is no token (no code or no token calls
+   * answered; no account or not a mint). Transport failures reject: they say nothing about the address.
    */
-  read(address: Address): Promise<ContractTokenMetadata | undefined>;
+  read(address: string): Promise<ChainTokenMetadata | undefined>;
 }
 
 export function createRpcClient(rpcUrl: string): PublicClient {
@@ -37,9 +47,9 @@ export function createRpcClient(rpcUrl: string): PublicClient {
 }
 
 export function createTokenReader(client: PublicClient): TokenReader {
-  async function call(to: Address, data: Hex): Promise<Hex | undefined> {
+  async function call(to: string, data: Hex): Promise<Hex | undefined> {
     try {
-      return (await client.call({ to, data })).data ?? '0x';
+      return (await client.call({ to: to as Address, data })).data ?? '0x';
     } catch (error) {
       if (isRevert(error)) return undefined;
       throw error;
