@@ -5,7 +5,7 @@
 // The world is built in process on the LiteSVM ledger (the same builder the devnet serves) and
 // served by the devnet's JSON-RPC server on a port of its own. Needs the infrastructure
 // (bash scripts/up.sh).
-//   pnpm bench:solana-backfill [--wallets 200] [--concurrency 8] [--actions 8]
+//   pnpm bench:solana-backfill [--wallets 200] [--concurrency 8]
 import { parseArgs } from 'node:util';
 import { createSolanaRpc } from '@solana/kit';
 import { createPrisma } from '@wallet-api/core/db';
@@ -25,7 +25,6 @@ const { values } = parseArgs({
   options: {
     wallets: { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '8' },
-    actions: { type: 'string', default: '8' },
   },
 });
 const concurrency = Number(values.concurrency);
@@ -38,7 +37,6 @@ const world = await buildSolanaWorld(ledger, {
   walletCount: Number(values.wallets),
   days: 450,
   endTimestamp: Date.parse('2026-11-01T00:00:00Z') / 1000,
-  actionsPerWallet: Number(values.actions),
 });
 console.log(`world of ${values.wallets} wallets: ${world.transactions.sent} transactions up to slot ${world.endSlot}, built in ${((performance.now() - builtAt) / 1000).toFixed(1)} s`);
 // No slot timer: the chain stands still at the world's end while both readers walk it.

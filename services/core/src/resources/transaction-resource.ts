@@ -3,7 +3,7 @@ import type { TokenView, TransactionCursor, TransactionRecord } from '../proto/i
 import { TokenInterface, type Dapp, type PriceQuery, type TokenPrice, type TokenRef } from '../proto/reference_data.js';
 import type { TransactionResource } from './transaction-schema.js';
 import type { ResponseFungibles } from './fungible-info.js';
-import { quantity } from './quantity.js';
+import { quantity, tokenQuantity } from './quantity.js';
 
 /** The resource id doubles as the cursor position: `<chain>:<block number>:<transaction index>`. */
 export function transactionId(cursor: TransactionCursor): string {
@@ -35,7 +35,7 @@ function nftInfo(token: TokenView) {
 function assetFields(token: TokenView | undefined, amount: string, chainId: string, fungibles: ResponseFungibles) {
   const view = token ?? { asset: undefined, info: undefined };
   if (isNftKind(view.asset?.kind)) return { quantity: quantity(amount, 0), fungible_info: null, nft_info: nftInfo(view) };
-  return { quantity: quantity(amount, view.info?.decimals ?? 0), fungible_info: fungibles.fungibleInfo(chainId, view.asset?.address ?? '', view.info), nft_info: null };
+  return { quantity: tokenQuantity(amount, view.info), fungible_info: fungibles.fungibleInfo(chainId, view.asset?.address ?? '', view.info), nft_info: null };
 }
 
 /** A page's token prices at its transactions' times, in the request's currency. */

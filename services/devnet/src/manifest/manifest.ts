@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { solanaWorldSchema } from '../solana/world-manifest.js';
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
@@ -47,6 +48,8 @@ export const manifestSchema = z.object({
   days: z.number().int(),
   cacheKey: z.string(),
   chains: z.array(chainWorldSchema),
+  /** The Solana chains' worlds (served by `devnet solana`, rebuilt from these fields at every start). */
+  solana: z.array(solanaWorldSchema).optional(),
 });
 
 export type WalletRecord = z.infer<typeof walletSchema>;

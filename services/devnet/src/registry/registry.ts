@@ -8,6 +8,7 @@ import type { NftsManifest } from '../protocols/nfts/manifest.js';
 import type { SmartWalletsManifest } from '../protocols/smart-wallets/manifest.js';
 import type { TokensManifest } from '../protocols/tokens/manifest.js';
 import type { UniswapManifest } from '../protocols/uniswap/manifest.js';
+import { solanaRegistryEntries, withSolanaRegistryEntries } from '../solana/world-registry.js';
 
 export interface RegistryDapp {
   id: string;
@@ -199,6 +200,8 @@ export function devnetRegistry(manifest: Manifest): DevnetRegistry {
 /** Where the start and test commands leave the registry of the loaded world, next to its manifest. */
 export const defaultRegistryPath = new URL('../../../../.data/devnet/registry.json', import.meta.url).pathname;
 
+/** The EVM chains' registry with the Solana worlds' mints merged in (Solana USDC joins the `usdc` fungible). */
 export async function writeDevnetRegistry(manifest: Manifest, path: string = defaultRegistryPath): Promise<void> {
-  await writeFile(path, `${JSON.stringify(devnetRegistry(manifest), null, 2)}\n`);
+  const registry = withSolanaRegistryEntries(devnetRegistry(manifest), solanaRegistryEntries(manifest.solana ?? []));
+  await writeFile(path, `${JSON.stringify(registry, null, 2)}\n`);
 }

@@ -2,7 +2,7 @@ import type { Position } from '@wallet-api/core/proto/positions';
 import type { TokenRef } from '@wallet-api/core/proto/reference_data';
 import type { PositionResource } from '../schemas/position.js';
 import type { ResponseFungibles } from '@wallet-api/core/resources';
-import { quantity } from '@wallet-api/core/resources';
+import { tokenQuantity } from '@wallet-api/core/resources';
 
 /** Proto strings are empty when a field does not apply; the API says so with null. */
 const orNull = (value: string) => (value === '' ? null : value);
@@ -28,7 +28,7 @@ function receipt(position: Position, fungibles: ResponseFungibles): PositionReso
     return {
       fungible_info: fungibles.fungibleInfo(position.chainId, token?.address ?? '', token),
       // Spec 2.3: the receipt quantity is omitted when unavailable or zero.
-      ...(amount !== '' && BigInt(amount) !== 0n ? { quantity: quantity(amount, token?.decimals ?? 0) } : {}),
+      ...(amount !== '' && BigInt(amount) !== 0n ? { quantity: tokenQuantity(amount, token) } : {}),
     };
   }
   return undefined;
@@ -51,7 +51,7 @@ export function toPositionResource(position: Position, baseUrl: string, fungible
     id: position.id,
     attributes: {
       name: position.name,
-      quantity: quantity(position.amount, token?.decimals ?? 0),
+      quantity: tokenQuantity(position.amount, token),
       parent: orNull(position.parentId),
       protocol: orNull(position.protocol),
       protocol_module: orNull(position.protocolModule),

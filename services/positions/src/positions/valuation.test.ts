@@ -29,7 +29,16 @@ test.each([
   ['123456789012345678901234567890', 18, 123456789012.34567],
   ['0', 0, 0],
 ])('%s base units at %i decimals is %d', (amount, decimals, expected) => {
-  expect(displayQuantity(amount, decimals)).toBe(expected);
+  expect(displayQuantity(amount, { decimals })).toBe(expected);
+});
+
+test('a ScaledUiAmount token is shown and valued at the multiplier in force now', () => {
+  const scaledUiAmount = { multiplier: '1.05', newMultiplier: '2.1', newMultiplierEffectiveTimestamp: String(Math.floor(Date.now() / 1000) - 60) };
+  expect(displayQuantity('1500000', { decimals: 6, scaledUiAmount })).toBe(3.15);
+  const pending = { ...scaledUiAmount, newMultiplierEffectiveTimestamp: String(Math.floor(Date.now() / 1000) + 3600) };
+  expect(displayQuantity('1500000', { decimals: 6, scaledUiAmount: pending })).toBe(1.575);
+  const token = { ...position('x', '2000000', 6).token!, scaledUiAmount };
+  expect(valuePosition({ ...position('x', '2000000', 6), token }, { now: 10 })).toMatchObject({ value: 42 });
 });
 
 test('value is quantity times price; the change compares with the same quantity a day ago', () => {

@@ -1,5 +1,6 @@
 import type { Position } from '@wallet-api/core/proto/positions';
-import { formatUnits } from 'viem';
+import type { TokenInfo } from '@wallet-api/core/proto/reference_data';
+import { tokenQuantity } from '@wallet-api/core/resources';
 
 /** An asset's price in the request's currency now and a day ago; absent when it has none. */
 export interface PriceQuote {
@@ -7,9 +8,12 @@ export interface PriceQuote {
   dayAgo?: number | undefined;
 }
 
-/** The display quantity of a base-unit amount, exact until the one conversion to a double. */
-export function displayQuantity(amount: string, decimals: number): number {
-  return Number(formatUnits(BigInt(amount), decimals));
+/**
+ * The display quantity of a base-unit amount, exact until the one conversion to a double; a
+ * ScaledUiAmount token's at the multiplier in force now, as the gateway shows its quantity.
+ */
+export function displayQuantity(amount: string, token: Pick<TokenInfo, 'decimals' | 'scaledUiAmount'>): number {
+  return tokenQuantity(amount, token).float;
 }
 
 /**
@@ -18,7 +22,7 @@ export function displayQuantity(amount: string, decimals: number): number {
  */
 export function valuePosition(position: Position, quote: PriceQuote): Position {
   if (quote.now === undefined || !position.token) return position;
-  const quantity = displayQuantity(position.amount, position.token.decimals);
+  const quantity = displayQuantity(position.amount, position.token);
   const value = quantity * quote.now;
   if (quote.dayAgo === undefined) return { ...position, price: quote.now, value };
   const before = quantity * quote.dayAgo;
