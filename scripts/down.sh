@@ -17,6 +17,7 @@ run() {
   "$@" || failed+=("${name}")
 }
 
+run solana bash "${INFRA}/solana.sh" down
 run anvil bash "${INFRA}/anvil.sh" down
 run kafka bash "${INFRA}/kafka.sh" down
 run clickhouse bash "${INFRA}/clickhouse.sh" down

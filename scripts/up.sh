@@ -52,4 +52,5 @@ step clickhouse bash "${INFRA}/clickhouse.sh" up
 step kafka bash "${INFRA}/kafka.sh" up
 step kafka-topics create_topics
 step anvil bash "${INFRA}/anvil.sh" up
+step solana bash "${INFRA}/solana.sh" up
 log "all up in $((SECONDS - started))s"

@@ -6,7 +6,11 @@
 //   live [--interval-ms MS] [--actions N]
 //         keeps producing activity on the chains of .data/devnet/manifest.json until stopped, and
 //         serves the hosted NFT metadata on 127.0.0.1:18600
-import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+//   solana --port P [--slot-ms MS] [--chain ID]
+//         a local Solana chain (LiteSVM) behind a JSON-RPC server on 127.0.0.1:P: rebuilds the
+//         chain's world from the manifest's `solana` section when it has one, then seals a block
+//         every MS milliseconds (default 400) until SIGTERM (scripts/infra/solana.sh)
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@wallet-api/core/logger';
@@ -16,13 +20,17 @@ import { runLiveActivity } from '../live/index.js';
 import { defaultRegistryPath, writeDevnetRegistry } from '../registry/index.js';
 import { startMetadataServer } from '../metadata-server/index.js';
 import { worldModules } from '../protocols/index.js';
+import { createSolanaLedger, startSolanaRpcServer } from '../solana/index.js';
+import { buildSolanaWorld } from '../solana/world.js';
 
 const logger = createLogger('devnet');
 const dataDir = new URL('../../../../.data/devnet', import.meta.url).pathname;
 const chainPorts: Record<string, number> = { ethereum: 18545, base: 18546, sepolia: 18547 };
 
 function usage(message: string): never {
-  process.stderr.write(`${message}\nusage: devnet world --seed S --wallets N [--days D] [--end-date YYYY-MM-DD] [--actions-per-wallet A] [--reorgs R]\n       devnet live [--interval-ms MS] [--actions N]\n`);
+  process.stderr.write(
+    `${message}\nusage: devnet world --seed S --wallets N [--days D] [--end-date YYYY-MM-DD] [--actions-per-wallet A] [--reorgs R]\n       devnet live [--interval-ms MS] [--actions N]\n       devnet solana --port P [--slot-ms MS] [--chain ID]\n`,
+  );
   process.exit(2);
 }
 
@@ -96,10 +104,65 @@ async function live(args: string[]): Promise<void> {
   }
 }
 
+/** The `solana` section of the manifest for `chain` (an array of worlds, or an object by chain id), if there is one. */
+async function solanaWorldOptions(chain: string): Promise<Record<string, unknown> | undefined> {
+  let manifest: Record<string, unknown>;
+  try {
+    manifest = JSON.parse(await readFile(defaultManifestPath, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const section = manifest.solana;
+  const entries = Array.isArray(section) ? section : section && typeof section === 'object' ? Object.values(section as Record<string, unknown>) : [];
+  return entries.find((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null && (entry as { id?: unknown }).id === chain);
+}
+
+async function solana(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { port: { type: 'string' }, 'slot-ms': { type: 'string' }, chain: { type: 'string' } } });
+  if (!values.port) usage('--port is required');
+  const port = positiveInteger('port', values.port, 0);
+  const chain = values.chain ?? 'solana';
+  const ledger = createSolanaLedger();
+  const recorded = await solanaWorldOptions(chain);
+  if (recorded) {
+    const started = Date.now();
+    const built = await buildSolanaWorld(ledger, {
+      seed: String(recorded.seed),
+      walletCount: Number(recorded.walletCount),
+      endTimestamp: Number(recorded.endTimestamp),
+      days: Number(recorded.days),
+      id: chain,
+      rpcUrl: `http://127.0.0.1:${port}`,
+      ...(typeof recorded.actionsPerWallet === 'number' ? { actionsPerWallet: recorded.actionsPerWallet } : {}),
+    });
+    const head = ledger.head();
+    if (recorded.endBlockhash !== undefined && head?.blockhash !== recorded.endBlockhash) {
+      logger.warn({ chain, expected: recorded.endBlockhash, rebuilt: head?.blockhash }, 'the rebuilt Solana world ends on another blockhash than the manifest records');
+    }
+    logger.info({ chain, slot: head?.slot.toString(), blockhash: head?.blockhash, ms: Date.now() - started, transactions: (built as { transactions?: unknown }).transactions }, 'Solana world rebuilt');
+  } else {
+    logger.info({ chain }, 'no Solana world for this chain in the manifest: starting an empty chain');
+  }
+  const server = await startSolanaRpcServer({
+    ledger,
+    port,
+    slotIntervalMs: positiveInteger('slot-ms', values['slot-ms'], 400),
+    onError: (error) => logger.error({ err: error }, 'solana rpc error'),
+  });
+  logger.info({ chain, url: server.url }, 'Solana JSON-RPC listening');
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  await server.close();
+  logger.info({ chain }, 'Solana JSON-RPC stopped');
+}
+
 const [command, ...rest] = process.argv.slice(2);
 try {
   if (command === 'world') await world(rest);
   else if (command === 'live') await live(rest);
+  else if (command === 'solana') await solana(rest);
   else usage(command ? `unknown command ${command}` : 'a command is required');
 } catch (error) {
   logger.error({ err: error }, `devnet ${command} failed`);
