@@ -33,6 +33,7 @@ bash scripts/up.sh
 log "loading the devnet world (${DEVNET_WALLETS:-50} wallets)"
 node services/devnet/dist/cli/main.js world --seed demo --wallets "${DEVNET_WALLETS:-50}" --end-date "$(date -u +%F)"
 bash scripts/infra/anvil.sh restart
+bash scripts/infra/solana.sh restart
 # The chains restart from the world's saved state, so the blocks live activity mined on them in an
 # earlier session are gone (and a different world starts over at block 0): what the services
 # derived from them (checkpoints, balances, ClickHouse history, the Kafka log) must go too, or the
@@ -113,7 +114,9 @@ cat <<EOT
     curl ${gateway_url}/v1/openapi.json
 
   Chains (anvil, with the devnet world and live activity): ethereum http://127.0.0.1:18545,
-  base http://127.0.0.1:18546, sepolia http://127.0.0.1:18547; world manifest: .data/devnet/manifest.json
+  base http://127.0.0.1:18546, sepolia http://127.0.0.1:18547; Solana (LiteSVM, a block every
+  400 ms): solana http://127.0.0.1:18899, solana-devnet http://127.0.0.1:18900;
+  world manifest: .data/devnet/manifest.json
 
   Service logs: .data/logs/<service>.log. Press Ctrl-C to stop.
 

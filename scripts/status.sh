@@ -17,4 +17,5 @@ fi
 bash "${INFRA}/clickhouse.sh" status || rc=1
 bash "${INFRA}/kafka.sh" status || rc=1
 bash "${INFRA}/anvil.sh" status || rc=1
+bash "${INFRA}/solana.sh" status || rc=1
 exit "${rc}"

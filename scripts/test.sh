@@ -17,6 +17,7 @@ bash scripts/up.sh
 log "loading the devnet test world (built once, then taken from .data/devnet/cache)"
 node services/devnet/dist/cli/main.js world --seed test --wallets 20
 bash scripts/infra/anvil.sh restart
+bash scripts/infra/solana.sh restart
 
 results="${DATA_DIR}/test-results.json"
 rm -f "${results}"

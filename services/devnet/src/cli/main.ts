@@ -1,7 +1,8 @@
 // Devnet command line, used by scripts/start.sh and scripts/test.sh:
 //   world --seed S --wallets N [--days D] [--end-date YYYY-MM-DD] [--actions-per-wallet A] [--reorgs R]
 //         builds the world or takes it from the cache, links its chain states into .data/devnet/world
-//         (scripts/infra/anvil.sh loads them) and writes .data/devnet/manifest.json and the world's
+//         (scripts/infra/anvil.sh loads them), builds the Solana chains' worlds (solana, solana-devnet)
+//         and writes .data/devnet/manifest.json and the world's
 //         dapp and token registry .data/devnet/registry.json (read by reference-data via REGISTRY_PATHS)
 //   live [--interval-ms MS] [--actions N]
 //         keeps producing activity on the chains of .data/devnet/manifest.json until stopped, and
@@ -10,7 +11,7 @@
 //         a local Solana chain (LiteSVM) behind a JSON-RPC server on 127.0.0.1:P: rebuilds the
 //         chain's world from the manifest's `solana` section when it has one, then seals a block
 //         every MS milliseconds (default 400) until SIGTERM (scripts/infra/solana.sh)
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@wallet-api/core/logger';
@@ -22,10 +23,13 @@ import { startMetadataServer } from '../metadata-server/index.js';
 import { worldModules } from '../protocols/index.js';
 import { createSolanaLedger, startSolanaRpcServer } from '../solana/index.js';
 import { buildSolanaWorld } from '../solana/world.js';
+import type { SolanaWorldManifest } from '../solana/world-manifest.js';
 
 const logger = createLogger('devnet');
 const dataDir = new URL('../../../../.data/devnet', import.meta.url).pathname;
 const chainPorts: Record<string, number> = { ethereum: 18545, base: 18546, sepolia: 18547 };
+/** scripts/infra/solana.sh serves each Solana chain here. */
+const solanaPorts: Record<string, number> = { solana: 18899, 'solana-devnet': 18900 };
 
 function usage(message: string): never {
   process.stderr.write(
@@ -76,6 +80,7 @@ async function world(args: string[]): Promise<void> {
   const manifest: Manifest = {
     ...built.manifest,
     chains: built.manifest.chains.map((chain) => ({ ...chain, rpcUrl: `http://127.0.0.1:${chainPorts[chain.id]}` })),
+    solana: await buildSolanaWorlds({ seed: values.seed, walletCount: built.manifest.walletCount, days: built.manifest.days, endTimestamp }),
   };
   await writeFile(defaultManifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   await writeDevnetRegistry(manifest, defaultRegistryPath);
@@ -104,17 +109,32 @@ async function live(args: string[]): Promise<void> {
   }
 }
 
-/** The `solana` section of the manifest for `chain` (an array of worlds, or an object by chain id), if there is one. */
-async function solanaWorldOptions(chain: string): Promise<Record<string, unknown> | undefined> {
-  let manifest: Record<string, unknown>;
+/** The manifest's world of Solana chain `chain`, if the loaded world has one. */
+async function solanaWorldOf(chain: string): Promise<SolanaWorldManifest | undefined> {
   try {
-    manifest = JSON.parse(await readFile(defaultManifestPath, 'utf8')) as Record<string, unknown>;
+    return (await readManifest()).solana?.find((world) => world.id === chain);
   } catch {
     return undefined;
   }
-  const section = manifest.solana;
-  const entries = Array.isArray(section) ? section : section && typeof section === 'object' ? Object.values(section as Record<string, unknown>) : [];
-  return entries.find((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null && (entry as { id?: unknown }).id === chain);
+}
+
+/**
+ * The Solana chains' worlds of a devnet world: same seed, wallets and days; the testnet a quarter
+ * of the wallets. Built on a throwaway ledger only for their manifest sections; `devnet solana`
+ * builds the same blocks again when it starts (the builder is deterministic).
+ */
+async function buildSolanaWorlds(options: { seed: string; walletCount: number; days: number; endTimestamp: number }): Promise<SolanaWorldManifest[]> {
+  const chains = [
+    { id: 'solana', walletCount: options.walletCount },
+    { id: 'solana-devnet', walletCount: Math.max(4, Math.ceil(options.walletCount / 4)) },
+  ];
+  const worlds: SolanaWorldManifest[] = [];
+  for (const chain of chains) {
+    const started = Date.now();
+    worlds.push(await buildSolanaWorld(createSolanaLedger(), { ...options, ...chain, rpcUrl: `http://127.0.0.1:${solanaPorts[chain.id]}` }));
+    logger.info({ chain: chain.id, wallets: chain.walletCount, ms: Date.now() - started }, 'Solana world built');
+  }
+  return worlds;
 }
 
 async function solana(args: string[]): Promise<void> {
@@ -123,23 +143,22 @@ async function solana(args: string[]): Promise<void> {
   const port = positiveInteger('port', values.port, 0);
   const chain = values.chain ?? 'solana';
   const ledger = createSolanaLedger();
-  const recorded = await solanaWorldOptions(chain);
+  const recorded = await solanaWorldOf(chain);
   if (recorded) {
     const started = Date.now();
     const built = await buildSolanaWorld(ledger, {
-      seed: String(recorded.seed),
-      walletCount: Number(recorded.walletCount),
-      endTimestamp: Number(recorded.endTimestamp),
-      days: Number(recorded.days),
+      seed: recorded.seed,
+      walletCount: recorded.walletCount,
+      endTimestamp: recorded.endTimestamp,
+      days: recorded.days,
       id: chain,
-      rpcUrl: `http://127.0.0.1:${port}`,
-      ...(typeof recorded.actionsPerWallet === 'number' ? { actionsPerWallet: recorded.actionsPerWallet } : {}),
+      rpcUrl: recorded.rpcUrl,
     });
     const head = ledger.head();
-    if (recorded.endBlockhash !== undefined && head?.blockhash !== recorded.endBlockhash) {
+    if (head?.blockhash !== recorded.endBlockhash) {
       logger.warn({ chain, expected: recorded.endBlockhash, rebuilt: head?.blockhash }, 'the rebuilt Solana world ends on another blockhash than the manifest records');
     }
-    logger.info({ chain, slot: head?.slot.toString(), blockhash: head?.blockhash, ms: Date.now() - started, transactions: (built as { transactions?: unknown }).transactions }, 'Solana world rebuilt');
+    logger.info({ chain, slot: head?.slot.toString(), blockhash: head?.blockhash, ms: Date.now() - started, transactions: built.transactions.sent }, 'Solana world rebuilt');
   } else {
     logger.info({ chain }, 'no Solana world for this chain in the manifest: starting an empty chain');
   }
