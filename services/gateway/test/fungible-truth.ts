@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
+import { address as solanaAddress, createSolanaRpc } from '@solana/kit';
 import { createPublicClient, http, parseAbi, type Address, type PublicClient } from 'viem';
 import type { Manifest } from '../../devnet/src/manifest/index.js';
 import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
 
 // What spec 2.2 `fungible_info` of a token seen on a wallet endpoint should say, from the curated
 // registries (the shipped file and the devnet's, merged as a deployment merges them) and from the
-// chains themselves: which implementations exist and their decimals, supplies read with viem.
+// chains themselves: which implementations exist and their decimals, supplies read with viem (and
+// on Solana chains with getTokenSupply through @solana/kit).
 
 const chainsFile = new URL('../../reference-data/config/chains.json', import.meta.url).pathname;
 const registryFiles = [
@@ -52,7 +54,8 @@ export interface FungibleTruth {
   assetClass(chainId: string, address: string): string | undefined;
 }
 
-const lower = (reference: Reference): Reference => ({ chain_id: reference.chain_id, address: reference.address.toLowerCase() });
+/** EVM addresses compare lowercase; Solana ones are base58, whose case matters. */
+const lower = (reference: Reference): Reference => ({ chain_id: reference.chain_id, address: reference.address.startsWith('0x') ? reference.address.toLowerCase() : reference.address });
 const sameReference = (a: Reference, b: Reference) => a.chain_id === b.chain_id && a.address === b.address;
 
 async function mergedRegistry(): Promise<{ tokens: RegistryToken[]; spam: Set<string> }> {
@@ -72,7 +75,7 @@ async function mergedRegistry(): Promise<{ tokens: RegistryToken[]; spam: Set<st
       const assetClass = token.asset_class ?? earlier?.asset_class;
       tokens.set(token.fungible_id, { fungible_id: token.fungible_id, ...(assetClass ? { asset_class: assetClass } : {}), implementations, non_circulating_holders: holders });
     }
-    for (const [chainId, addresses] of Object.entries(registry.spam_tokens ?? {})) for (const address of addresses) spam.add(`${chainId}:${address.toLowerCase()}`);
+    for (const [chainId, addresses] of Object.entries(registry.spam_tokens ?? {})) for (const address of addresses) spam.add(`${chainId}:${lower({ chain_id: chainId, address }).address}`);
   }
   return { tokens: [...tokens.values()], spam };
 }
@@ -88,9 +91,19 @@ export async function loadFungibleTruth(manifest: Manifest): Promise<FungibleTru
     if (!found) throw new Error(`the manifest has no chain ${chainId}`);
     return found;
   };
+  const solanaRpcs = new Map((manifest.solana ?? []).map((world) => [world.id, createSolanaRpc(world.rpcUrl)]));
+  /** A Solana mint's supply and decimals as the chain has them, undefined where no mint is. */
+  const solanaSupply = async (reference: Reference) => {
+    try {
+      return (await solanaRpcs.get(reference.chain_id)!.getTokenSupply(solanaAddress(reference.address)).send()).value;
+    } catch {
+      return undefined;
+    }
+  };
   const networkOf = (chainId: string) => chains.find((chain) => chain.id === chainId)!.network;
   /** A registry address is an implementation only where an ERC-20 answers at it (a mainnet address on a devnet chain is none). */
   const decimalsAt = async (reference: Reference): Promise<number | undefined> => {
+    if (solanaRpcs.has(reference.chain_id)) return (await solanaSupply(reference))?.decimals;
     if (!clients.has(reference.chain_id)) return undefined;
     try {
       return await client(reference.chain_id).readContract({ address: reference.address as Address, abi: erc20, functionName: 'decimals' });
@@ -129,6 +142,10 @@ export async function loadFungibleTruth(manifest: Manifest): Promise<FungibleTru
       }
       let total = 0;
       for (const { reference, decimals } of implementations) {
+        if (solanaRpcs.has(reference.chain_id)) {
+          total += whole(BigInt((await solanaSupply(reference))!.amount), decimals);
+          continue;
+        }
         total += whole(await client(reference.chain_id).readContract({ address: reference.address as Address, abi: erc20, functionName: 'totalSupply' }), decimals);
       }
       let held = 0;

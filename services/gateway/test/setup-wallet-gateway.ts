@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { createPrisma } from '@wallet-api/core/db';
 import { Network } from '@wallet-api/core/proto/common';
-import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
+import type { Chain } from '@wallet-api/core/proto/reference_data';
 import { testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { startReferenceDataFixture, type ReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
 import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
@@ -25,18 +25,14 @@ export interface WalletGateway {
 }
 
 /**
- * The gateway over reference-data serving the shipped chains plus two the configuration lacks
- * (`legacy`: an EVM chain indexing transactions but not positions; `solana`: a Solana chain
- * without positions, as Solana balances are not indexed yet), with `untracked` addresses refused,
- * and the positions service at `positionsAddress`.
+ * The gateway over reference-data serving the shipped chains (Solana's among them) plus one the
+ * configuration lacks (`legacy`: an EVM chain indexing transactions but not positions), with
+ * `untracked` addresses refused, and the positions service at `positionsAddress`.
  */
 export async function startWalletGateway(options: { positionsAddress: string; untracked?: ReferenceDataFixture['untracked'] }): Promise<WalletGateway> {
   const registry = createChainRegistry(await loadChainsConfig(chainsFile.pathname, {}));
   const ethereum = registry.get(Network.NETWORK_MAINNET, 'ethereum')!;
-  const extraChains: Chain[] = [
-    { ...ethereum, id: 'legacy', flags: { ...ethereum.flags!, supportsPositions: false } },
-    { ...ethereum, id: 'solana', family: ChainFamily.CHAIN_FAMILY_SOLANA, flags: { ...ethereum.flags!, supportsPositions: false } },
-  ];
+  const extraChains: Chain[] = [{ ...ethereum, id: 'legacy', flags: { ...ethereum.flags!, supportsPositions: false } }];
   const referenceData: RunningReferenceData = await startReferenceDataFixture({
     chains: { list: (network) => [...registry.list(network), ...(network === Network.NETWORK_MAINNET ? extraChains : [])] },
     tokens: [],

@@ -47,7 +47,7 @@ describe('GET /v1/wallets/{address}/portfolio: every 400, answered before the po
     }
   });
 
-  test('a Solana wallet: no chain here indexes Solana positions, so zeros without asking the positions service', async () => {
+  test('a Solana wallet: only_complex is zeros on its chains without asking the positions service (protocol positions are EVM-only)', async () => {
     const response = await gateway.get(path('?filter[positions]=only_complex', solanaWallet));
     expect(response.status).toBe(200);
     expect(await json(response)).toEqual({
@@ -57,7 +57,7 @@ describe('GET /v1/wallets/{address}/portfolio: every 400, answered before the po
         id: solanaWallet,
         attributes: {
           positions_distribution_by_type: { wallet: 0, deposited: 0, borrowed: 0, locked: 0, staked: 0 },
-          positions_distribution_by_chain: {},
+          positions_distribution_by_chain: { solana: 0 },
           total: { positions: 0 },
           changes: { absolute_1d: 0, percent_1d: 0 },
         },

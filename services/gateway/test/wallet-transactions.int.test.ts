@@ -6,7 +6,7 @@ import { createPublicClient, http, type Address, type PublicClient } from 'viem'
 import { sql } from '@wallet-api/core/clickhouse';
 import { createPrisma } from '@wallet-api/core/db';
 import { Network } from '@wallet-api/core/proto/common';
-import { ChainFamily, Fungible, type Chain, type GetFungiblesRequest, type PriceQuery } from '@wallet-api/core/proto/reference_data';
+import { Fungible, type Chain, type GetFungiblesRequest, type PriceQuery } from '@wallet-api/core/proto/reference_data';
 import { startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
 import { eventually, setupClickHouse, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { AssetKind } from '@wallet-api/core/proto/events';
@@ -146,11 +146,8 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
   beforeAll(async () => {
     const registry = createChainRegistry(await loadChainsConfig(chainsFile.pathname, {}));
     const ethereum = registry.get(Network.NETWORK_MAINNET, 'ethereum')!;
-    // Two chains the shipped configuration lacks: one without transaction history, one Solana chain.
-    const extraChains: Chain[] = [
-      { ...ethereum, id: 'legacy', flags: { ...ethereum.flags!, supportsTransactions: false } },
-      { ...ethereum, id: 'solana', family: ChainFamily.CHAIN_FAMILY_SOLANA },
-    ];
+    // A chain the shipped configuration lacks: one without transaction history (Solana's are shipped).
+    const extraChains: Chain[] = [{ ...ethereum, id: 'legacy', flags: { ...ethereum.flags!, supportsTransactions: false } }];
     referenceData = await startReferenceDataFixture({
       chains: { list: (network) => [...registry.list(network), ...(network === Network.NETWORK_MAINNET ? extraChains : [])] },
       tokens: [

@@ -50,7 +50,7 @@ export interface Pipeline {
   /** host:port of the pipeline's indexer gRPC service (ListWalletHistory, for the pnl service). */
   indexerAddress: string;
   /** Starts indexing a chain in-process (from block 0 unless `startBlock`); call the result to stop it. */
-  index(options: { chainId: string; rpcUrl: string; finalityDepth?: number; startBlock?: bigint }): () => Promise<void>;
+  index(options: { chainId: string; rpcUrl: string; finalityDepth?: number; startBlock?: bigint; family?: 'evm' | 'solana' }): () => Promise<void>;
   /** GET on the gateway with the pipeline's API key; answers the status and JSON body. */
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** Follows `links.next` from `path` and returns every item. */

@@ -256,6 +256,8 @@ describe('reference-data tokens, dapps and addresses against the test world', ()
       expect(listed.staking).toEqual([{ address: defi.staking.address.toLowerCase() }]);
       expect(listed.lending).toEqual([{ address: defi.lending.address.toLowerCase() }]);
     }
-    await expect(unary(client, client.listProtocols, { context: context(), chainId: 'solana' })).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
+    // Protocol positions are EVM-only (spec 4.3): a Solana chain lists none; an unknown chain is refused.
+    expect(await unary(client, client.listProtocols, { context: context(), chainId: 'solana' })).toMatchObject({ uniswapV2: [], uniswapV3: [], vaults: [], staking: [], lending: [] });
+    await expect(unary(client, client.listProtocols, { context: context(), chainId: 'no-such-chain' })).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
   });
 });

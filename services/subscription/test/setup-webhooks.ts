@@ -77,9 +77,8 @@ async function webhookKeys(dir: string): Promise<{ keyFile: string; certificate:
   return { keyFile, certificate: await readFile(certificateFile, 'utf8') };
 }
 
-export interface WebhookWorld {
-  pipeline: Pipeline;
-  chain: OwnChain;
+/** The subscription service as a process of its own over a PostgreSQL database of its own, on a pipeline's topics. */
+export interface SubscriptionProcess {
   database: PostgresDatabase;
   /** The subscription service's gRPC client (a process of its own, restarted by `restart`). */
   subscriptions: SubscriptionClient;
@@ -90,6 +89,11 @@ export interface WebhookWorld {
   /** Starts the subscription service again (after `kill`), and waits until it answers. */
   restart(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface WebhookWorld extends SubscriptionProcess {
+  pipeline: Pipeline;
+  chain: OwnChain;
 }
 
 /**
@@ -107,6 +111,21 @@ export async function startWebhookWorld(): Promise<WebhookWorld> {
   // Checkpoints of an earlier run name blocks of a chain that is gone.
   await pipeline.resetCheckpoints(['ethereum']);
   pipeline.index({ chainId: 'ethereum', rpcUrl: chain.rpcUrl, startBlock: head + 1n, finalityDepth: 5 });
+  const service = await startSubscriptionProcess(pipeline);
+  return {
+    ...service,
+    pipeline,
+    chain,
+    async close() {
+      await service.close();
+      await pipeline.close();
+      await chain.stop();
+    },
+  };
+}
+
+/** The subscription service reading `pipeline`'s topics and reference-data, with a short retry schedule and both signature schemes. */
+export async function startSubscriptionProcess(pipeline: Pipeline): Promise<SubscriptionProcess> {
   const database = await setupPostgresDatabase(uniqueName('webhooks'));
   const keysDir = await mkdtemp(join(tmpdir(), 'webhook-keys-'));
   const { keyFile, certificate } = await webhookKeys(keysDir);
@@ -151,8 +170,6 @@ export async function startWebhookWorld(): Promise<WebhookWorld> {
   await start();
 
   return {
-    pipeline,
-    chain,
     database,
     subscriptions,
     certificate,
@@ -171,8 +188,6 @@ export async function startWebhookWorld(): Promise<WebhookWorld> {
         await exited;
       }
       subscriptions.close();
-      await pipeline.close();
-      await chain.stop();
       await database.drop();
       await rm(keysDir, { recursive: true, force: true });
     },

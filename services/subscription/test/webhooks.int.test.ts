@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createHmac, createVerify, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { getAddress, type Address, type Hash } from 'viem';
 import { unary } from '@wallet-api/core/grpc';
@@ -7,6 +7,7 @@ import { Network } from '@wallet-api/core/proto/common';
 import type { SubscriptionFilters } from '@wallet-api/core/proto/subscription';
 import { eventually } from '@wallet-api/core/testing';
 import { startReceiver, startWebhookWorld, type Receiver, type ReceivedWebhook, type WebhookWorld } from './setup-webhooks.js';
+import { verifiesRsa, verifiesStandardWebhook } from './webhook-signatures.js';
 
 // Webhooks end to end on a devnet chain: transactions mined on an anvil of the suite's own are
 // indexed, published on Kafka, matched and delivered to a loopback receiver that checks both
@@ -66,21 +67,6 @@ async function mine(requests: { from: string; to: string; value?: bigint; data?:
 const webhooksFor = (hash: string) => receiver.received.filter((webhook) => webhook.status < 300 && webhook.json.included[0].attributes.hash === hash);
 const keyOf = (webhook: ReceivedWebhook) =>
   `${webhook.json.data.relationships.subscription.data.id}:${webhook.json.data.attributes.address}:${webhook.json.included[0].attributes.deleted}`;
-
-/** Standard Webhooks verification as a receiver writes it: HMAC-SHA256 of `id.timestamp.body` with the base64 key after `whsec_`. */
-function verifiesStandardWebhook(webhook: ReceivedWebhook, secret: string): boolean {
-  const id = webhook.headers['webhook-id'] as string;
-  const timestamp = webhook.headers['webhook-timestamp'] as string;
-  const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${timestamp}.${webhook.body}`).digest('base64');
-  const signatures = (webhook.headers['webhook-signature'] as string).split(' ').map((entry) => entry.split(',')[1]);
-  return signatures.includes(expected) && Math.abs(Date.now() / 1000 - Number(timestamp)) < 300;
-}
-
-/** The incumbent's scheme: RSA-SHA256 over `timestamp + "\n" + body + "\n"`, checked with the service's certificate. */
-function verifiesRsa(webhook: ReceivedWebhook, certificate: string): boolean {
-  const timestamp = webhook.headers['x-timestamp'] as string;
-  return createVerify('RSA-SHA256').update(`${timestamp}\n${webhook.body}\n`).verify(certificate, webhook.headers['x-signature'] as string, 'base64');
-}
 
 /** Waits until nothing new arrives for a while, so "exactly" can be checked. */
 async function settle(quietMs = 2_000): Promise<void> {
