@@ -115,7 +115,7 @@ cat <<EOT
 
   Chains (anvil, with the devnet world and live activity): ethereum http://127.0.0.1:18545,
   base http://127.0.0.1:18546, sepolia http://127.0.0.1:18547; Solana (LiteSVM, a block every
-  400 ms): solana http://127.0.0.1:18899, solana-devnet http://127.0.0.1:18900;
+  second): solana http://127.0.0.1:18899, solana-devnet http://127.0.0.1:18900;
   world manifest: .data/devnet/manifest.json
 
   Service logs: .data/logs/<service>.log. Press Ctrl-C to stop.

@@ -3,7 +3,9 @@
 #   solana         127.0.0.1:18899
 #   solana-devnet  127.0.0.1:18900
 # Each rebuilds its world from the `solana` section of .data/devnet/manifest.json when there is
-# one (same seed, same blocks and blockhashes), else starts empty, then seals a block every 400 ms.
+# one (same seed, same blocks and blockhashes), else starts empty, then seals a block every
+# second (SOLANA_SLOT_MS; mainnet's 400 ms would make every consumer of the block topics write 2.5
+# block states a second per chain on an idle stack).
 # Nothing is kept on disk: `down` only stops them.
 #   solana.sh up|down|restart|status [chain...]
 set -euo pipefail
@@ -15,7 +17,7 @@ HOST=127.0.0.1
 DIR="$(component_dir solana)"
 # A large world takes a while to rebuild before the server answers.
 READY_TIMEOUT="${SOLANA_READY_TIMEOUT:-300}"
-SLOT_MS="${SOLANA_SLOT_MS:-400}"
+SLOT_MS="${SOLANA_SLOT_MS:-1000}"
 ALL_CHAINS=(solana solana-devnet)
 CLI="${REPO_ROOT}/services/devnet/dist/cli/main.js"
 
