@@ -1,3 +1,4 @@
+import { canonicalWallet } from '@wallet-api/core/addresses';
 import { AssetKind, type BalanceChange } from '@wallet-api/core/proto/events';
 import { fromLimbs, toLimbs, type Limbs } from '../series/amount-limbs.js';
 
@@ -35,7 +36,7 @@ export function toBalanceChangeRow(change: BalanceChange): BalanceChangeRow | un
   return {
     address: change.wallet,
     chain_id: change.chainId,
-    asset: kind === AssetKind.ASSET_KIND_NATIVE ? '' : change.asset!.address.toLowerCase(),
+    asset: kind === AssetKind.ASSET_KIND_NATIVE ? '' : canonicalWallet(change.asset!.address),
     block_timestamp: Number(change.blockTimestamp),
     block_number: change.blockNumber,
     block_hash: change.blockHash.toLowerCase(),

@@ -1,3 +1,4 @@
+import { canonicalWallet } from '@wallet-api/core/addresses';
 import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import type { PnlFigures, WalletPnl } from '@wallet-api/core/proto/pnl';
@@ -59,7 +60,11 @@ function readPnl(backends: Backends, request: { context: RequestContext; address
       chainIds,
       currency: query.currency,
       fungibleIds: query['filter[fungible_ids]'] ?? [],
-      fungibleImplementations: (query['filter[fungible_implementations]'] ?? []).map((value) => value.toLowerCase()),
+      // `<chain_id>:<address>`: EVM addresses compare lowercase, Solana mints are base58 (case-sensitive).
+      fungibleImplementations: (query['filter[fungible_implementations]'] ?? []).map((value) => {
+        const split = value.indexOf(':');
+        return `${value.slice(0, split)}:${canonicalWallet(value.slice(split + 1))}`;
+      }),
       ...(query.since === undefined ? {} : { sinceMs: query.since.toString() }),
       ...(query.till === undefined ? {} : { tillMs: query.till.toString() }),
     },

@@ -1,3 +1,4 @@
+import { canonicalWallet } from '@wallet-api/core/addresses';
 import { AssetKind, type WalletTransaction } from '@wallet-api/core/proto/events';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { TokenInterface, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
@@ -25,7 +26,7 @@ function implementationsOf(transaction: WalletTransaction): FungibleRef[] {
   const found = new Map<string, FungibleRef>([[`${transaction.chainId}:`, { chainId: transaction.chainId, asset: '' }]]);
   for (const transfer of transaction.transfers) {
     if (!fungibleKinds.has(transfer.asset?.kind ?? AssetKind.ASSET_KIND_UNSPECIFIED)) continue;
-    const ref = { chainId: transaction.chainId, asset: transfer.asset!.kind === AssetKind.ASSET_KIND_NATIVE ? '' : transfer.asset!.address.toLowerCase() };
+    const ref = { chainId: transaction.chainId, asset: transfer.asset!.kind === AssetKind.ASSET_KIND_NATIVE ? '' : canonicalWallet(transfer.asset!.address) };
     found.set(implementationKey(ref), ref);
   }
   return [...found.values()];

@@ -1,3 +1,4 @@
+import { canonicalWallet } from '@wallet-api/core/addresses';
 import { AssetKind, type WalletTransaction } from '@wallet-api/core/proto/events';
 import type { LedgerEntry } from './fifo-ledger.js';
 
@@ -72,7 +73,7 @@ export function transactionEntries(transaction: WalletTransaction, wallet: strin
         continue;
       }
       if (!fungibleKinds.has(kind)) continue;
-      const asset = kind === AssetKind.ASSET_KIND_NATIVE ? '' : transfer.asset!.address.toLowerCase();
+      const asset = kind === AssetKind.ASSET_KIND_NATIVE ? '' : canonicalWallet(transfer.asset!.address);
       const amount = BigInt(transfer.amount);
       net.set(asset, (net.get(asset) ?? 0n) + (received ? amount : -amount));
     }

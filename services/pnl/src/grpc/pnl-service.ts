@@ -1,3 +1,4 @@
+import { canonicalWallet } from '@wallet-api/core/addresses';
 import { status } from '@grpc/grpc-js';
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import { GrpcError, registration, unavailable, type ServiceRegistration } from '@wallet-api/core/grpc';
@@ -46,7 +47,7 @@ export function pnlService(deps: PnlServiceDeps): ServiceRegistration {
   const results = new LRUCache<string, Promise<WalletPnlMessage>>({ max: deps.maxEntries ?? 10_000 });
 
   async function getWalletPnl(request: GetWalletPnlRequest): Promise<WalletPnlMessage> {
-    const addresses = [...new Set(request.addresses.map((address) => address.toLowerCase()))].sort();
+    const addresses = [...new Set(request.addresses.map(canonicalWallet))].sort();
     const versions = await Promise.all(addresses.map((address) => deps.versions.current(address, ['history'])));
     const context = request.context ?? RequestContext.fromPartial({});
     const key = JSON.stringify([addresses, versions, [...request.chainIds].sort(), request.currency, context.network, request.fungibleIds, request.fungibleImplementations, request.sinceMs, request.tillMs]);
