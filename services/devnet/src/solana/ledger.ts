@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 // The local Solana chain: LiteSVM executes each transaction at once; the ledger keeps what a
 // validator keeps (blocks by slot, transactions with their status meta, signatures by address)
 // and computes what LiteSVM does not report (fees, pre/post lamports and token balances, cost
-// units, block rewards). Blockhashes come from LiteSVM's deterministic chain (one
-// `expireBlockhash` per sealed block), so the same sends and seals give the same hashes.
+// units, block rewards). A block's hash is SHA-256 over its parent's hash, its slot and its
+// transactions' signatures, as a validator's hash covers the entries it made: the same sends and
+// seals give the same hashes, and a chain with other history has other hashes from its first
+// differing block on (an indexer notices the chain behind a URL was replaced).
 import {
   appendTransactionMessageInstruction,
   blockhash as toBlockhash,
@@ -10,6 +13,7 @@ import {
   createNoopSigner,
   createTransactionMessage,
   getBase58Decoder,
+  getBase58Encoder,
   lamports as toLamports,
   pipe,
   setTransactionMessageFeePayer,
@@ -45,6 +49,17 @@ const slotHashesEntries = 512;
 const burnPercent = 50n;
 const systemProgram = '11111111111111111111111111111111';
 const base58 = getBase58Decoder();
+const base58Bytes = getBase58Encoder();
+
+/** base58 SHA-256 of the parent's hash bytes, the slot (u64 little endian) and every signature's bytes, in block order. */
+function blockhashOf(parent: string, slot: bigint, transactions: readonly RecordedTransaction[]): string {
+  const digest = createHash('sha256').update(base58Bytes.encode(parent) as Uint8Array);
+  const slotBytes = Buffer.alloc(8);
+  slotBytes.writeBigUInt64LE(slot);
+  digest.update(slotBytes);
+  for (const transaction of transactions) for (const signature of transaction.signatures) digest.update(base58Bytes.encode(signature) as Uint8Array);
+  return base58.decode(digest.digest());
+}
 
 export function createSolanaLedger(options: SolanaLedgerOptions = {}): SolanaLedger {
   const firstSlot = options.firstSlot ?? 0n;
@@ -182,7 +197,7 @@ export function createSolanaLedger(options: SolanaLedgerOptions = {}): SolanaLed
     const transactions = pending;
     const rewards = blockRewards(transactions);
     svm.expireBlockhash();
-    const hash = svm.latestBlockhash();
+    const hash = blockhashOf(previous ? previous.blockhash : genesisHash, openSlot, transactions);
     const block: SealedBlock = {
       slot: openSlot,
       parentSlot: previous ? previous.slot : openSlot > 0n ? openSlot - 1n : 0n,

@@ -104,9 +104,19 @@ export function createSolanaChainIndexer(options: SolanaChainIndexerOptions): So
       }
       const end = head < nextSlot + slotRange - 1n ? head : nextSlot + slotRange - 1n;
       const slots = await rpc.getBlocks(nextSlot, end, { commitment }).send({ abortSignal: signal });
+      const batchAt = (start: number) => slots.slice(start, start + options.publishBatchSize).map((slot) => BigInt(slot));
+      const fetchBatch = (batch: bigint[]) => {
+        const fetched = mapConcurrently(batch, options.concurrency, (slot) => fetchBlock(slot, signal));
+        // Awaited in its turn; a failure before then must not surface as an unhandled rejection.
+        fetched.catch(() => undefined);
+        return fetched;
+      };
+      let next = fetchBatch(batchAt(0));
       for (let start = 0; start < slots.length && !signal.aborted; start += options.publishBatchSize) {
-        const batch = slots.slice(start, start + options.publishBatchSize).map((slot) => BigInt(slot));
-        const blocks = await mapConcurrently(batch, options.concurrency, (slot) => fetchBlock(slot, signal));
+        const batch = batchAt(start);
+        const blocks = await next;
+        // The next batch is fetched while this one is decoded and published.
+        if (start + options.publishBatchSize < slots.length) next = fetchBatch(batchAt(start + options.publishBatchSize));
         const decoded: (DecodedBlock & { sequence: bigint })[] = [];
         batch.forEach((slot, index) => {
           const block = blocks[index]!;

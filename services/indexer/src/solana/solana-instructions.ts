@@ -81,6 +81,8 @@ function tokenMovement(program: string, data: Uint8Array, keys: readonly string[
 /** The movement an instruction makes, if it is one of the System or token programs' transfers, mints or burns. */
 export function instructionMovement(instruction: SolanaCompiledInstruction, accountKeys: readonly string[]): InstructionMovement | undefined {
   const program = accountKeys[Number(instruction.programIdIndex)];
+  // Only these programs' data is decoded: base58 is the costliest step of a busy block.
+  if (program !== systemProgram && program !== tokenProgram && program !== token2022Program) return undefined;
   const keys = instruction.accounts.map((index) => accountKeys[Number(index)] ?? '');
   let data: Uint8Array;
   try {
@@ -88,9 +90,7 @@ export function instructionMovement(instruction: SolanaCompiledInstruction, acco
   } catch {
     return undefined;
   }
-  if (program === systemProgram) return systemMovement(data, keys);
-  if (program === tokenProgram || program === token2022Program) return tokenMovement(program, data, keys);
-  return undefined;
+  return program === systemProgram ? systemMovement(data, keys) : tokenMovement(program, data, keys);
 }
 
 /** Lamports per compute unit in micro-lamports (SetComputeUnitPrice), when the instruction sets it. */
