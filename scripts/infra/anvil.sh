@@ -152,34 +152,10 @@ status_chain() {
   fi
 }
 
-action="${1:-}"
-shift || true
-chains=("$@")
-((${#chains[@]})) || chains=("${ALL_CHAINS[@]}")
-for chain in "${chains[@]}"; do chain_id "${chain}" >/dev/null; done
+check_chain() { chain_id "${1}" >/dev/null; }
+prepare_chains() {
+  apt_install curl curl
+  ensure_binary
+}
 
-case "${action}" in
-  up)
-    apt_install curl curl
-    ensure_binary
-    lock_component "${DIR}"
-    for chain in "${chains[@]}"; do up_chain "${chain}"; done
-    ;;
-  down)
-    lock_component "${DIR}"
-    for chain in "${chains[@]}"; do down_chain "${chain}"; done
-    ;;
-  restart)
-    # Picks up a newly linked devnet world: a running anvil cannot load another state in place.
-    apt_install curl curl
-    ensure_binary
-    lock_component "${DIR}"
-    for chain in "${chains[@]}"; do down_chain "${chain}" && up_chain "${chain}"; done
-    ;;
-  status)
-    rc=0
-    for chain in "${chains[@]}"; do status_chain "${chain}" || rc=1; done
-    exit "${rc}"
-    ;;
-  *) echo "usage: $0 up|down|restart|status [${ALL_CHAINS[*]}]" >&2; exit 2 ;;
-esac
+run_chain_command "$@"

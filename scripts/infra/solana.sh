@@ -101,34 +101,10 @@ status_chain() {
   fi
 }
 
-action="${1:-}"
-shift || true
-chains=("$@")
-((${#chains[@]})) || chains=("${ALL_CHAINS[@]}")
-for chain in "${chains[@]}"; do chain_port "${chain}" >/dev/null; done
+check_chain() { chain_port "${1}" >/dev/null; }
+prepare_chains() {
+  apt_install curl curl
+  ensure_built
+}
 
-case "${action}" in
-  up)
-    apt_install curl curl
-    ensure_built
-    lock_component "${DIR}"
-    for chain in "${chains[@]}"; do up_chain "${chain}"; done
-    ;;
-  down)
-    lock_component "${DIR}"
-    for chain in "${chains[@]}"; do down_chain "${chain}"; done
-    ;;
-  restart)
-    # Picks up a new world in the manifest: a running chain cannot rebuild in place.
-    apt_install curl curl
-    ensure_built
-    lock_component "${DIR}"
-    for chain in "${chains[@]}"; do down_chain "${chain}" && up_chain "${chain}"; done
-    ;;
-  status)
-    rc=0
-    for chain in "${chains[@]}"; do status_chain "${chain}" || rc=1; done
-    exit "${rc}"
-    ;;
-  *) echo "usage: $0 up|down|restart|status [${ALL_CHAINS[*]}]" >&2; exit 2 ;;
-esac
+run_chain_command "$@"

@@ -193,3 +193,36 @@ usage_component() {
   echo "usage: $0 up|down|status" >&2
   exit 2
 }
+
+# The command line of a script that runs several local chains (anvil.sh, solana.sh):
+#   <script> up|down|restart|status [chain...]
+# The script defines up_chain, down_chain and status_chain (each taking a chain name), a
+# `check_chain` that dies on an unknown name, and `prepare_chains` (what `up` needs installed);
+# ALL_CHAINS and DIR are set. `restart` stops and starts each chain: a running chain cannot load
+# another world in place.
+run_chain_command() {
+  local action="${1:-}" chain rc=0
+  shift || true
+  local chains=("$@")
+  ((${#chains[@]})) || chains=("${ALL_CHAINS[@]}")
+  for chain in "${chains[@]}"; do check_chain "${chain}"; done
+  case "${action}" in
+    up | restart)
+      prepare_chains
+      lock_component "${DIR}"
+      for chain in "${chains[@]}"; do
+        [[ "${action}" == restart ]] && down_chain "${chain}"
+        up_chain "${chain}"
+      done
+      ;;
+    down)
+      lock_component "${DIR}"
+      for chain in "${chains[@]}"; do down_chain "${chain}"; done
+      ;;
+    status)
+      for chain in "${chains[@]}"; do status_chain "${chain}" || rc=1; done
+      exit "${rc}"
+      ;;
+    *) echo "usage: $0 up|down|restart|status [${ALL_CHAINS[*]}]" >&2; exit 2 ;;
+  esac
+}

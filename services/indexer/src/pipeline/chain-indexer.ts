@@ -6,7 +6,7 @@ import { createBlockSource } from '../fetch/block-source.js';
 import { createPoolEventSource } from '../fetch/pool-event-source.js';
 import type { BlockPublisher, DecodedBlock } from '../publish/block-publisher.js';
 import type { CheckpointBlock, CheckpointStore } from '../store/checkpoint-store.js';
-import { backoffDelay, defaultRetryPolicy } from '../sync/backoff.js';
+import { runWithRestarts } from '../sync/run-with-restarts.js';
 import { createBlockFollower, ReorgTooDeepError, type FollowedBlock, type FollowerEvent } from '../sync/block-follower.js';
 import type { IndexerMetrics } from './indexer-metrics.js';
 
@@ -199,21 +199,18 @@ export function createChainIndexer(options: ChainIndexerOptions): ChainIndexer {
   }
 
   return {
-    async run(signal) {
-      for (let failures = 0; !signal.aborted; failures++) {
-        try {
-          await runOnce(signal);
-          return;
-        } catch (error) {
-          if (signal.aborted) return;
+    run: (signal) =>
+      runWithRestarts(
+        signal,
+        {
+          logger,
+          message: 'chain indexer failed; restarting from the checkpoint',
           // Deeper than the finality depth means the configuration is wrong for this chain;
           // retrying would publish nothing new, so it is logged at error level every time.
-          const level = error instanceof ReorgTooDeepError ? 'error' : 'warn';
-          logger[level]({ err: error }, 'chain indexer failed; restarting from the checkpoint');
-          metrics.restarts.inc(labels);
-          await new Promise((resolve) => setTimeout(resolve, backoffDelay(Math.min(failures, 6), defaultRetryPolicy)));
-        }
-      }
-    },
+          isFatal: (error) => error instanceof ReorgTooDeepError,
+          onRestart: () => metrics.restarts.inc(labels),
+        },
+        runOnce,
+      ),
   };
 }

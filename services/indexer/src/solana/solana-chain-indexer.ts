@@ -5,7 +5,7 @@ import type { DecodedBlock as DecodedBlockContent } from '../decode/decode-block
 import type { IndexerMetrics } from '../pipeline/indexer-metrics.js';
 import type { BlockPublisher, DecodedBlock } from '../publish/block-publisher.js';
 import type { CheckpointBlock, CheckpointStore } from '../store/checkpoint-store.js';
-import { backoffDelay, defaultRetryPolicy } from '../sync/backoff.js';
+import { abortableSleep, runWithRestarts } from '../sync/run-with-restarts.js';
 import type { SolanaBlock } from './solana-block.js';
 import { decodeSolanaBlock } from './decode-solana-block.js';
 
@@ -57,15 +57,6 @@ async function mapConcurrently<T, R>(items: readonly T[], concurrency: number, w
   return results;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
-
 export function createSolanaChainIndexer(options: SolanaChainIndexerOptions): SolanaChainIndexer {
   const { chainId, rpc, checkpoints, publisher, metrics } = options;
   const decode = options.decode ?? decodeSolanaBlock;
@@ -99,7 +90,7 @@ export function createSolanaChainIndexer(options: SolanaChainIndexerOptions): So
       metrics.head.set(labels, Number(head));
       metrics.lag.set(labels, Math.max(0, Number(head - nextSlot + 1n)));
       if (head < nextSlot) {
-        await sleep(options.pollIntervalMs, signal);
+        await abortableSleep(options.pollIntervalMs, signal);
         continue;
       }
       const end = head < nextSlot + slotRange - 1n ? head : nextSlot + slotRange - 1n;
@@ -159,19 +150,16 @@ export function createSolanaChainIndexer(options: SolanaChainIndexerOptions): So
   }
 
   return {
-    async run(signal) {
-      for (let failures = 0; !signal.aborted; failures++) {
-        try {
-          await runOnce(signal);
-          return;
-        } catch (error) {
-          if (signal.aborted) return;
-          const level = error instanceof SolanaChainMismatchError ? 'error' : 'warn';
-          logger[level]({ err: error }, 'Solana chain indexer failed; restarting from the checkpoint');
-          metrics.restarts.inc(labels);
-          await sleep(backoffDelay(Math.min(failures, 6), defaultRetryPolicy), signal);
-        }
-      }
-    },
+    run: (signal) =>
+      runWithRestarts(
+        signal,
+        {
+          logger,
+          message: 'Solana chain indexer failed; restarting from the checkpoint',
+          isFatal: (error) => error instanceof SolanaChainMismatchError,
+          onRestart: () => metrics.restarts.inc(labels),
+        },
+        runOnce,
+      ),
   };
 }
