@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IService } from 'kubernetes-models/v1/Service';
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -13,6 +14,7 @@ import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisrup
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { defaultMetricsPorts } from '@wallet-api/core/config';
+import { parseChainsConfig } from '../../../services/reference-data/src/chains/chain-config.js';
 import { chartDir, locateHelm, ofKind, renderChart, runHelm, schemaErrors, type Manifest } from './render.js';
 
 // The services' metrics layout (each serves GET /metrics on <NAME>_METRICS_PORT): the chart must use the code's ports.
@@ -82,6 +84,10 @@ function expectLockedDown(workload: IDeployment | IJob): void {
 /** What every rendering must hold, whatever the values. */
 function expectDeployable(manifests: Manifest[]): void {
   expect(schemaErrors(manifests)).toEqual([]);
+  // The chains file reference-data mounts passes reference-data's own parser (a Solana chain's external_id included).
+  for (const configMap of ofKind<IConfigMap & Manifest>(manifests, 'ConfigMap').filter((manifest) => manifest.metadata.name.endsWith('-chains'))) {
+    expect(parseChainsConfig(JSON.parse(configMap.data!['chains.json']!)).length).toBeGreaterThan(0);
+  }
 
   const deployments = ofKind<IDeployment & Manifest>(manifests, 'Deployment');
   expect(deployments.map(component).sort()).toEqual(services);

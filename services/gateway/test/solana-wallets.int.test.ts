@@ -157,6 +157,9 @@ afterAll(async () => {
   await prisma.$disconnect();
 });
 
+/** How a transfer moves the wallet's balance: `self` moves nothing. */
+const sign = (direction: string): bigint => (direction === 'in' ? 1n : direction === 'out' ? -1n : 0n);
+
 /** What the chain holds for a wallet: lamports ('' key) and each mint's raw amount, zeros left out. */
 async function chainHoldings(wallet: string): Promise<Map<string, bigint>> {
   const held = new Map<string, bigint>();
@@ -227,9 +230,10 @@ describe('Solana wallets through the gateway', () => {
     }
   }, 120_000);
 
-  test("transactions: each served signature's slot, time, fee and token transfers equal getTransaction, and every transaction the wallet signed or paid in is served", async () => {
+  test("transactions: for every wallet, each served signature's slot, time, fee and transfers equal getTransaction, and every transaction the wallet signed or paid in is served", async () => {
     let failedSeen = 0;
-    for (const wallet of world.wallets.slice(0, 6).map((entry) => entry.address)) {
+    let solChecked = 0;
+    for (const wallet of world.wallets.map((entry) => entry.address)) {
       const served = await eventually(async () => {
         const items = await all(`/v1/wallets/${wallet}/transactions/?filter[chain_ids]=solana&filter[trash]=no_filter&page[size]=25`);
         const signed = await rpc.getSignaturesForAddress(solanaAddress(wallet), { limit: 1000 }).send();
@@ -268,15 +272,32 @@ describe('Solana wallets through the gateway', () => {
         for (const transfer of attributes.transfers) {
           const mint = transfer.fungible_info?.implementations.find((entry: any) => entry.chain_id === 'solana')?.address;
           if (!mint) continue;
-          const amount = BigInt(transfer.quantity.int) * (transfer.direction === 'in' ? 1n : -1n);
+          const amount = BigInt(transfer.quantity.int) * sign(transfer.direction);
           served.set(mint, (served.get(mint) ?? 0n) + amount);
         }
         for (const [mint, amount] of net) if (amount === 0n) net.delete(mint);
         expect({ hash: attributes.hash, transfers: served }).toEqual({ hash: attributes.hash, transfers: net });
+
+        // SOL: the wallet's transfers less the fee it paid equal its change in lamports, unless a
+        // token account was opened or closed (its rent moves without a transfer to show).
+        const keys = tx.transaction.message.accountKeys.map(String);
+        const tokenAccounts = new Set([...(tx.meta!.preTokenBalances ?? []), ...(tx.meta!.postTokenBalances ?? [])].map((balance) => Number(balance.accountIndex)));
+        const rentMoved = [...tokenAccounts].some((index) => tx.meta!.preBalances[index] === 0n || tx.meta!.postBalances[index] === 0n);
+        const index = keys.indexOf(wallet);
+        if (rentMoved || index < 0) continue;
+        let lamports = 0n;
+        for (const transfer of attributes.transfers) {
+          if (transfer.fungible_info?.symbol !== 'SOL' || transfer.fungible_info.implementations.some((entry: any) => entry.address)) continue;
+          lamports += BigInt(transfer.quantity.int) * sign(transfer.direction);
+        }
+        if (index === 0) lamports -= BigInt(attributes.fee.quantity.int);
+        expect({ hash: attributes.hash, lamports }).toEqual({ hash: attributes.hash, lamports: tx.meta!.postBalances[index]! - tx.meta!.preBalances[index]! });
+        solChecked++;
       }
     }
-    // The world's planned failures are spread over its wallets; the first six hold at least one.
+    // The world's planned failures are spread over its wallets.
     expect(failedSeen).toBeGreaterThan(0);
+    expect(solChecked).toBeGreaterThan(0);
   }, 300_000);
 
   test('bad and unsupported requests answer 400 with a detail naming the problem', async () => {
