@@ -19,6 +19,8 @@ apt_install java openjdk-17-jre-headless
 apt_install mvn maven
 apt_install psql postgresql-client
 apt_install openssl openssl
+# Headless browser for the /docs page test (playwright-core drives it; it downloads no browser of its own).
+apt_install chromium chromium
 
 log "installing workspace packages"
 CI=true pnpm install --frozen-lockfile --reporter=append-only >/dev/null || die "pnpm install failed; run 'pnpm install' to see why"

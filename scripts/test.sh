@@ -9,6 +9,8 @@ COMPONENT=test
 
 bash scripts/setup.sh
 bash scripts/codegen-proto.sh --check
+# The committed TypeScript client must match the routes the gateway declares.
+bash scripts/codegen-client.sh --check
 log "type-checking sources and tests"
 node_modules/.bin/tsc -p tsconfig.json --noEmit || die "type errors (see above)"
 log "helm for the chart tests (built from its Go module once, then taken from .data/tools)"

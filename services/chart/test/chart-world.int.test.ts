@@ -15,6 +15,7 @@ import { createApp } from '../../gateway/src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../../gateway/src/auth/api-keys.js';
 import { createResponseCache } from '../../gateway/src/cache/response-cache.js';
 import { createBackends, type Backends } from '../../gateway/src/grpc/backends.js';
+import { createWalletApiClient, type WalletApiClient } from '../../../clients/typescript/src/index.js';
 
 // Balance charts over the test world (chain -> indexer -> Kafka -> chart consumer -> ClickHouse ->
 // gRPC), held against the chain: at sampled points of every period, the served value equals the
@@ -193,6 +194,8 @@ describe('protocol positions over time', () => {
 describe('GET /v1/wallets/{address}/charts/{chart_period} through the gateway', () => {
   let baseUrl: string;
   let authorization: string;
+  // The typed client (@wallet-api/client) for the calls the served OpenAPI document must describe.
+  let api: WalletApiClient;
 
   beforeAll(async () => {
     backends = createBackends({ referenceData: harness.referenceDataAddress, indexer: harness.referenceDataAddress, positions: harness.referenceDataAddress, chart: charts.address });
@@ -215,6 +218,7 @@ describe('GET /v1/wallets/{address}/charts/{chart_period} through the gateway', 
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const { key } = await createOrganizationKey(prisma, { org: uniqueName('chart-world'), roles: [], addons: [] });
     authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+    api = createWalletApiClient({ baseUrl, apiKey: key });
   });
 
   async function get(path: string): Promise<{ status: number; body: any }> {
@@ -227,10 +231,10 @@ describe('GET /v1/wallets/{address}/charts/{chart_period} through the gateway', 
     const wallet = chain.wallets[0]!.address;
     const lower = wallet.toLowerCase();
     const path = `/v1/wallets/${wallet}/charts/year?filter[chain_ids]=ethereum`;
-    const first = await get(path);
-    expect(first.status).toBe(200);
+    const first = await api.GET('/v1/wallets/{address}/charts/{chart_period}', { params: { path: { address: wallet, chart_period: 'year' }, query: { 'filter[chain_ids]': 'ethereum' } } });
+    expect(first.response.status).toBe(200);
     const expected = await charts.chart({ context: contextOf('ethereum'), addresses: [lower], chainIds: ['ethereum'], period: 'year' });
-    expect(first.body).toEqual({
+    expect(first.data).toEqual({
       links: { self: `${publicUrl}${path}` },
       data: {
         type: 'wallet_chart',
@@ -242,14 +246,14 @@ describe('GET /v1/wallets/{address}/charts/{chart_period} through the gateway', 
         },
       },
     });
-    expect((await get(path)).body).toEqual(first.body);
-    const set = await get(`/v1/wallet-sets/charts/year?addresses=${wallet}&filter[chain_ids]=ethereum`);
-    expect(set.status).toBe(200);
-    expect(set.body.data.id).toBe(`${lower}-year`);
-    expect(set.body.data.attributes).toEqual(first.body.data.attributes);
+    expect((await get(path)).body).toEqual(first.data);
+    const set = await api.GET('/v1/wallet-sets/charts/{chart_period}', { params: { path: { chart_period: 'year' }, query: { addresses: wallet, 'filter[chain_ids]': 'ethereum' } } });
+    expect(set.response.status).toBe(200);
+    expect(set.data!.data.id).toBe(`${lower}-year`);
+    expect(set.data!.data.attributes).toEqual(first.data!.data.attributes);
     // Without a chain filter every mainnet chain that qualifies is read: the wallet has no history on the others.
     const everyChain = await get(`/v1/wallets/${wallet}/charts/year`);
-    expect(everyChain.body.data.attributes.points).toEqual(first.body.data.attributes.points);
+    expect(everyChain.body.data.attributes.points).toEqual(first.data!.data.attributes.points);
   });
 
   test.each([

@@ -1,5 +1,5 @@
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@wallet-api/core/logger';
 import { authenticate, type OrganizationLookup } from './auth/authenticate.js';
@@ -11,10 +11,16 @@ import type { Backends } from './grpc/backends.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
 import { requestMetrics } from './http/request-metrics.js';
-import { buildOpenApiDocument, createOpenApiRegistryComponents } from './openapi/document.js';
+import { buildOpenApiDocument, createOpenApiRegistryComponents, type OpenApiDocument } from './openapi/document.js';
+import { docsPage } from './docs/docs-page.js';
 import { rateLimit, type RateLimitDefaults } from './rate-limit/rate-limit.js';
 import { addChainRoutes } from './routes/chains.js';
+import { addFungibleRoutes } from './routes/fungibles.js';
+import { addFungibleChartRoutes } from './routes/fungible-charts.js';
+import { addDappRoutes } from './routes/dapps.js';
+import { addGasPriceRoutes } from './routes/gas-prices.js';
 import { addNftRoutes } from './routes/nfts.js';
+import { addSwapRoutes } from './routes/swap.js';
 import { addTxSubscriptionRoutes } from './routes/tx-subscriptions.js';
 import { registerWebhookCertificatePath, webhookCertificate, webhookCertificatePath } from './routes/webhook-certificate.js';
 import { createApiRoutes } from './routes/define-route.js';
@@ -22,6 +28,7 @@ import { addWalletChartRoutes } from './routes/wallet-charts.js';
 import { addWalletNftRoutes } from './routes/wallet-nfts.js';
 import { addWalletPnlRoutes } from './routes/wallet-pnl.js';
 import { addWalletPortfolioRoutes } from './routes/wallet-portfolio.js';
+import { addWalletSetRoutes } from './routes/wallet-sets.js';
 import { addWalletPositionRoutes } from './routes/wallet-positions.js';
 import { addWalletTransactionRoutes } from './routes/wallet-transactions.js';
 
@@ -46,18 +53,23 @@ export interface GatewayDependencies {
   webhookCertificateFile?: string;
 }
 
-export function createApp(deps: GatewayDependencies): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use(requestMetrics);
-  app.use(requestContext);
-  // Request bodies are parsed by the routes that declare one (define-route), after authentication.
+/** What the /v1 routes read; authentication and rate limits are createApp's. */
+export type ApiDependencies = Omit<GatewayDependencies, 'lookupOrganization' | 'redis' | 'rateLimits'>;
 
+/**
+ * Declares every /v1 route on a router, and the OpenAPI document from the same declarations.
+ * Declaring calls no backend (only handlers do, and gRPC channels connect on their first call), so
+ * `wallet-api openapi` builds the document without a running stack.
+ */
+export function declareApi(deps: ApiDependencies): { router: Router; openApiDocument: OpenApiDocument } {
   const registry = new OpenAPIRegistry();
   createOpenApiRegistryComponents(registry);
   const routes = createApiRoutes({ registry, publicUrl: deps.publicUrl, logger: deps.logger, checkResponses: deps.checkResponses, ...(deps.responseCache ? { responseCache: deps.responseCache } : {}) });
   addChainRoutes(routes, deps.backends);
+  addFungibleRoutes(routes, deps.backends);
+  addDappRoutes(routes, deps.backends);
+  addGasPriceRoutes(routes, deps.backends);
+  addFungibleChartRoutes(routes, deps.backends);
   const { changes } = deps;
   const fungibles = createFungibleDirectory(deps.backends.referenceData, {
     ttlMs: deps.fungiblesTtlMs ?? 0,
@@ -69,13 +81,29 @@ export function createApp(deps: GatewayDependencies): Express {
   });
   addWalletPositionRoutes(routes, deps.backends, fungibles);
   addWalletPortfolioRoutes(routes, deps.backends);
+  addWalletSetRoutes(routes, deps.backends, fungibles, {
+    ...(deps.transactionPages ? { pages: deps.transactionPages } : {}),
+    ...(changes ? { priceGeneration: () => changes.everything() } : {}),
+  });
   addWalletChartRoutes(routes, deps.backends);
   addWalletPnlRoutes(routes, deps.backends);
   addWalletNftRoutes(routes, deps.backends);
   addNftRoutes(routes, deps.backends);
   addTxSubscriptionRoutes(routes, deps.backends);
+  addSwapRoutes(routes, deps.backends);
   registerWebhookCertificatePath(registry);
   const openApiDocument = buildOpenApiDocument(registry, deps.publicUrl);
+  return { router: routes.router, openApiDocument };
+}
+
+export function createApp(deps: GatewayDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestMetrics);
+  app.use(requestContext);
+  // Request bodies are parsed by the routes that declare one (define-route), after authentication.
+  const { router, openApiDocument } = declareApi(deps);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -83,8 +111,10 @@ export function createApp(deps: GatewayDependencies): Express {
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument);
   });
+  // The interactive reference of that document; like it, served without a key.
+  app.use('/docs', docsPage());
   app.get(webhookCertificatePath, webhookCertificate(deps.webhookCertificateFile, deps.logger));
-  app.use('/v1', authenticate(deps.lookupOrganization), rateLimit(deps.redis, deps.rateLimits), routes.router);
+  app.use('/v1', authenticate(deps.lookupOrganization), rateLimit(deps.redis, deps.rateLimits), router);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,4 +1,5 @@
-import { eventually } from '@wallet-api/core/testing';
+import { createPrisma } from '@wallet-api/core/db';
+import { eventually, testConfig, uniqueName } from '@wallet-api/core/testing';
 import { createPublicClient, http, type Address, type PublicClient } from 'viem';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
 import { startMetadataServer, type MetadataServer } from '../../devnet/src/metadata-server/index.js';
@@ -7,6 +8,8 @@ import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/manifes
 import { nftHoldings } from '../../devnet/src/truth/nfts.js';
 import { readUniswapV3Positions } from '../../devnet/src/truth/uniswap.js';
 import { startNftHarness, type NftHarness } from '../../nft/test/setup-nft.js';
+import { createWalletApiClient, type WalletApiClient } from '../../../clients/typescript/src/index.js';
+import { createOrganizationKey } from '../src/auth/api-keys.js';
 
 // The NFT endpoints end to end: the test world indexed into the nft service, read through the
 // gateway over HTTP with an API key, and held against the chain (ownerOf, balanceOf, the V3
@@ -19,6 +22,9 @@ let chain: ChainWorld;
 let client: PublicClient;
 let wallet: Address;
 let truth: string[];
+// The typed client (@wallet-api/client), for the calls the served OpenAPI document must describe.
+let api: WalletApiClient;
+const prisma = createPrisma(testConfig().DATABASE_URL);
 
 /** Every NFT the chain gives a wallet at the head: the world's collections and its V3 liquidity positions. */
 async function chainHoldings(address: Address, head: bigint): Promise<string[]> {
@@ -28,8 +34,10 @@ async function chainHoldings(address: Address, head: bigint): Promise<string[]> 
   return [...collections, ...liquidity].sort();
 }
 
-const held = (positions: any[]) => positions.map((position) => `${position.attributes.nft_info.contract_address}:${position.attributes.nft_info.token_id}=${position.attributes.amount}`).sort();
+const held = (positions: { attributes: { nft_info: { contract_address: string; token_id: string }; amount: string } }[]) => positions.map((position) => `${position.attributes.nft_info.contract_address}:${position.attributes.nft_info.token_id}=${position.attributes.amount}`).sort();
 const positionsPath = (query = '') => `/v1/wallets/${wallet}/nft-positions/?filter[chain_ids]=${chainId}${query}`;
+/** The page[after] cursor a links.next carries, if any. */
+const cursorOf = (next?: string | null) => (next ? (new URL(next).searchParams.get('page[after]') ?? undefined) : undefined);
 
 beforeAll(async () => {
   const manifest = await readManifest();
@@ -45,19 +53,32 @@ beforeAll(async () => {
   await harness.pipeline.resetCheckpoints([chainId]);
   harness.pipeline.index({ chainId, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
   metadataServer = await startMetadataServer({ port: 18600 }).catch(() => undefined);
+  // The harness's gateway has no address of its own to give: the client's requests (with a key of
+  // this test's organization, sent by the client) travel to it through the harness's fetch.
+  const { key } = await createOrganizationKey(prisma, { org: uniqueName('wallet-nfts'), roles: [], addons: [] });
+  api = createWalletApiClient({
+    baseUrl: 'http://gateway.invalid',
+    apiKey: key,
+    fetch: async (request: Request) => {
+      const url = new URL(request.url);
+      const { status, body } = await harness.pipeline.get(url.pathname + url.search, { authorization: request.headers.get('authorization')! });
+      return Response.json(body, { status });
+    },
+  });
 }, 180_000);
 
 afterAll(async () => {
   await harness?.close();
   await metadataServer?.close();
+  await prisma.$disconnect();
 });
 
 test('a wallet never seen answers 202 with empty data, then 200; pages of 2 through links.next give every NFT once, as the chain has them', async () => {
   const first = await harness.pipeline.get(positionsPath());
   expect(first).toEqual({ status: 202, body: { links: { self: expect.stringContaining('/nft-positions/') }, data: [] } });
   await eventually(async () => {
-    const { status, body } = await harness.pipeline.get(positionsPath('&page[size]=500'));
-    expect({ status, held: held(body.data) }).toEqual({ status: 200, held: truth });
+    const { data: body, response } = await api.GET('/v1/wallets/{address}/nft-positions/', { params: { path: { address: wallet }, query: { 'filter[chain_ids]': chainId, 'page[size]': '500' } } });
+    expect({ status: response.status, held: held(body?.data ?? []) }).toEqual({ status: 200, held: truth });
   }, 120_000);
   const paged = await harness.pipeline.getAll(positionsPath('&page[size]=2'));
   expect(held(paged)).toEqual(truth);
@@ -102,10 +123,18 @@ test('sort by floor price both ways (unpriced last), the collection filter, and 
   expect(filtered.data.every((position: any) => position.relationships.nft_collection.data.id === collectionId)).toBe(true);
 
   const value = all.data.reduce((sum: number, position: any) => sum + (position.attributes.value ?? 0), 0);
-  const { status, body: portfolio } = await harness.pipeline.get(`/v1/wallets/${wallet}/nft-portfolio?filter[chain_ids]=${chainId}`);
-  expect(status).toBe(200);
-  expect(portfolio.data).toMatchObject({ type: 'wallet_nft_portfolio', attributes: { positions_distribution_by_chain: { [chainId]: expect.closeTo(value, 6) } } });
-  const collections = await harness.pipeline.getAll(`/v1/wallets/${wallet}/nft-collections/?filter[chain_ids]=${chainId}&page[size]=1`);
+  const { response, data: portfolio } = await api.GET('/v1/wallets/{address}/nft-portfolio', { params: { path: { address: wallet }, query: { 'filter[chain_ids]': chainId } } });
+  expect(response.status).toBe(200);
+  expect(portfolio!.data).toMatchObject({ type: 'wallet_nft_portfolio', attributes: { positions_distribution_by_chain: { [chainId]: expect.closeTo(value, 6) } } });
+  // Every page of one collection, through the typed client with the cursor each links.next carries.
+  const collections = [];
+  for (let after: string | undefined, more = true; more; ) {
+    const page = await api.GET('/v1/wallets/{address}/nft-collections/', { params: { path: { address: wallet }, query: { 'filter[chain_ids]': chainId, 'page[size]': '1', ...(after ? { 'page[after]': after } : {}) } } });
+    expect(page.response.status).toBe(200);
+    collections.push(...page.data!.data);
+    after = cursorOf(page.data!.links.next);
+    more = after !== undefined;
+  }
   const total = collections.reduce((sum, holding) => sum + BigInt(holding.attributes.nfts_count), 0n);
   expect(total).toBe(all.data.reduce((sum: bigint, position: any) => sum + BigInt(position.attributes.amount), 0n));
   const floors = collections.map((holding) => holding.attributes.total_floor_price as number);
@@ -115,12 +144,13 @@ test('sort by floor price both ways (unpriced last), the collection filter, and 
 test('GET /v1/nfts/ by references and GET /v1/nfts/{id}: the same NFTs the positions name; unknown ids 404', async () => {
   const { body: all } = await harness.pipeline.get(positionsPath('&page[size]=500'));
   const refs = all.data.slice(0, 5).map((position: any) => `${chainId}:${position.attributes.nft_info.contract_address}:${position.attributes.nft_info.token_id}`);
-  const { status, body } = await harness.pipeline.get(`/v1/nfts/?filter[references]=${refs.join(',')}&include=nft_collections`);
-  expect(status).toBe(200);
-  expect(body.data.map((nft: any) => `${chainId}:${nft.attributes.contract_address}:${nft.attributes.token_id}`)).toEqual(refs);
-  expect(body.included.every((resource: any) => resource.type === 'nft_collections')).toBe(true);
-  const one = await harness.pipeline.get(`/v1/nfts/${encodeURIComponent(body.data[0].id)}`);
-  expect(one).toMatchObject({ status: 200, body: { data: { id: body.data[0].id, type: 'nfts' } } });
+  const { response, data: body } = await api.GET('/v1/nfts/', { params: { query: { 'filter[references]': refs.join(','), include: 'nft_collections' } } });
+  expect(response.status).toBe(200);
+  if (!body) throw new Error('no nfts body');
+  expect(body.data.map((nft) => `${chainId}:${nft.attributes.contract_address}:${nft.attributes.token_id}`)).toEqual(refs);
+  expect(body.included!.every((resource) => resource.type === 'nft_collections')).toBe(true);
+  const one = await api.GET('/v1/nfts/{nft_id}', { params: { path: { nft_id: body.data[0]!.id } } });
+  expect({ status: one.response.status, body: one.data }).toMatchObject({ status: 200, body: { data: { id: body.data[0]!.id, type: 'nfts' } } });
   expect((await harness.pipeline.get(`/v1/nfts/${chainId}:0x0000000000000000000000000000000000000001:1`)).status).toBe(404);
 }, 60_000);
 

@@ -13,6 +13,7 @@ import { createChainRegistry } from '../../reference-data/src/chains/chain-regis
 import { createApp } from '../src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
 import { createBackends, type Backends } from '../src/grpc/backends.js';
+import { createWalletApiClient, type WalletApiClient } from '../../../clients/typescript/src/index.js';
 
 // GET /v1/wallets/{address}/pnl and its wallet-set twin through the gateway, the pnl service, the
 // indexer over ClickHouse and a reference-data of fixed prices: the issue's hand-made wallet (buy
@@ -53,6 +54,8 @@ const prisma = createPrisma(testConfig().DATABASE_URL);
 const redis = new Redis(testConfig().REDIS_URL);
 let get: (path: string) => Promise<{ status: number; body: any }>;
 let fetchRaw: (path: string) => Promise<Response>;
+// The typed client (@wallet-api/client) for the calls the served OpenAPI document must describe.
+let api: WalletApiClient;
 
 beforeAll(async () => {
   const registry = createChainRegistry(await loadChainsConfig(new URL('../../reference-data/config/chains.json', import.meta.url).pathname, {}));
@@ -86,6 +89,7 @@ beforeAll(async () => {
   });
   const { key } = await createOrganizationKey(prisma, { org: uniqueName('pnl'), roles: [], addons: [] });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api = createWalletApiClient({ baseUrl: base, apiKey: key });
   fetchRaw = (path) => fetch(`${base}${path}`, { headers: { Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } });
   get = async (path) => {
     const response = await fetchRaw(path);
@@ -116,16 +120,17 @@ afterAll(async () => {
 
 test('the hand-made wallet as a pnl resource: realized 200, unrealized 50, the breakdown by fungible id', async () => {
   const path = `/v1/wallets/${wallet}/pnl?filter[chain_ids]=ethereum&filter[fungible_ids]=gov-pnl`;
-  const { status, body } = await get(path);
-  expect(status).toBe(200);
+  const { data: body, response } = await api.GET('/v1/wallets/{address}/pnl', { params: { path: { address: wallet }, query: { 'filter[chain_ids]': 'ethereum', 'filter[fungible_ids]': 'gov-pnl' } } });
+  expect(response.status).toBe(200);
+  if (!body) throw new Error('no pnl body');
   expect(body.links).toEqual({ self: `https://api.wallet.test${path}` });
   expect(body.data).toMatchObject({ type: 'pnl', id: wallet, attributes: { realized_gain: 200, unrealized_gain: 50, total_gain: 250, net_invested: 200, relative_realized_gain_percentage: 200 } });
-  expect(body.data.attributes.breakdown.by_id['gov-pnl']).toMatchObject({ realized_gain: 200, average_buy_price: 150, average_sell_price: 300 });
+  expect(body.data.attributes.breakdown).toMatchObject({ by_id: { 'gov-pnl': { realized_gain: 200, average_buy_price: 150, average_sell_price: 300 } } });
   expect(body.meta).toEqual({ excluded_fungible_ids: [], excluded_fungible_implementations: [] });
 
-  const set = await get(`/v1/wallet-sets/pnl?addresses=${wallet}&filter[chain_ids]=ethereum&filter[fungible_ids]=gov-pnl`);
-  expect(set.status).toBe(200);
-  expect(set.body.data.attributes).toEqual(body.data.attributes);
+  const set = await api.GET('/v1/wallet-sets/pnl', { params: { query: { addresses: wallet, 'filter[chain_ids]': 'ethereum', 'filter[fungible_ids]': 'gov-pnl' } } });
+  expect(set.response.status).toBe(200);
+  expect(set.data!.data.attributes).toEqual(body.data.attributes);
 
   const byImplementation = await get(`/v1/wallets/${wallet}/pnl?filter[chain_ids]=ethereum&filter[fungible_implementations]=ethereum:${gov.toUpperCase().replace('0X', '0x')}`);
   expect(byImplementation.body.data.attributes.breakdown.by_implementation[`ethereum:${gov}`]).toMatchObject({ realized_gain: 200, unrealized_gain: 50 });

@@ -11,6 +11,14 @@ import { createChainRegistry } from './chains/chain-registry.js';
 import { createPriceConsumer } from './consume/price-consumer.js';
 import { createChainPriceTracker, createReferenceDataDomain } from './domain.js';
 import { referenceDataService } from './grpc/reference-data-service.js';
+import { swapService } from './grpc/swap-service.js';
+import { createSwapQuoter, swapClients } from './swap/swap-quoter.js';
+import { fungibleChartsServiceOver } from './grpc/fungible-charts-service.js';
+import { fungiblesService } from './grpc/fungibles-service.js';
+import { createFungibleListFor } from './fungibles/fungible-list-service.js';
+import { dappsService } from './grpc/dapps-service.js';
+import { gasService } from './grpc/gas-service.js';
+import { createGasTrackers } from './gas/gas-trackers.js';
 import { loadFxTable } from './prices/currencies.js';
 import { createPricedTokens } from './prices/priced-tokens.js';
 import { createPriceRows } from './store/price-rows.js';
@@ -32,6 +40,8 @@ const config = parseEnv(
     PRICES_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(300_000),
     // How long a Solana Token-2022 mint's ScaledUiAmount multiplier is served before the mint is read again.
     TOKENS_SCALED_TTL_MS: z.coerce.number().int().nonnegative().default(15_000),
+    // How often each EVM chain's head is polled for gas prices; fees are read only when a new block is there.
+    GAS_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(2_000),
   }),
 );
 
@@ -67,9 +77,12 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
   });
   await consumer.start();
   logger.info({ fxAsOf: fx.as_of }, 'price consumer started');
+  const gasTrackers = createGasTrackers(chains, { intervalMs: config.GAS_POLL_INTERVAL_MS, logger });
+  for (const tracker of gasTrackers.values()) tracker.start();
   return {
-    services: [referenceDataService(createChainRegistry(chains), domain)],
+    services: [referenceDataService(createChainRegistry(chains), domain), fungiblesService(createFungibleListFor({ chains, registryConfig: registry, registry: domain.registry, catalog: domain.fungibles!, prisma, logger })), dappsService(registry.dapps), fungibleChartsServiceOver({ chains, domain, clickhouse, versions: changes.versions }), gasService(createChainRegistry(chains), gasTrackers), swapService(createSwapQuoter({ chains, registry: domain.registry, tokens: registry.tokens, clients: swapClients(chains), ...(domain.prices ? { prices: domain.prices } : {}) }))],
     closers: [
+      { name: 'gas trackers', close: async () => void (await Promise.all([...gasTrackers.values()].map((tracker) => tracker.stop()))) },
       { name: 'price consumer', close: () => consumer.stop() },
       { name: 'clickhouse', close: () => clickhouse.close() },
       { name: 'redis', close: async () => changes.close() },

@@ -3,6 +3,7 @@
 export * from './asset-schema.js';
 export * from './fungible-directory.js';
 export * from './fungible-info.js';
+export * from './position-order.js';
 export * from './quantity.js';
 export * from './reference-data-batches.js';
 export * from './transaction-resource.js';

@@ -77,8 +77,8 @@ describe('devnet registry', () => {
   test('lists the protocol contracts of the chains that have them', () => {
     expect(registry.protocols).toEqual({
       ethereum: {
-        uniswap_v2: [{ factory: at(10, 1), pairs: [at(12, 1)] }],
-        uniswap_v3: [{ factory: at(20, 1), position_manager: at(21, 1) }],
+        uniswap_v2: [{ factory: at(10, 1), pairs: [at(12, 1)], router: at(11, 1) }],
+        uniswap_v3: [{ factory: at(20, 1), position_manager: at(21, 1), swap_router: at(23, 1), quoter: at(24, 1) }],
         vaults: [at(30, 1), at(31, 1)],
         staking: [at(32, 1)],
         lending: [at(33, 1)],

@@ -31,8 +31,8 @@ export interface RegistryToken {
 }
 
 export interface RegistryProtocols {
-  uniswap_v2: { factory: string; pairs: string[] }[];
-  uniswap_v3: { factory: string; position_manager: string }[];
+  uniswap_v2: { factory: string; pairs: string[]; router: string }[];
+  uniswap_v3: { factory: string; position_manager: string; swap_router: string; quoter: string }[];
   vaults: string[];
   staking: string[];
   lending: string[];
@@ -124,8 +124,10 @@ function chainProtocols(chain: ChainWorld): RegistryProtocols | undefined {
   const nfts = chain.protocols.nfts as NftsManifest | undefined;
   if (!uniswap && !defi && !nfts) return undefined;
   return {
-    uniswap_v2: uniswap ? [{ factory: uniswap.v2.factory.toLowerCase(), pairs: lower(uniswap.v2.pairs.map((pair) => pair.address)) }] : [],
-    uniswap_v3: uniswap ? [{ factory: uniswap.v3.factory.toLowerCase(), position_manager: uniswap.v3.positionManager.toLowerCase() }] : [],
+    uniswap_v2: uniswap ? [{ factory: uniswap.v2.factory.toLowerCase(), pairs: lower(uniswap.v2.pairs.map((pair) => pair.address)), router: uniswap.v2.router.toLowerCase() }] : [],
+    uniswap_v3: uniswap
+      ? [{ factory: uniswap.v3.factory.toLowerCase(), position_manager: uniswap.v3.positionManager.toLowerCase(), swap_router: uniswap.v3.swapRouter.toLowerCase(), quoter: uniswap.v3.quoter.toLowerCase() }]
+      : [],
     vaults: defi ? lower(defi.vaults.map((vault) => vault.address)) : [],
     staking: defi ? lower([defi.staking.address]) : [],
     lending: defi ? lower([defi.lending.address]) : [],

@@ -1,9 +1,14 @@
-// Operator command line: `wallet-api keys create ...` (see ./keys-create.ts for the options).
+// Operator command line: `wallet-api keys create ...` (see ./keys-create.ts for the options) and
+// `wallet-api openapi [--out <file>]` (see ./openapi-document.ts).
 // Exit codes: 0 done, 2 wrong usage (including unknown roles or addons), 1 anything else.
+import { writeFile } from 'node:fs/promises';
 import { databaseEnv, parseEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
 import { createOrganizationKey, InvalidKeyRequestError } from '../auth/api-keys.js';
-import { parseKeysCreateArgs, usage, UsageError } from './keys-create.js';
+import { parseKeysCreateArgs, usage as keysUsage, UsageError } from './keys-create.js';
+import { buildGatewayDocument, formatDocument, openApiUsage, parseOpenApiArgs } from './openapi-document.js';
+
+const usage = `${keysUsage}\n${openApiUsage}`;
 
 async function main(argv: string[]): Promise<number> {
   const [group, command, ...args] = argv;
@@ -12,6 +17,13 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (group === undefined) throw new UsageError('a command is required');
+  if (group === 'openapi') {
+    const { out, publicUrl } = parseOpenApiArgs([command, ...args].filter((arg): arg is string => arg !== undefined));
+    const text = formatDocument(buildGatewayDocument(publicUrl));
+    if (out === undefined) process.stdout.write(text);
+    else await writeFile(out, text);
+    return 0;
+  }
   if (group !== 'keys' || command !== 'create') {
     throw new UsageError(`unknown command ${JSON.stringify([group, command].filter(Boolean).join(' '))}`);
   }

@@ -1,23 +1,38 @@
 import { serviceAddressEnv } from '@wallet-api/core/config';
 import { createGrpcClient } from '@wallet-api/core/grpc';
 import { ChartClient } from '@wallet-api/core/proto/chart';
+import { FungiblesClient } from '@wallet-api/core/proto/fungibles';
+import { DappsClient } from '@wallet-api/core/proto/dapps';
+import { FungibleChartsClient } from '@wallet-api/core/proto/fungible_charts';
+import { GasPricesClient } from '@wallet-api/core/proto/gas';
 import { IndexerClient } from '@wallet-api/core/proto/indexer';
 import { NftClient } from '@wallet-api/core/proto/nft';
 import { PnlClient } from '@wallet-api/core/proto/pnl';
 import { PositionsClient } from '@wallet-api/core/proto/positions';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { SubscriptionClient } from '@wallet-api/core/proto/subscription';
+import { SwapClient } from '@wallet-api/core/proto/swap';
 import { createChainCatalog, type ChainCatalog } from './chain-catalog.js';
 
 /** gRPC clients of the services the gateway fronts. */
 export interface Backends {
   referenceData: ReferenceDataClient;
+  /** The fungibles list, hosted by reference-data. */
+  fungibles: FungiblesClient;
   indexer: IndexerClient;
   positions: PositionsClient;
   chart: ChartClient;
   pnl: PnlClient;
   nft: NftClient;
   subscription: SubscriptionClient;
+  /** Hosted by reference-data (its address). */
+  dapps: DappsClient;
+  /** Hosted by reference-data (its address). */
+  gasPrices: GasPricesClient;
+  /** Hosted by reference-data (its address). */
+  fungibleCharts: FungibleChartsClient;
+  /** Swap quotes, hosted by reference-data (its address). */
+  swap: SwapClient;
   /** reference-data's chains, held briefly (see chain-catalog). */
   chains: ChainCatalog;
   close(): void;
@@ -39,7 +54,12 @@ export function createBackends(addresses: {
   chainsTtlMs?: number;
 }): Backends {
   const referenceData = createGrpcClient(ReferenceDataClient, addresses.referenceData);
+  const fungibles = createGrpcClient(FungiblesClient, addresses.referenceData);
+  const swap = createGrpcClient(SwapClient, addresses.referenceData);
   const indexer = createGrpcClient(IndexerClient, addresses.indexer);
+  const dapps = createGrpcClient(DappsClient, addresses.referenceData);
+  const gasPrices = createGrpcClient(GasPricesClient, addresses.referenceData);
+  const fungibleCharts = createGrpcClient(FungibleChartsClient, addresses.referenceData);
   const positions = createGrpcClient(PositionsClient, addresses.positions);
   const chart = createGrpcClient(ChartClient, addresses.chart ?? serviceAddressEnv.shape.CHART_GRPC_ADDRESS.parse(undefined));
   const pnl = createGrpcClient(PnlClient, addresses.pnl ?? serviceAddressEnv.shape.PNL_GRPC_ADDRESS.parse(undefined));
@@ -50,21 +70,31 @@ export function createBackends(addresses: {
   );
   return {
     referenceData,
+    fungibles,
     indexer,
     positions,
     chart,
     pnl,
     nft,
     subscription,
+    dapps,
+    gasPrices,
+    fungibleCharts,
+    swap,
     chains: createChainCatalog(referenceData, { ttlMs: addresses.chainsTtlMs ?? 5_000 }),
     close() {
       referenceData.close();
+      fungibles.close();
       indexer.close();
       positions.close();
       chart.close();
       pnl.close();
       nft.close();
       subscription.close();
+      dapps.close();
+      gasPrices.close();
+      fungibleCharts.close();
+      swap.close();
     },
   };
 }

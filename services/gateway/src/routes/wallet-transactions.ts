@@ -1,20 +1,24 @@
 import { sharedVersion, type WalletChangeTokens } from '@wallet-api/core/cache';
 import { unary } from '@wallet-api/core/grpc';
-import { ListWalletTransactionsResponse, TrashFilter, type ListWalletTransactionsRequest } from '@wallet-api/core/proto/indexer';
-import type { FungibleDirectory } from '@wallet-api/core/resources';
+import type { RequestContext } from '@wallet-api/core/proto/common';
+import { ListWalletTransactionsResponse, TrashFilter, type ListWalletTransactionsRequest, type TransactionCursor, type TransactionRecord } from '@wallet-api/core/proto/indexer';
+import type { FungibleDirectory, TransactionResource } from '@wallet-api/core/resources';
 import { createPagePriceTable, type PagePriceTable } from '../cache/page-prices.js';
 import { createRecentTokens } from '../cache/recent-tokens.js';
 import type { VersionedCache } from '../cache/response-cache.js';
 import type { Backends } from '../grpc/backends.js';
 import { apiError } from '../http/api-error.js';
 import { networkHeaders } from '../schemas/common.js';
-import { transactionListResponseSchema, transactionsQuery } from '../schemas/transaction.js';
+import { transactionListResponseSchema, transactionsQuery, type TransactionsQuery } from '../schemas/transaction.js';
 import { walletAddressParam } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
 import { responseFungibles } from '@wallet-api/core/resources';
 import { toRequestContext } from './request-context.js';
 import { cursorFromPage, toTransactionResource, transactionId, transactionTokens } from '@wallet-api/core/resources';
-import { resolveUncheckedWalletScope, whenTracked } from './wallet-scope.js';
+import { resolveUncheckedWalletScope, whenTracked, type UncheckedWalletScope } from './wallet-scope.js';
+
+/** What the transactions endpoints read: chains that index transactions. */
+export const transactionsCapabilities = ['transactions'] as const;
 
 const trashFilters = {
   only_non_trash: TrashFilter.TRASH_FILTER_ONLY_NON_TRASH,
@@ -60,10 +64,101 @@ export interface TransactionRouteCaches {
   priceGeneration?: () => Promise<string>;
 }
 
-export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory, caches: TransactionRouteCaches = {}): void {
+/** One page of one wallet's indexed transactions, newest first. */
+export interface WalletTransactionPage {
+  transactions: TransactionRecord[];
+  hasMore: boolean;
+  /** Settles (never rejects) once the fungibles this page showed last time are looked up. */
+  lookedAhead: Promise<void>;
+}
+
+/** Reads one wallet's transactions: the wallet endpoint's pages, and each wallet's share of a wallet set's. */
+export interface WalletTransactionsReader {
+  /**
+   * The global tokens prices and market data are kept under: those the answer is kept under,
+   * else read now. Asked before the pages, so prices kept under them are at least as new as they are.
+   */
+  generation(changeTokens: WalletChangeTokens | undefined): Promise<string | undefined>;
+  /**
+   * Up to `size` of the wallet's transactions after `after` on its scope's chains, read while
+   * reference-data says whether the address is tracked (a read has no side effects): the 400
+   * when it is not.
+   */
+  read(request: {
+    context: RequestContext;
+    scope: UncheckedWalletScope;
+    query: TransactionsQuery;
+    after: TransactionCursor | undefined;
+    size: number;
+    changeTokens?: WalletChangeTokens | undefined;
+  }): Promise<WalletTransactionPage>;
+  /** The records as spec 2.5 resources, priced at their times; the fungibles as of now. */
+  toResources(request: {
+    context: RequestContext;
+    currency: TransactionsQuery['currency'];
+    records: readonly TransactionRecord[];
+    lookedAhead: readonly Promise<void>[];
+    generation: Promise<string | undefined>;
+    changeTokens?: WalletChangeTokens | undefined;
+    baseUrl: string;
+  }): Promise<TransactionResource[]>;
+}
+
+export function createWalletTransactionsReader(backends: Backends, directory: FungibleDirectory, caches: TransactionRouteCaches = {}): WalletTransactionsReader {
   const { pages, priceGeneration } = caches;
   const priceTable: PagePriceTable = createPagePriceTable(backends.referenceData);
   const recentTokens = createRecentTokens({ maxWallets: 10_000 });
+  return {
+    generation(changeTokens) {
+      const known = changeTokens ? sharedVersion(changeTokens) : undefined;
+      return known !== undefined ? Promise.resolve(known) : priceGeneration ? priceGeneration().catch(() => undefined) : Promise.resolve(undefined);
+    },
+    async read({ context, scope, query, after, size, changeTokens }) {
+      const { address, chainIds } = scope;
+      const request: ListWalletTransactionsRequest = {
+        context,
+        address,
+        chainIds,
+        operationTypes: query['filter[operation_types]'] ?? [],
+        trash: trashFilters[query['filter[trash]']],
+        minMinedAtMs: query['filter[min_mined_at]']?.toString(),
+        maxMinedAtMs: query['filter[max_mined_at]']?.toString(),
+        assetTypes: query['filter[asset_types]'] ?? [],
+        searchQuery: query['filter[search_query]'] ?? '',
+        after,
+        pageSize: size,
+      };
+      // The fungibles of the tokens this page showed last time are asked while it is read again;
+      // the page's prices do not wait for them.
+      const key = pageKey(request);
+      const known = changeTokens ? sharedVersion(changeTokens) : undefined;
+      const lookedAhead = recentTokens.lookAhead(key, { directory, context, currency: query.currency, ...(known ? { generation: known } : {}) });
+      const response = await whenTracked(scope, chainIds.length === 0 ? Promise.resolve({ transactions: [], hasMore: false }) : readPage(backends, request, key, pages, changeTokens));
+      recentTokens.remember(key, transactionTokens(response.transactions));
+      return { transactions: response.transactions, hasMore: response.hasMore, lookedAhead };
+    },
+    async toResources({ context, currency, records, lookedAhead, generation, changeTokens, baseUrl }) {
+      const known = changeTokens ? sharedVersion(changeTokens) : undefined;
+      // Prices at the transactions' times and the fungibles (market data as of now) are independent: asked at once.
+      const [prices, fungibles] = await Promise.all([
+        generation.then((tokens) => priceTable.prices(context, currency, records, tokens)),
+        Promise.all(lookedAhead).then(() => directory.lookup(context, currency, transactionTokens(records), known)),
+      ]);
+      const infos = responseFungibles(fungibles);
+      return records.map((record) => toTransactionResource(record, baseUrl, prices, infos));
+    },
+  };
+}
+
+/** `filter[include_pending]` is for organizations with the pending-orders role (spec 4.5): 403 otherwise. */
+export function checkIncludePending(query: Pick<TransactionsQuery, 'filter[include_pending]'>, roles: readonly string[]): boolean {
+  const includePending = query['filter[include_pending]'] === 'true';
+  if (includePending && !roles.includes('pending-orders')) throw apiError(403, 'parameter filter[include_pending]: requires the pending-orders role');
+  return includePending;
+}
+
+export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory, caches: TransactionRouteCaches = {}): void {
+  const reader = createWalletTransactionsReader(backends, directory, caches);
   routes.add({
     method: 'get',
     path: '/v1/wallets/{address}/transactions/',
@@ -77,57 +172,25 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
     cachedFor: ({ params }) => ({ wallet: params.address, data: ['history'] }),
     async handle({ params, query, headers }, { organization, selfUrl, baseUrl, changeTokens }) {
       const context = toRequestContext(organization, headers['X-Env']);
-      const includePending = query['filter[include_pending]'] === 'true';
-      if (includePending && !organization.roles.includes('pending-orders')) {
-        throw apiError(403, 'parameter filter[include_pending]: requires the pending-orders role');
-      }
+      const includePending = checkIncludePending(query, organization.roles);
       const scope = await resolveUncheckedWalletScope(backends, {
         context,
         address: params.address,
         chainIds: query['filter[chain_ids]'],
-        capabilities: ['transactions'],
+        capabilities: transactionsCapabilities,
       });
-      const { address, chainIds } = scope;
-
       const size = query['page[size]'];
       const lastId = query['page[lastId]'];
       const lastTimestamp = query['page[lastTimestamp]'];
-      const request: ListWalletTransactionsRequest = {
-        context,
-        address,
-        chainIds,
-        operationTypes: query['filter[operation_types]'] ?? [],
-        trash: trashFilters[query['filter[trash]']],
-        minMinedAtMs: query['filter[min_mined_at]']?.toString(),
-        maxMinedAtMs: query['filter[max_mined_at]']?.toString(),
-        assetTypes: query['filter[asset_types]'] ?? [],
-        searchQuery: query['filter[search_query]'] ?? '',
-        after: lastId !== undefined && lastTimestamp !== undefined ? cursorFromPage(lastId, lastTimestamp) : undefined,
-        pageSize: size,
-      };
-      // The fungibles of the tokens this page showed last time are asked while it is read again;
-      // the page's prices do not wait for them.
-      const key = pageKey(request);
-      // The global tokens prices and market data are kept under: those the answer is kept under,
-      // else read now (before the page, so prices kept under them are at least as new as it).
-      const known = changeTokens ? sharedVersion(changeTokens) : undefined;
-      const generation = known !== undefined ? Promise.resolve(known) : priceGeneration ? priceGeneration().catch(() => undefined) : Promise.resolve(undefined);
-      const lookedAhead = recentTokens.lookAhead(key, { directory, context, currency: query.currency, ...(known ? { generation: known } : {}) });
-      // The page is read while reference-data says whether the address is tracked: a read has no side effects.
-      const response = await whenTracked(scope, chainIds.length === 0 ? Promise.resolve({ transactions: [], hasMore: false }) : readPage(backends, request, key, pages, changeTokens));
-      recentTokens.remember(key, transactionTokens(response.transactions));
-      // Prices at the transactions' times and the fungibles (market data as of now) are independent: asked at once.
-      const [prices, fungibles] = await Promise.all([
-        generation.then((tokens) => priceTable.prices(context, query.currency, response.transactions, tokens)),
-        lookedAhead.then(() => directory.lookup(context, query.currency, transactionTokens(response.transactions), known)),
-      ]);
-      const infos = responseFungibles(fungibles);
-      const data = response.transactions.map((record) => toTransactionResource(record, baseUrl, prices, infos));
-      const last = response.transactions.at(-1);
+      const after = lastId !== undefined && lastTimestamp !== undefined ? cursorFromPage(lastId, lastTimestamp) : undefined;
+      const generation = reader.generation(changeTokens);
+      const page = await reader.read({ context, scope, query, after, size, changeTokens });
+      const data = await reader.toResources({ context, currency: query.currency, records: page.transactions, lookedAhead: [page.lookedAhead], generation, changeTokens, baseUrl });
+      const last = page.transactions.at(-1);
       return {
         links: {
           self: selfUrl,
-          ...(response.hasMore && last ? { next: nextLink(selfUrl, { id: transactionId(last.cursor!), minedAtMs: last.cursor!.minedAtMs }, size) } : {}),
+          ...(page.hasMore && last ? { next: nextLink(selfUrl, { id: transactionId(last.cursor!), minedAtMs: last.cursor!.minedAtMs }, size) } : {}),
         },
         data,
         ...(includePending ? { meta: { pending: [], unsigned: [] } } : {}),

@@ -30,14 +30,5 @@ export function valuePosition(position: Position, quote: PriceQuote): Position {
   return { ...position, price: quote.now, value, changeAbsolute1d: change, changePercent1d: before === 0 ? 0 : (change / before) * 100 };
 }
 
-/** By value, largest first unless ascending; rows without a value last either way; ties by id, so answers are stable. */
-export function sortByValue(positions: readonly Position[], ascending: boolean): Position[] {
-  return [...positions].sort((a, b) => {
-    if (a.value === undefined || b.value === undefined) {
-      if (a.value !== b.value) return a.value === undefined ? 1 : -1;
-    } else if (a.value !== b.value) {
-      return ascending ? a.value - b.value : b.value - a.value;
-    }
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-  });
-}
+// The order is shared with the gateway, which sorts a wallet set's merged rows the same way.
+export { sortByValue } from '@wallet-api/core/resources';

@@ -18,11 +18,22 @@ export interface FungiblesRequest {
   network: Network;
   /** The organization's add-ons: `classification` unlocks asset_class. */
   addons: readonly string[];
+  /** Leaves `changes` out (no past prices are looked up): for ranking by today's market data. */
+  withoutChanges?: boolean;
+}
+
+/** A fungible with what the fungibles list adds to each implementation (spec 2.2). */
+export interface DescribedFungible {
+  fungible: Fungible;
+  /** Per `<chain>:<address>` of its implementations: the value swapped there over 24 hours, in the request's currency (none for native assets). */
+  implementationVolumes: Map<string, number>;
 }
 
 export interface FungibleCatalog {
   /** The fungibles asked for by id or by implementation, each once, in request order; unknown ones are left out. */
   getFungibles(request: FungiblesRequest): Promise<Fungible[]>;
+  /** As getFungibles, with each implementation's own 24-hour volume. */
+  describe(request: FungiblesRequest): Promise<DescribedFungible[]>;
 }
 
 export interface FungibleCatalogOptions {
@@ -156,94 +167,102 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
     return [...specs.values()];
   }
 
-  return {
-    async getFungibles(request) {
-      const resolved = await resolve(request);
-      const infos = await options.tokens.getTokens(resolved.flatMap((spec) => spec.implementations));
-      const infoOf = new Map(infos.map((info) => [`${info.chainId}:${info.address}`, info]));
-      const decimals = (ref: TokenRef) => infoOf.get(`${ref.chainId}:${ref.address}`)?.decimals ?? 0;
-      // A registry address with no ERC-20 behind it on its chain (a merged file's mainnet address
-      // on a devnet chain of the same name) is no implementation there.
-      const specs = resolved
-        .map((spec) => ({
-          ...spec,
-          implementations: spec.native ? spec.implementations : spec.implementations.filter((ref) => infoOf.get(`${ref.chainId}:${ref.address}`)?.interface === TokenInterface.TOKEN_INTERFACE_ERC20),
-        }))
-        .filter((spec) => spec.implementations.length > 0);
-      if (specs.length === 0) return [];
+  async function describe(request: FungiblesRequest): Promise<DescribedFungible[]> {
+    const resolved = await resolve(request);
+    const infos = await options.tokens.getTokens(resolved.flatMap((spec) => spec.implementations));
+    const infoOf = new Map(infos.map((info) => [`${info.chainId}:${info.address}`, info]));
+    const decimals = (ref: TokenRef) => infoOf.get(`${ref.chainId}:${ref.address}`)?.decimals ?? 0;
+    // A registry address with no ERC-20 behind it on its chain (a merged file's mainnet address
+    // on a devnet chain of the same name) is no implementation there.
+    const specs = resolved
+      .map((spec) => ({
+        ...spec,
+        implementations: spec.native ? spec.implementations : spec.implementations.filter((ref) => infoOf.get(`${ref.chainId}:${ref.address}`)?.interface === TokenInterface.TOKEN_INTERFACE_ERC20),
+      }))
+      .filter((spec) => spec.implementations.length > 0);
+    if (specs.length === 0) return [];
 
-      const seconds = Math.floor(now() / 1000);
-      // Changes compare with the price at the start of the minute N days ago: the same lookups for a
-      // minute, so their blocks and LP reserves are found once instead of at every call's second.
-      const minute = Math.floor(seconds / 60) * 60;
-      const times = [0, ...changeWindows.map(([, days]) => minute - days * daySeconds)];
-      const queries: PriceQuery[] = [{ usd: true, timestamp: 0 }];
-      const priceAt = new Map<string, number>();
-      for (const spec of specs) {
-        for (const ref of spec.implementations) {
-          for (const timestamp of times) {
-            priceAt.set(`${ref.chainId}:${ref.address}:${timestamp}`, queries.push({ chainId: ref.chainId, address: ref.address, timestamp }) - 1);
-          }
+    const seconds = Math.floor(now() / 1000);
+    // Changes compare with the price at the start of the minute N days ago: the same lookups for a
+    // minute, so their blocks and LP reserves are found once instead of at every call's second.
+    const minute = Math.floor(seconds / 60) * 60;
+    const times = request.withoutChanges ? [0] : [0, ...changeWindows.map(([, days]) => minute - days * daySeconds)];
+    const queries: PriceQuery[] = [{ usd: true, timestamp: 0 }];
+    const priceAt = new Map<string, number>();
+    for (const spec of specs) {
+      for (const ref of spec.implementations) {
+        for (const timestamp of times) {
+          priceAt.set(`${ref.chainId}:${ref.address}:${timestamp}`, queries.push({ chainId: ref.chainId, address: ref.address, timestamp }) - 1);
         }
       }
-      const traded = specs.flatMap((spec) => (spec.native ? [] : spec.implementations.map((ref) => ({ chainId: ref.chainId, token: ref.address }))));
-      // Not awaited here: the scope's Redis read goes with the prices' and volumes' own.
-      const scope = options.heads && specs.some((spec) => !spec.native) ? options.heads.scope() : undefined;
-      const atHead = async (key: string, load: () => Promise<bigint>) => (scope ? (await scope).read(key, load) : load());
-      const [prices, volumes, supplies] = await Promise.all([
-        options.oracle.prices(request.currency, queries),
-        options.volumes.volumesSince(traded, seconds - daySeconds),
-        Promise.all(
-          specs.map(async (spec) => {
-            if (spec.native) return undefined;
-            const [totals, held] = await Promise.all([
-              Promise.all(spec.implementations.map(async (ref) => whole(await atHead(`supply:${ref.chainId}:${ref.address}`, () => options.supply.totalSupply(ref.chainId, ref.address)), decimals(ref)))),
-              Promise.all(
-                spec.nonCirculatingHolders.flatMap((holder) =>
-                  spec.implementations
-                    .filter((ref) => ref.chainId === holder.chainId)
-                    .map(async (ref) =>
-                      whole(await atHead(`balance:${ref.chainId}:${ref.address}:${holder.address}`, () => options.supply.balanceOf(ref.chainId, ref.address, holder.address)), decimals(ref)),
-                    ),
-                ),
+    }
+    const traded = specs.flatMap((spec) => (spec.native ? [] : spec.implementations.map((ref) => ({ chainId: ref.chainId, token: ref.address }))));
+    // Not awaited here: the scope's Redis read goes with the prices' and volumes' own.
+    const scope = options.heads && specs.some((spec) => !spec.native) ? options.heads.scope() : undefined;
+    const atHead = async (key: string, load: () => Promise<bigint>) => (scope ? (await scope).read(key, load) : load());
+    const [prices, volumes, supplies] = await Promise.all([
+      options.oracle.prices(request.currency, queries),
+      options.volumes.volumesSince(traded, seconds - daySeconds),
+      Promise.all(
+        specs.map(async (spec) => {
+          if (spec.native) return undefined;
+          const [totals, held] = await Promise.all([
+            Promise.all(spec.implementations.map(async (ref) => whole(await atHead(`supply:${ref.chainId}:${ref.address}`, () => options.supply.totalSupply(ref.chainId, ref.address)), decimals(ref)))),
+            Promise.all(
+              spec.nonCirculatingHolders.flatMap((holder) =>
+                spec.implementations
+                  .filter((ref) => ref.chainId === holder.chainId)
+                  .map(async (ref) =>
+                    whole(await atHead(`balance:${ref.chainId}:${ref.address}:${holder.address}`, () => options.supply.balanceOf(ref.chainId, ref.address, holder.address)), decimals(ref)),
+                  ),
               ),
-            ]);
-            const total = totals.reduce((sum, value) => sum + value, 0);
-            return { total, circulating: total - held.reduce((sum, value) => sum + value, 0) };
-          }),
-        ),
-      ]);
-      const usdUnit = prices[0];
+            ),
+          ]);
+          const total = totals.reduce((sum, value) => sum + value, 0);
+          return { total, circulating: total - held.reduce((sum, value) => sum + value, 0) };
+        }),
+      ),
+    ]);
+    const usdUnit = prices[0];
 
-      return specs.map((spec, index): Fungible => {
-        const at = (ref: TokenRef, timestamp: number) => prices[priceAt.get(`${ref.chainId}:${ref.address}:${timestamp}`)!];
-        const primary = spec.implementations.find((ref) => at(ref, 0) !== undefined);
-        const price = primary && at(primary, 0);
-        const changes: MarketChanges = {};
-        for (const [field, days] of changeWindows) {
-          const then = primary && at(primary, minute - days * daySeconds);
-          if (price !== undefined && then !== undefined && then > 0) changes[field] = (price / then - 1) * 100;
-        }
-        const supply = supplies[index];
-        const volumeUsd = spec.native ? undefined : spec.implementations.reduce((sum, ref) => sum + (volumes.get(`${ref.chainId}:${ref.address}`) ?? 0), 0);
-        return {
-          id: spec.id,
-          name: spec.name,
-          symbol: spec.symbol,
-          iconUrl: spec.iconUrl,
-          verified: spec.verified,
-          implementations: spec.implementations.map((ref) => ({ chainId: ref.chainId, address: ref.address, decimals: spec.native ? chains.get(ref.chainId)!.native.decimals : decimals(ref) })),
-          marketData: {
-            ...(price === undefined ? {} : { price }),
-            ...(supply ? { totalSupply: supply.total, circulatingSupply: supply.circulating } : {}),
-            ...(supply && price !== undefined ? { marketCap: supply.circulating * price, fullyDilutedValuation: supply.total * price } : {}),
-            changes,
-            ...(volumeUsd !== undefined && usdUnit !== undefined ? { volume1d: volumeUsd * usdUnit } : {}),
-          },
-          assetClass: spec.assetClass,
-          description: '',
-        };
-      });
+    return specs.map((spec, index): DescribedFungible => {
+      const at = (ref: TokenRef, timestamp: number) => prices[priceAt.get(`${ref.chainId}:${ref.address}:${timestamp}`)!];
+      const primary = spec.implementations.find((ref) => at(ref, 0) !== undefined);
+      const price = primary && at(primary, 0);
+      const changes: MarketChanges = {};
+      for (const [field, days] of changeWindows) {
+        const then = primary && at(primary, minute - days * daySeconds);
+        if (price !== undefined && then !== undefined && then > 0) changes[field] = (price / then - 1) * 100;
+      }
+      const supply = supplies[index];
+      const volumeUsd = spec.native ? undefined : spec.implementations.reduce((sum, ref) => sum + (volumes.get(`${ref.chainId}:${ref.address}`) ?? 0), 0);
+      const implementationVolumes = new Map<string, number>();
+      if (!spec.native && usdUnit !== undefined) for (const ref of spec.implementations) implementationVolumes.set(`${ref.chainId}:${ref.address}`, (volumes.get(`${ref.chainId}:${ref.address}`) ?? 0) * usdUnit);
+      const fungible: Fungible = {
+        id: spec.id,
+        name: spec.name,
+        symbol: spec.symbol,
+        iconUrl: spec.iconUrl,
+        verified: spec.verified,
+        implementations: spec.implementations.map((ref) => ({ chainId: ref.chainId, address: ref.address, decimals: spec.native ? chains.get(ref.chainId)!.native.decimals : decimals(ref) })),
+        marketData: {
+          ...(price === undefined ? {} : { price }),
+          ...(supply ? { totalSupply: supply.total, circulatingSupply: supply.circulating } : {}),
+          ...(supply && price !== undefined ? { marketCap: supply.circulating * price, fullyDilutedValuation: supply.total * price } : {}),
+          changes,
+          ...(volumeUsd !== undefined && usdUnit !== undefined ? { volume1d: volumeUsd * usdUnit } : {}),
+        },
+        assetClass: spec.assetClass,
+        description: '',
+      };
+      return { fungible, implementationVolumes };
+    });
+  }
+
+  return {
+    describe,
+    async getFungibles(request) {
+      return (await describe(request)).map((described) => described.fungible);
     },
   };
 }

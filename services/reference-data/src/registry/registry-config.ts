@@ -34,6 +34,8 @@ export const dappConfigSchema = z.object({
   url: optionalUrl,
   manage_positions_url: optionalUrl,
   contracts: z.record(chainId, z.array(anyAddress)).default({}),
+  /** Spec 2.9 `external_links` (spec 2.1 ExternalLink): the dapp's pages elsewhere, such as docs or a social account. */
+  external_links: z.array(z.object({ url: z.url(), type: z.string().min(1), name: z.string().min(1) })).default([]),
 });
 
 const assetClass = z.enum(['commodity', 'tokenized_stock', 'tokenized_treasury', 'stablecoin', 'other_financial', 'other_non_financial', 'unknown']);
@@ -53,8 +55,10 @@ export const verifiedTokenConfigSchema = z.object({
 
 /** A chain's protocol contracts that position adapters read and price sources trust. */
 export const chainProtocolsSchema = z.object({
-  uniswap_v2: z.array(z.object({ factory: address, pairs: z.array(address).default([]) })).default([]),
-  uniswap_v3: z.array(z.object({ factory: address, position_manager: address })).default([]),
+  // `router` (V2 Router02), `swap_router` and `quoter` (V3 SwapRouter, QuoterV2): what swap quotes
+  // quote and trade through; an entry without them is read for positions and prices only.
+  uniswap_v2: z.array(z.object({ factory: address, pairs: z.array(address).default([]), router: address.optional() })).default([]),
+  uniswap_v3: z.array(z.object({ factory: address, position_manager: address, swap_router: address.optional(), quoter: address.optional() })).default([]),
   /** ERC-4626 vaults, priced as their share of the underlying asset. */
   vaults: z.array(address).default([]),
   staking: z.array(address).default([]),

@@ -1,0 +1,111 @@
+import { sortByValue, type FungibleDirectory } from '@wallet-api/core/resources';
+import type { Backends } from '../grpc/backends.js';
+import { networkHeaders } from '../schemas/common.js';
+import { portfolioResponseSchema } from '../schemas/portfolio.js';
+import { positionListResponseSchema } from '../schemas/position.js';
+import { transactionListResponseSchema } from '../schemas/transaction.js';
+import { walletSetPortfolioQuery, walletSetPositionsQuery, walletSetTransactionsQuery } from '../schemas/wallet-set.js';
+import type { ApiRoutes } from './define-route.js';
+import { toPortfolioResource } from './portfolio-resource.js';
+import { toRequestContext } from './request-context.js';
+import { checkRequestUrlLength } from './request-url.js';
+import { portfolioCapabilities, readWalletPortfolio } from './wallet-portfolio.js';
+import { createWalletPositionsReader, positionsCapabilities } from './wallet-positions.js';
+import { resolveWalletSetScopes } from './wallet-scope.js';
+import { decodeSetCursor, encodeSetCursor, interleavePages } from './wallet-set-cursor.js';
+import { mergePortfolios } from './wallet-set-portfolio.js';
+import { checkIncludePending, createWalletTransactionsReader, transactionsCapabilities, type TransactionRouteCaches } from './wallet-transactions.js';
+
+// decisions.md, "Wallet sets": each endpoint asks what its wallet twin asks, once per wallet of
+// the set (through the same reader functions), and merges the answers. `filter[chain_ids]` is
+// applied per wallet by family (resolveWalletSetScopes): `ethereum,solana` reads the EVM wallet on
+// ethereum and the Solana wallet on solana. Set answers are not kept in the response cache: its
+// entries are validated against one wallet's change tokens, and a set has two.
+
+/** `links.next` of a set's transactions: this request with `page[after]` moved on. */
+function nextSetLink(selfUrl: string, cursor: string, size: number): string {
+  const url = new URL(selfUrl);
+  url.searchParams.set('page[after]', cursor);
+  url.searchParams.set('page[size]', String(size));
+  return url.toString();
+}
+
+export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory, caches: TransactionRouteCaches = {}): void {
+  const positionsReader = createWalletPositionsReader(backends, directory);
+  const transactionsReader = createWalletTransactionsReader(backends, directory, caches);
+
+  routes.add({
+    method: 'get',
+    path: '/v1/wallet-sets/portfolio',
+    summary: 'The portfolio of up to one EVM and one Solana wallet together: distributions and totals summed, the 1-day percent of the sums',
+    tag: 'wallet-sets',
+    query: walletSetPortfolioQuery,
+    headers: networkHeaders,
+    response: portfolioResponseSchema,
+    async handle({ query, headers }, { organization, selfUrl }) {
+      checkRequestUrlLength(selfUrl);
+      const context = toRequestContext(organization, headers['X-Env']);
+      const scopes = await resolveWalletSetScopes(backends, { context, addresses: query.addresses, chainIds: undefined, capabilities: portfolioCapabilities });
+      const portfolios = await Promise.all(scopes.map((scope) => readWalletPortfolio(backends, { context, scope, query })));
+      return { links: { self: selfUrl }, data: toPortfolioResource(scopes.map((scope) => scope.address).join(','), mergePortfolios(portfolios)) };
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/wallet-sets/positions/',
+    summary: 'The positions of up to one EVM and one Solana wallet together, each keeping its id, sorted by value as one list; not paginated',
+    tag: 'wallet-sets',
+    query: walletSetPositionsQuery,
+    headers: networkHeaders,
+    response: positionListResponseSchema,
+    async handle({ query, headers }, { organization, selfUrl, baseUrl }) {
+      checkRequestUrlLength(selfUrl);
+      const context = toRequestContext(organization, headers['X-Env']);
+      const scopes = await resolveWalletSetScopes(backends, { context, addresses: query.addresses, chainIds: query['filter[chain_ids]'], capabilities: positionsCapabilities });
+      const lists = await Promise.all(scopes.map((scope) => positionsReader.read({ context, scope, query })));
+      const positions = sortByValue(lists.flat(), query.sort === '-value');
+      return { links: { self: selfUrl }, data: await positionsReader.toResources({ context, currency: query.currency, positions, baseUrl }) };
+    },
+  });
+
+  routes.add({
+    method: 'get',
+    path: '/v1/wallet-sets/transactions/',
+    summary: 'The transactions of up to one EVM and one Solana wallet interleaved newest first, with one cursor for both through links.next',
+    tag: 'wallet-sets',
+    query: walletSetTransactionsQuery,
+    headers: networkHeaders,
+    response: transactionListResponseSchema,
+    errors: [403],
+    async handle({ query, headers }, { organization, selfUrl, baseUrl }) {
+      const context = toRequestContext(organization, headers['X-Env']);
+      const includePending = checkIncludePending(query, organization.roles);
+      const places = decodeSetCursor(query['page[after]'], query.addresses.length);
+      const scopes = await resolveWalletSetScopes(backends, { context, addresses: query.addresses, chainIds: query['filter[chain_ids]'], capabilities: transactionsCapabilities });
+      const size = query['page[size]'];
+      const generation = transactionsReader.generation(undefined);
+      // Each wallet's next `size` from its own place: the page's `size` newest are among them.
+      const pages = await Promise.all(
+        scopes.map((scope, index) => {
+          const place = places[index]!;
+          return place === 'done' ? undefined : transactionsReader.read({ context, scope: { ...scope, tracked: Promise.resolve() }, query, after: place.after, size });
+        }),
+      );
+      const { records, next } = interleavePages(places, pages, size);
+      const data = await transactionsReader.toResources({
+        context,
+        currency: query.currency,
+        records,
+        lookedAhead: pages.flatMap((page) => (page ? [page.lookedAhead] : [])),
+        generation,
+        baseUrl,
+      });
+      return {
+        links: { self: selfUrl, ...(next ? { next: nextSetLink(selfUrl, encodeSetCursor(next), size) } : {}) },
+        data,
+        ...(includePending ? { meta: { pending: [], unsigned: [] } } : {}),
+      };
+    },
+  });
+}
