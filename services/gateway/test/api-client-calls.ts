@@ -168,48 +168,63 @@ export const calls: Record<string, Call> = {
     const balance = await ethereum.readContract({ address: wethAddress, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] });
     expect(quote!.attributes.preconditions_met.enough_balance).toBe(balance >= 10n ** 16n);
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-sets.int.test.ts.
   async 'GET /v1/wallets/{address}/transactions/'({ client }) {
     refusedAtTheGateway(await client.GET('/v1/wallets/{address}/transactions/', { params: { path: { address: notAnAddress } } }), 'address');
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-sets.int.test.ts.
   async 'GET /v1/wallets/{address}/positions/'({ client }) {
     refusedAtTheGateway(await client.GET('/v1/wallets/{address}/positions/', { params: { path: { address: notAnAddress } } }), 'address');
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-sets.int.test.ts.
   async 'GET /v1/wallets/{address}/portfolio'({ client }) {
     refusedAtTheGateway(await client.GET('/v1/wallets/{address}/portfolio', { params: { path: { address: notAnAddress } } }), 'address');
   },
+  // Called for real data through the typed client in services/chart/test/chart-world.int.test.ts.
   async 'GET /v1/wallets/{address}/charts/{chart_period}'({ client, wallet }) {
     refusedAtTheGateway(await client.GET('/v1/wallets/{address}/charts/{chart_period}', { params: { path: { address: wallet, chart_period: 'fortnight' as never } } }), 'chart_period');
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-pnl.int.test.ts.
   async 'GET /v1/wallets/{address}/pnl'({ client }) {
     refusedAtTheGateway(await client.GET('/v1/wallets/{address}/pnl', { params: { path: { address: notAnAddress } } }), 'address');
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-nfts.int.test.ts.
   async 'GET /v1/wallets/{address}/nft-positions/'({ client }) {
     refusedAtTheGateway(await client.GET('/v1/wallets/{address}/nft-positions/', { params: { path: { address: notAnAddress } } }), 'address');
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-nfts.int.test.ts.
   async 'GET /v1/wallets/{address}/nft-collections/'({ client }) {
     refusedAtTheGateway(await client.GET('/v1/wallets/{address}/nft-collections/', { params: { path: { address: notAnAddress } } }), 'address');
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-nfts.int.test.ts.
   async 'GET /v1/wallets/{address}/nft-portfolio'({ client }) {
     refusedAtTheGateway(await client.GET('/v1/wallets/{address}/nft-portfolio', { params: { path: { address: notAnAddress } } }), 'address');
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-sets.int.test.ts.
   async 'GET /v1/wallet-sets/portfolio'({ client }) {
     refusedAtTheGateway(await client.GET('/v1/wallet-sets/portfolio', { params: { query: { addresses: notAnAddress } } }), 'addresses');
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-sets.int.test.ts.
   async 'GET /v1/wallet-sets/positions/'({ client }) {
     refusedAtTheGateway(await client.GET('/v1/wallet-sets/positions/', { params: { query: { addresses: notAnAddress } } }), 'addresses');
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-sets.int.test.ts.
   async 'GET /v1/wallet-sets/transactions/'({ client }) {
     refusedAtTheGateway(await client.GET('/v1/wallet-sets/transactions/', { params: { query: { addresses: notAnAddress } } }), 'addresses');
   },
+  // Called for real data through the typed client in services/chart/test/chart-world.int.test.ts.
   async 'GET /v1/wallet-sets/charts/{chart_period}'({ client, wallet }) {
     refusedAtTheGateway(await client.GET('/v1/wallet-sets/charts/{chart_period}', { params: { path: { chart_period: 'fortnight' as never }, query: { addresses: wallet } } }), 'chart_period');
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-pnl.int.test.ts.
   async 'GET /v1/wallet-sets/pnl'({ client }) {
     refusedAtTheGateway(await client.GET('/v1/wallet-sets/pnl', { params: { query: { addresses: notAnAddress } } }), 'addresses');
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-nfts.int.test.ts.
   async 'GET /v1/nfts/'({ client }) {
     refusedAtTheGateway(await client.GET('/v1/nfts/', { params: { query: { 'filter[references]': 'nonsense' } } }), 'filter[references]');
   },
+  // Called for real data through the typed client in services/gateway/test/wallet-nfts.int.test.ts.
   async 'GET /v1/nfts/{nft_id}'({ client }) {
     // An id of no known form names no NFT: the gateway answers 404 without asking the nft service.
     const { error, response } = await client.GET('/v1/nfts/{nft_id}', { params: { path: { nft_id: 'nonsense' } } });

@@ -54,7 +54,8 @@ import { certificatePem, startSubscriptionService, type RunningSubscriptionServi
 // Endpoints whose services this gateway does not start (wallet data and NFTs, which need indexed
 // chains: their own tests start them) are `refusedAtTheGateway` entries for now: a real round trip
 // through the client and gateway answered by the route's own validation, 400 with a detail naming
-// the parameter. Each is to become a call with data once this file starts those services.
+// the parameter. Their calls with data go through the same client in the tests that start those
+// services (each entry names its file).
 
 const referenceConfig = new URL('../../reference-data/config/', import.meta.url).pathname;
 const devnetRegistry = new URL('../../../.data/devnet/registry.json', import.meta.url).pathname;

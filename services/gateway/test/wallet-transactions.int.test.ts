@@ -156,7 +156,7 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
         token('base', collection, { interface: 3, name: 'Punks', symbol: 'PNK', decimals: 0 }),
         token('base', items, { interface: 4, name: 'Game Items', symbol: '', decimals: 0 }),
       ],
-      dapps: [{ chainId: 'ethereum', address: router, dapp: { id: 'swapper', name: 'Swapper', description: '', iconUrl: 'https://icons.test/swapper.png', url: '', managePositionsUrl: '' } }],
+      dapps: [{ chainId: 'ethereum', address: router, dapp: { id: 'swapper', name: 'Swapper', description: '', iconUrl: 'https://icons.test/swapper.png', url: '', managePositionsUrl: '', externalLinks: [] } }],
       untracked: { [untracked]: 'address is a burn address and is not tracked' },
       price: fixturePrice,
       fungibles: fixtureFungibles,

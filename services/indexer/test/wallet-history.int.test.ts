@@ -69,7 +69,7 @@ describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions',
         token(chainId, usdc, { name: 'USD Coin', symbol: 'USDC', decimals: 6, fungibleId: 'usdc', verified: true }),
         token(chainId, spamToken, { name: 'Claim rewards', symbol: 'SCAM', isSpam: true }),
       ],
-      dapps: [{ chainId, address: router, dapp: { id: 'swapper', name: 'Swapper', description: '', iconUrl: 'https://icons.test/swapper.png', url: '', managePositionsUrl: '' } }],
+      dapps: [{ chainId, address: router, dapp: { id: 'swapper', name: 'Swapper', description: '', iconUrl: 'https://icons.test/swapper.png', url: '', managePositionsUrl: '', externalLinks: [] } }],
     });
     writer = createTransactionWriter({ kafka, clickhouse, referenceData: referenceData.client, versions: changes.versions, logger: testLogger, groupId: uniqueName('writer'), topics: writerTopics });
     await writer.start();

@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { RequestContext } from "./common.js";
+import { Dapp } from "./reference_data.js";
 
 export const protobufPackage = "walletapi.dapps";
 
@@ -36,25 +37,8 @@ export interface ListDappsRequest {
   pageAfter: string;
 }
 
-/** Spec 2.1 ExternalLink. */
-export interface ExternalLink {
-  url: string;
-  type: string;
-  name: string;
-}
-
-export interface DappInfo {
-  id: string;
-  name: string;
-  description: string;
-  iconUrl: string;
-  url: string;
-  managePositionsUrl: string;
-  externalLinks: ExternalLink[];
-}
-
 export interface ListDappsResponse {
-  dapps: DappInfo[];
+  dapps: Dapp[];
   /** Opaque; empty when no dapp follows this page. */
   nextCursor: string;
 }
@@ -190,284 +174,6 @@ export const ListDappsRequest: MessageFns<ListDappsRequest> = {
   },
 };
 
-function createBaseExternalLink(): ExternalLink {
-  return { url: "", type: "", name: "" };
-}
-
-export const ExternalLink: MessageFns<ExternalLink> = {
-  encode(message: ExternalLink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.url !== "") {
-      writer.uint32(10).string(message.url);
-    }
-    if (message.type !== "") {
-      writer.uint32(18).string(message.type);
-    }
-    if (message.name !== "") {
-      writer.uint32(26).string(message.name);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ExternalLink {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseExternalLink();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.url = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.type = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.name = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): ExternalLink {
-    return {
-      url: isSet(object.url) ? globalThis.String(object.url) : "",
-      type: isSet(object.type) ? globalThis.String(object.type) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-    };
-  },
-
-  toJSON(message: ExternalLink): unknown {
-    const obj: any = {};
-    if (message.url !== "") {
-      obj.url = message.url;
-    }
-    if (message.type !== "") {
-      obj.type = message.type;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<ExternalLink>, I>>(base?: I): ExternalLink {
-    return ExternalLink.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<ExternalLink>, I>>(object: I): ExternalLink {
-    const message = createBaseExternalLink();
-    message.url = object.url ?? "";
-    message.type = object.type ?? "";
-    message.name = object.name ?? "";
-    return message;
-  },
-};
-
-function createBaseDappInfo(): DappInfo {
-  return { id: "", name: "", description: "", iconUrl: "", url: "", managePositionsUrl: "", externalLinks: [] };
-}
-
-export const DappInfo: MessageFns<DappInfo> = {
-  encode(message: DappInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.id !== "") {
-      writer.uint32(10).string(message.id);
-    }
-    if (message.name !== "") {
-      writer.uint32(18).string(message.name);
-    }
-    if (message.description !== "") {
-      writer.uint32(26).string(message.description);
-    }
-    if (message.iconUrl !== "") {
-      writer.uint32(34).string(message.iconUrl);
-    }
-    if (message.url !== "") {
-      writer.uint32(42).string(message.url);
-    }
-    if (message.managePositionsUrl !== "") {
-      writer.uint32(50).string(message.managePositionsUrl);
-    }
-    for (const v of message.externalLinks) {
-      ExternalLink.encode(v!, writer.uint32(58).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): DappInfo {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseDappInfo();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.id = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.name = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.description = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.iconUrl = reader.string();
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.url = reader.string();
-            continue;
-          }
-          case 6: {
-            if (tag !== 50) {
-              break;
-            }
-
-            message.managePositionsUrl = reader.string();
-            continue;
-          }
-          case 7: {
-            if (tag !== 58) {
-              break;
-            }
-
-            message.externalLinks.push(ExternalLink.decode(reader, reader.uint32()));
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): DappInfo {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      description: isSet(object.description) ? globalThis.String(object.description) : "",
-      iconUrl: isSet(object.iconUrl)
-        ? globalThis.String(object.iconUrl)
-        : isSet(object.icon_url)
-        ? globalThis.String(object.icon_url)
-        : "",
-      url: isSet(object.url) ? globalThis.String(object.url) : "",
-      managePositionsUrl: isSet(object.managePositionsUrl)
-        ? globalThis.String(object.managePositionsUrl)
-        : isSet(object.manage_positions_url)
-        ? globalThis.String(object.manage_positions_url)
-        : "",
-      externalLinks: globalThis.Array.isArray(object?.externalLinks)
-        ? object.externalLinks.map((e: any) => ExternalLink.fromJSON(e))
-        : globalThis.Array.isArray(object?.external_links)
-        ? object.external_links.map((e: any) => ExternalLink.fromJSON(e))
-        : [],
-    };
-  },
-
-  toJSON(message: DappInfo): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.name !== "") {
-      obj.name = message.name;
-    }
-    if (message.description !== "") {
-      obj.description = message.description;
-    }
-    if (message.iconUrl !== "") {
-      obj.iconUrl = message.iconUrl;
-    }
-    if (message.url !== "") {
-      obj.url = message.url;
-    }
-    if (message.managePositionsUrl !== "") {
-      obj.managePositionsUrl = message.managePositionsUrl;
-    }
-    if (message.externalLinks?.length) {
-      obj.externalLinks = message.externalLinks.map((e) => ExternalLink.toJSON(e));
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<DappInfo>, I>>(base?: I): DappInfo {
-    return DappInfo.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<DappInfo>, I>>(object: I): DappInfo {
-    const message = createBaseDappInfo();
-    message.id = object.id ?? "";
-    message.name = object.name ?? "";
-    message.description = object.description ?? "";
-    message.iconUrl = object.iconUrl ?? "";
-    message.url = object.url ?? "";
-    message.managePositionsUrl = object.managePositionsUrl ?? "";
-    message.externalLinks = object.externalLinks?.map((e) => ExternalLink.fromPartial(e)) || [];
-    return message;
-  },
-};
-
 function createBaseListDappsResponse(): ListDappsResponse {
   return { dapps: [], nextCursor: "" };
 }
@@ -475,7 +181,7 @@ function createBaseListDappsResponse(): ListDappsResponse {
 export const ListDappsResponse: MessageFns<ListDappsResponse> = {
   encode(message: ListDappsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.dapps) {
-      DappInfo.encode(v!, writer.uint32(10).fork()).join();
+      Dapp.encode(v!, writer.uint32(10).fork()).join();
     }
     if (message.nextCursor !== "") {
       writer.uint32(18).string(message.nextCursor);
@@ -501,7 +207,7 @@ export const ListDappsResponse: MessageFns<ListDappsResponse> = {
               break;
             }
 
-            message.dapps.push(DappInfo.decode(reader, reader.uint32()));
+            message.dapps.push(Dapp.decode(reader, reader.uint32()));
             continue;
           }
           case 2: {
@@ -526,7 +232,7 @@ export const ListDappsResponse: MessageFns<ListDappsResponse> = {
 
   fromJSON(object: any): ListDappsResponse {
     return {
-      dapps: globalThis.Array.isArray(object?.dapps) ? object.dapps.map((e: any) => DappInfo.fromJSON(e)) : [],
+      dapps: globalThis.Array.isArray(object?.dapps) ? object.dapps.map((e: any) => Dapp.fromJSON(e)) : [],
       nextCursor: isSet(object.nextCursor)
         ? globalThis.String(object.nextCursor)
         : isSet(object.next_cursor)
@@ -538,7 +244,7 @@ export const ListDappsResponse: MessageFns<ListDappsResponse> = {
   toJSON(message: ListDappsResponse): unknown {
     const obj: any = {};
     if (message.dapps?.length) {
-      obj.dapps = message.dapps.map((e) => DappInfo.toJSON(e));
+      obj.dapps = message.dapps.map((e) => Dapp.toJSON(e));
     }
     if (message.nextCursor !== "") {
       obj.nextCursor = message.nextCursor;
@@ -551,7 +257,7 @@ export const ListDappsResponse: MessageFns<ListDappsResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<ListDappsResponse>, I>>(object: I): ListDappsResponse {
     const message = createBaseListDappsResponse();
-    message.dapps = object.dapps?.map((e) => DappInfo.fromPartial(e)) || [];
+    message.dapps = object.dapps?.map((e) => Dapp.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? "";
     return message;
   },

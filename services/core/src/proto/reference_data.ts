@@ -332,6 +332,14 @@ export interface Dapp {
   iconUrl: string;
   url: string;
   managePositionsUrl: string;
+  externalLinks: ExternalLink[];
+}
+
+/** Spec 2.1 ExternalLink. */
+export interface ExternalLink {
+  url: string;
+  type: string;
+  name: string;
 }
 
 export interface ContractDapp {
@@ -2836,7 +2844,7 @@ export const ResolveContractsRequest: MessageFns<ResolveContractsRequest> = {
 };
 
 function createBaseDapp(): Dapp {
-  return { id: "", name: "", description: "", iconUrl: "", url: "", managePositionsUrl: "" };
+  return { id: "", name: "", description: "", iconUrl: "", url: "", managePositionsUrl: "", externalLinks: [] };
 }
 
 export const Dapp: MessageFns<Dapp> = {
@@ -2858,6 +2866,9 @@ export const Dapp: MessageFns<Dapp> = {
     }
     if (message.managePositionsUrl !== "") {
       writer.uint32(50).string(message.managePositionsUrl);
+    }
+    for (const v of message.externalLinks) {
+      ExternalLink.encode(v!, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -2923,6 +2934,14 @@ export const Dapp: MessageFns<Dapp> = {
             message.managePositionsUrl = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.externalLinks.push(ExternalLink.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2951,6 +2970,11 @@ export const Dapp: MessageFns<Dapp> = {
         : isSet(object.manage_positions_url)
         ? globalThis.String(object.manage_positions_url)
         : "",
+      externalLinks: globalThis.Array.isArray(object?.externalLinks)
+        ? object.externalLinks.map((e: any) => ExternalLink.fromJSON(e))
+        : globalThis.Array.isArray(object?.external_links)
+        ? object.external_links.map((e: any) => ExternalLink.fromJSON(e))
+        : [],
     };
   },
 
@@ -2974,6 +2998,9 @@ export const Dapp: MessageFns<Dapp> = {
     if (message.managePositionsUrl !== "") {
       obj.managePositionsUrl = message.managePositionsUrl;
     }
+    if (message.externalLinks?.length) {
+      obj.externalLinks = message.externalLinks.map((e) => ExternalLink.toJSON(e));
+    }
     return obj;
   },
 
@@ -2988,6 +3015,108 @@ export const Dapp: MessageFns<Dapp> = {
     message.iconUrl = object.iconUrl ?? "";
     message.url = object.url ?? "";
     message.managePositionsUrl = object.managePositionsUrl ?? "";
+    message.externalLinks = object.externalLinks?.map((e) => ExternalLink.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseExternalLink(): ExternalLink {
+  return { url: "", type: "", name: "" };
+}
+
+export const ExternalLink: MessageFns<ExternalLink> = {
+  encode(message: ExternalLink, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.url !== "") {
+      writer.uint32(10).string(message.url);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExternalLink {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExternalLink();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExternalLink {
+    return {
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: ExternalLink): unknown {
+    const obj: any = {};
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExternalLink>, I>>(base?: I): ExternalLink {
+    return ExternalLink.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExternalLink>, I>>(object: I): ExternalLink {
+    const message = createBaseExternalLink();
+    message.url = object.url ?? "";
+    message.type = object.type ?? "";
+    message.name = object.name ?? "";
     return message;
   },
 };

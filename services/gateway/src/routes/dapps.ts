@@ -1,12 +1,12 @@
 import { unary } from '@wallet-api/core/grpc';
-import type { DappInfo } from '@wallet-api/core/proto/dapps';
+import type { Dapp } from '@wallet-api/core/proto/reference_data';
 import type { Backends } from '../grpc/backends.js';
 import { dappListResponseSchema, dappsQuery, type DappResource } from '../schemas/dapp.js';
 import type { ApiRoutes } from './define-route.js';
 import { nextPageLink } from './nft-resource.js';
 import { toRequestContext } from './request-context.js';
 
-export function toDappResource(dapp: DappInfo): DappResource {
+export function toDappResource(dapp: Dapp): DappResource {
   return {
     type: 'dapps',
     id: dapp.id,

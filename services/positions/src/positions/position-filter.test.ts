@@ -33,7 +33,7 @@ function row(id: string, fields: Partial<Position>): Position {
   };
 }
 
-const uniswap = { id: 'uniswap-v2', name: 'Uniswap V2', description: '', iconUrl: '', url: '', managePositionsUrl: '' };
+const uniswap = { id: 'uniswap-v2', name: 'Uniswap V2', description: '', iconUrl: '', url: '', managePositionsUrl: '', externalLinks: [] };
 const vaults = { ...uniswap, id: 'devnet-vaults', name: 'Vaults' };
 
 const walletRows = [

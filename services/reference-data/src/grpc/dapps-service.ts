@@ -1,6 +1,7 @@
 import { invalidArgument, registration, type ServiceRegistration } from '@wallet-api/core/grpc';
-import { DappsService, type DappInfo, type DappsServer, type ListDappsRequest, type ListDappsResponse } from '@wallet-api/core/proto/dapps';
+import { DappsService, type DappsServer, type ListDappsRequest, type ListDappsResponse } from '@wallet-api/core/proto/dapps';
 import type { DappConfig } from '../registry/registry-config.js';
+import { toDapp } from '../registry/registry.js';
 
 /** decisions.md "Dapps and NFT positions": `page[size]` 1 to 100, default 100. */
 export const maxDappPageSize = 100;
@@ -23,18 +24,6 @@ function cursorId(cursor: string): string {
   return id;
 }
 
-function toDappInfo(dapp: DappConfig): DappInfo {
-  return {
-    id: dapp.id,
-    name: dapp.name,
-    description: dapp.description,
-    iconUrl: dapp.icon_url,
-    url: dapp.url,
-    managePositionsUrl: dapp.manage_positions_url,
-    externalLinks: dapp.external_links.map((link) => ({ url: link.url, type: link.type, name: link.name })),
-  };
-}
-
 /** One page of `dapps` (in id order) after the request's cursor, among the requested ids if any. */
 export function dappPage(dapps: readonly DappConfig[], request: Pick<ListDappsRequest, 'dappIds' | 'pageSize' | 'pageAfter'>): ListDappsResponse {
   const pageSize = request.pageSize === 0 ? maxDappPageSize : request.pageSize;
@@ -46,7 +35,7 @@ export function dappPage(dapps: readonly DappConfig[], request: Pick<ListDappsRe
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const page = matching.slice(0, pageSize);
   return {
-    dapps: page.map(toDappInfo),
+    dapps: page.map(toDapp),
     nextCursor: matching.length > pageSize ? dappCursor(page[page.length - 1]!.id) : '',
   };
 }

@@ -1,6 +1,6 @@
 import { addressFamily, canonicalWallet, type AddressFamily } from '@wallet-api/core/addresses';
 import type { Dapp } from '@wallet-api/core/proto/reference_data';
-import type { ChainPricingConfig, ChainProtocolsConfig, RegistryConfig, VerifiedTokenConfig } from './registry-config.js';
+import type { ChainPricingConfig, ChainProtocolsConfig, DappConfig, RegistryConfig, VerifiedTokenConfig } from './registry-config.js';
 
 export interface VerifiedToken {
   fungibleId: string;
@@ -65,19 +65,25 @@ export function registryFamilyProblems(config: RegistryConfig, families: Readonl
  * `families` (chain id to address family, from the chains configuration) refuses an entry whose
  * address is of the other family than its chain: a 0x address listed on `solana`, a mint on `base`.
  */
+/** A registry dapp as the API serves it (spec 2.9). */
+export function toDapp(entry: DappConfig): Dapp {
+  return {
+    id: entry.id,
+    name: entry.name,
+    description: entry.description,
+    iconUrl: entry.icon_url,
+    url: entry.url,
+    managePositionsUrl: entry.manage_positions_url,
+    externalLinks: entry.external_links.map((link) => ({ url: link.url, type: link.type, name: link.name })),
+  };
+}
+
 export function createRegistry(config: RegistryConfig, families?: ReadonlyMap<string, AddressFamily>): Registry {
   const problems = families ? registryFamilyProblems(config, families) : [];
   if (problems.length > 0) throw new Error(`registry: addresses of the wrong family for their chain:\n  ${problems.join('\n  ')}`);
   const dappByContract = new Map<string, Dapp>();
   for (const entry of config.dapps) {
-    const dapp: Dapp = {
-      id: entry.id,
-      name: entry.name,
-      description: entry.description,
-      iconUrl: entry.icon_url,
-      url: entry.url,
-      managePositionsUrl: entry.manage_positions_url,
-    };
+    const dapp = toDapp(entry);
     for (const [chainId, addresses] of Object.entries(entry.contracts)) {
       for (const address of addresses) {
         const earlier = dappByContract.get(key(chainId, address));
