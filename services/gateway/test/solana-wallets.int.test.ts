@@ -1,7 +1,4 @@
-import type { AddressInfo } from 'node:net';
 import { getUpdateMultiplierScaledUiMintInstruction } from '@solana-program/token-2022';
-import type { Server } from 'node:http';
-import { Redis } from 'ioredis';
 import {
   appendTransactionMessageInstructions,
   createSolanaRpc,
@@ -16,23 +13,15 @@ import {
   type KeyPairSigner,
   type Signature,
 } from '@solana/kit';
-import { createChangeVersions } from '@wallet-api/core/cache';
-import { createPrisma } from '@wallet-api/core/db';
-import { startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
-import { consumerGroupCaughtUp, eventually, freePort, setupClickHouseDatabase, setupKafka, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
+import { consumerGroupCaughtUp, eventually, freePort, setupKafka } from '@wallet-api/core/testing';
 import { readManifest } from '../../devnet/src/manifest/index.js';
 import { createSolanaLedger, startSolanaRpcServer, type SolanaRpcServer } from '../../devnet/src/solana/index.js';
 import { buildSolanaWorld } from '../../devnet/src/solana/world.js';
 import { seededSigner } from '../../devnet/src/solana/world-keys.js';
 import type { SolanaWorldManifest } from '../../devnet/src/solana/world-manifest.js';
 import { solanaChainTime, solanaDisplayAmount, solanaLamports, solanaTokenHoldings } from '../../devnet/src/truth/index.js';
-import { createTransactionWriter, type TransactionWriter } from '../../indexer/src/consume/transaction-writer.js';
-import { indexerService } from '../../indexer/src/grpc/indexer-service.js';
 import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
-import { createApp } from '../src/app.js';
-import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
-import { createResponseCache } from '../src/cache/response-cache.js';
-import { createBackends, type Backends } from '../src/grpc/backends.js';
+import { startIndexedGateway, type IndexedGateway } from './setup-indexed-gateway.js';
 
 // Solana wallets end to end: the test world's Solana chain, rebuilt on a ledger of the test's own
 // (the same seed gives the same mints, so the devnet registry's entries apply), served by the
@@ -40,21 +29,13 @@ import { createBackends, type Backends } from '../src/grpc/backends.js';
 // consumers and the transaction writer, and answered by the gateway. Every number is held against
 // the chain through its RPC: balances, ScaledUiAmount display values, signatures, slots and fees.
 
-const publicUrl = 'https://api.wallet.test';
-
 let world: SolanaWorldManifest;
 let server: SolanaRpcServer;
 let rpc: ReturnType<typeof createSolanaRpc>;
 let harness: PositionsHarness;
-let history: ClickHouseDatabase;
-let writer: TransactionWriter;
-let indexerGrpc: GrpcServer;
-let backends: Backends;
-let gateway: Server;
+let gateway: IndexedGateway;
 let baseUrl: string;
 let authorization: string;
-const prisma = createPrisma(testConfig().DATABASE_URL);
-const redis = new Redis(testConfig().REDIS_URL);
 const kafka = setupKafka('solana-api-test');
 
 async function get(path: string): Promise<{ status: number; body: any }> {
@@ -106,37 +87,8 @@ beforeAll(async () => {
   harness.index({ chainId: 'solana', rpcUrl: server.url, family: 'solana' });
   await harness.startConsumers();
   const positions = await harness.startService();
-  history = await setupClickHouseDatabase(uniqueName('solana_api'));
-  writer = createTransactionWriter({
-    kafka,
-    clickhouse: history.clickhouse,
-    referenceData: harness.referenceData,
-    versions: harness.changes.versions,
-    logger: testLogger,
-    topics: harness.topics,
-    groupId: uniqueName('solana-writer'),
-  });
-  await writer.start();
-  indexerGrpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: history.clickhouse, referenceData: harness.referenceData })], logger: testLogger });
-  backends = createBackends({ referenceData: harness.referenceDataAddress, indexer: `127.0.0.1:${indexerGrpc.port}`, positions: positions.address });
-  const changes = createChangeVersions(redis, { keyPrefix: harness.changes.keyPrefix });
-  const app = createApp({
-    lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
-    redis,
-    backends,
-    publicUrl,
-    rateLimits: { perSecond: 100_000, burst: 100_000 },
-    logger: testLogger,
-    checkResponses: true,
-    changes,
-    responseCache: createResponseCache({ versions: changes, logger: testLogger, maxBytes: 16 * 1024 * 1024, maxAgeMs: 60_000 }),
-  });
-  gateway = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  baseUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
-  const { key } = await createOrganizationKey(prisma, { org: uniqueName('solana-api'), roles: [], addons: [] });
-  authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+  gateway = await startIndexedGateway(harness, { kafka, positionsAddress: positions.address, name: 'solana-api' });
+  ({ baseUrl, authorization } = gateway);
 
   await eventually(async () => {
     const [tip] = await harness.database.prisma.indexedBlock.findMany({ where: { chainId: 'solana' }, orderBy: { number: 'desc' }, take: 1 });
@@ -146,15 +98,9 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  if (gateway) await new Promise((resolve) => gateway.close(resolve));
-  backends?.close();
-  await writer?.stop();
-  await indexerGrpc?.shutdown(1_000);
+  await gateway?.stop();
   await harness?.close();
-  await history?.drop();
   await server?.close();
-  redis.disconnect();
-  await prisma.$disconnect();
 });
 
 /** How a transfer moves the wallet's balance: `self` moves nothing. */

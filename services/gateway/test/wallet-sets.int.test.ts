@@ -1,24 +1,13 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { createSolanaRpc } from '@solana/kit';
-import { Redis } from 'ioredis';
 import { createPublicClient, http, type Address, type PublicClient } from 'viem';
-import { createChangeVersions } from '@wallet-api/core/cache';
-import { createPrisma } from '@wallet-api/core/db';
-import { startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
-import { consumerGroupCaughtUp, eventually, setupClickHouseDatabase, setupKafka, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
+import { consumerGroupCaughtUp, eventually, setupKafka } from '@wallet-api/core/testing';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
 import type { SolanaWorldManifest } from '../../devnet/src/solana/world-manifest.js';
 import { readWalletTruth, solanaLamports, solanaTokenHoldings } from '../../devnet/src/truth/index.js';
-import { createTransactionWriter, type TransactionWriter } from '../../indexer/src/consume/transaction-writer.js';
-import { indexerService } from '../../indexer/src/grpc/indexer-service.js';
 import { walletHoldings } from '../../positions/test/chain-truth.js';
 import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
-import { createApp } from '../src/app.js';
-import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
-import { createResponseCache } from '../src/cache/response-cache.js';
-import { createBackends, type Backends } from '../src/grpc/backends.js';
 import { createWalletApiClient, type WalletApiClient } from '../../../clients/typescript/src/index.js';
+import { publicUrl, startIndexedGateway, type IndexedGateway } from './setup-indexed-gateway.js';
 
 // The wallet-set endpoints (decisions.md, "Wallet sets") over an EVM wallet of the test world's
 // ethereum chain and a Solana wallet of its solana chain, both indexed from the shared chains
@@ -26,26 +15,18 @@ import { createWalletApiClient, type WalletApiClient } from '../../../clients/ty
 // are held against the wallet endpoints' answers fetched at the same moment and against the
 // chains' balances read with viem and Solana RPC when compared.
 
-const publicUrl = 'https://api.wallet.test';
-
 let ethereum: ChainWorld;
 let solana: SolanaWorldManifest;
 let client: PublicClient;
 let rpc: ReturnType<typeof createSolanaRpc>;
 let harness: PositionsHarness;
-let history: ClickHouseDatabase;
-let writer: TransactionWriter;
-let indexerGrpc: GrpcServer;
-let backends: Backends;
-let server: Server;
+let gateway: IndexedGateway;
 let baseUrl: string;
 let authorization: string;
 // The typed client (@wallet-api/client), for the calls the served OpenAPI document must describe.
 let api: WalletApiClient;
 let evmWallet: string;
 let solanaWallet: string;
-const prisma = createPrisma(testConfig().DATABASE_URL);
-const redis = new Redis(testConfig().REDIS_URL);
 const kafka = setupKafka('wallet-sets-test');
 
 async function get(path: string): Promise<{ status: number; body: any }> {
@@ -123,38 +104,9 @@ beforeAll(async () => {
   harness.index({ chainId: 'solana', rpcUrl: solana.rpcUrl, family: 'solana' });
   await harness.startConsumers();
   const positions = await harness.startService();
-  history = await setupClickHouseDatabase(uniqueName('wallet_sets'));
-  writer = createTransactionWriter({
-    kafka,
-    clickhouse: history.clickhouse,
-    referenceData: harness.referenceData,
-    versions: harness.changes.versions,
-    logger: testLogger,
-    topics: harness.topics,
-    groupId: uniqueName('wallet-sets-writer'),
-  });
-  await writer.start();
-  indexerGrpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: history.clickhouse, referenceData: harness.referenceData })], logger: testLogger });
-  backends = createBackends({ referenceData: harness.referenceDataAddress, indexer: `127.0.0.1:${indexerGrpc.port}`, positions: positions.address });
-  const changes = createChangeVersions(redis, { keyPrefix: harness.changes.keyPrefix });
-  const app = createApp({
-    lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
-    redis,
-    backends,
-    publicUrl,
-    rateLimits: { perSecond: 100_000, burst: 100_000 },
-    logger: testLogger,
-    checkResponses: true,
-    changes,
-    responseCache: createResponseCache({ versions: changes, logger: testLogger, maxBytes: 16 * 1024 * 1024, maxAgeMs: 60_000 }),
-  });
-  server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const { key } = await createOrganizationKey(prisma, { org: uniqueName('wallet-sets'), roles: [], addons: [] });
-  authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
-  api = createWalletApiClient({ baseUrl, apiKey: key });
+  gateway = await startIndexedGateway(harness, { kafka, positionsAddress: positions.address, name: 'wallet-sets' });
+  ({ baseUrl, authorization } = gateway);
+  api = createWalletApiClient({ baseUrl, apiKey: gateway.key });
 
   // Both chains indexed up to their world's end, and the balance changes folded.
   await eventually(async () => {
@@ -166,14 +118,8 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  if (server) await new Promise((resolve) => server.close(resolve));
-  backends?.close();
-  await writer?.stop();
-  await indexerGrpc?.shutdown(1_000);
+  await gateway?.stop();
   await harness?.close();
-  await history?.drop();
-  redis.disconnect();
-  await prisma.$disconnect();
 });
 
 const set = () => `${evmWallet},${solanaWallet}`;
