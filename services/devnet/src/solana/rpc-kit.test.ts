@@ -212,13 +212,15 @@ describe('the RPC server through @solana/kit', () => {
   });
 
   it('seals a block every slot interval, so a transaction sent over RPC lands in the next block', async () => {
-    const live = await startSolanaRpcServer({ ledger: createSolanaLedger(), port: 0, slotIntervalMs: 30 });
+    // Slots long enough that the airdrop is not sealed between the two calls on a loaded machine (at
+    // 30 ms it once was, in CI), and a wait of several slots.
+    const live = await startSolanaRpcServer({ ledger: createSolanaLedger(), port: 0, slotIntervalMs: 150 });
     try {
       const client = createSolanaRpc(live.url);
       const signature = await client.requestAirdrop(alice.address, lamports(sol)).send();
       expect(await client.getTransaction(signature).send()).toBeNull();
       const start = await client.getSlot().send();
-      await wait(200);
+      await wait(600);
       expect(await client.getSlot().send()).toBeGreaterThan(start);
       const landed = await client.getTransaction(signature).send();
       expect(landed!.meta!.err).toBeNull();
