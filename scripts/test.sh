@@ -28,7 +28,12 @@ set +e
 # --forceExit: the results alone decide the exit status. Without it the process lingers until every
 # handle a test left behind closes, and whatever such a handle does after the summary counts too: a
 # CI run printed 1,377 passed and 0 failed, then exited 1 with nothing printed after the counts.
-NODE_OPTIONS=--experimental-vm-modules LOG_LEVEL="${LOG_LEVEL:-warn}" node_modules/.bin/jest --runInBand --forceExit --json --outputFile="${results}" "$@"
+#
+# One worker, not --runInBand: suites still run one at a time, but in a child process that jest
+# replaces whenever it holds more than 1 GB between suites. In band, what each suite's module
+# registry leaves behind accumulates in jest's own process: a CI run died of heap exhaustion at
+# 3.6 GB after 2,437 s, about 40 minutes into the suites.
+NODE_OPTIONS=--experimental-vm-modules LOG_LEVEL="${LOG_LEVEL:-warn}" node_modules/.bin/jest --maxWorkers=1 --workerIdleMemoryLimit=1GB --forceExit --json --outputFile="${results}" "$@"
 status=$?
 set -e
 # Print the counts as one plain line that CI reads, whatever jest printed before it.

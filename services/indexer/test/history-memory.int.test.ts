@@ -41,6 +41,7 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
       searchQuery: '',
       after: undefined,
       pageSize: 100,
+      includePending: false,
       ...request,
     });
   const storedRows = async (address: string) =>

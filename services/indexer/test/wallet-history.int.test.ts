@@ -41,6 +41,7 @@ describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions',
       searchQuery: '',
       after: undefined,
       pageSize: 100,
+      includePending: false,
       ...request,
     });
   const hashes = (records: TransactionRecord[]) => records.map((record) => record.hash);

@@ -93,6 +93,11 @@ export interface ListWalletTransactionsRequest {
     | undefined;
   /** 1 to 100. */
   pageSize: number;
+  /**
+   * Also answer the wallet's pending transactions and the organization's unsigned actions for it
+   * (spec 4.5), under every filter above; the cursor and the page size do not apply to them.
+   */
+  includePending: boolean;
 }
 
 export interface ListWalletHistoryRequest {
@@ -116,6 +121,12 @@ export interface ListWalletTransactionsResponse {
   transactions: TransactionRecord[];
   /** More transactions follow the last one returned (whose cursor starts the next page). */
   hasMore: boolean;
+  /**
+   * With include_pending: transactions in the chains' pending pools that involve the wallet, and
+   * the organization's open unsigned actions for it; newest first. Empty otherwise.
+   */
+  pending: TransactionRecord[];
+  unsigned: TransactionRecord[];
 }
 
 /**
@@ -201,6 +212,13 @@ export interface TransactionRecord {
     | undefined;
   /** Empty when no paymaster paid. */
   paymaster: string;
+  /**
+   * Pending and unsigned snapshots only (block_number 0, mined_at = first seen or created): the
+   * action id that is the resource's id, and when the action became available and expires.
+   */
+  actionId: string;
+  availableAtMs?: string | undefined;
+  expiresAtMs?: string | undefined;
 }
 
 function createBaseTransactionCursor(): TransactionCursor {
@@ -349,6 +367,7 @@ function createBaseListWalletTransactionsRequest(): ListWalletTransactionsReques
     searchQuery: "",
     after: undefined,
     pageSize: 0,
+    includePending: false,
   };
 }
 
@@ -386,6 +405,9 @@ export const ListWalletTransactionsRequest: MessageFns<ListWalletTransactionsReq
     }
     if (message.pageSize !== 0) {
       writer.uint32(88).uint32(message.pageSize);
+    }
+    if (message.includePending !== false) {
+      writer.uint32(96).bool(message.includePending);
     }
     return writer;
   },
@@ -491,6 +513,14 @@ export const ListWalletTransactionsRequest: MessageFns<ListWalletTransactionsReq
             message.pageSize = reader.uint32();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.includePending = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -544,6 +574,11 @@ export const ListWalletTransactionsRequest: MessageFns<ListWalletTransactionsReq
         : isSet(object.page_size)
         ? globalThis.Number(object.page_size)
         : 0,
+      includePending: isSet(object.includePending)
+        ? globalThis.Boolean(object.includePending)
+        : isSet(object.include_pending)
+        ? globalThis.Boolean(object.include_pending)
+        : false,
     };
   },
 
@@ -582,6 +617,9 @@ export const ListWalletTransactionsRequest: MessageFns<ListWalletTransactionsReq
     if (message.pageSize !== 0) {
       obj.pageSize = Math.round(message.pageSize);
     }
+    if (message.includePending !== false) {
+      obj.includePending = message.includePending;
+    }
     return obj;
   },
 
@@ -607,6 +645,7 @@ export const ListWalletTransactionsRequest: MessageFns<ListWalletTransactionsReq
       ? TransactionCursor.fromPartial(object.after)
       : undefined;
     message.pageSize = object.pageSize ?? 0;
+    message.includePending = object.includePending ?? false;
     return message;
   },
 };
@@ -830,7 +869,7 @@ export const ListWalletHistoryResponse: MessageFns<ListWalletHistoryResponse> = 
 };
 
 function createBaseListWalletTransactionsResponse(): ListWalletTransactionsResponse {
-  return { transactions: [], hasMore: false };
+  return { transactions: [], hasMore: false, pending: [], unsigned: [] };
 }
 
 export const ListWalletTransactionsResponse: MessageFns<ListWalletTransactionsResponse> = {
@@ -840,6 +879,12 @@ export const ListWalletTransactionsResponse: MessageFns<ListWalletTransactionsRe
     }
     if (message.hasMore !== false) {
       writer.uint32(16).bool(message.hasMore);
+    }
+    for (const v of message.pending) {
+      TransactionRecord.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.unsigned) {
+      TransactionRecord.encode(v!, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -873,6 +918,22 @@ export const ListWalletTransactionsResponse: MessageFns<ListWalletTransactionsRe
             message.hasMore = reader.bool();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.pending.push(TransactionRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.unsigned.push(TransactionRecord.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -895,6 +956,12 @@ export const ListWalletTransactionsResponse: MessageFns<ListWalletTransactionsRe
         : isSet(object.has_more)
         ? globalThis.Boolean(object.has_more)
         : false,
+      pending: globalThis.Array.isArray(object?.pending)
+        ? object.pending.map((e: any) => TransactionRecord.fromJSON(e))
+        : [],
+      unsigned: globalThis.Array.isArray(object?.unsigned)
+        ? object.unsigned.map((e: any) => TransactionRecord.fromJSON(e))
+        : [],
     };
   },
 
@@ -905,6 +972,12 @@ export const ListWalletTransactionsResponse: MessageFns<ListWalletTransactionsRe
     }
     if (message.hasMore !== false) {
       obj.hasMore = message.hasMore;
+    }
+    if (message.pending?.length) {
+      obj.pending = message.pending.map((e) => TransactionRecord.toJSON(e));
+    }
+    if (message.unsigned?.length) {
+      obj.unsigned = message.unsigned.map((e) => TransactionRecord.toJSON(e));
     }
     return obj;
   },
@@ -918,6 +991,8 @@ export const ListWalletTransactionsResponse: MessageFns<ListWalletTransactionsRe
     const message = createBaseListWalletTransactionsResponse();
     message.transactions = object.transactions?.map((e) => TransactionRecord.fromPartial(e)) || [];
     message.hasMore = object.hasMore ?? false;
+    message.pending = object.pending?.map((e) => TransactionRecord.fromPartial(e)) || [];
+    message.unsigned = object.unsigned?.map((e) => TransactionRecord.fromPartial(e)) || [];
     return message;
   },
 };
@@ -1737,6 +1812,9 @@ function createBaseTransactionRecord(): TransactionRecord {
     acts: [],
     application: undefined,
     paymaster: "",
+    actionId: "",
+    availableAtMs: undefined,
+    expiresAtMs: undefined,
   };
 }
 
@@ -1804,6 +1882,15 @@ export const TransactionRecord: MessageFns<TransactionRecord> = {
     }
     if (message.paymaster !== "") {
       writer.uint32(170).string(message.paymaster);
+    }
+    if (message.actionId !== "") {
+      writer.uint32(178).string(message.actionId);
+    }
+    if (message.availableAtMs !== undefined) {
+      writer.uint32(184).uint64(message.availableAtMs);
+    }
+    if (message.expiresAtMs !== undefined) {
+      writer.uint32(192).uint64(message.expiresAtMs);
     }
     return writer;
   },
@@ -1989,6 +2076,30 @@ export const TransactionRecord: MessageFns<TransactionRecord> = {
             message.paymaster = reader.string();
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.actionId = reader.string();
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.availableAtMs = reader.uint64().toString();
+            continue;
+          }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.expiresAtMs = reader.uint64().toString();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2070,6 +2181,21 @@ export const TransactionRecord: MessageFns<TransactionRecord> = {
         : [],
       application: isSet(object.application) ? ApplicationRecord.fromJSON(object.application) : undefined,
       paymaster: isSet(object.paymaster) ? globalThis.String(object.paymaster) : "",
+      actionId: isSet(object.actionId)
+        ? globalThis.String(object.actionId)
+        : isSet(object.action_id)
+        ? globalThis.String(object.action_id)
+        : "",
+      availableAtMs: isSet(object.availableAtMs)
+        ? globalThis.String(object.availableAtMs)
+        : isSet(object.available_at_ms)
+        ? globalThis.String(object.available_at_ms)
+        : undefined,
+      expiresAtMs: isSet(object.expiresAtMs)
+        ? globalThis.String(object.expiresAtMs)
+        : isSet(object.expires_at_ms)
+        ? globalThis.String(object.expires_at_ms)
+        : undefined,
     };
   },
 
@@ -2138,6 +2264,15 @@ export const TransactionRecord: MessageFns<TransactionRecord> = {
     if (message.paymaster !== "") {
       obj.paymaster = message.paymaster;
     }
+    if (message.actionId !== "") {
+      obj.actionId = message.actionId;
+    }
+    if (message.availableAtMs !== undefined) {
+      obj.availableAtMs = message.availableAtMs;
+    }
+    if (message.expiresAtMs !== undefined) {
+      obj.expiresAtMs = message.expiresAtMs;
+    }
     return obj;
   },
 
@@ -2173,6 +2308,9 @@ export const TransactionRecord: MessageFns<TransactionRecord> = {
       ? ApplicationRecord.fromPartial(object.application)
       : undefined;
     message.paymaster = object.paymaster ?? "";
+    message.actionId = object.actionId ?? "";
+    message.availableAtMs = object.availableAtMs ?? undefined;
+    message.expiresAtMs = object.expiresAtMs ?? undefined;
     return message;
   },
 };

@@ -98,6 +98,7 @@ export function toTransactionRecord(
           }
         : undefined,
     paymaster: tx.paymaster,
+    actionId: '',
   };
 }
 

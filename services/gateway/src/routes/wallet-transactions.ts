@@ -127,13 +127,14 @@ export function createWalletTransactionsReader(backends: Backends, directory: Fu
         searchQuery: query['filter[search_query]'] ?? '',
         after,
         pageSize: size,
+        includePending: false,
       };
       // The fungibles of the tokens this page showed last time are asked while it is read again;
       // the page's prices do not wait for them.
       const key = pageKey(request);
       const known = changeTokens ? sharedVersion(changeTokens) : undefined;
       const lookedAhead = recentTokens.lookAhead(key, { directory, context, currency: query.currency, ...(known ? { generation: known } : {}) });
-      const response = await whenTracked(scope, chainIds.length === 0 ? Promise.resolve({ transactions: [], hasMore: false }) : readPage(backends, request, key, pages, changeTokens));
+      const response = await whenTracked(scope, chainIds.length === 0 ? Promise.resolve({ transactions: [], hasMore: false, pending: [], unsigned: [] }) : readPage(backends, request, key, pages, changeTokens));
       recentTokens.remember(key, transactionTokens(response.transactions));
       return { transactions: response.transactions, hasMore: response.hasMore, lookedAhead };
     },

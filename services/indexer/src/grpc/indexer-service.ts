@@ -110,7 +110,7 @@ export function indexerService({ clickhouse, referenceData, memory }: IndexerSer
       return { transactions: page.map((row) =>
           // The stored readings, not a fresh wallet view's, so filters and answers always agree.
           toTransactionRecord(row.transaction, row.address, { tokens: tokenTable, dapps: dappTable }, { reading: { operationType: row.operationType, isTrash: row.isTrash } }),
-        ), hasMore: rows.length > request.pageSize };
+        ), hasMore: rows.length > request.pageSize, pending: [], unsigned: [] };
     },
     async listWalletHistory(request) {
       if (request.address === '') throw invalidArgument('address is required');
