@@ -59,6 +59,21 @@ trap stop_all INT TERM EXIT
 mkdir -p "${logs}"
 bash scripts/lib/webhook-keys.sh
 webhook_dir="${DATA_DIR}/webhook"
+# Pay per request on the devnet's ethereum chain: its USDC (EIP-3009) from the world's manifest, paid
+# to anvil's second dev account and settled by its first (both funded at genesis; their keys are
+# anvil's public well-known ones, for the devnet only).
+x402_env=()
+devnet_usdc=$(node -e '
+  const manifest = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const chain = manifest.chains.find((c) => c.id === "ethereum");
+  const usdc = chain?.protocols?.tokens?.tokens.find((t) => t.symbol === "USDC" && t.kind === "stable");
+  if (usdc) console.log(usdc.address);
+' "${DATA_DIR}/devnet/manifest.json" 2>/dev/null || true)
+[[ -n "${devnet_usdc}" ]] && x402_env=(
+  X402_PAY_TO="${X402_PAY_TO:-0x70997970C51812dc3A010C7d01b50e0d17dc79C8}"
+  X402_USDC_ADDRESS="${devnet_usdc}"
+  X402_FACILITATOR_PRIVATE_KEY="${X402_FACILITATOR_PRIVATE_KEY:-0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80}"
+)
 for service in "${services[@]}"; do
   # reference-data attributes contracts and verifies tokens of the loaded world from its registry.
   service_env=()
@@ -69,7 +84,7 @@ for service in "${services[@]}"; do
     WEBHOOK_SIGNING_KEY_FILE="${webhook_dir}/signing-key.pem"
     CALLBACK_ALLOW_LIST="${CALLBACK_ALLOW_LIST:-loopback}"
   )
-  [[ "${service}" == gateway ]] && service_env=(WEBHOOK_CERTIFICATE_FILE="${webhook_dir}/certificate.pem")
+  [[ "${service}" == gateway ]] && service_env=(WEBHOOK_CERTIFICATE_FILE="${webhook_dir}/certificate.pem" "${x402_env[@]}")
   # The devnet's NFT metadata server is on loopback; production fetches public addresses only.
   [[ "${service}" == nft ]] && service_env=(NFT_METADATA_ALLOW_LIST="${NFT_METADATA_ALLOW_LIST:-loopback}")
   env NODE_ENV=production "${service_env[@]}" node "services/${service}/dist/main.js" >>"${logs}/${service}.log" 2>&1 &

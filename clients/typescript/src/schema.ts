@@ -51,6 +51,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Too many requests */
                 429: {
                     headers: {
@@ -129,6 +138,15 @@ export interface paths {
                 };
                 /** @description Unauthorized Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Payment Required */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -258,6 +276,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Forbidden */
                 403: {
                     headers: {
@@ -352,6 +379,15 @@ export interface paths {
                 };
                 /** @description Unauthorized Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Payment Required */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -461,6 +497,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Not Found */
                 404: {
                     headers: {
@@ -558,6 +603,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Too many requests */
                 429: {
                     headers: {
@@ -639,6 +693,15 @@ export interface paths {
                 };
                 /** @description Unauthorized Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Payment Required */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -728,6 +791,15 @@ export interface paths {
                 };
                 /** @description Unauthorized Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Payment Required */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -825,6 +897,15 @@ export interface paths {
                 };
                 /** @description Unauthorized Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Payment Required */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -939,6 +1020,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Forbidden */
                 403: {
                     headers: {
@@ -1045,6 +1135,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Too many requests */
                 429: {
                     headers: {
@@ -1135,6 +1234,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Too many requests */
                 429: {
                     headers: {
@@ -1217,6 +1325,15 @@ export interface paths {
                 };
                 /** @description Unauthorized Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Payment Required */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1320,6 +1437,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Too many requests */
                 429: {
                     headers: {
@@ -1410,6 +1536,15 @@ export interface paths {
                 };
                 /** @description Unauthorized Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Payment Required */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1523,6 +1658,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Too many requests */
                 429: {
                     headers: {
@@ -1620,6 +1764,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Too many requests */
                 429: {
                     headers: {
@@ -1707,6 +1860,15 @@ export interface paths {
                 };
                 /** @description Unauthorized Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Payment Required */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1809,6 +1971,15 @@ export interface paths {
                 };
                 /** @description Unauthorized Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Payment Required */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1934,6 +2105,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Too many requests */
                 429: {
                     headers: {
@@ -2042,6 +2222,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Too many requests */
                 429: {
                     headers: {
@@ -2141,6 +2330,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Too many requests */
                 429: {
                     headers: {
@@ -2223,6 +2421,15 @@ export interface paths {
                 };
                 /** @description Unauthorized Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Payment Required */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2313,6 +2520,15 @@ export interface paths {
                 };
                 /** @description Unauthorized Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Payment Required */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3833,6 +4049,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Too many requests */
                 429: {
                     headers: {
@@ -3920,6 +4145,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description Payment Required */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description Too many requests */
                 429: {
                     headers: {
@@ -3951,6 +4185,210 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/build-action/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An open unsigned action's transaction, for the wallet to sign and broadcast; records the reported hashes */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BuildAction"];
+                };
+            };
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TransactionBuild"];
+                    };
+                };
+                /** @description Parameter is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unauthorized Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal Server Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Service is temporarily unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/dismiss-action/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dismisses an open unsigned action with the wallet's signature of its id */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DismissAction"];
+                };
+            };
+            responses: {
+                /** @description No Content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Parameter is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unauthorized Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Not Found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Internal Server Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Service is temporarily unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -4362,7 +4800,9 @@ export interface components {
             attributes: {
                 operation_type: string;
                 hash: string;
-                mined_at_block: number;
+                /** @description null on pending and unsigned actions (meta.pending, meta.unsigned). */
+                mined_at_block: number | null;
+                /** @description Pending and unsigned actions: when first seen in the pool or created. */
                 mined_at: string;
                 sent_from: string;
                 sent_to: string;
@@ -4435,6 +4875,10 @@ export interface components {
                     };
                 }[];
                 paymaster: string | null;
+                /** @description Pending and unsigned actions only: when the action became available. */
+                available_at?: string | null;
+                /** @description Pending and unsigned actions only: when the action expires; null when it does not. */
+                expires_at?: string | null;
             };
             relationships: {
                 chain: {
@@ -5258,6 +5702,8 @@ export interface components {
                     gas: string;
                 } | null;
                 estimated_seconds: number;
+                /** @description For organizations with the pending-orders role, on the best quote with a transaction: the unsigned action recorded for the wallet `from` (listed in its transactions' meta.unsigned, built through POST /v1/transactions/build-action/); null on the others. */
+                action_id: string | null;
             };
             relationships: {
                 input_fungible: {
@@ -5322,6 +5768,41 @@ export interface components {
                 /** Format: uri */
                 self: string;
             };
+        };
+        TransactionBuild: {
+            data: {
+                /** @enum {string} */
+                type: "transaction_builds";
+                attributes: {
+                    transaction: {
+                        chain_id: string;
+                        from: string;
+                        to: string;
+                        data: string;
+                        /** @description Wei, decimal. */
+                        value: string;
+                        /** @description Gas limit, decimal. */
+                        gas: string;
+                    } | {
+                        chain_id: string;
+                        from: string;
+                        /** @description The unsigned transaction, base64. */
+                        serialized: string;
+                    };
+                };
+            };
+        };
+        BuildAction: {
+            action_id: string;
+            /** @description Hash of the transaction the client signed and broadcast; recorded, never broadcast by the service. */
+            signature_approve?: string;
+            /** @description Hash of the transaction the client signed and broadcast; recorded, never broadcast by the service. */
+            signature_swap?: string;
+        };
+        DismissAction: {
+            action_id: string;
+            /** @description The wallet's signature of the action id: EIP-191 personal_sign of the id string (EVM, 0x-hex), or ed25519 over its UTF-8 bytes (Solana, base58). */
+            signature: string;
         };
     };
     responses: never;

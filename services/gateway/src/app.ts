@@ -14,6 +14,9 @@ import { requestMetrics } from './http/request-metrics.js';
 import { buildOpenApiDocument, createOpenApiRegistryComponents, type OpenApiDocument } from './openapi/document.js';
 import { docsPage } from './docs/docs-page.js';
 import { rateLimit, type RateLimitDefaults } from './rate-limit/rate-limit.js';
+import type { FacilitatorClient } from '@x402/core/server';
+import { payPerRequest, unlessPaid } from './payments/pay-per-request.js';
+import type { PaymentConfig } from './payments/payment-config.js';
 import { addChainRoutes } from './routes/chains.js';
 import { addFungibleRoutes } from './routes/fungibles.js';
 import { addFungibleChartRoutes } from './routes/fungible-charts.js';
@@ -21,6 +24,7 @@ import { addDappRoutes } from './routes/dapps.js';
 import { addGasPriceRoutes } from './routes/gas-prices.js';
 import { addNftRoutes } from './routes/nfts.js';
 import { addSwapRoutes } from './routes/swap.js';
+import { addTransactionActionRoutes } from './routes/transaction-actions.js';
 import { addTxSubscriptionRoutes } from './routes/tx-subscriptions.js';
 import { registerWebhookCertificatePath, webhookCertificate, webhookCertificatePath } from './routes/webhook-certificate.js';
 import { createApiRoutes } from './routes/define-route.js';
@@ -51,10 +55,12 @@ export interface GatewayDependencies {
   changes?: ChangeVersions;
   /** PEM file served at /v1/webhooks/certificate.pem; absent: that endpoint answers 404. */
   webhookCertificateFile?: string;
+  /** Pay per request (x402) and the facilitator verifying and settling it; absent: keyless requests are 401. */
+  payments?: { config: PaymentConfig; facilitator: FacilitatorClient };
 }
 
 /** What the /v1 routes read; authentication and rate limits are createApp's. */
-export type ApiDependencies = Omit<GatewayDependencies, 'lookupOrganization' | 'redis' | 'rateLimits'>;
+export type ApiDependencies = Omit<GatewayDependencies, 'lookupOrganization' | 'redis' | 'rateLimits' | 'payments'>;
 
 /**
  * Declares every /v1 route on a router, and the OpenAPI document from the same declarations.
@@ -91,6 +97,7 @@ export function declareApi(deps: ApiDependencies): { router: Router; openApiDocu
   addNftRoutes(routes, deps.backends);
   addTxSubscriptionRoutes(routes, deps.backends);
   addSwapRoutes(routes, deps.backends);
+  addTransactionActionRoutes(routes, deps.backends);
   registerWebhookCertificatePath(registry);
   const openApiDocument = buildOpenApiDocument(registry, deps.publicUrl);
   return { router: routes.router, openApiDocument };
@@ -114,7 +121,9 @@ export function createApp(deps: GatewayDependencies): Express {
   // The interactive reference of that document; like it, served without a key.
   app.use('/docs', docsPage());
   app.get(webhookCertificatePath, webhookCertificate(deps.webhookCertificateFile, deps.logger));
-  app.use('/v1', authenticate(deps.lookupOrganization), rateLimit(deps.redis, deps.rateLimits), router);
+  // A paid request (x402) is served without a key and without rate limits; every other goes through both.
+  const payments = deps.payments ? [payPerRequest(deps.payments.config, deps.payments.facilitator, deps.logger)] : [];
+  app.use('/v1', ...payments, unlessPaid(authenticate(deps.lookupOrganization)), unlessPaid(rateLimit(deps.redis, deps.rateLimits)), router);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -14,8 +14,10 @@ import type { ListWalletTransactionsResponse } from '@wallet-api/core/proto/inde
 import { createResponseCache, createVersionedCache } from './cache/response-cache.js';
 import { transactionPageSize } from './routes/wallet-transactions.js';
 import { createBackends } from './grpc/backends.js';
+import { createLocalFacilitator } from './payments/local-facilitator.js';
+import { paymentConfigFromEnv, paymentEnv } from './payments/payment-config.js';
 
-const env = baseEnv.extend(databaseEnv.shape).extend(redisEnv.shape).extend(serviceAddressEnv.shape).extend({
+const env = baseEnv.extend(databaseEnv.shape).extend(redisEnv.shape).extend(serviceAddressEnv.shape).extend(paymentEnv.shape).extend({
   HTTP_HOST: z.string().default('127.0.0.1'),
   HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),
@@ -32,6 +34,13 @@ const env = baseEnv.extend(databaseEnv.shape).extend(redisEnv.shape).extend(serv
 
 const config = parseEnv(env);
 const logger = createLogger('gateway', config.LOG_LEVEL);
+let paymentConfig: ReturnType<typeof paymentConfigFromEnv>;
+try {
+  paymentConfig = paymentConfigFromEnv(config);
+} catch (error) {
+  logger.fatal({ err: error }, 'invalid pay-per-request configuration');
+  process.exit(1);
+}
 const telemetry = startTelemetry({ serviceName: 'gateway', otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT });
 const metrics = await startMetricsServer({ port: metricsPort('gateway'), serviceName: 'gateway' }).catch((error: unknown) => {
   logger.fatal({ err: error }, 'gateway cannot serve metrics');
@@ -80,6 +89,7 @@ const app = createApp({
   ...(transactionPages ? { transactionPages } : {}),
   changes,
   ...(config.WEBHOOK_CERTIFICATE_FILE ? { webhookCertificateFile: config.WEBHOOK_CERTIFICATE_FILE } : {}),
+  ...(paymentConfig ? { payments: { config: paymentConfig, facilitator: createLocalFacilitator(paymentConfig.evm, logger) } } : {}),
 });
 
 const server = app.listen(config.HTTP_PORT, config.HTTP_HOST, () => {

@@ -167,6 +167,17 @@ export const calls: Record<string, Call> = {
     // And whether the wallet holds the input is what the chain says of its balance.
     const balance = await ethereum.readContract({ address: wethAddress, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] });
     expect(quote!.attributes.preconditions_met.enough_balance).toBe(balance >= 10n ** 16n);
+    // The test organization lacks the pending-orders role: no quote became an unsigned action.
+    expect(data!.data.map((candidate) => candidate.attributes.action_id)).toEqual(data!.data.map(() => null));
+  },
+  // Called with real actions through the typed client in services/gateway/test/unsigned-actions.int.test.ts.
+  async 'POST /v1/transactions/build-action/'({ client }) {
+    const { error, response } = await client.POST('/v1/transactions/build-action/', { body: { action_id: 'act_0123456789abcdef0123456789abcdef' } });
+    expect({ status: response.status, error }).toEqual({ status: 403, error: { errors: [{ title: 'Forbidden', detail: 'POST /v1/transactions/build-action/ requires the pending-orders role' }] } });
+  },
+  // Called with real actions through the typed client in services/gateway/test/unsigned-actions.int.test.ts.
+  async 'POST /v1/transactions/dismiss-action/'({ client }) {
+    refusedAtTheGateway(await client.POST('/v1/transactions/dismiss-action/', { body: { action_id: 'act_0123456789abcdef0123456789abcdef', signature: 'not a signature' } }), 'signature');
   },
   // Called for real data through the typed client in services/gateway/test/wallet-sets.int.test.ts.
   async 'GET /v1/wallets/{address}/transactions/'({ client }) {

@@ -6,7 +6,7 @@ import { createPrisma } from '@wallet-api/core/db';
 import { startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
 import { setupClickHouseDatabase, testConfig, testLogger, uniqueName, type ClickHouseDatabase, type setupKafka } from '@wallet-api/core/testing';
 import { createTransactionWriter, type TransactionWriter } from '../../indexer/src/consume/transaction-writer.js';
-import { indexerService } from '../../indexer/src/grpc/indexer-service.js';
+import { indexerService, type IndexerServiceDependencies } from '../../indexer/src/grpc/indexer-service.js';
 import type { PositionsHarness } from '../../positions/test/setup-positions.js';
 import { createApp } from '../src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
@@ -31,7 +31,16 @@ export interface IndexedGateway {
  * indexer's gRPC over that history, the response cache, and a key of a fresh organization. `name`
  * prefixes the databases, consumer group and organization.
  */
-export async function startIndexedGateway(harness: PositionsHarness, options: { kafka: ReturnType<typeof setupKafka>; positionsAddress: string; name: string }): Promise<IndexedGateway> {
+export async function startIndexedGateway(
+  harness: PositionsHarness,
+  options: {
+    kafka: ReturnType<typeof setupKafka>;
+    positionsAddress: string;
+    name: string;
+    /** The indexer's snapshot sources (`include_pending`); none unless given. */
+    snapshots?: Pick<IndexerServiceDependencies, 'pending' | 'unsigned'>;
+  },
+): Promise<IndexedGateway> {
   const prisma = createPrisma(testConfig().DATABASE_URL);
   const redis = new Redis(testConfig().REDIS_URL);
   const history: ClickHouseDatabase = await setupClickHouseDatabase(uniqueName(options.name.replaceAll('-', '_')));
@@ -45,7 +54,7 @@ export async function startIndexedGateway(harness: PositionsHarness, options: { 
     groupId: uniqueName(`${options.name}-writer`),
   });
   await writer.start();
-  const indexerGrpc: GrpcServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: history.clickhouse, referenceData: harness.referenceData })], logger: testLogger });
+  const indexerGrpc: GrpcServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: history.clickhouse, referenceData: harness.referenceData, ...options.snapshots })], logger: testLogger });
   const backends = createBackends({ referenceData: harness.referenceDataAddress, indexer: `127.0.0.1:${indexerGrpc.port}`, positions: options.positionsAddress });
   const changes = createChangeVersions(redis, { keyPrefix: harness.changes.keyPrefix });
   const app = createApp({

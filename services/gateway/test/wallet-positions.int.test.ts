@@ -96,7 +96,8 @@ describe('GET /v1/wallets/{address}/positions/: every 400 of spec 4.4 and 8, ans
       'header X-Env', 'path address', 'query currency', 'query filter[chain_ids]', 'query filter[dapp_ids]', 'query filter[fungible_ids]',
       'query filter[position_types]', 'query filter[positions]', 'query filter[trash]', 'query sort', 'query sync',
     ]);
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '429', '500', '503']);
+    // 402: a keyless GET of data may be paid for per request (x402) instead of presenting a key.
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '402', '429', '500', '503']);
   });
 
   test('401 without a key comes before any parameter check', async () => {

@@ -13,6 +13,9 @@ import { runGrpcService } from '@wallet-api/core/service';
 import { createTransactionWriter } from './consume/transaction-writer.js';
 import { decodeBlock } from './decode/index.js';
 import { indexerService } from './grpc/indexer-service.js';
+import { actionsService } from './grpc/actions-service.js';
+import { createUnsignedActionStore } from './store/unsigned-action-store.js';
+import { createUnsignedSnapshotSource } from './actions/unsigned-snapshot-source.js';
 import { createChainIndexer } from './pipeline/chain-indexer.js';
 import { finalityDepthsFromEnv, selectIndexedChains, type IndexedChain } from './pipeline/indexed-chains.js';
 import { createIndexerMetrics } from './pipeline/indexer-metrics.js';
@@ -20,6 +23,8 @@ import { createBlockPublisher } from './publish/block-publisher.js';
 import { createCheckpointStore } from './store/checkpoint-store.js';
 import { createSolanaChainIndexer } from './solana/solana-chain-indexer.js';
 import { createHistoryMemory } from './store/history-memory.js';
+import { createPendingPool, type PendingPool } from './pending/pending-pool.js';
+import { createPendingSnapshotSource } from './pending/pending-snapshot-source.js';
 import { backoffDelay, defaultRetryPolicy } from './sync/backoff.js';
 
 const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend(clickHouseEnv.shape).extend(redisEnv.shape).extend({
@@ -40,6 +45,10 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
   // them at once). ClickHouse 18.16 rewrites a partition's youngest part (up to 5 MB) together with
   // the new parts once about five have gathered: at one INSERT a second that was every few seconds.
   INDEXER_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(300_000),
+  // How often each EVM chain's pending pool is read (one txpool_content call when it is idle).
+  PENDING_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
+  // How long an unsigned action (a swap quote's transaction) stays open after it is created.
+  ACTIONS_LIFETIME_MS: z.coerce.number().int().positive().default(600_000),
 });
 
 await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, async ({ logger, metrics: registry }) => {
@@ -51,6 +60,7 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'indexer', logger });
   const producer = await createProducer(kafka);
   const checkpoints = createCheckpointStore(prisma);
+  const actions = createUnsignedActionStore(prisma);
   const clickhouse = createClickHouse({
     url: config.CLICKHOUSE_URL,
     database: config.CLICKHOUSE_DATABASE,
@@ -73,6 +83,9 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
   });
   await writer.start();
   const controller = new AbortController();
+  // Filled once the chains are known; Solana chains have none (the devnet seals at once, and the
+  // RPC exposes no pool of unsealed transactions).
+  const pendingPools: PendingPool[] = [];
 
   /** The chain list comes from reference-data, which may start after the indexer: ask until it answers. */
   async function discoverChains(): Promise<IndexedChain[]> {
@@ -94,8 +107,20 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
   const indexing = discoverChains().then(async (chains) => {
     if (controller.signal.aborted) return;
     logger.info({ chains: chains.map((chain) => chain.id) }, 'chain indexers starting');
-    await Promise.all(
-      chains.map((chain) =>
+    for (const chain of chains) {
+      if (chain.family === 'solana') continue;
+      pendingPools.push(
+        createPendingPool({
+          chainId: chain.id,
+          client: createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0, timeout: config.INDEXER_RPC_TIMEOUT_MS }), cacheTime: 0 }),
+          pollIntervalMs: config.PENDING_POLL_INTERVAL_MS,
+          logger,
+        }),
+      );
+    }
+    await Promise.all([
+      ...pendingPools.map((pool) => pool.run(controller.signal)),
+      ...chains.map((chain) =>
         chain.family === 'solana'
           ? createSolanaChainIndexer({
               chainId: chain.id,
@@ -124,11 +149,14 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
               metrics,
             }).run(controller.signal),
       ),
-    );
+    ]);
   });
 
   return {
-    services: [indexerService({ clickhouse, referenceData, memory })],
+    services: [
+      indexerService({ clickhouse, referenceData, memory, pending: createPendingSnapshotSource(pendingPools, referenceData), unsigned: createUnsignedSnapshotSource(actions) }),
+      actionsService({ store: actions, referenceData, lifetimeMs: config.ACTIONS_LIFETIME_MS }),
+    ],
     closers: [
       {
         name: 'chain indexers',

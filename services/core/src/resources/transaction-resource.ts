@@ -97,21 +97,30 @@ function valuation(token: TokenView | undefined, amount: { float: number }, reco
 const dappName = (dapp: Dapp | undefined) => dapp?.name ?? null;
 const dappIcon = (dapp: Dapp | undefined) => (dapp?.iconUrl ? { url: dapp.iconUrl } : null);
 
+const isoTime = (ms: string | undefined) => (ms === undefined ? null : new Date(Number(ms)).toISOString());
+
+/**
+ * A record as spec 2.5's transaction resource. Pending transactions and unsigned actions (records
+ * with an action id) are not mined: their id is the action id, `status` and `mined_at_block` are
+ * empty, `mined_at` is when they were first seen or created, and they carry `available_at` and
+ * `expires_at`.
+ */
 export function toTransactionResource(record: TransactionRecord, baseUrl: string, prices: PagePrices, fungibles: ResponseFungibles): TransactionResource {
   const chainId = record.chainId;
+  const action = record.actionId !== '';
   const application = record.application;
   const fee = assetFields(record.feeToken, record.fee || '0', chainId, fungibles);
   return {
     type: 'transactions',
-    id: transactionId(record.cursor!),
+    id: action ? record.actionId : transactionId(record.cursor!),
     attributes: {
       operation_type: record.operationType,
       hash: record.hash,
-      mined_at_block: Number(record.blockNumber),
+      mined_at_block: action ? null : Number(record.blockNumber),
       mined_at: new Date(Number(record.minedAt) * 1000).toISOString(),
       sent_from: record.sentFrom,
       sent_to: record.sentTo,
-      status: 'confirmed',
+      status: action ? '' : 'confirmed',
       nonce: Number(record.nonce),
       fee: { fungible_info: fee.fungible_info, quantity: fee.quantity, ...valuation(record.feeToken, fee.quantity, record, prices) },
       transfers: record.transfers.map((transfer) => {
@@ -162,6 +171,7 @@ export function toTransactionResource(record: TransactionRecord, baseUrl: string
           : {}),
       })),
       paymaster: record.paymaster || null,
+      ...(action ? { available_at: isoTime(record.availableAtMs), expires_at: isoTime(record.expiresAtMs) } : {}),
     },
     relationships: {
       chain: { links: { related: `${baseUrl}/v1/chains/${encodeURIComponent(chainId)}` }, data: { type: 'chains', id: chainId } },

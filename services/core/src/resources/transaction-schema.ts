@@ -34,8 +34,8 @@ export const transactionResourceSchema = z
     attributes: z.object({
       operation_type: z.string(),
       hash: z.string(),
-      mined_at_block: z.number().int(),
-      mined_at: z.string(),
+      mined_at_block: z.number().int().nullable().meta({ description: 'null on pending and unsigned actions (meta.pending, meta.unsigned).' }),
+      mined_at: z.string().meta({ description: 'Pending and unsigned actions: when first seen in the pool or created.' }),
       sent_from: z.string(),
       sent_to: z.string(),
       status: z.string(),
@@ -86,6 +86,9 @@ export const transactionResourceSchema = z
         }),
       ),
       paymaster: z.string().nullable(),
+      // Spec 2.5: only the resources of meta.pending and meta.unsigned carry these.
+      available_at: z.string().nullable().optional().meta({ description: 'Pending and unsigned actions only: when the action became available.' }),
+      expires_at: z.string().nullable().optional().meta({ description: 'Pending and unsigned actions only: when the action expires; null when it does not.' }),
     }),
     relationships: z.object({
       chain: z.object({ links: z.object({ related: z.url() }), data: z.object({ type: z.literal('chains'), id: z.string() }) }),

@@ -1,5 +1,6 @@
 import { serviceAddressEnv } from '@wallet-api/core/config';
 import { createGrpcClient } from '@wallet-api/core/grpc';
+import { ActionsClient } from '@wallet-api/core/proto/actions';
 import { ChartClient } from '@wallet-api/core/proto/chart';
 import { FungiblesClient } from '@wallet-api/core/proto/fungibles';
 import { DappsClient } from '@wallet-api/core/proto/dapps';
@@ -20,6 +21,8 @@ export interface Backends {
   /** The fungibles list, hosted by reference-data. */
   fungibles: FungiblesClient;
   indexer: IndexerClient;
+  /** Unsigned actions, hosted by the indexer (its address). */
+  actions: ActionsClient;
   positions: PositionsClient;
   chart: ChartClient;
   pnl: PnlClient;
@@ -57,6 +60,7 @@ export function createBackends(addresses: {
   const fungibles = createGrpcClient(FungiblesClient, addresses.referenceData);
   const swap = createGrpcClient(SwapClient, addresses.referenceData);
   const indexer = createGrpcClient(IndexerClient, addresses.indexer);
+  const actions = createGrpcClient(ActionsClient, addresses.indexer);
   const dapps = createGrpcClient(DappsClient, addresses.referenceData);
   const gasPrices = createGrpcClient(GasPricesClient, addresses.referenceData);
   const fungibleCharts = createGrpcClient(FungibleChartsClient, addresses.referenceData);
@@ -72,6 +76,7 @@ export function createBackends(addresses: {
     referenceData,
     fungibles,
     indexer,
+    actions,
     positions,
     chart,
     pnl,
@@ -86,6 +91,7 @@ export function createBackends(addresses: {
       referenceData.close();
       fungibles.close();
       indexer.close();
+      actions.close();
       positions.close();
       chart.close();
       pnl.close();

@@ -14,6 +14,7 @@ export class ApiError extends Error {
 export const titles = {
   400: 'Parameter is malformed',
   401: 'Unauthorized Error',
+  402: 'Payment Required',
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',

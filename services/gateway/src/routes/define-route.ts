@@ -7,6 +7,7 @@ import type { Organization } from '../auth/authenticate.js';
 import { encodeAnswer, sendEncoded } from '../cache/encoded-answer.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import { apiError, titles, type ErrorStatus } from '../http/api-error.js';
+import { isPayableRequest } from '../payments/payable-request.js';
 import { errorResponseSchema } from '../schemas/common.js';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -165,13 +166,15 @@ export function createApiRoutes(options: {
     router,
     add<P extends AnyObject, Q extends AnyObject, H extends AnyObject, R extends z.ZodType, B extends z.ZodType = NoBody>(spec: RouteSpec<P, Q, H, R, B>) {
       const successStatus = spec.successStatus ?? 200;
-      const errors = [...new Set([...commonErrors, ...(spec.errors ?? [])])].sort();
+      // Keyless GETs of data may be paid for (x402) instead: they also answer 402 with the requirements.
+      const payable = isPayableRequest(spec.method.toUpperCase(), spec.path);
+      const errors = [...new Set([...commonErrors, ...(payable ? [402 as const] : []), ...(spec.errors ?? [])])].sort();
       const openapi: RouteConfig = {
         method: spec.method,
         path: spec.path,
         summary: spec.summary,
         tags: [spec.tag],
-        security: [{ basicAuth: [] }],
+        security: payable ? [{ basicAuth: [] }, { x402Payment: [] }] : [{ basicAuth: [] }],
         request: {
           ...(spec.params ? { params: spec.params } : {}),
           ...(spec.query ? { query: spec.query } : {}),

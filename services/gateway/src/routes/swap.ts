@@ -21,6 +21,7 @@ export function toSwapQuoteResource(
   quote: SwapQuote,
   request: { chainId: string; inputFungibleId: string; outputFungibleId: string; blockNumber: string },
   baseUrl: string,
+  actionId: string | null = null,
 ): SwapQuoteResource {
   const source = quote.liquiditySource;
   return {
@@ -43,6 +44,7 @@ export function toSwapQuoteResource(
         ? { chain_id: quote.transaction.chainId, from: quote.transaction.from, to: quote.transaction.to, data: quote.transaction.data, value: quote.transaction.value, gas: quote.transaction.gas }
         : null,
       estimated_seconds: quote.estimatedSeconds,
+      action_id: actionId,
     },
     relationships: {
       input_fungible: relationship(baseUrl, 'fungibles', request.inputFungibleId),
@@ -76,6 +78,7 @@ export function addSwapRoutes(routes: ApiRoutes, backends: Backends): void {
       };
       const context = toRequestContext(organization, headers['X-Env']);
       await checkChain(context, request.chainId, 'input[chain_id]');
+      const from = query.from.toLowerCase();
       const answer = await unary(
         backends.swap,
         backends.swap.getSwapQuotes,
@@ -83,7 +86,7 @@ export function addSwapRoutes(routes: ApiRoutes, backends: Backends): void {
           context,
           ...request,
           inputAmount: query['input[amount]'],
-          from: query.from.toLowerCase(),
+          from,
           to: (query.to ?? query.from).toLowerCase(),
           slippagePercent: query.slippage_percent,
           currency: query.currency,
@@ -91,9 +94,30 @@ export function addSwapRoutes(routes: ApiRoutes, backends: Backends): void {
         // Every route is quoted and estimated on the chain: more than a lookup's time.
         { name: 'Swap/GetSwapQuotes', deadlineMs: 30_000 },
       );
+      // Spec 4.5: for the pending-orders role, the best executable quote becomes an unsigned action of `from`.
+      const actionable = organization.roles.includes('pending-orders') ? answer.quotes.find((quote) => quote.transaction !== undefined) : undefined;
+      const actionId = actionable
+        ? (
+            await unary(
+              backends.actions,
+              backends.actions.createSwapAction,
+              {
+                context,
+                wallet: from,
+                chainId: request.chainId,
+                inputFungibleId: request.inputFungibleId,
+                outputFungibleId: request.outputFungibleId,
+                inputAmount: actionable.inputAmount?.amount ?? '0',
+                outputAmountMin: actionable.outputAmountMin?.amount ?? '0',
+                transaction: { ...actionable.transaction!, serialized: '' },
+              },
+              { name: 'Actions/CreateSwapAction' },
+            )
+          ).actionId
+        : undefined;
       return {
         links: { self: selfUrl },
-        data: answer.quotes.map((quote) => toSwapQuoteResource(quote, { ...request, blockNumber: answer.blockNumber }, baseUrl)),
+        data: answer.quotes.map((quote) => toSwapQuoteResource(quote, { ...request, blockNumber: answer.blockNumber }, baseUrl, quote === actionable ? (actionId ?? null) : null)),
         meta: { block_number: Number(answer.blockNumber) },
       };
     },

@@ -1,3 +1,4 @@
+import type { TransactionCursor, TransactionRecord } from '@wallet-api/core/proto/indexer';
 import { sortByValue, type FungibleDirectory } from '@wallet-api/core/resources';
 import type { Backends } from '../grpc/backends.js';
 import { networkHeaders } from '../schemas/common.js';
@@ -86,25 +87,35 @@ export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, direct
       const size = query['page[size]'];
       const generation = transactionsReader.generation(undefined);
       // Each wallet's next `size` from its own place: the page's `size` newest are among them.
+      const read = (scope: (typeof scopes)[number], after: TransactionCursor | undefined, pageSize: number) =>
+        transactionsReader.read({ context, scope: { ...scope, tracked: Promise.resolve() }, query, after, size: pageSize, includePending });
       const pages = await Promise.all(
         scopes.map((scope, index) => {
           const place = places[index]!;
-          return place === 'done' ? undefined : transactionsReader.read({ context, scope: { ...scope, tracked: Promise.resolve() }, query, after: place.after, size });
+          return place === 'done' ? undefined : read(scope, place.after, size);
         }),
       );
+      // A wallet whose history this cursor finished still has its snapshots on every page.
+      const snapshots = await Promise.all(scopes.map((scope, index) => pages[index] ?? (includePending ? read(scope, undefined, 1) : undefined)));
       const { records, next } = interleavePages(places, pages, size);
-      const data = await transactionsReader.toResources({
+      // Each wallet's snapshots merged newest first, as each wallet's list is.
+      const newestFirst = (list: TransactionRecord[]) => list.sort((a, b) => Number(BigInt(b.cursor?.minedAtMs ?? '0') - BigInt(a.cursor?.minedAtMs ?? '0')));
+      const pending = newestFirst(snapshots.flatMap((page) => page?.pending ?? []));
+      const unsigned = newestFirst(snapshots.flatMap((page) => page?.unsigned ?? []));
+      const resources = await transactionsReader.toResources({
         context,
         currency: query.currency,
-        records,
-        lookedAhead: pages.flatMap((page) => (page ? [page.lookedAhead] : [])),
+        records: [...records, ...pending, ...unsigned],
+        lookedAhead: snapshots.flatMap((page) => (page ? [page.lookedAhead] : [])),
         generation,
         baseUrl,
       });
       return {
         links: { self: selfUrl, ...(next ? { next: nextSetLink(selfUrl, encodeSetCursor(next), size) } : {}) },
-        data,
-        ...(includePending ? { meta: { pending: [], unsigned: [] } } : {}),
+        data: resources.slice(0, records.length),
+        ...(includePending
+          ? { meta: { pending: resources.slice(records.length, records.length + pending.length), unsigned: resources.slice(records.length + pending.length) } }
+          : {}),
       };
     },
   });

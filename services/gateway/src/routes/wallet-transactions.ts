@@ -40,7 +40,8 @@ const pageKey = (request: ListWalletTransactionsRequest): string => JSON.stringi
 
 /**
  * A page of the indexer's records, from `pages` while the wallet's unpriced tokens hold: a price
- * move then costs the page its prices and market data, not the read of its transactions.
+ * move then costs the page its prices and market data, not the read of its transactions. A page
+ * with the pending snapshots is always read: mined history is all that invalidates `pages`.
  */
 async function readPage(
   backends: Backends,
@@ -50,7 +51,7 @@ async function readPage(
   tokens: WalletChangeTokens | undefined,
 ): Promise<ListWalletTransactionsResponse> {
   const read = () => unary(backends.indexer, backends.indexer.listWalletTransactions, request, { name: 'Indexer/ListWalletTransactions' });
-  if (!pages) return read();
+  if (!pages || request.includePending) return read();
   return (await pages.serve({ route: 'transactions page', wallet: request.address, data: ['history'], key, ...(tokens ? { tokens } : {}) }, read)).body;
 }
 
@@ -68,6 +69,9 @@ export interface TransactionRouteCaches {
 export interface WalletTransactionPage {
   transactions: TransactionRecord[];
   hasMore: boolean;
+  /** With `includePending`: the wallet's pending transactions and unsigned actions under the query's filters (spec 4.5). */
+  pending: TransactionRecord[];
+  unsigned: TransactionRecord[];
   /** Settles (never rejects) once the fungibles this page showed last time are looked up. */
   lookedAhead: Promise<void>;
 }
@@ -91,6 +95,8 @@ export interface WalletTransactionsReader {
     after: TransactionCursor | undefined;
     size: number;
     changeTokens?: WalletChangeTokens | undefined;
+    /** Also the snapshots (the caller checked the role). */
+    includePending?: boolean;
   }): Promise<WalletTransactionPage>;
   /** The records as spec 2.5 resources, priced at their times; the fungibles as of now. */
   toResources(request: {
@@ -113,7 +119,7 @@ export function createWalletTransactionsReader(backends: Backends, directory: Fu
       const known = changeTokens ? sharedVersion(changeTokens) : undefined;
       return known !== undefined ? Promise.resolve(known) : priceGeneration ? priceGeneration().catch(() => undefined) : Promise.resolve(undefined);
     },
-    async read({ context, scope, query, after, size, changeTokens }) {
+    async read({ context, scope, query, after, size, changeTokens, includePending = false }) {
       const { address, chainIds } = scope;
       const request: ListWalletTransactionsRequest = {
         context,
@@ -127,7 +133,7 @@ export function createWalletTransactionsReader(backends: Backends, directory: Fu
         searchQuery: query['filter[search_query]'] ?? '',
         after,
         pageSize: size,
-        includePending: false,
+        includePending,
       };
       // The fungibles of the tokens this page showed last time are asked while it is read again;
       // the page's prices do not wait for them.
@@ -136,7 +142,7 @@ export function createWalletTransactionsReader(backends: Backends, directory: Fu
       const lookedAhead = recentTokens.lookAhead(key, { directory, context, currency: query.currency, ...(known ? { generation: known } : {}) });
       const response = await whenTracked(scope, chainIds.length === 0 ? Promise.resolve({ transactions: [], hasMore: false, pending: [], unsigned: [] }) : readPage(backends, request, key, pages, changeTokens));
       recentTokens.remember(key, transactionTokens(response.transactions));
-      return { transactions: response.transactions, hasMore: response.hasMore, lookedAhead };
+      return { transactions: response.transactions, hasMore: response.hasMore, pending: response.pending, unsigned: response.unsigned, lookedAhead };
     },
     async toResources({ context, currency, records, lookedAhead, generation, changeTokens, baseUrl }) {
       const known = changeTokens ? sharedVersion(changeTokens) : undefined;
@@ -170,7 +176,8 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
     headers: networkHeaders,
     response: transactionListResponseSchema,
     errors: [403],
-    cachedFor: ({ params }) => ({ wallet: params.address, data: ['history'] }),
+    // Pending transactions and unsigned actions change without mined history: such answers are not kept.
+    cachedFor: ({ params, query }) => (query['filter[include_pending]'] === 'true' ? undefined : { wallet: params.address, data: ['history'] }),
     async handle({ params, query, headers }, { organization, selfUrl, baseUrl, changeTokens }) {
       const context = toRequestContext(organization, headers['X-Env']);
       const includePending = checkIncludePending(query, organization.roles);
@@ -185,8 +192,20 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
       const lastTimestamp = query['page[lastTimestamp]'];
       const after = lastId !== undefined && lastTimestamp !== undefined ? cursorFromPage(lastId, lastTimestamp) : undefined;
       const generation = reader.generation(changeTokens);
-      const page = await reader.read({ context, scope, query, after, size, changeTokens });
-      const data = await reader.toResources({ context, currency: query.currency, records: page.transactions, lookedAhead: [page.lookedAhead], generation, changeTokens, baseUrl });
+      const page = await reader.read({ context, scope, query, after, size, changeTokens, includePending });
+      // One pricing of the page and its snapshots together, split again after.
+      const resources = await reader.toResources({
+        context,
+        currency: query.currency,
+        records: [...page.transactions, ...page.pending, ...page.unsigned],
+        lookedAhead: [page.lookedAhead],
+        generation,
+        changeTokens,
+        baseUrl,
+      });
+      const data = resources.slice(0, page.transactions.length);
+      const pending = resources.slice(page.transactions.length, page.transactions.length + page.pending.length);
+      const unsigned = resources.slice(page.transactions.length + page.pending.length);
       const last = page.transactions.at(-1);
       return {
         links: {
@@ -194,7 +213,7 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
           ...(page.hasMore && last ? { next: nextLink(selfUrl, { id: transactionId(last.cursor!), minedAtMs: last.cursor!.minedAtMs }, size) } : {}),
         },
         data,
-        ...(includePending ? { meta: { pending: [], unsigned: [] } } : {}),
+        ...(includePending ? { meta: { pending, unsigned } } : {}),
       };
     },
   });

@@ -83,6 +83,10 @@ export const swapQuoteResourceSchema = z
       preconditions_met: z.object({ enough_balance: z.boolean(), enough_allowance: z.boolean() }),
       transaction: transactionSchema.nullable(),
       estimated_seconds: z.number().int(),
+      action_id: z.string().nullable().meta({
+        description:
+          "For organizations with the pending-orders role, on the best quote with a transaction: the unsigned action recorded for the wallet `from` (listed in its transactions' meta.unsigned, built through POST /v1/transactions/build-action/); null on the others.",
+      }),
     }),
     relationships: z.object({
       input_fungible: relationshipSchema('fungibles'),

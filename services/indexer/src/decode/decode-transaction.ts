@@ -2,7 +2,7 @@ import { type Act, type Approval, type Asset, type CollectionApproval, type Tran
 import type { Transaction, TransactionReceipt } from 'viem';
 import type { TransactionTrace } from '../fetch/block-bundle.js';
 import { zeroAddress } from '@wallet-api/core/transactions';
-import { decodeLog, type CollectionApprovalEvent, type LogEvent, type TokenApproval } from './log-event.js';
+import { decodeLog, type CollectionApprovalEvent, type LogEvent, type ReceiptLog, type TokenApproval } from './log-event.js';
 import { methodOf } from './method-names.js';
 import type { AssetRef, Movement } from './movement.js';
 import { nativeTransfers } from './native-transfers.js';
@@ -96,8 +96,9 @@ function looseActs(movements: { movement: Movement; actor: string }[]): DecodedA
 
 export interface TransactionInput {
   block: BlockContext;
-  transaction: Transaction;
-  receipt: TransactionReceipt;
+  /** The fields read: a pending transaction's simulation (pending/decode-pending.ts) gives them too. */
+  transaction: Pick<Transaction, 'hash' | 'from' | 'to' | 'input' | 'value' | 'nonce'>;
+  receipt: Pick<TransactionReceipt, 'status' | 'contractAddress' | 'transactionIndex' | 'gasUsed' | 'effectiveGasPrice'> & { logs: readonly ReceiptLog[] };
   trace: TransactionTrace;
 }
 

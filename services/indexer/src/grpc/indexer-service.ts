@@ -15,6 +15,8 @@ import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data'
 import { createDappDirectory, type DappTable } from '@wallet-api/core/reference-data';
 import { createTokenDirectory, type TokenTable } from '../reference/token-directory.js';
 import { toTransactionRecord, transactionContracts, transactionTokens } from '@wallet-api/core/transactions';
+import { filterSnapshots } from '../snapshots/snapshot-filter.js';
+import type { SnapshotSource } from '../snapshots/snapshot-source.js';
 import type { HistoryMemory } from '../store/history-memory.js';
 import { createWalletHistoryStore, type StoredWalletTransaction } from '../store/wallet-history-store.js';
 import type { TransactionSearch, TrashFilter as StoreTrashFilter } from '../store/wallet-transaction-query.js';
@@ -59,7 +61,13 @@ export interface IndexerServiceDependencies {
   referenceData: ReferenceDataClient;
   /** What the process's writer keeps (bodies, rows not stored yet); absent: the service reads ClickHouse alone. */
   memory?: HistoryMemory;
+  /** `include_pending`'s `pending`: transactions in the chains' pending pools; absent: none. */
+  pending?: SnapshotSource;
+  /** `include_pending`'s `unsigned`: the organization's open actions for the wallet; absent: none. */
+  unsigned?: SnapshotSource;
 }
+
+const noSnapshots: SnapshotSource = { list: async () => [] };
 
 async function resolveSearch(
   query: string,
@@ -79,7 +87,7 @@ async function resolveSearch(
 }
 
 /** The Indexer gRPC service: a wallet's stored transactions with their token and dapp facts. */
-export function indexerService({ clickhouse, referenceData, memory }: IndexerServiceDependencies): ServiceRegistration {
+export function indexerService({ clickhouse, referenceData, memory, pending = noSnapshots, unsigned = noSnapshots }: IndexerServiceDependencies): ServiceRegistration {
   const store = createWalletHistoryStore(clickhouse, memory);
   const tokens = createTokenDirectory(referenceData);
   const dapps = createDappDirectory(referenceData);
@@ -90,7 +98,7 @@ export function indexerService({ clickhouse, referenceData, memory }: IndexerSer
       if (request.pageSize < 1 || request.pageSize > maxPageSize) throw invalidArgument(`page size must be 1 to ${maxPageSize}`);
       const address = normalizeAddress(request.address);
       const search = await resolveSearch(request.searchQuery, request.chainIds, referenceData, request.context);
-      const rows = await store.listWalletTransactions({
+      const filter = {
         address,
         chainIds: request.chainIds,
         operationTypes: request.operationTypes,
@@ -99,9 +107,15 @@ export function indexerService({ clickhouse, referenceData, memory }: IndexerSer
         maxMinedAtMs: request.maxMinedAtMs === undefined ? undefined : BigInt(request.maxMinedAtMs),
         assetTypes: request.assetTypes,
         search,
-        after: storeCursor(request.after),
-        limit: request.pageSize + 1,
-      });
+      };
+      // The snapshots take every filter but the cursor and the page size (spec 4.5).
+      const snapshots = async (source: SnapshotSource) =>
+        request.includePending ? filterSnapshots(await source.list({ organizationId: request.context?.organizationId ?? '', address, chainIds: request.chainIds }), filter) : [];
+      const [rows, pendingRecords, unsignedRecords] = await Promise.all([
+        store.listWalletTransactions({ ...filter, after: storeCursor(request.after), limit: request.pageSize + 1 }),
+        snapshots(pending),
+        snapshots(unsigned),
+      ]);
       const page = rows.slice(0, request.pageSize);
       const [tokenTable, dappTable] = await Promise.all([
         tokens.load(page.flatMap((row) => transactionTokens(row.transaction)), request.context),
@@ -110,7 +124,7 @@ export function indexerService({ clickhouse, referenceData, memory }: IndexerSer
       return { transactions: page.map((row) =>
           // The stored readings, not a fresh wallet view's, so filters and answers always agree.
           toTransactionRecord(row.transaction, row.address, { tokens: tokenTable, dapps: dappTable }, { reading: { operationType: row.operationType, isTrash: row.isTrash } }),
-        ), hasMore: rows.length > request.pageSize, pending: [], unsigned: [] };
+        ), hasMore: rows.length > request.pageSize, pending: pendingRecords, unsigned: unsignedRecords };
     },
     async listWalletHistory(request) {
       if (request.address === '') throw invalidArgument('address is required');

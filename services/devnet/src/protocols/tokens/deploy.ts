@@ -45,7 +45,9 @@ export async function deployTokens(context: DeployContext): Promise<TokensManife
   for (const token of mintedTokens) {
     const supply = parseUnits(String(token.supply), token.decimals);
     const args = [token.name, token.symbol, token.decimals, supply, deployer];
-    const address = await deploy(artifact('DevnetERC20'), args);
+    // USDC alone gets EIP-3009 signed transfers (x402 pays with them); same constructor, so every
+    // address stays where it was (CREATE addresses follow the deployer's nonce only).
+    const address = await deploy(artifact(token.symbol === 'USDC' ? 'DevnetUSDC' : 'DevnetERC20'), args);
     tokens.push({ symbol: token.symbol, name: token.name, address, decimals: token.decimals, kind: token.kind });
   }
 

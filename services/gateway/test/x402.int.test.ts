@@ -1,0 +1,363 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Redis } from 'ioredis';
+import { createWalletClient, getAddress, http, parseAbi, toHex, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { x402Client } from '@x402/core/client';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
+import { toClientEvmSigner } from '@x402/evm';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { wrapFetchWithPayment } from '@x402/fetch';
+import { createPrisma } from '@wallet-api/core/db';
+import { startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
+import { testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { compileContracts } from '../../devnet/src/compile/index.js';
+import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
+import { createChainRegistry } from '../../reference-data/src/chains/chain-registry.js';
+import { referenceDataService } from '../../reference-data/src/grpc/reference-data-service.js';
+import { startOwnAnvil, type OwnAnvil } from '../../reference-data/test/own-anvil.js';
+import { createApp } from '../src/app.js';
+import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
+import { createBackends, type Backends } from '../src/grpc/backends.js';
+import { createLocalFacilitator } from '../src/payments/local-facilitator.js';
+import { paymentConfigFromEnv, paymentEnv, type PaymentConfig } from '../src/payments/payment-config.js';
+
+const json = (response: Response): Promise<any> => response.json();
+const chainsFile = new URL('../../reference-data/config/chains.json', import.meta.url);
+const contractsDir = new URL('../../devnet/contracts/', import.meta.url).pathname;
+const artifactsDir = new URL('../../../.data/devnet/artifacts/', import.meta.url).pathname;
+const publicUrl = 'https://api.wallet.test';
+const usdcAbi = parseAbi([
+  'function balanceOf(address) view returns (uint256)',
+  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+]);
+const authorizationTypes = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const;
+
+describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own facilitator)', () => {
+  const prisma = createPrisma(testConfig().DATABASE_URL);
+  const redis = new Redis(testConfig().REDIS_URL);
+  let anvil: OwnAnvil;
+  let grpc: GrpcServer;
+  let backends: Backends;
+  let server: Server;
+  let baseUrl: string;
+  let key: string;
+  let usdc: Address;
+  let config: PaymentConfig;
+  const payer = privateKeyToAccount(generatePrivateKey());
+  const payee = privateKeyToAccount(generatePrivateKey()).address;
+  const stranger = privateKeyToAccount(generatePrivateKey());
+  // Given ETH on the test's anvil: one deploys the token, the other pays the settlements' gas.
+  const deployerKey = generatePrivateKey();
+  const facilitatorKey = generatePrivateKey();
+
+  const balanceOf = (owner: Address) => anvil.client.readContract({ address: usdc, abi: usdcAbi, functionName: 'balanceOf', args: [owner] });
+  const balances = async () => ({ payer: await balanceOf(payer.address), payee: await balanceOf(payee) });
+  const nonceUsed = (nonce: Hex) => anvil.client.readContract({ address: usdc, abi: usdcAbi, functionName: 'authorizationState', args: [payer.address, nonce] });
+  const keyed = (path: string) => fetch(`${baseUrl}${path}`, { headers: { Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } });
+
+  /** The 402 answer's requirements, read from its PAYMENT-REQUIRED header. */
+  async function requirementsFor(path: string): Promise<PaymentRequired> {
+    const response = await fetch(`${baseUrl}${path}`);
+    expect(response.status).toBe(402);
+    return decodePaymentRequiredHeader(response.headers.get('payment-required')!);
+  }
+
+  /** An EIP-3009 payment signed by `signer` for `from` (the payer unless told), as x402's exact scheme carries it. */
+  async function signedPayment(
+    required: PaymentRequired,
+    options: { value?: bigint; validBefore?: bigint; signer?: PrivateKeyAccount } = {},
+  ): Promise<{ header: string; nonce: Hex }> {
+    const accepted = required.accepts[0]!;
+    const nonce = toHex(crypto.getRandomValues(new Uint8Array(32)));
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const authorization = {
+      from: payer.address,
+      to: accepted.payTo as Address,
+      value: options.value ?? BigInt(accepted.amount),
+      validAfter: now - 600n,
+      validBefore: options.validBefore ?? now + 60n,
+      nonce,
+    };
+    const signature = await (options.signer ?? payer).signTypedData({
+      domain: { name: accepted.extra.name as string, version: accepted.extra.version as string, chainId: config.evm.chainId, verifyingContract: accepted.asset as Address },
+      types: authorizationTypes,
+      primaryType: 'TransferWithAuthorization',
+      message: authorization,
+    });
+    const payload: PaymentPayload = {
+      x402Version: 2,
+      resource: required.resource,
+      accepted,
+      payload: {
+        signature,
+        authorization: { ...authorization, value: authorization.value.toString(), validAfter: authorization.validAfter.toString(), validBefore: authorization.validBefore.toString() },
+      },
+    };
+    return { header: encodePaymentSignatureHeader(payload), nonce };
+  }
+
+  const paidFetch = (path: string, paymentHeader: string) => fetch(`${baseUrl}${path}`, { headers: { 'PAYMENT-SIGNATURE': paymentHeader } });
+
+  beforeAll(async () => {
+    anvil = await startOwnAnvil([]);
+    const chainId = await anvil.client.getChainId();
+    const artifacts = await compileContracts(contractsDir, artifactsDir);
+    for (const key of [deployerKey, facilitatorKey]) {
+      await anvil.client.request({ method: 'anvil_setBalance' as never, params: [privateKeyToAccount(key).address, toHex(10n ** 20n)] as never });
+    }
+    const deployer = createWalletClient({ account: privateKeyToAccount(deployerKey), transport: http(anvil.rpcUrl) });
+    const usdcArtifact = artifacts.DevnetUSDC!;
+    const deployHash = await deployer.deployContract({
+      abi: usdcArtifact.abi,
+      bytecode: usdcArtifact.bytecode,
+      args: ['USD Coin', 'USDC', 6, 1_000_000_000n, payer.address],
+      chain: null,
+    });
+    usdc = getAddress((await anvil.client.waitForTransactionReceipt({ hash: deployHash })).contractAddress!);
+
+    config = paymentConfigFromEnv(
+      paymentEnv.parse({
+        X402_PAY_TO: payee,
+        X402_PRICE: '$0.0025',
+        X402_EVM_RPC_URL: anvil.rpcUrl,
+        X402_EVM_CHAIN_ID: String(chainId),
+        X402_USDC_ADDRESS: usdc,
+        X402_FACILITATOR_PRIVATE_KEY: facilitatorKey,
+        X402_MAX_TIMEOUT_SECONDS: '120',
+      }),
+    )!;
+
+    const registry = createChainRegistry(await loadChainsConfig(chainsFile.pathname, {}));
+    grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [referenceDataService(registry)], logger: testLogger });
+    backends = createBackends({ referenceData: `127.0.0.1:${grpc.port}`, indexer: `127.0.0.1:${grpc.port}`, positions: `127.0.0.1:${grpc.port}` });
+    const app = createApp({
+      lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
+      redis,
+      backends,
+      publicUrl,
+      // One request a second: paid requests must not be counted against any limit.
+      rateLimits: { perSecond: 1, burst: 1 },
+      logger: testLogger,
+      checkResponses: true,
+      payments: { config, facilitator: createLocalFacilitator(config.evm, testLogger) },
+    });
+    server = await new Promise((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ key } = await createOrganizationKey(prisma, { org: uniqueName('x402'), roles: [], addons: [], rateLimitPerSecond: 1000, rateLimitBurst: 1000 }));
+  });
+
+  afterAll(async () => {
+    if (server) await new Promise((resolve) => server.close(resolve));
+    backends?.close();
+    await grpc?.shutdown(1_000);
+    await anvil?.stop();
+    redis.disconnect();
+    await prisma.$disconnect();
+  });
+
+  test('a keyless GET answers 402 with requirements for the configured USDC, price, payee and chain', async () => {
+    const response = await fetch(`${baseUrl}/v1/chains/`);
+    expect(response.status).toBe(402);
+    const required = decodePaymentRequiredHeader(response.headers.get('payment-required')!);
+    expect(required.x402Version).toBe(2);
+    expect(required.resource.url).toMatch(/\/v1\/chains\/$/);
+    expect(required.accepts).toHaveLength(1);
+    expect(required.accepts[0]).toMatchObject({
+      scheme: 'exact',
+      network: `eip155:${await anvil.client.getChainId()}`,
+      asset: usdc,
+      payTo: payee,
+      amount: '2500',
+      maxTimeoutSeconds: 120,
+      extra: expect.objectContaining({ name: 'USD Coin', version: '2' }),
+    });
+    // The token itself agrees with the EIP-712 domain the requirements name.
+    const [, name, version, chainId, verifyingContract] = await anvil.client.readContract({
+      address: usdc,
+      abi: parseAbi(['function eip712Domain() view returns (bytes1, string, string, uint256, address, bytes32, uint256[])']),
+      functionName: 'eip712Domain',
+    });
+    expect({ name, version, chainId: Number(chainId), verifyingContract }).toEqual({ name: 'USD Coin', version: '2', chainId: config.evm.chainId, verifyingContract: usdc });
+    const body = await json(response);
+    expect(body).toEqual({ ...required, errors: [{ title: 'Payment Required', detail: expect.stringContaining('payment required') }] });
+
+    // A browser gets the same JSON, not x402's HTML paywall.
+    const browser = await fetch(`${baseUrl}/v1/chains/`, { headers: { Accept: 'text/html,*/*', 'User-Agent': 'Mozilla/5.0' } });
+    expect(browser.status).toBe(402);
+    expect(browser.headers.get('content-type')).toMatch(/^application\/json/);
+    expect((await json(browser)).accepts).toEqual(required.accepts);
+  });
+
+  test('@x402/fetch pays and gets the keyed body; the payee gains exactly the price on chain, with the receipt header', async () => {
+    const before = await balances();
+    const sent: string[] = [];
+    const recordingFetch: typeof fetch = async (input, init) => {
+      const header = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).get('payment-signature');
+      if (header) sent.push(header);
+      return fetch(input, init);
+    };
+    // The devnet USDC is no token x402's default table knows: the client opts in to it, capped at the price.
+    const client = x402Client.fromConfig({
+      schemes: [],
+      spendControls: { allowedAssets: [{ network: config.evm.network, asset: usdc, maxAmountPerPayment: config.price.toString() }] },
+    });
+    registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
+    const paid = await wrapFetchWithPayment(recordingFetch, client)(`${baseUrl}/v1/chains/`);
+    expect(paid.status).toBe(200);
+    const receiptHeader = paid.headers.get('payment-response')!;
+    expect(paid.headers.get('x-payment-response')).toBe(receiptHeader);
+    const receipt = decodePaymentResponseHeader(receiptHeader);
+    expect(receipt).toMatchObject({ success: true, network: config.evm.network, payer: payer.address });
+    const onChain = await anvil.client.getTransactionReceipt({ hash: receipt.transaction as Hex });
+    expect(onChain.status).toBe('success');
+    expect(onChain.to?.toLowerCase()).toBe(usdc.toLowerCase());
+    // No rate-limit headers: the paid request was not counted.
+    expect(paid.headers.get('ratelimit-limit')).toBeNull();
+
+    const keyedResponse = await keyed('/v1/chains/');
+    expect(keyedResponse.status).toBe(200);
+    expect(await json(paid)).toEqual(await json(keyedResponse));
+
+    const after = await balances();
+    expect(after.payee - before.payee).toBe(config.price);
+    expect(before.payer - after.payer).toBe(config.price);
+
+    // The same payment again: refused, nothing served, nothing moved.
+    expect(sent).toHaveLength(1);
+    const replay = await paidFetch('/v1/chains/', sent[0]!);
+    expect(replay.status).toBe(402);
+    const refusal = await json(replay);
+    expect(refusal.data).toBeUndefined();
+    expect(refusal.errors[0].detail).toContain('refused');
+    // The token refuses the used nonce when the facilitator simulates the transfer.
+    expect(refusal.error).toBe('invalid_exact_evm_transaction_simulation_failed');
+    expect(refusal.accepts[0].payTo).toBe(payee);
+    expect(await balances()).toEqual(after);
+  });
+
+  test('concurrent sends of one payment: exactly one is served and one price is paid', async () => {
+    const before = await balances();
+    const { header, nonce } = await signedPayment(await requirementsFor('/v1/chains/ethereum'));
+    const answers = await Promise.all([1, 2, 3].map(() => paidFetch('/v1/chains/ethereum', header)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402, 402]);
+    const served = answers.find((answer) => answer.status === 200)!;
+    expect((await json(served)).data.id).toBe('ethereum');
+    expect(await nonceUsed(nonce)).toBe(true);
+    const after = await balances();
+    expect(after.payee - before.payee).toBe(config.price);
+    expect(before.payer - after.payer).toBe(config.price);
+  });
+
+  test('underpaid, expired and wrongly signed payments are refused with 402; nothing is served or settled', async () => {
+    const required = await requirementsFor('/v1/chains/');
+    const before = await balances();
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const cases = [
+      { name: 'underpaid', reason: 'invalid_exact_evm_payload_authorization_value_mismatch', payment: await signedPayment(required, { value: config.price - 1n }) },
+      { name: 'expired', reason: 'invalid_exact_evm_payload_authorization_valid_before', payment: await signedPayment(required, { validBefore: now - 1n }) },
+      { name: 'signed by another key', reason: 'invalid_exact_evm_signature', payment: await signedPayment(required, { signer: stranger }) },
+    ];
+    for (const { name, reason, payment } of cases) {
+      const response = await paidFetch('/v1/chains/', payment.header);
+      expect({ name, status: response.status }).toEqual({ name, status: 402 });
+      const body = await json(response);
+      expect(body.data).toBeUndefined();
+      expect({ name, reason: body.error }).toEqual({ name, reason });
+      expect(body.errors[0]).toEqual({ title: 'Payment Required', detail: expect.stringContaining('refused') });
+      expect(decodePaymentRequiredHeader(response.headers.get('payment-required')!).accepts[0]!.amount).toBe(config.price.toString());
+      expect({ name, used: await nonceUsed(payment.nonce) }).toEqual({ name, used: false });
+    }
+    expect(await balances()).toEqual(before);
+  });
+
+  test('the payment in X-PAYMENT (the decisions\' v1 header name) is accepted the same way', async () => {
+    const before = await balances();
+    const { header, nonce } = await signedPayment(await requirementsFor('/v1/chains/ethereum'));
+    const response = await fetch(`${baseUrl}/v1/chains/ethereum`, { headers: { 'X-PAYMENT': header } });
+    expect(response.status).toBe(200);
+    expect((await json(response)).data.id).toBe('ethereum');
+    const receipt = decodePaymentResponseHeader(response.headers.get('x-payment-response')!);
+    expect((await anvil.client.getTransactionReceipt({ hash: receipt.transaction as Hex })).status).toBe('success');
+    expect(await nonceUsed(nonce)).toBe(true);
+    expect((await balances()).payee - before.payee).toBe(config.price);
+  });
+
+  test('a paid request that fails (404) is answered without settling the payment', async () => {
+    const before = await balances();
+    const { header, nonce } = await signedPayment(await requirementsFor('/v1/chains/no-such-chain'));
+    const response = await paidFetch('/v1/chains/no-such-chain', header);
+    expect(response.status).toBe(404);
+    expect((await json(response)).errors[0].title).toBe('Not Found');
+    expect(response.headers.get('payment-response')).toBeNull();
+    expect(await nonceUsed(nonce)).toBe(false);
+    expect(await balances()).toEqual(before);
+  });
+
+  test('a chain the facilitator cannot reach refuses the payment with a reason code, no internals', async () => {
+    const unreachable = { ...config, evm: { ...config.evm, rpcUrl: 'http://127.0.0.1:9/rpc-with-secret' } };
+    const app = createApp({
+      lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
+      redis,
+      backends,
+      publicUrl,
+      rateLimits: { perSecond: 1, burst: 1 },
+      logger: testLogger,
+      checkResponses: true,
+      payments: { config: unreachable, facilitator: createLocalFacilitator(unreachable.evm, testLogger) },
+    });
+    const other: Server = await new Promise((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    try {
+      const before = await balances();
+      const { header, nonce } = await signedPayment(await requirementsFor('/v1/chains/'));
+      const response = await fetch(`http://127.0.0.1:${(other.address() as AddressInfo).port}/v1/chains/`, { headers: { 'PAYMENT-SIGNATURE': header } });
+      expect(response.status).toBe(402);
+      const text = await response.text();
+      expect(text).not.toContain('rpc-with-secret');
+      // Which check fails first depends on what is cached (the asset's code is, after earlier tests).
+      expect(JSON.parse(text).error).toMatch(/^[a-z0-9_]+$/);
+      expect(Buffer.from(response.headers.get('payment-required')!, 'base64').toString()).not.toContain('rpc-with-secret');
+      expect(await nonceUsed(nonce)).toBe(false);
+      expect(await balances()).toEqual(before);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  test('keys work as before; invalid keys and keyless subscription requests stay 401', async () => {
+    const keyedResponse = await keyed('/v1/chains/ethereum');
+    expect(keyedResponse.status).toBe(200);
+    expect(keyedResponse.headers.get('payment-response')).toBeNull();
+    const badKey = await fetch(`${baseUrl}/v1/chains/`, { headers: { Authorization: `Basic ${Buffer.from('not-a-key:').toString('base64')}` } });
+    expect(badKey.status).toBe(401);
+    for (const [method, path] of [['GET', '/v1/tx-subscriptions/'], ['POST', '/v1/tx-subscriptions/']] as const) {
+      const response = await fetch(`${baseUrl}${path}`, { method });
+      expect({ method, path, status: response.status }).toEqual({ method, path, status: 401 });
+    }
+  });
+
+  test('the OpenAPI document lists 402 and the payment header on data endpoints, not on subscriptions', async () => {
+    const document = await json(await fetch(`${baseUrl}/v1/openapi.json`));
+    expect(document.components.securitySchemes.x402Payment).toMatchObject({ type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE' });
+    const chains = document.paths['/v1/chains/'].get;
+    expect(chains.responses['402'].description).toBe('Payment Required');
+    expect(chains.security).toEqual([{ basicAuth: [] }, { x402Payment: [] }]);
+    const subscriptions = document.paths['/v1/tx-subscriptions/'].get;
+    expect(subscriptions.responses['402']).toBeUndefined();
+    expect(subscriptions.security).toEqual([{ basicAuth: [] }]);
+  });
+});
