@@ -74,6 +74,22 @@ devnet_usdc=$(node -e '
   X402_USDC_ADDRESS="${devnet_usdc}"
   X402_FACILITATOR_PRIVATE_KEY="${X402_FACILITATOR_PRIVATE_KEY:-0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80}"
 )
+# And on the devnet's solana-devnet chain: its USDC mint, paid to the world's first wallet (which
+# has a USDC token account), co-signed and its fees paid by the world's funder, whose key is the
+# world seed's (devnet only: anyone who knows the seed knows it), as a solana-keygen byte array.
+mapfile -t devnet_svm < <(node -e '
+  const manifest = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const world = (manifest.solana ?? []).find((w) => w.id === "solana-devnet");
+  const usdc = world?.mints.find((m) => m.key === "usdc");
+  if (!usdc || !world.wallets[0]) process.exit(0);
+  const key = require("crypto").createHash("sha256").update(`${world.seed}/solana/funder`).digest();
+  console.log(usdc.address); console.log(world.wallets[0].address); console.log(JSON.stringify([...key]));
+' "${DATA_DIR}/devnet/manifest.json" 2>/dev/null || true)
+[[ -n "${devnet_usdc}" && ${#devnet_svm[@]} -eq 3 ]] && x402_env+=(
+  X402_SVM_USDC_MINT="${devnet_svm[0]}"
+  X402_SVM_PAY_TO="${X402_SVM_PAY_TO:-${devnet_svm[1]}}"
+  X402_SVM_FACILITATOR_PRIVATE_KEY="${X402_SVM_FACILITATOR_PRIVATE_KEY:-${devnet_svm[2]}}"
+)
 for service in "${services[@]}"; do
   # reference-data attributes contracts and verifies tokens of the loaded world from its registry.
   service_env=()

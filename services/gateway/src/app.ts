@@ -55,8 +55,8 @@ export interface GatewayDependencies {
   changes?: ChangeVersions;
   /** PEM file served at /v1/webhooks/certificate.pem; absent: that endpoint answers 404. */
   webhookCertificateFile?: string;
-  /** Pay per request (x402) and the facilitator verifying and settling it; absent: keyless requests are 401. */
-  payments?: { config: PaymentConfig; facilitator: FacilitatorClient };
+  /** Pay per request (x402) and the facilitators verifying and settling it (one per chain family); absent: keyless requests are 401. */
+  payments?: { config: PaymentConfig; facilitator: FacilitatorClient | FacilitatorClient[] };
 }
 
 /** What the /v1 routes read; authentication and rate limits are createApp's. */

@@ -15,6 +15,7 @@ import { createResponseCache, createVersionedCache } from './cache/response-cach
 import { transactionPageSize } from './routes/wallet-transactions.js';
 import { createBackends } from './grpc/backends.js';
 import { createLocalFacilitator } from './payments/local-facilitator.js';
+import { createLocalSvmFacilitator } from './payments/local-svm-facilitator.js';
 import { paymentConfigFromEnv, paymentEnv } from './payments/payment-config.js';
 
 const env = baseEnv.extend(databaseEnv.shape).extend(redisEnv.shape).extend(serviceAddressEnv.shape).extend(paymentEnv.shape).extend({
@@ -89,7 +90,14 @@ const app = createApp({
   ...(transactionPages ? { transactionPages } : {}),
   changes,
   ...(config.WEBHOOK_CERTIFICATE_FILE ? { webhookCertificateFile: config.WEBHOOK_CERTIFICATE_FILE } : {}),
-  ...(paymentConfig ? { payments: { config: paymentConfig, facilitator: createLocalFacilitator(paymentConfig.evm, logger) } } : {}),
+  ...(paymentConfig
+    ? {
+        payments: {
+          config: paymentConfig,
+          facilitator: [createLocalFacilitator(paymentConfig.evm, logger), ...(paymentConfig.svm ? [createLocalSvmFacilitator(paymentConfig.svm)] : [])],
+        },
+      }
+    : {}),
 });
 
 const server = app.listen(config.HTTP_PORT, config.HTTP_HOST, () => {

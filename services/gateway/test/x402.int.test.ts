@@ -1,6 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { Redis } from 'ioredis';
 import { createWalletClient, getAddress, http, parseAbi, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { x402Client } from '@x402/core/client';
@@ -9,25 +6,16 @@ import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
-import { createPrisma } from '@wallet-api/core/db';
-import { startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
-import { testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { testLogger } from '@wallet-api/core/testing';
 import { compileContracts } from '../../devnet/src/compile/index.js';
-import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
-import { createChainRegistry } from '../../reference-data/src/chains/chain-registry.js';
-import { referenceDataService } from '../../reference-data/src/grpc/reference-data-service.js';
 import { startOwnAnvil, type OwnAnvil } from '../../reference-data/test/own-anvil.js';
-import { createApp } from '../src/app.js';
-import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
-import { createBackends, type Backends } from '../src/grpc/backends.js';
 import { createLocalFacilitator } from '../src/payments/local-facilitator.js';
 import { paymentConfigFromEnv, paymentEnv, type PaymentConfig } from '../src/payments/payment-config.js';
+import { setupPaidGateway, type PaidGatewaySetup } from './setup-paid-gateway.js';
 
 const json = (response: Response): Promise<any> => response.json();
-const chainsFile = new URL('../../reference-data/config/chains.json', import.meta.url);
 const contractsDir = new URL('../../devnet/contracts/', import.meta.url).pathname;
 const artifactsDir = new URL('../../../.data/devnet/artifacts/', import.meta.url).pathname;
-const publicUrl = 'https://api.wallet.test';
 const usdcAbi = parseAbi([
   'function balanceOf(address) view returns (uint256)',
   'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
@@ -44,14 +32,9 @@ const authorizationTypes = {
 } as const;
 
 describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own facilitator)', () => {
-  const prisma = createPrisma(testConfig().DATABASE_URL);
-  const redis = new Redis(testConfig().REDIS_URL);
   let anvil: OwnAnvil;
-  let grpc: GrpcServer;
-  let backends: Backends;
-  let server: Server;
+  let gateway: PaidGatewaySetup;
   let baseUrl: string;
-  let key: string;
   let usdc: Address;
   let config: PaymentConfig;
   const payer = privateKeyToAccount(generatePrivateKey());
@@ -64,7 +47,7 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
   const balanceOf = (owner: Address) => anvil.client.readContract({ address: usdc, abi: usdcAbi, functionName: 'balanceOf', args: [owner] });
   const balances = async () => ({ payer: await balanceOf(payer.address), payee: await balanceOf(payee) });
   const nonceUsed = (nonce: Hex) => anvil.client.readContract({ address: usdc, abi: usdcAbi, functionName: 'authorizationState', args: [payer.address, nonce] });
-  const keyed = (path: string) => fetch(`${baseUrl}${path}`, { headers: { Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } });
+  const keyed = (path: string) => gateway.keyed(path);
 
   /** The 402 answer's requirements, read from its PAYMENT-REQUIRED header. */
   async function requirementsFor(path: string): Promise<PaymentRequired> {
@@ -107,7 +90,7 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
     return { header: encodePaymentSignatureHeader(payload), nonce };
   }
 
-  const paidFetch = (path: string, paymentHeader: string) => fetch(`${baseUrl}${path}`, { headers: { 'PAYMENT-SIGNATURE': paymentHeader } });
+  const paidFetch = (path: string, paymentHeader: string) => gateway.paidFetch(path, paymentHeader);
 
   beforeAll(async () => {
     anvil = await startOwnAnvil([]);
@@ -138,34 +121,13 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
       }),
     )!;
 
-    const registry = createChainRegistry(await loadChainsConfig(chainsFile.pathname, {}));
-    grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [referenceDataService(registry)], logger: testLogger });
-    backends = createBackends({ referenceData: `127.0.0.1:${grpc.port}`, indexer: `127.0.0.1:${grpc.port}`, positions: `127.0.0.1:${grpc.port}` });
-    const app = createApp({
-      lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
-      redis,
-      backends,
-      publicUrl,
-      // One request a second: paid requests must not be counted against any limit.
-      rateLimits: { perSecond: 1, burst: 1 },
-      logger: testLogger,
-      checkResponses: true,
-      payments: { config, facilitator: createLocalFacilitator(config.evm, testLogger) },
-    });
-    server = await new Promise((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    ({ key } = await createOrganizationKey(prisma, { org: uniqueName('x402'), roles: [], addons: [], rateLimitPerSecond: 1000, rateLimitBurst: 1000 }));
+    gateway = await setupPaidGateway(config, createLocalFacilitator(config.evm, testLogger));
+    baseUrl = gateway.baseUrl;
   });
 
   afterAll(async () => {
-    if (server) await new Promise((resolve) => server.close(resolve));
-    backends?.close();
-    await grpc?.shutdown(1_000);
+    await gateway?.close();
     await anvil?.stop();
-    redis.disconnect();
-    await prisma.$disconnect();
   });
 
   test('a keyless GET answers 402 with requirements for the configured USDC, price, payee and chain', async () => {
@@ -307,24 +269,11 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
   });
 
   test('a chain the facilitator cannot reach refuses the payment with a reason code, no internals', async () => {
-    const unreachable = { ...config, evm: { ...config.evm, rpcUrl: 'http://127.0.0.1:9/rpc-with-secret' } };
-    const app = createApp({
-      lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
-      redis,
-      backends,
-      publicUrl,
-      rateLimits: { perSecond: 1, burst: 1 },
-      logger: testLogger,
-      checkResponses: true,
-      payments: { config: unreachable, facilitator: createLocalFacilitator(unreachable.evm, testLogger) },
-    });
-    const other: Server = await new Promise((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
+    const other = await gateway.startGateway(createLocalFacilitator({ ...config.evm, rpcUrl: 'http://127.0.0.1:9/rpc-with-secret' }, testLogger));
     try {
       const before = await balances();
       const { header, nonce } = await signedPayment(await requirementsFor('/v1/chains/'));
-      const response = await fetch(`http://127.0.0.1:${(other.address() as AddressInfo).port}/v1/chains/`, { headers: { 'PAYMENT-SIGNATURE': header } });
+      const response = await fetch(`${other.url}/v1/chains/`, { headers: { 'PAYMENT-SIGNATURE': header } });
       expect(response.status).toBe(402);
       const text = await response.text();
       expect(text).not.toContain('rpc-with-secret');
@@ -334,7 +283,7 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
       expect(await nonceUsed(nonce)).toBe(false);
       expect(await balances()).toEqual(before);
     } finally {
-      await new Promise((resolve) => other.close(resolve));
+      await other.close();
     }
   });
 

@@ -94,6 +94,16 @@ describe('Solana ledger', () => {
     expect(ledger.pending()).toHaveLength(1);
   });
 
+  it('knows a processed message whatever its signatures, as the status cache keeps message hashes', async () => {
+    const message = await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(sol) })]);
+    const unsigned = { ...message, signatures: Object.fromEntries(Object.keys(message.signatures).map((address) => [address, null])) } as unknown as typeof message;
+    expect(ledger.simulate(unsigned).err).toBeNull();
+    expect(ledger.send(message).recorded).toBe(true);
+    // A facilitator simulates the payer's transaction before co-signing it: a replay is caught there.
+    expect(ledger.simulate(unsigned).err).toBe('AlreadyProcessed');
+    expect(ledger.send(unsigned)).toMatchObject({ recorded: false, err: 'AlreadyProcessed' });
+  });
+
   it('seals blocks: dense slots, chained hashes, heights, transactions visible once sealed', async () => {
     const transaction = await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(sol) })]);
     const { signature } = ledger.send(transaction);

@@ -77,6 +77,13 @@ export function createSolanaLedger(options: SolanaLedgerOptions = {}): SolanaLed
   const blocks: SealedBlock[] = [];
   let pending: RecordedTransaction[] = [];
   const bySignature = new Map<string, RecordedTransaction>();
+  /**
+   * Messages of recorded transactions. A node's status cache holds the message hash beside the
+   * signature, so a message seen before is AlreadyProcessed whatever its signatures: a
+   * simulation of it with an unsigned fee-payer slot (as x402 facilitators simulate) included.
+   */
+  const processedMessages = new Set<string>();
+  const messageKey = (transaction: Transaction) => createHash('sha256').update(new Uint8Array(transaction.messageBytes)).digest('base64');
   const byAddress = new Map<string, RecordedTransaction[]>();
   /** Blockhash to the block height it belongs to (the genesis hash counts as height 0). */
   const blockhashHeights = new Map<string, bigint>([[genesisHash, 0n]]);
@@ -117,7 +124,7 @@ export function createSolanaLedger(options: SolanaLedgerOptions = {}): SolanaLed
     const signature = decoded.signatures[0] ?? base58.decode(new Uint8Array(64));
     const refuse = (err: unknown, logs: readonly string[] = []): SentTransaction => ({ signature, recorded: false, err, logs });
     if (decoded.version === 1) return refuse('UnsupportedVersion');
-    if (bySignature.has(signature)) return refuse('AlreadyProcessed');
+    if (bySignature.has(signature) || processedMessages.has(messageKey(transaction))) return refuse('AlreadyProcessed');
     if (!isBlockhashValid(decoded.recentBlockhash) && !nonceValid(decoded)) return refuse('BlockhashNotFound');
     const loaded: LoadedAddresses | string = decoded.version === 0 ? resolveLookups(svm, decoded.lookups) : { writable: [], readonly: [] };
     if (typeof loaded === 'string') return refuse(loaded);
@@ -172,6 +179,7 @@ export function createSolanaLedger(options: SolanaLedgerOptions = {}): SolanaLed
     };
     pending.push(recorded);
     bySignature.set(signature, recorded);
+    processedMessages.add(messageKey(transaction));
     return { signature, recorded: true, err, logs: recorded.meta.logMessages };
   }
 
@@ -279,7 +287,7 @@ export function createSolanaLedger(options: SolanaLedgerOptions = {}): SolanaLed
     isBlockhashValid,
     lastValidBlockHeight,
     simulate: (transaction, simulateOptions) =>
-      simulateOnLedger({ svm, read, isBlockhashValid, nonceValid, alreadyProcessed: (signature) => bySignature.has(signature) }, transaction, simulateOptions),
+      simulateOnLedger({ svm, read, isBlockhashValid, nonceValid, alreadyProcessed: (signature) => bySignature.has(signature) || processedMessages.has(messageKey(transaction)) }, transaction, simulateOptions),
     airdrop,
   };
 }

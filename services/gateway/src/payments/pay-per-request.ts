@@ -3,6 +3,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePayment
 import { x402HTTPResourceServer, x402ResourceServer, type FacilitatorClient } from '@x402/core/server';
 import type { PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { ExactSvmScheme } from '@x402/svm/exact/server';
 import { paymentMiddlewareFromHTTPServer } from '@x402/express';
 import type { Logger } from '@wallet-api/core/logger';
 import type { Organization } from '../auth/authenticate.js';
@@ -91,8 +92,10 @@ function rewritePaymentAnswers(res: Response, config: PaymentConfig, resourceUrl
  * request that fails (400, 404...) after a valid payment is answered without settling, so the
  * payer is charged only for answers. Keyed requests and keyless writes pass through untouched.
  */
-export function payPerRequest(config: PaymentConfig, facilitator: FacilitatorClient, logger: Logger): RequestHandler {
+export function payPerRequest(config: PaymentConfig, facilitator: FacilitatorClient | FacilitatorClient[], logger: Logger): RequestHandler {
   const resourceServer = new x402ResourceServer(facilitator).register(config.evm.network, new ExactEvmScheme());
+  // No RPC URL for the Solana scheme: the payer's client reads a fresh blockhash itself when it signs.
+  if (config.svm) resourceServer.register(config.svm.network, new ExactSvmScheme());
   resourceServer.onAfterSettle(async ({ result }) => {
     logger.info({ transaction: result.transaction, payer: result.payer, network: result.network }, 'pay-per-request payment settled');
   });

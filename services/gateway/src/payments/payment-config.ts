@@ -1,5 +1,6 @@
 import { getAddress, isAddress, isHex, type Address, type Hex } from 'viem';
 import { z } from 'zod';
+import { svmPaymentConfigFromEnv, svmPaymentEnv, type SvmPaymentConfig } from './svm-payment-config.js';
 
 /** USDC has 6 decimals on every chain the payments accept. */
 export const usdcDecimals = 6;
@@ -53,7 +54,7 @@ export const paymentEnv = z.object({
     .refine((value) => isHex(value) && value.length === 66, 'not a 32-byte hex private key')
     .optional(),
   X402_MAX_TIMEOUT_SECONDS: z.coerce.number().int().positive().max(3600).default(60),
-});
+}).extend(svmPaymentEnv.shape);
 
 export interface EvmPaymentConfig {
   /** CAIP-2, e.g. `eip155:1`. */
@@ -71,16 +72,23 @@ export interface PaymentConfig {
   payTo: Address;
   maxTimeoutSeconds: number;
   evm: EvmPaymentConfig;
+  /** USDC on Solana, offered beside the EVM payment when X402_SVM_PAY_TO is set. */
+  svm?: SvmPaymentConfig;
 }
 
 /** The payments the gateway accepts, or undefined when X402_PAY_TO is unset (keyless stays 401). */
 export function paymentConfigFromEnv(env: z.infer<typeof paymentEnv>): PaymentConfig | undefined {
-  if (!env.X402_PAY_TO) return undefined;
+  if (!env.X402_PAY_TO) {
+    // Solana is offered beside the EVM payment, not alone: a lone Solana payee is a mistake to report.
+    if (env.X402_SVM_PAY_TO) throw new Error('X402_SVM_PAY_TO is set without X402_PAY_TO: Solana payments are offered beside the EVM one');
+    return undefined;
+  }
   const missing = [
     ...(env.X402_USDC_ADDRESS ? [] : ['X402_USDC_ADDRESS']),
     ...(env.X402_FACILITATOR_PRIVATE_KEY ? [] : ['X402_FACILITATOR_PRIVATE_KEY']),
   ];
   if (missing.length > 0) throw new Error(`X402_PAY_TO is set, so pay per request needs ${missing.join(' and ')} too`);
+  const svm = svmPaymentConfigFromEnv(env);
   return {
     price: env.X402_PRICE,
     payTo: env.X402_PAY_TO,
@@ -93,5 +101,6 @@ export function paymentConfigFromEnv(env: z.infer<typeof paymentEnv>): PaymentCo
       eip712: { name: env.X402_USDC_EIP712_NAME, version: env.X402_USDC_EIP712_VERSION },
       facilitatorKey: env.X402_FACILITATOR_PRIVATE_KEY as Hex,
     },
+    ...(svm ? { svm } : {}),
   };
 }

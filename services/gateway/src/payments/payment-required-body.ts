@@ -17,6 +17,20 @@ export function paymentRequirements(config: PaymentConfig): PaymentRequirements[
       maxTimeoutSeconds: config.maxTimeoutSeconds,
       extra: { name: config.evm.eip712.name, version: config.evm.eip712.version },
     },
+    ...(config.svm
+      ? [
+          {
+            scheme: 'exact',
+            network: config.svm.network,
+            asset: config.svm.usdcMint,
+            amount: config.price.toString(),
+            payTo: config.svm.payTo,
+            maxTimeoutSeconds: config.maxTimeoutSeconds,
+            // What the x402 server adds from our facilitator: the address that co-signs and pays the fee.
+            extra: { feePayer: config.svm.facilitatorKey.address },
+          },
+        ]
+      : []),
   ];
 }
 

@@ -1,9 +1,11 @@
 import { x402ResourceServer } from '@x402/core/server';
 import type { FacilitatorClient } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { ExactSvmScheme } from '@x402/svm/exact/server';
 import type { PaymentConfig } from './payment-config.js';
 import { paymentRequirements } from './payment-required-body.js';
 import { paidRouteConfig, paymentOptions } from './payment-requirements.js';
+import { parseSolanaKey } from './svm-payment-config.js';
 
 const config: PaymentConfig = {
   price: 2_500n,
@@ -49,4 +51,36 @@ describe('payment requirements', () => {
     expect(built[0]).toMatchObject({ ...requirement, extra: expect.objectContaining(requirement!.extra) });
   });
 
+  test('with Solana configured, the x402 server builds both requirements, the Solana one with our fee payer, as restated', async () => {
+    const facilitatorKey = parseSolanaKey(`[${Array.from({ length: 32 }, (_, index) => index + 1).join(',')}]`);
+    const withSolana: PaymentConfig = {
+      ...config,
+      svm: {
+        network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1',
+        rpcUrl: 'http://127.0.0.1:18900',
+        payTo: 'DYz7vtoBmErFLSJcr3NxmfLv7yxDtZkudFBgPrFosJNF' as never,
+        usdcMint: '26616Hf9FU8iEHCtjQfFpEk1E93LZDsdGeDJG6AVrsHj' as never,
+        facilitatorKey,
+      },
+    };
+    // What our Solana facilitator answers: the network, and its fee payer in `extra` (as @x402/svm's facilitator does).
+    const solanaFacilitator: FacilitatorClient = {
+      ...supportingFacilitator,
+      getSupported: async () => ({
+        kinds: [{ x402Version: 2, scheme: 'exact', network: 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', extra: { feePayer: facilitatorKey.address } }],
+        extensions: [],
+        signers: {},
+      }),
+    };
+    const server = new x402ResourceServer([supportingFacilitator, solanaFacilitator])
+      .register('eip155:1', new ExactEvmScheme())
+      .register('solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1', new ExactSvmScheme());
+    await server.initialize();
+    const built = await server.buildPaymentRequirementsFromOptions(paymentOptions(withSolana), {} as never);
+    const restated = paymentRequirements(withSolana);
+    expect(built.map((requirement) => requirement.network)).toEqual(['eip155:1', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1']);
+    expect(built[0]).toMatchObject({ ...restated[0], extra: expect.objectContaining(restated[0]!.extra) });
+    expect(built[1]).toEqual(restated[1]);
+    expect(restated[1]).toMatchObject({ asset: '26616Hf9FU8iEHCtjQfFpEk1E93LZDsdGeDJG6AVrsHj', amount: '2500', payTo: 'DYz7vtoBmErFLSJcr3NxmfLv7yxDtZkudFBgPrFosJNF', extra: { feePayer: facilitatorKey.address } });
+  });
 });

@@ -3,8 +3,10 @@ import type { PaymentConfig } from './payment-config.js';
 
 /**
  * The ways one request can be paid: USDC on the configured EVM chain by an EIP-3009
- * `transferWithAuthorization` (x402 scheme `exact`). The price is given in base units with the
- * asset and its EIP-712 domain, so no price table of the x402 packages decides which token is meant.
+ * `transferWithAuthorization` (x402 scheme `exact`) and, when configured, USDC on Solana by an SPL
+ * `TransferChecked` (the same scheme; the facilitator adds its fee payer). The price is given in
+ * base units with the asset (and the EIP-712 domain), so no price table of the x402 packages
+ * decides which token is meant.
  */
 export function paymentOptions(config: PaymentConfig): PaymentOption[] {
   return [
@@ -19,6 +21,9 @@ export function paymentOptions(config: PaymentConfig): PaymentOption[] {
       },
       maxTimeoutSeconds: config.maxTimeoutSeconds,
     },
+    ...(config.svm
+      ? [{ scheme: 'exact', network: config.svm.network, payTo: config.svm.payTo, price: { amount: config.price.toString(), asset: config.svm.usdcMint }, maxTimeoutSeconds: config.maxTimeoutSeconds }]
+      : []),
   ];
 }
 
