@@ -1,13 +1,12 @@
 import { createPrisma } from '@wallet-api/core/db';
 import { eventually, setupKafka, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
-import { decodeFunctionData, encodeFunctionData, erc20Abi, type Address, type Hash, type Hex } from 'viem';
-import type { TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
-import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
+import { decodeFunctionData, erc20Abi, type Address, type Hash, type Hex } from 'viem';
 import { createPendingPool } from '../../indexer/src/pending/pending-pool.js';
 import { createPendingSnapshotSource } from '../../indexer/src/pending/pending-snapshot-source.js';
 import { collectPublished, type Published } from '../../indexer/test/setup-indexing.js';
 import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
-import { startForkAnvil, type OwnAnvil } from '../../reference-data/test/own-anvil.js';
+import type { OwnAnvil } from '../../reference-data/test/own-anvil.js';
+import { startPendingFork, type PendingFork } from '../../indexer/test/pending-fork.js';
 import { createOrganizationKey } from '../src/auth/api-keys.js';
 import { startIndexedGateway, type IndexedGateway } from './setup-indexed-gateway.js';
 
@@ -20,7 +19,6 @@ import { startIndexedGateway, type IndexedGateway } from './setup-indexed-gatewa
 const kafka = setupKafka('pending-transactions-test');
 const prisma = createPrisma(testConfig().DATABASE_URL);
 const controller = new AbortController();
-let world: ChainWorld;
 let fork: OwnAnvil;
 let harness: PositionsHarness;
 let gateway: IndexedGateway;
@@ -33,9 +31,10 @@ let recipient: Address;
 // Receives two mined transfers and has nothing pending: two pages of history.
 let quiet: Address;
 
-const rpc = (method: string, params: unknown[] = []) => fork.client.request({ method: method as never, params: params as never });
-const transfer = async (to: Address, amount: bigint): Promise<Hash> =>
-  (await rpc('eth_sendTransaction', [{ from: sender, to: usdc, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }) }])) as Hash;
+let chain: PendingFork;
+
+const rpc = (method: string, params: unknown[] = []) => chain.rpc(method, params);
+const transfer = (to: Address, amount: bigint): Promise<Hash> => chain.sendTransfer(to, amount);
 
 async function get(path: string, authorization = pendingAuth): Promise<{ status: number; body: any }> {
   const response = await fetch(`${gateway.baseUrl}${path}`, { headers: { authorization } });
@@ -50,15 +49,9 @@ const transactions = (wallet: Address, query = '') => ok(`/v1/wallets/${wallet}/
 const hashes = (resources: any[]) => resources.map((resource) => resource.attributes.hash);
 
 beforeAll(async () => {
-  world = (await readManifest()).chains.find((chain) => chain.id === 'ethereum')!;
-  fork = await startForkAnvil(world.rpcUrl);
-  await rpc('evm_setAutomine', [false]);
-  usdc = (world.protocols.tokens as TokensManifest).tokens.find((token) => token.symbol === 'USDC')!.address as Address;
-  const eoas = world.wallets.filter((wallet) => wallet.kind === 'eoa').map((wallet) => wallet.address as Address);
-  const balances = await Promise.all(eoas.map((address) => fork.client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] })));
-  sender = eoas[balances.findIndex((balance) => balance > 1_000_000n)]!;
-  [recipient, quiet] = eoas.filter((address) => address !== sender) as [Address, Address];
-  await rpc('anvil_impersonateAccount', [sender]);
+  chain = await startPendingFork();
+  ({ fork, usdc, sender } = chain);
+  [recipient, quiet] = chain.others as [Address, Address];
 
   // Only the fork's own blocks are indexed: the world's history is other suites' business.
   const forkHead = await fork.client.getBlockNumber();

@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { x402Client } from '@x402/core/client';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
-import { toClientEvmSigner } from '@x402/evm';
+import { authorizationTypes, toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { testLogger } from '@wallet-api/core/testing';
@@ -20,16 +20,6 @@ const usdcAbi = parseAbi([
   'function balanceOf(address) view returns (uint256)',
   'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
 ]);
-const authorizationTypes = {
-  TransferWithAuthorization: [
-    { name: 'from', type: 'address' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'validAfter', type: 'uint256' },
-    { name: 'validBefore', type: 'uint256' },
-    { name: 'nonce', type: 'bytes32' },
-  ],
-} as const;
 
 describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own facilitator)', () => {
   let anvil: OwnAnvil;

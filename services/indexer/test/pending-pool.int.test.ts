@@ -1,9 +1,8 @@
 import { testLogger } from '@wallet-api/core/testing';
 import { AssetKind } from '@wallet-api/core/proto/events';
-import { createPublicClient, decodeFunctionData, encodeFunctionData, erc20Abi, http, parseEventLogs, type Address, type Hash, type Hex } from 'viem';
-import type { TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
-import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
-import { startForkAnvil, type OwnAnvil } from '../../reference-data/test/own-anvil.js';
+import { createPublicClient, decodeFunctionData, erc20Abi, http, parseEventLogs, type Address, type Hash, type Hex } from 'viem';
+import type { OwnAnvil } from '../../reference-data/test/own-anvil.js';
+import { startPendingFork, type PendingFork } from './pending-fork.js';
 import { createPendingPool, type PendingPool } from '../src/pending/pending-pool.js';
 import { createPendingSnapshotSource, pendingActionId } from '../src/pending/pending-snapshot-source.js';
 import { startReferenceDataFixture, type RunningReferenceData } from './reference-data-fixture.js';
@@ -12,7 +11,6 @@ import { startReferenceDataFixture, type RunningReferenceData } from './referenc
 // wallet's USDC transfer sits in the node's pool, and what the pool decodes is held against the
 // transaction's calldata and, once mined, its receipt, both read with viem.
 
-let world: ChainWorld;
 let fork: OwnAnvil;
 let referenceData: RunningReferenceData;
 let pool: PendingPool;
@@ -20,25 +18,16 @@ let usdc: Address;
 let sender: Address;
 let recipient: Address;
 
-const rpc = (method: string, params: unknown[] = []) => fork.client.request({ method: method as never, params: params as never });
+let chain: PendingFork;
 
-/** Sends `amount` USDC from the sender (impersonated) into the pool; anvil leaves it unmined. */
-async function sendTransfer(amount: bigint): Promise<Hash> {
-  const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, amount] });
-  return (await rpc('eth_sendTransaction', [{ from: sender, to: usdc, data }])) as Hash;
-}
+const rpc = (method: string, params: unknown[] = []) => chain.rpc(method, params);
+
+const sendTransfer = (amount: bigint): Promise<Hash> => chain.sendTransfer(recipient, amount);
 
 beforeAll(async () => {
-  world = (await readManifest()).chains.find((chain) => chain.id === 'ethereum')!;
-  fork = await startForkAnvil(world.rpcUrl);
-  await rpc('evm_setAutomine', [false]);
-  usdc = (world.protocols.tokens as TokensManifest).tokens.find((token) => token.symbol === 'USDC')!.address as Address;
-  // Any world EOA holding USDC at the fork's head sends; another EOA receives.
-  const eoas = world.wallets.filter((wallet) => wallet.kind === 'eoa').map((wallet) => wallet.address as Address);
-  const balances = await Promise.all(eoas.map((address) => fork.client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] })));
-  sender = eoas[balances.findIndex((balance) => balance > 1_000_000n)]!;
-  recipient = eoas.find((address) => address !== sender)!;
-  await rpc('anvil_impersonateAccount', [sender]);
+  chain = await startPendingFork();
+  ({ fork, usdc, sender } = chain);
+  recipient = chain.others[0]!;
   referenceData = await startReferenceDataFixture({ tokens: [], dapps: [] });
   pool = createPendingPool({ chainId: 'ethereum', client: fork.client, pollIntervalMs: 50, logger: testLogger });
 }, 120_000);
