@@ -26,8 +26,9 @@ import { createTokenDirectory, createWalletTracking } from '@wallet-api/core/ref
 import { consumerGroupCaughtUp, setupClickHouseDatabase } from '@wallet-api/core/testing';
 import { createChartConsumer, type ChartConsumerTopics } from '../services/chart/src/consume/chart-consumer.js';
 import { chartService } from '../services/chart/src/grpc/chart-service.js';
+import { createChangesMemo } from '../services/chart/src/series/changes-memo.js';
 import { createChartValuation, type ChartValuation } from '../services/chart/src/prices/chart-valuation.js';
-import { createPointPriceCache } from '../services/chart/src/prices/point-price-cache.js';
+import { createPointPriceCache } from '@wallet-api/core/reference-data';
 import { createProtocolSeries } from '../services/chart/src/protocols/protocol-series.js';
 import { createBlockClock } from '../services/chart/src/store/block-clock.js';
 import { createChartStore, type ChartStore } from '../services/chart/src/store/chart-store.js';
@@ -170,7 +171,9 @@ const consumer = createChartConsumer({ kafka, store, clock, tracking: createWall
 const valuation = timedValuation(
   createChartValuation({ referenceData, tokens: createTokenDirectory(referenceData), cache: createPointPriceCache({ versions: changes.versions, settleSeconds: 600, maxEntries: 500_000 }) }),
 );
-const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [chartService({ store, valuation, protocols: createProtocolSeries({ positions, clock, everything: () => changes.versions.everything() }) })], logger });
+// The store's reads are what this measures: a memo that can never read the tokens reads the store every time.
+const storeEveryTime = createChangesMemo({ store, versions: { walletTokens: () => Promise.reject(new Error('not kept')) }, maxEntries: 1 });
+const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [chartService({ store, changes: storeEveryTime, valuation, protocols: createProtocolSeries({ positions, clock, everything: () => changes.versions.everything() }) })], logger });
 const client = createGrpcClient(ChartClient, `127.0.0.1:${server.port}`);
 const context = { organizationId: '', roles: [], addons: [], network: Network.NETWORK_MAINNET };
 const chart = (period: string) =>

@@ -23,7 +23,7 @@ export async function measure(url: string, headers: Record<string, string>, load
 }
 
 /** Metrics ports of the start command's gateway and the services that answer its gRPC calls (scripts/lib/ports). */
-const metricsPorts = { gateway: 9460, 'reference-data': 9461, indexer: 9464, positions: 9465 } as const;
+const metricsPorts = { gateway: 9460, 'reference-data': 9461, indexer: 9464, positions: 9465, pnl: 9467, chart: 9468, nft: 9469 } as const;
 
 /**
  * The histograms a request's time is read from: the services' gRPC servers, and the gateway's own

@@ -10,8 +10,9 @@ import { createTokenDirectory, createWalletTracking } from '@wallet-api/core/ref
 import { runGrpcService } from '@wallet-api/core/service';
 import { createChartConsumer } from './consume/chart-consumer.js';
 import { chartService } from './grpc/chart-service.js';
+import { createChangesMemo } from './series/changes-memo.js';
 import { createChartValuation } from './prices/chart-valuation.js';
-import { createPointPriceCache } from './prices/point-price-cache.js';
+import { createPointPriceCache } from '@wallet-api/core/reference-data';
 import { createProtocolSeries } from './protocols/protocol-series.js';
 import { createBlockClock } from './store/block-clock.js';
 import { createChartStore } from './store/chart-store.js';
@@ -24,6 +25,8 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(clickHouseEnv.shape)
   // touches their time): newer ones may still change with blocks the clock has not seen.
   CHART_PRICE_SETTLE_SECONDS: z.coerce.number().int().nonnegative().default(600),
   CHART_PRICE_CACHE_ENTRIES: z.coerce.number().int().positive().default(500_000),
+  // Windows of wallets' bucketed balance changes kept in memory under their chart tokens (a few KB each).
+  CHART_CHANGES_CACHE_ENTRIES: z.coerce.number().int().positive().default(20_000),
   // Protocol positions of a wallet at a block, kept until a rollback (each a few hundred bytes).
   CHART_PROTOCOL_CACHE_ENTRIES: z.coerce.number().int().positive().default(200_000),
 });
@@ -59,6 +62,7 @@ await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async
     services: [
       chartService({
         store,
+        changes: createChangesMemo({ store, versions: changes.versions, maxEntries: config.CHART_CHANGES_CACHE_ENTRIES }),
         valuation: createChartValuation({
           referenceData,
           tokens: createTokenDirectory(referenceData),

@@ -9,8 +9,9 @@ import { createTokenDirectory, createWalletTracking, type WalletTracking } from 
 import { setupChangeVersions, setupClickHouseDatabase, setupKafka, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
 import { createChartConsumer, type ChartConsumer } from '../src/consume/chart-consumer.js';
 import { chartService } from '../src/grpc/chart-service.js';
+import { createChangesMemo } from '../src/series/changes-memo.js';
 import { createChartValuation } from '../src/prices/chart-valuation.js';
-import { createPointPriceCache } from '../src/prices/point-price-cache.js';
+import { createPointPriceCache } from '@wallet-api/core/reference-data';
 import { createProtocolSeries } from '../src/protocols/protocol-series.js';
 import { createBlockClock } from '../src/store/block-clock.js';
 import { createChartStore, type ChartStore } from '../src/store/chart-store.js';
@@ -74,6 +75,7 @@ export async function startChartHarness(options: ChartHarnessOptions): Promise<C
     services: [
       chartService({
         store,
+        changes: createChangesMemo({ store, versions, maxEntries: 10_000 }),
         valuation: createChartValuation({
           referenceData: options.referenceData,
           tokens: createTokenDirectory(options.referenceData),

@@ -83,13 +83,13 @@ export function declareApi(deps: ApiDependencies): { router: Router; openApiDocu
   });
   addWalletTransactionRoutes(routes, deps.backends, fungibles, {
     ...(deps.transactionPages ? { pages: deps.transactionPages } : {}),
-    ...(changes ? { priceGeneration: () => changes.everything() } : {}),
+    ...(changes ? { priceVersions: changes } : {}),
   });
   addWalletPositionRoutes(routes, deps.backends, fungibles);
   addWalletPortfolioRoutes(routes, deps.backends);
   addWalletSetRoutes(routes, deps.backends, fungibles, {
     ...(deps.transactionPages ? { pages: deps.transactionPages } : {}),
-    ...(changes ? { priceGeneration: () => changes.everything() } : {}),
+    ...(changes ? { priceVersions: changes } : {}),
   });
   addWalletChartRoutes(routes, deps.backends);
   addWalletPnlRoutes(routes, deps.backends);

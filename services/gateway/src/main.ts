@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
-import { createChangeVersions, unpricedVersion } from '@wallet-api/core/cache';
+import { createChangeVersions, createVersionedCache, unpricedVersion } from '@wallet-api/core/cache';
 import { baseEnv, databaseEnv, metricsPort, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
 import { createLogger } from '@wallet-api/core/logger';
@@ -11,7 +11,7 @@ import { createApp } from './app.js';
 import { findOrganizationByKey } from './auth/api-keys.js';
 import { cachedLookup } from './auth/authenticate.js';
 import type { ListWalletTransactionsResponse } from '@wallet-api/core/proto/indexer';
-import { createResponseCache, createVersionedCache } from './cache/response-cache.js';
+import { createResponseCache, gatewayCacheObserver } from './cache/response-cache.js';
 import { transactionPageSize } from './routes/wallet-transactions.js';
 import { createBackends } from './grpc/backends.js';
 import { createLocalFacilitator } from './payments/local-facilitator.js';
@@ -74,6 +74,7 @@ const transactionPages =
         logger,
         maxBytes: cacheBytes / 4,
         maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS,
+        observer: gatewayCacheObserver,
       })
     : undefined;
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createGrpcClient } from '@wallet-api/core/grpc';
+import { setupChangeVersions } from '@wallet-api/core/testing';
 import { Network, type RequestContext } from '@wallet-api/core/proto/common';
 import { AssetKind } from '@wallet-api/core/proto/events';
 import { TransactionRecord } from '@wallet-api/core/proto/indexer';
@@ -7,8 +8,8 @@ import { ReferenceDataClient, TokenInfo, type PriceQuery } from '@wallet-api/cor
 import { startReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
 import { createPagePriceTable } from '../src/cache/page-prices.js';
 
-// The transactions route's GetPrices answers over gRPC against a reference-data fixture: what is
-// asked again for a page under the same price tokens, and what a change of them asks.
+// The transactions route's GetPrices answers over gRPC against a reference-data fixture, kept under
+// real change tokens in Redis: what a page asks again, and what a price move or a rollback asks.
 
 const usdc = `0x${randomBytes(20).toString('hex')}`;
 const context = (network = Network.NETWORK_MAINNET): RequestContext => ({ organizationId: 'org', roles: [], addons: [], network });
@@ -21,6 +22,8 @@ const dollar = { asset: { kind: AssetKind.ASSET_KIND_ERC20, address: usdc, token
 const record = (minedAt: number) =>
   TransactionRecord.fromPartial({ chainId: 'ethereum', minedAt: String(minedAt), fee: '1', feeToken: ether, transfers: [{ actId: 1, direction: 'in', token: dollar, amount: '5', sender: '0x01', recipient: '0x02' }] });
 
+const changes = setupChangeVersions();
+const { versions } = changes;
 let referenceData: RunningReferenceData;
 let client: ReferenceDataClient;
 
@@ -31,6 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   client.close();
+  changes.close();
   await referenceData.stop();
 });
 
@@ -38,42 +42,62 @@ afterAll(async () => {
 const askedSince = (before: number) => referenceData.getPricesRequests.slice(before).map((request) => request.queries.map((query) => `${query.token!.address || 'native'}@${query.timestamp}`));
 
 describe("a page's prices", () => {
-  test('under the same price tokens, only the pairs not asked before are asked; a new generation asks every pair again', async () => {
-    const table = createPagePriceTable(client);
+  test('a page asks only the pairs not kept; a price move asks again only the pairs from its earliest time on', async () => {
+    const table = createPagePriceTable(client, { versions });
+    priceLevel = 1;
     const before = referenceData.getPricesRequests.length;
-    const first = await table.prices(context(), 'usd', [record(100), record(200)], 'tokens-1');
+    const first = await table.prices(context(), 'usd', [record(100), record(200)]);
     expect([first.price('ethereum', '', '100'), first.price('ethereum', '', '200'), first.price('ethereum', usdc, '100')]).toEqual([100, 200, undefined]);
 
     // The wallet's next transaction: its pairs alone are asked, known prices and known absences are kept.
-    const next = await table.prices(context(), 'usd', [record(300), record(100), record(200)], 'tokens-1');
+    const next = await table.prices(context(), 'usd', [record(300), record(100), record(200)]);
     expect([next.price('ethereum', '', '300'), next.price('ethereum', '', '100'), next.price('ethereum', usdc, '200')]).toEqual([300, 100, undefined]);
 
-    // A price move: every pair again, at the new level.
+    // A price move from time 150 on: the pairs at 200 and 300 are asked again, at the new level; 100 is kept.
     priceLevel = 2;
-    const moved = await table.prices(context(), 'usd', [record(300), record(100)], 'tokens-2');
-    expect([moved.price('ethereum', '', '300'), moved.price('ethereum', '', '100')]).toEqual([600, 200]);
+    await versions.pricesChanged(undefined, { since: 150 });
+    const moved = await table.prices(context(), 'usd', [record(300), record(200), record(100)]);
+    expect([moved.price('ethereum', '', '300'), moved.price('ethereum', '', '200'), moved.price('ethereum', '', '100')]).toEqual([600, 400, 100]);
+
+    // A rollback reaches every time: every pair again.
+    await versions.everythingChanged();
+    const rolledBack = await table.prices(context(), 'usd', [record(100)]);
+    expect(rolledBack.price('ethereum', '', '100')).toBe(200);
     expect(askedSince(before)).toEqual([
       ['native@100', `${usdc}@100`, 'native@200', `${usdc}@200`],
       ['native@300', `${usdc}@300`],
-      ['native@300', `${usdc}@300`, 'native@100', `${usdc}@100`],
+      ['native@300', `${usdc}@300`, 'native@200', `${usdc}@200`],
+      ['native@100', `${usdc}@100`],
     ]);
   });
 
-  test('prices are kept per currency and network; without a generation every pair is asked', async () => {
-    const table = createPagePriceTable(client);
+  test('prices of the last settling minutes are asked every time: later blocks may still move them', async () => {
+    const table = createPagePriceTable(client, { versions });
+    const recent = Math.floor(Date.now() / 1000) - 60;
+    const before = referenceData.getPricesRequests.length;
+    await table.prices(context(), 'usd', [record(recent)]);
+    await table.prices(context(), 'usd', [record(recent)]);
+    expect(askedSince(before)).toHaveLength(2);
+  });
+
+  test('prices are kept per currency and network; without change tokens every pair is asked', async () => {
+    const table = createPagePriceTable(client, { versions });
     priceLevel = 1;
     const before = referenceData.getPricesRequests.length;
-    await table.prices(context(), 'usd', [record(10)], 'tokens');
-    expect((await table.prices(context(), 'eur', [record(10)], 'tokens')).price('ethereum', '', '10')).toBe(9);
-    await table.prices(context(Network.NETWORK_TESTNET), 'usd', [record(10)], 'tokens');
-    await table.prices(context(), 'usd', [record(10)], undefined);
-    await table.prices(context(), 'usd', [record(10)], 'tokens');
-    expect(askedSince(before)).toHaveLength(4);
+    await table.prices(context(), 'usd', [record(10)]);
+    expect((await table.prices(context(), 'eur', [record(10)])).price('ethereum', '', '10')).toBe(9);
+    await table.prices(context(Network.NETWORK_TESTNET), 'usd', [record(10)]);
+    await table.prices(context(), 'usd', [record(10)]);
+    expect(askedSince(before)).toHaveLength(3);
+    const uncached = createPagePriceTable(client);
+    await uncached.prices(context(), 'usd', [record(10)]);
+    await uncached.prices(context(), 'usd', [record(10)]);
+    expect(askedSince(before)).toHaveLength(5);
   });
 
   test('a page without fungibles asks nothing', async () => {
     const before = referenceData.getPricesRequests.length;
-    const prices = await createPagePriceTable(client).prices(context(), 'usd', [], 'tokens');
+    const prices = await createPagePriceTable(client, { versions }).prices(context(), 'usd', []);
     expect(prices.price('ethereum', '', '1')).toBeUndefined();
     expect(referenceData.getPricesRequests.length).toBe(before);
   });

@@ -6,7 +6,7 @@ import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/
 import { createProducer, ensureTopics, type TopicSpec } from '@wallet-api/core/kafka';
 import { Registry } from '@wallet-api/core/metrics';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { createChangeVersions, unpricedVersion, type ChangeVersions } from '@wallet-api/core/cache';
+import { createChangeVersions, createVersionedCache, unpricedVersion, type ChangeVersions } from '@wallet-api/core/cache';
 import { setupChangeVersions, setupClickHouseDatabase, setupKafka, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
 import { createApp } from '../../gateway/src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../../gateway/src/auth/api-keys.js';
@@ -18,7 +18,7 @@ import { createChainPriceTracker, createReferenceDataDomain } from '../../refere
 import { referenceDataService } from '../../reference-data/src/grpc/reference-data-service.js';
 import { loadFxTable } from '../../reference-data/src/prices/currencies.js';
 import { loadRegistryConfig } from '../../reference-data/src/registry/registry-config.js';
-import { createResponseCache, createVersionedCache } from '../../gateway/src/cache/response-cache.js';
+import { createResponseCache } from '../../gateway/src/cache/response-cache.js';
 import { transactionPageSize } from '../../gateway/src/routes/wallet-transactions.js';
 import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
 import { indexerService } from '../src/grpc/indexer-service.js';

@@ -16,6 +16,7 @@ import { createPriceBook } from './prices/price-book.js';
 import { createProtocolDirectory } from './protocols/protocol-directory.js';
 import { createProtocolHistory } from './protocols/protocol-history.js';
 import { createProtocolHoldings } from './protocols/protocol-holdings.js';
+import { createHeldWallets } from './positions/held-wallets.js';
 import { createBalanceStore } from './store/balance-store.js';
 import { createSnapshotStore } from './store/snapshot-store.js';
 
@@ -29,6 +30,8 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
   POSITIONS_REFRESH_CONCURRENCY: z.coerce.number().int().positive().default(4),
   POSITIONS_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   POSITIONS_PRICE_TTL_MS: z.coerce.number().int().positive().default(15_000),
+  // Memory for what recently read wallets hold (balances and protocol snapshots), kept under their change tokens.
+  POSITIONS_HELD_CACHE_MB: z.coerce.number().int().min(1).default(256),
   // Blocks of one chart read at once from the node (each a few eth_calls).
   POSITIONS_HISTORY_CONCURRENCY: z.coerce.number().int().positive().default(8),
 });
@@ -73,14 +76,15 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
   return {
     services: [
       positionsService({
-        balances,
+        held: createHeldWallets({ balances, snapshots, logger, maxBytes: config.POSITIONS_HELD_CACHE_MB * 1024 * 1024 }),
+        versions: changes.versions,
         holdings,
         tokens: createTokenDirectory(referenceData),
         dapps: createDappDirectory(referenceData),
-        // Prices are reused until the first price move after them (or the TTL): never valued from before an applied one.
         history: createProtocolHistory({ chains, protocols, concurrency: config.POSITIONS_HISTORY_CONCURRENCY }),
         logger,
-        prices: createPriceBook(referenceData, logger, { ttlMs: config.POSITIONS_PRICE_TTL_MS, generation: () => changes.versions.everything() }),
+        // Prices are reused until the first price move after them (or the TTL): never valued from before an applied one.
+        prices: createPriceBook(referenceData, logger, { ttlMs: config.POSITIONS_PRICE_TTL_MS }),
       }),
     ],
     closers: [

@@ -42,6 +42,7 @@ import { createPositionsConsumers, type PositionsConsumers } from '../src/consum
 import { positionsService } from '../src/grpc/positions-service.js';
 import { createPositionsMetrics } from '../src/metrics/positions-metrics.js';
 import { createPriceBook } from '../src/prices/price-book.js';
+import { createHeldWallets } from '../src/positions/held-wallets.js';
 import { createProtocolDirectory } from '../src/protocols/protocol-directory.js';
 import { createProtocolHistory } from '../src/protocols/protocol-history.js';
 import { createProtocolHoldings, type ProtocolHoldingsSource } from '../src/protocols/protocol-holdings.js';
@@ -179,11 +180,12 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
         port: 0,
         services: [
           positionsService({
-            balances,
+            held: createHeldWallets({ balances, snapshots, logger: testLogger, maxBytes: 64 * 1024 * 1024 }),
+            versions: changes.versions,
             holdings,
             tokens: createTokenDirectory(referenceData),
             dapps: createDappDirectory(referenceData),
-            prices: createPriceBook(referenceData, testLogger, { ttlMs: 15_000, generation: () => changes.versions.everything() }),
+            prices: createPriceBook(referenceData, testLogger, { ttlMs: 15_000 }),
             history: createProtocolHistory({ chains: createChainDirectory(referenceData, { rpcTimeoutMs: 30_000 }), protocols, concurrency: 8 }),
             logger: testLogger,
           }),

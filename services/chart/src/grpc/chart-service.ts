@@ -6,9 +6,12 @@ import type { ChartValuation } from '../prices/chart-valuation.js';
 import type { AssetSeries, PositionSelection, ProtocolSeries } from '../protocols/protocol-series.js';
 import { pointCount } from '../series/bucketed-changes.js';
 import type { ChartStore } from '../store/chart-store.js';
+import type { ChangesMemo } from '../series/changes-memo.js';
 
 export interface ChartServiceDeps {
   store: ChartStore;
+  /** The store's bucketed changes kept under the wallets' chart tokens: a price move reads none again. */
+  changes: ChangesMemo;
   valuation: ChartValuation;
   protocols: ProtocolSeries;
   /** Unix milliseconds; the chart's last point is the newest at or before it. */
@@ -52,7 +55,7 @@ function subtractSeries(from: Map<string, AssetSeries>, series: ReadonlyMap<stri
 }
 
 export function chartService(deps: ChartServiceDeps): ServiceRegistration {
-  const { store, valuation, protocols } = deps;
+  const { store, changes: memo, valuation, protocols } = deps;
   const now = deps.now ?? Date.now;
 
   async function walletChart(request: GetWalletChartRequest): Promise<WalletChart> {
@@ -67,7 +70,7 @@ export function chartService(deps: ChartServiceDeps): ServiceRegistration {
     const simple = selection.positions !== 'only_complex' && selection.poolAddresses.length === 0;
     const complex = selection.positions !== 'only_simple';
     const [changes, protocol] = await Promise.all([
-      simple ? store.changes(scope, window) : undefined,
+      simple ? memo.changes(scope, window) : undefined,
       complex ? protocols.points(scope, window, selection) : undefined,
     ]);
     const series = new Map<string, AssetSeries>(changes?.balances(pointCount(window)));

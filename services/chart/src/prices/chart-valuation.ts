@@ -4,7 +4,7 @@ import { TokenInterface, type ReferenceDataClient, type TokenRef } from '@wallet
 import { pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
 import { formatUnits } from 'viem';
 import type { ChartAsset } from '../series/bucketed-changes.js';
-import type { PointPrice, PointPriceCache, PriceLookupKey } from './point-price-cache.js';
+import type { PointPrice, PointPriceCache, PriceLookupKey } from '@wallet-api/core/reference-data';
 
 export interface ValuationRequest {
   context: RequestContext;

@@ -1,3 +1,4 @@
 export * from './change-versions.js';
 export * from './remembered.js';
 export * from './epoch-scoped.js';
+export * from './versioned-cache.js';

@@ -1,66 +1,52 @@
-import { unary } from '@wallet-api/core/grpc';
+import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import type { TransactionRecord } from '@wallet-api/core/proto/indexer';
-import type { ReferenceDataClient, TokenPrice } from '@wallet-api/core/proto/reference_data';
-import { inBatches, noPrices, pagePrices, priceQueries, type PagePrices } from '@wallet-api/core/resources';
-import { LRUCache } from 'lru-cache';
+import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { createPointPriceCache, pricesAt, type PriceLookupKey } from '@wallet-api/core/reference-data';
+import { noPrices, pagePrices, priceQueries, type PagePrices } from '@wallet-api/core/resources';
 
 /** Prices of the fungibles a page of transactions moves, at their transactions' times. */
 export interface PagePriceTable {
-  /**
-   * `generation`: the price tokens in force when the request began (ChangeVersions.everything),
-   * read while the page was; undefined when they could not be read.
-   */
-  prices(context: RequestContext, currency: string, records: readonly TransactionRecord[], generation: string | undefined): Promise<PagePrices>;
+  prices(context: RequestContext, currency: string, records: readonly TransactionRecord[]): Promise<PagePrices>;
 }
 
 export interface PagePriceTableOptions {
-  /** Prices kept at most; the least recently used go first. */
+  /** The price and rollback tokens, and the moves between them; without them every pair is asked every time. */
+  versions?: Pick<ChangeVersions, 'everythingAndPrices' | 'pricesMovedSince'>;
+  /** Prices kept at most. */
   maxEntries?: number;
-}
-
-interface Entry {
-  generation: string;
-  price: number | undefined;
+  /** Prices of times at least this old are kept: later blocks may still move a newer one. */
+  settleSeconds?: number;
 }
 
 /**
- * GetPrices answers kept per (network, currency, token, time) under the price tokens in force:
- * a wallet's next transaction recomputes its first page, and of the page's hundred-odd (token,
- * time) pairs only the new transaction's are asked, instead of every pair again while the
- * requests that arrived meanwhile wait. A price move or a rollback replaces the tokens, and every
- * pair is asked again (a recent time's price can move with it).
+ * GetPrices answers kept per (network, currency, token, time) across requests and price moves: a
+ * price move announces the earliest time it touched, so a page's transactions older than that
+ * keep their prices and only the newer pairs are asked again (a rollback, or moves the log no
+ * longer holds, drop them all). A wallet's next transaction likewise asks only its own pairs.
  */
 export function createPagePriceTable(referenceData: ReferenceDataClient, options: PagePriceTableOptions = {}): PagePriceTable {
-  const entries = new LRUCache<string, Entry>({ max: options.maxEntries ?? 200_000 });
+  const { versions } = options;
+  const cache = versions ? createPointPriceCache({ versions, settleSeconds: options.settleSeconds ?? 600, maxEntries: options.maxEntries ?? 200_000 }) : undefined;
 
   return {
-    async prices(context, currency, records, generation) {
+    async prices(context, currency, records) {
       const queries = priceQueries(records);
       if (queries.length === 0) return noPrices;
-      const keyOf = (index: number) => {
-        const query = queries[index]!;
-        return `${context.network}|${currency}|${query.token!.chainId}|${query.token!.address}|${query.timestamp}`;
-      };
-      const answers: (TokenPrice | undefined)[] = queries.map((_, index) => {
-        const kept = generation === undefined ? undefined : entries.get(keyOf(index));
-        if (kept === undefined || kept.generation !== generation) return undefined;
-        return kept.price === undefined ? {} : { price: kept.price };
-      });
-      const missing = queries.flatMap((query, index) => (answers[index] === undefined ? [{ query, index }] : []));
+      // Redis unreachable: nothing kept can be trusted, and nothing asked is kept.
+      const baseline = await cache?.refresh().catch(() => undefined);
+      const keys: PriceLookupKey[] = queries.map((query) => ({ currency, network: context.network, chainId: query.token!.chainId, asset: query.token!.address, timestamp: Number(query.timestamp) }));
+      const prices = keys.map((key) => (baseline ? cache!.get(key) : null));
+      const missing = prices.flatMap((price, index) => (price === null ? [index] : []));
       if (missing.length > 0) {
-        const asked = await Promise.all(
-          inBatches(missing).map((batch) => unary(referenceData, referenceData.getPrices, { context, currency, queries: batch.map(({ query }) => query) }, { name: 'ReferenceData/GetPrices' })),
-        );
-        const prices = asked.flatMap((answer) => answer.prices);
-        if (prices.length !== missing.length) throw new Error(`GetPrices answered ${prices.length} prices for ${missing.length} queries`);
-        missing.forEach(({ index }, position) => {
-          const answer = prices[position]!;
-          answers[index] = answer;
-          if (generation !== undefined) entries.set(keyOf(index), { generation, price: answer.price });
-        });
+        const answers = await pricesAt(referenceData, { context, currency, queries: missing.map((index) => queries[index]!) });
+        missing.forEach((index, position) => (prices[index] = answers[position]));
+        if (baseline) cache!.keep(baseline, missing.map((index, position) => ({ key: keys[index]!, price: answers[position] })));
       }
-      return pagePrices(queries, answers as TokenPrice[]);
+      return pagePrices(
+        queries,
+        prices.map((price) => (price === undefined || price === null ? {} : { price })),
+      );
     },
   };
 }

@@ -85,7 +85,6 @@ export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, direct
       const places = decodeSetCursor(query['page[after]'], query.addresses.length);
       const scopes = await resolveWalletSetScopes(backends, { context, addresses: query.addresses, chainIds: query['filter[chain_ids]'], capabilities: transactionsCapabilities });
       const size = query['page[size]'];
-      const generation = transactionsReader.generation(undefined);
       // Each wallet's next `size` from its own place: the page's `size` newest are among them.
       const read = (scope: (typeof scopes)[number], after: TransactionCursor | undefined, pageSize: number) =>
         transactionsReader.read({ context, scope: { ...scope, tracked: Promise.resolve() }, query, after, size: pageSize, includePending });
@@ -107,7 +106,6 @@ export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, direct
         currency: query.currency,
         records: [...records, ...pending, ...unsigned],
         lookedAhead: snapshots.flatMap((page) => (page ? [page.lookedAhead] : [])),
-        generation,
         baseUrl,
       });
       return {

@@ -3,7 +3,7 @@ import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { ListWalletTransactionsResponse, TrashFilter, type ListWalletTransactionsRequest, type TransactionCursor, type TransactionRecord } from '@wallet-api/core/proto/indexer';
 import type { FungibleDirectory, TransactionResource } from '@wallet-api/core/resources';
-import { createPagePriceTable, type PagePriceTable } from '../cache/page-prices.js';
+import { createPagePriceTable, type PagePriceTable, type PagePriceTableOptions } from '../cache/page-prices.js';
 import { createRecentTokens } from '../cache/recent-tokens.js';
 import type { VersionedCache } from '../cache/response-cache.js';
 import type { Backends } from '../grpc/backends.js';
@@ -61,8 +61,8 @@ export const transactionPageSize = (page: ListWalletTransactionsResponse): numbe
 export interface TransactionRouteCaches {
   /** Pages of the indexer's records, kept under the wallet's unpriced tokens. */
   pages?: VersionedCache<ListWalletTransactionsResponse>;
-  /** The price tokens in force (ChangeVersions.everything): GetPrices answers are kept under them. */
-  priceGeneration?: () => Promise<string>;
+  /** The price tokens and their moves: GetPrices answers of times a move did not reach are kept across it. */
+  priceVersions?: PagePriceTableOptions['versions'];
 }
 
 /** One page of one wallet's indexed transactions, newest first. */
@@ -78,11 +78,6 @@ export interface WalletTransactionPage {
 
 /** Reads one wallet's transactions: the wallet endpoint's pages, and each wallet's share of a wallet set's. */
 export interface WalletTransactionsReader {
-  /**
-   * The global tokens prices and market data are kept under: those the answer is kept under,
-   * else read now. Asked before the pages, so prices kept under them are at least as new as they are.
-   */
-  generation(changeTokens: WalletChangeTokens | undefined): Promise<string | undefined>;
   /**
    * Up to `size` of the wallet's transactions after `after` on its scope's chains, read while
    * reference-data says whether the address is tracked (a read has no side effects): the 400
@@ -104,21 +99,16 @@ export interface WalletTransactionsReader {
     currency: TransactionsQuery['currency'];
     records: readonly TransactionRecord[];
     lookedAhead: readonly Promise<void>[];
-    generation: Promise<string | undefined>;
     changeTokens?: WalletChangeTokens | undefined;
     baseUrl: string;
   }): Promise<TransactionResource[]>;
 }
 
 export function createWalletTransactionsReader(backends: Backends, directory: FungibleDirectory, caches: TransactionRouteCaches = {}): WalletTransactionsReader {
-  const { pages, priceGeneration } = caches;
-  const priceTable: PagePriceTable = createPagePriceTable(backends.referenceData);
+  const { pages, priceVersions } = caches;
+  const priceTable: PagePriceTable = createPagePriceTable(backends.referenceData, priceVersions ? { versions: priceVersions } : {});
   const recentTokens = createRecentTokens({ maxWallets: 10_000 });
   return {
-    generation(changeTokens) {
-      const known = changeTokens ? sharedVersion(changeTokens) : undefined;
-      return known !== undefined ? Promise.resolve(known) : priceGeneration ? priceGeneration().catch(() => undefined) : Promise.resolve(undefined);
-    },
     async read({ context, scope, query, after, size, changeTokens, includePending = false }) {
       const { address, chainIds } = scope;
       const request: ListWalletTransactionsRequest = {
@@ -144,11 +134,11 @@ export function createWalletTransactionsReader(backends: Backends, directory: Fu
       recentTokens.remember(key, transactionTokens(response.transactions));
       return { transactions: response.transactions, hasMore: response.hasMore, pending: response.pending, unsigned: response.unsigned, lookedAhead };
     },
-    async toResources({ context, currency, records, lookedAhead, generation, changeTokens, baseUrl }) {
+    async toResources({ context, currency, records, lookedAhead, changeTokens, baseUrl }) {
       const known = changeTokens ? sharedVersion(changeTokens) : undefined;
       // Prices at the transactions' times and the fungibles (market data as of now) are independent: asked at once.
       const [prices, fungibles] = await Promise.all([
-        generation.then((tokens) => priceTable.prices(context, currency, records, tokens)),
+        priceTable.prices(context, currency, records),
         Promise.all(lookedAhead).then(() => directory.lookup(context, currency, transactionTokens(records), known)),
       ]);
       const infos = responseFungibles(fungibles);
@@ -191,7 +181,6 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
       const lastId = query['page[lastId]'];
       const lastTimestamp = query['page[lastTimestamp]'];
       const after = lastId !== undefined && lastTimestamp !== undefined ? cursorFromPage(lastId, lastTimestamp) : undefined;
-      const generation = reader.generation(changeTokens);
       const page = await reader.read({ context, scope, query, after, size, changeTokens, includePending });
       // One pricing of the page and its snapshots together, split again after.
       const resources = await reader.toResources({
@@ -199,7 +188,6 @@ export function addWalletTransactionRoutes(routes: ApiRoutes, backends: Backends
         currency: query.currency,
         records: [...page.transactions, ...page.pending, ...page.unsigned],
         lookedAhead: [page.lookedAhead],
-        generation,
         changeTokens,
         baseUrl,
       });

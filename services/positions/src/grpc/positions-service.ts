@@ -2,6 +2,8 @@ import { invalidArgument, registration, unavailable, type ServiceRegistration } 
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { PositionsService, TrashFilter, type GetProtocolPositionsAtRequest, type GetProtocolPositionsAtResponse, type Position, type PositionsServer, type ProtocolAmount } from '@wallet-api/core/proto/positions';
 import type { Logger } from '@wallet-api/core/logger';
+import { sharedVersion, type ChangeVersions, type WalletChangeTokens } from '@wallet-api/core/cache';
+import type { HeldWallets } from '../positions/held-wallets.js';
 import type { Address } from 'viem';
 import type { ProtocolPosition } from '../adapters/protocol-position.js';
 import type { DappDirectory, TokenDirectory } from '@wallet-api/core/reference-data';
@@ -12,10 +14,12 @@ import { sortByValue, valuePosition } from '../positions/valuation.js';
 import { tokenKey, type PriceBook } from '../prices/price-book.js';
 import type { ProtocolHistory } from '../protocols/protocol-history.js';
 import type { ProtocolHoldingsSource } from '../protocols/protocol-holdings.js';
-import type { BalanceStore } from '../store/balance-store.js';
 
 export interface PositionsServiceDeps {
-  balances: BalanceStore;
+  /** What wallets hold, kept in memory under their change tokens. */
+  held: HeldWallets;
+  /** The tokens a request reads once: its wallet's holdings token for `held`, the shared ones for `prices`. */
+  versions: Pick<ChangeVersions, 'walletTokens'>;
   holdings: ProtocolHoldingsSource;
   tokens: TokenDirectory;
   dapps: DappDirectory;
@@ -57,7 +61,7 @@ function walletOf(address: string): string {
 }
 
 export function positionsService(deps: PositionsServiceDeps): ServiceRegistration {
-  const { balances, holdings, tokens, dapps, prices, history, logger } = deps;
+  const { held: heldWallets, versions, holdings, tokens, dapps, prices, history, logger } = deps;
 
   async function protocolPositionsAt(request: GetProtocolPositionsAtRequest): Promise<GetProtocolPositionsAtResponse> {
     if (!evmAddress.test(request.address)) throw invalidArgument('address must be an EVM address (protocol positions are EVM-only)');
@@ -78,7 +82,10 @@ export function positionsService(deps: PositionsServiceDeps): ServiceRegistratio
     const wallet = walletOf(query.address);
     const chainIds = [...new Set(query.chainIds)];
     const currency = query.currency || 'usd';
-    const held = await balances.walletBalances(wallet, chainIds);
+    // One Redis read for the request: a failure leaves it uncached rather than failed.
+    const changeTokens: WalletChangeTokens | undefined = await versions.walletTokens(wallet, ['holdings']).catch(() => undefined);
+    const generation = changeTokens && sharedVersion(changeTokens);
+    const { balances: held, snapshots: stored } = await heldWallets.read(wallet, chainIds, changeTokens);
     const heldTokens = new Map<string, string[]>();
     for (const balance of held) {
       if (balance.asset === '') continue;
@@ -95,10 +102,10 @@ export function positionsService(deps: PositionsServiceDeps): ServiceRegistratio
       .load(tokensOf(walletBalances, []), query.context)
       .then((table) => {
         const kept = selectPositions(walletPositions(wallet, walletBalances, table), [], selection);
-        return prices.quotes(kept.map((position) => ({ chainId: position.chainId, address: position.token?.address ?? '' })), currency, query.context);
+        return prices.quotes(kept.map((position) => ({ chainId: position.chainId, address: position.token?.address ?? '' })), currency, query.context, generation);
       })
       .catch(() => undefined);
-    const protocolHoldings = wantsProtocolRows(selection) ? await holdings.holdings({ wallet, chainIds, sync: query.sync, heldTokens }) : [];
+    const protocolHoldings = wantsProtocolRows(selection) ? await holdings.holdings({ wallet, chainIds, sync: query.sync, heldTokens, stored }) : [];
     await early;
     const [tokenTable, dappTable] = await Promise.all([
       tokens.load(tokensOf(walletBalances, protocolHoldings), query.context),
@@ -116,6 +123,7 @@ export function positionsService(deps: PositionsServiceDeps): ServiceRegistratio
       selected.map((position) => ({ chainId: position.chainId, address: position.token?.address ?? '' })),
       currency,
       query.context,
+      generation,
     );
     return selected.map((position) => valuePosition(position, quotes.get(tokenKey(position.chainId, position.token?.address ?? '')) ?? {}));
   }

@@ -7,8 +7,14 @@ import { createExpiringCache } from '@wallet-api/core/reference-data';
 import type { PriceQuote } from '../positions/valuation.js';
 
 export interface PriceBook {
-  /** Prices now and a day ago of each token, keyed `<chain>:<address>`; one GetPrices call for what is not cached. */
-  quotes(tokens: readonly { chainId: string; address: string }[], currency: string, context?: RequestContext): Promise<Map<string, PriceQuote>>;
+  /**
+   * Prices now and a day ago of each token, keyed `<chain>:<address>`; one GetPrices call for what
+   * is not cached. `generation`: a token that changes whenever prices may have
+   * (ChangeVersions.everything, read by the caller); prices kept under another are asked again, so
+   * a price move already applied is never valued from before it. Undefined (Redis could not be
+   * read): every price is asked, and nothing asked is kept.
+   */
+  quotes(tokens: readonly { chainId: string; address: string }[], currency: string, context: RequestContext | undefined, generation: string | undefined): Promise<Map<string, PriceQuote>>;
 }
 
 export const tokenKey = (chainId: string, address: string) => `${chainId}:${address}`;
@@ -24,22 +30,15 @@ const day = 24 * 60 * 60;
 export function createPriceBook(
   referenceData: ReferenceDataClient,
   logger: Logger,
-  /**
-   * `generation`: a token that changes whenever prices may have (ChangeVersions.everything);
-   * prices kept under another are asked again, so a price move already applied is never valued
-   * from before it. When it cannot be read, every price is asked.
-   */
-  options: { ttlMs?: number; generation?: () => Promise<string> } = {},
+  options: { ttlMs?: number } = {},
 ): PriceBook {
   const current = createExpiringCache<number | null>({ ttlMs: options.ttlMs ?? 15_000 });
   const past = createExpiringCache<number | null>({ ttlMs: options.ttlMs ?? 15_000 });
   let warnedUnimplemented = false;
 
   return {
-    async quotes(tokens, currency, context) {
+    async quotes(tokens, currency, context, generation) {
       const dayAgo = Math.floor(Date.now() / 1000 / 60) * 60 - day;
-      const generation = options.generation ? await options.generation().catch(() => undefined) : '';
-      // Without a generation nothing kept can be trusted, and nothing asked is kept.
       const cacheable = generation !== undefined;
       const scope = `${generation}:${currency}`;
       const unique = [...new Map(tokens.map((token) => [tokenKey(token.chainId, token.address), token])).values()];

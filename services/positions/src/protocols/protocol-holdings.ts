@@ -5,7 +5,7 @@ import type { Address } from 'viem';
 import type { ChainDirectory } from '../chain/chain-directory.js';
 import type { PositionsMetrics } from '../metrics/positions-metrics.js';
 import type { ProtocolHoldings } from '../positions/position-rows.js';
-import type { SnapshotStore } from '../store/snapshot-store.js';
+import type { ProtocolSnapshot, SnapshotStore } from '../store/snapshot-store.js';
 import type { ProtocolDirectory } from './protocol-directory.js';
 
 export interface HoldingsRequest {
@@ -15,6 +15,8 @@ export interface HoldingsRequest {
   sync: boolean;
   /** Per chain, the ERC-20s the wallet holds (pairs outside the registry are found among them). */
   heldTokens: ReadonlyMap<string, readonly string[]>;
+  /** The wallet's stored snapshots of these chains, when the caller has them (HeldWallets): none are read again. */
+  stored?: readonly ProtocolSnapshot[];
 }
 
 export interface ProtocolHoldingsSource {
@@ -118,7 +120,7 @@ export function createProtocolHoldings(options: ProtocolHoldingsOptions): Protoc
   return {
     async holdings(request) {
       const { wallet, sync } = request;
-      const stored = new Map((await snapshots.find(wallet, request.chainIds)).map((snapshot) => [snapshot.chainId, snapshot]));
+      const stored = new Map((request.stored ?? (await snapshots.find(wallet, request.chainIds))).map((snapshot) => [snapshot.chainId, snapshot]));
       const perChain = await Promise.all(
         request.chainIds.map(async (chainId): Promise<ProtocolHoldings | undefined> => {
           const [reader, { adapters }] = await Promise.all([chains.reader(chainId), protocols.protocols(chainId)]);

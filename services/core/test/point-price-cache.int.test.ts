@@ -1,7 +1,7 @@
 import { setupChangeVersions } from '@wallet-api/core/testing';
-import { createPointPriceCache, type PriceLookupKey } from '../src/prices/point-price-cache.js';
+import { createPointPriceCache, type PriceLookupKey } from '@wallet-api/core/reference-data';
 
-// The chart service's kept point prices against real change tokens in Redis: a price move drops
+// Kept point prices (the chart service's and the gateway's transaction pages') against real change tokens in Redis: a price move drops
 // exactly the prices from its earliest time on, a rollback or a move of unknown time drops them
 // all, and answers read under tokens the cache has moved past are never kept.
 

@@ -1,4 +1,4 @@
-import type { ChangeVersions } from '@wallet-api/core/cache';
+import type { ChangeVersions } from '../cache/change-versions.js';
 
 /** A price as reference-data answered it: undefined when the token had none then. */
 export type PointPrice = number | undefined;
