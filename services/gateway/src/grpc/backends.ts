@@ -13,6 +13,7 @@ import { PositionsClient } from '@wallet-api/core/proto/positions';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { SubscriptionClient } from '@wallet-api/core/proto/subscription';
 import { SwapClient } from '@wallet-api/core/proto/swap';
+import { createAddressTracking, type AddressTracking } from './address-tracking.js';
 import { createChainCatalog, type ChainCatalog } from './chain-catalog.js';
 
 /** gRPC clients of the services the gateway fronts. */
@@ -38,6 +39,8 @@ export interface Backends {
   swap: SwapClient;
   /** reference-data's chains, held briefly (see chain-catalog). */
   chains: ChainCatalog;
+  /** Whether addresses are tracked, held briefly (see address-tracking). */
+  tracking: AddressTracking;
   close(): void;
 }
 
@@ -55,6 +58,8 @@ export function createBackends(addresses: {
   subscription?: string;
   /** How long a ListChains answer is reused; 0: asked every time. */
   chainsTtlMs?: number;
+  /** How long a ClassifyAddress answer is reused; 0: asked every time. */
+  trackingTtlMs?: number;
 }): Backends {
   const referenceData = createGrpcClient(ReferenceDataClient, addresses.referenceData);
   const fungibles = createGrpcClient(FungiblesClient, addresses.referenceData);
@@ -87,6 +92,7 @@ export function createBackends(addresses: {
     fungibleCharts,
     swap,
     chains: createChainCatalog(referenceData, { ttlMs: addresses.chainsTtlMs ?? 5_000 }),
+    tracking: createAddressTracking(referenceData, { ttlMs: addresses.trackingTtlMs ?? 10_000 }),
     close() {
       referenceData.close();
       fungibles.close();

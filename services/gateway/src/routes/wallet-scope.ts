@@ -1,6 +1,7 @@
 import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { ChainFamily, type Chain, type ChainFlags, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import type { AddressTracking } from '../grpc/address-tracking.js';
 import type { ChainCatalog } from '../grpc/chain-catalog.js';
 import { apiError } from '../http/api-error.js';
 import { evmAddressPattern } from '../schemas/wallet-query.js';
@@ -56,7 +57,7 @@ export interface WalletScope {
   chainIds: string[];
 }
 
-type ScopeBackends = { referenceData: ReferenceDataClient; chains: ChainCatalog };
+type ScopeBackends = { chains: ChainCatalog; tracking: AddressTracking };
 type ScopeRequest = { context: RequestContext; address: string; chainIds: readonly string[] | undefined; capabilities: readonly ChainCapability[] };
 
 export interface UncheckedWalletScope extends WalletScope {
@@ -70,12 +71,12 @@ export interface UncheckedWalletScope extends WalletScope {
  * problems are answered before an untracked address, so a client fixing its filter learns about
  * the address next.
  */
-export async function resolveUncheckedWalletScope({ referenceData, chains: catalog }: ScopeBackends, request: ScopeRequest): Promise<UncheckedWalletScope> {
+export async function resolveUncheckedWalletScope({ tracking, chains: catalog }: ScopeBackends, request: ScopeRequest): Promise<UncheckedWalletScope> {
   const { context } = request;
   const evm = evmAddressPattern.test(request.address);
   const address = evm ? request.address.toLowerCase() : request.address;
   const family = evm ? ChainFamily.CHAIN_FAMILY_EVM : ChainFamily.CHAIN_FAMILY_SOLANA;
-  const tracked = unary(referenceData, referenceData.classifyAddress, { context, address }, { name: 'ReferenceData/ClassifyAddress' }).then((classification) => {
+  const tracked = tracking.classify(context, address).then((classification) => {
     if (!classification.tracked) throw apiError(400, classification.reason || `address ${address} is not tracked`);
   });
   // Awaited by the caller, or left when a chain problem is thrown first.
