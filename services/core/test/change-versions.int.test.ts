@@ -62,6 +62,22 @@ describe('change tokens in Redis', () => {
     expect(after.rollbacksOnly).toBe(before.rollbacksOnly);
   });
 
+  test('an NFT market move reaches valued NFT reads alone: not their holdings, nor any fungible answer', async () => {
+    const before = await reads();
+    const nftsBefore = await versions.walletTokens(wallet, ['nfts']);
+    await versions.nftMarketChanged();
+    const after = await reads();
+    const nftsAfter = await versions.walletTokens(wallet, ['nfts']);
+    expect(after).toEqual(before);
+    expect(currentVersion(nftsAfter)).not.toBe(currentVersion(nftsBefore));
+    expect(unpricedVersion(nftsAfter)).toBe(unpricedVersion(nftsBefore));
+    expect(nftsAfter.wallet).toHaveLength(1);
+
+    // A fungible price move still reaches NFT reads too: their values are in the request's currency.
+    await versions.pricesChanged();
+    expect(currentVersion(await versions.walletTokens(wallet, ['nfts']))).not.toBe(currentVersion(nftsAfter));
+  });
+
   test('a rollback reaches every read', async () => {
     const before = await reads();
     await versions.everythingChanged();

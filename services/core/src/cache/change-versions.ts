@@ -51,6 +51,12 @@ export interface ChangeVersions {
    */
   pricesChanged(prepare?: (tokens: SharedChangeTokens) => Promise<void>, move?: PriceMove): Promise<void>;
   /**
+   * NFT floors or sales moved: the valued NFT answers changed, no fungible price did. Reads of
+   * `nfts` data see it as a price move (their `prices` token carries it); no other read does, so
+   * a floor moving on one chain does not recompute every wallet's fungible answers.
+   */
+  nftMarketChanged(): Promise<void>;
+  /**
    * The earliest time (unix seconds) a price may have moved at since `pricesToken` was in force:
    * Infinity when it still is, undefined when the moves since are not all known (a move older
    * than the log, or one announced without its time). Prices of earlier times are as they were.
@@ -103,13 +109,16 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
   const everything = `${prefix}:all`;
   const prices = `${prefix}:prices`;
   const priceMoves = `${prefix}:price-moves`;
+  const nftMarket = `${prefix}:nft-market`;
   const walletKey = (wallet: string, data: WalletData) => `${prefix}:wallet:${data}:${walletVersionKey(wallet)}`;
   const walletKeys = (wallet: string, data: readonly WalletData[]) => data.map((kind) => walletKey(wallet, kind));
   const ttl = options.walletTokenTtlSeconds ?? 7 * 24 * 60 * 60;
 
   async function walletTokens(wallet: string, data: readonly WalletData[]): Promise<WalletChangeTokens> {
-    const [everythingToken, pricesToken, ...walletTokenList] = (await redis.mget(everything, prices, ...walletKeys(wallet, data))).map((token) => token ?? '-');
-    return { everything: everythingToken!, prices: pricesToken!, wallet: walletTokenList };
+    const readsNfts = data.includes('nfts');
+    const [everythingToken, pricesToken, ...rest] = (await redis.mget(everything, prices, ...(readsNfts ? [nftMarket] : []), ...walletKeys(wallet, data))).map((token) => token ?? '-');
+    const walletTokenList = readsNfts ? rest.slice(1) : rest;
+    return { everything: everythingToken!, prices: readsNfts ? `${pricesToken}+${rest[0]}` : pricesToken!, wallet: walletTokenList };
   }
 
   async function everythingAndPrices(): Promise<SharedChangeTokens> {
@@ -143,6 +152,9 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
         .exec();
       const failed = results?.find(([error]) => error);
       if (failed) throw failed[0];
+    },
+    async nftMarketChanged() {
+      await redis.set(nftMarket, randomUUID());
     },
     async pricesMovedSince(pricesToken) {
       const [current, log] = await Promise.all([redis.get(prices), redis.lrange(priceMoves, 0, -1)]);

@@ -57,9 +57,8 @@ export function createNftConsumers(options: {
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'nft';
   let consumers: MessageConsumer[] = [];
-  // Floors and sales move valued answers from now on, never a price of an earlier time: readers
-  // that keep figures valued at past times (the pnl service's books) keep them.
-  const marketMoved = () => versions.pricesChanged(undefined, { since: Math.floor(Date.now() / 1000) });
+  // Floors and sales move the valued NFT answers alone: no fungible price, chart or PnL reads them.
+  const marketMoved = () => versions.nftMarketChanged();
 
   return {
     async start() {
@@ -74,7 +73,7 @@ export function createNftConsumers(options: {
             await tokens.ensure(entries);
             await ownership.applyEntries(entries);
             await versions.walletsChanged(new Set(entries.map((entry) => entry.wallet)), 'nfts');
-            // A move can end a listing: floors are market data every valued answer reads.
+            // A move can end a listing: floors are market data the valued NFT answers read.
             await marketMoved();
           },
         }),
