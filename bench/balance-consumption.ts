@@ -28,6 +28,7 @@ import { createChainReader } from '../services/positions/src/chain/chain-reader.
 import { createPositionsConsumers, type PositionsTopics } from '../services/positions/src/consume/positions-consumers.js';
 import { createPositionsMetrics } from '../services/positions/src/metrics/positions-metrics.js';
 import { createProtocolDirectory } from '../services/positions/src/protocols/protocol-directory.js';
+import { createProtocolHoldings, heldTokensFrom } from '../services/positions/src/protocols/protocol-holdings.js';
 import { createBalanceStore } from '../services/positions/src/store/balance-store.js';
 import { createSnapshotStore } from '../services/positions/src/store/snapshot-store.js';
 
@@ -52,6 +53,7 @@ const benchTopics: PositionsTopics = {
   chainBlocks: rename(topics.chainBlocks),
   chainRollbacks: rename(topics.chainRollbacks),
   walletTransactions: rename(topics.walletTransactions),
+  poolEvents: rename(topics.poolEvents),
 };
 
 const hex = (value: number, digits: number) => value.toString(16).padStart(digits, '0');
@@ -148,18 +150,35 @@ async function bareConsumer(): Promise<number> {
 const metrics = createPositionsMetrics(new Registry());
 
 async function positionsConsumer(): Promise<number> {
-  // Never called: the benchmark's transaction topic stays empty.
+  // Never called: the benchmark's transaction and pool topics stay empty.
   const referenceData = createGrpcClient(ReferenceDataClient, '127.0.0.1:1');
   // The service's chain reader on the benchmark's anvil, with the chain directory's client settings.
   const reader = createChainReader(createPublicClient({ transport: http(chain.rpcUrl, { timeout: 10_000, retryCount: 1, batch: { batchSize: 500 } }), cacheTime: 0 }));
   const chains = { reader: async (id: string) => (id === chainId ? reader : undefined), solanaReader: async () => undefined };
   const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: `bench-${chainId}`, onError: () => undefined });
+  const balances = createBalanceStore(prisma);
+  const snapshots = createSnapshotStore(prisma);
+  const protocols = createProtocolDirectory(referenceData);
   const started = performance.now();
   const consumers = createPositionsConsumers({
     kafka,
-    balances: createBalanceLedger({ store: createBalanceStore(prisma), chains, logger, metrics }),
-    snapshots: createSnapshotStore(prisma),
-    protocols: createProtocolDirectory(referenceData),
+    balances: createBalanceLedger({ store: balances, chains, logger, metrics }),
+    snapshots,
+    protocols,
+    // Never asked: the benchmark's transaction and pool topics stay empty.
+    refreshes: createProtocolHoldings({
+      chains,
+      protocols,
+      snapshots,
+      logger,
+      metrics,
+      syncTimeoutMs: 60_000,
+      firstReadTimeoutMs: 60_000,
+      maxSnapshotAgeMs: 60 * 60_000,
+      refreshConcurrency: 4,
+      versions: changes.versions,
+      heldTokensOf: heldTokensFrom(balances),
+    }),
     versions: changes.versions,
     logger,
     metrics,

@@ -15,7 +15,7 @@ import { createPositionsMetrics } from './metrics/positions-metrics.js';
 import { createPriceBook } from './prices/price-book.js';
 import { createProtocolDirectory } from './protocols/protocol-directory.js';
 import { createProtocolHistory } from './protocols/protocol-history.js';
-import { createProtocolHoldings } from './protocols/protocol-holdings.js';
+import { createProtocolHoldings, heldTokensFrom } from './protocols/protocol-holdings.js';
 import { createHeldWallets } from './positions/held-wallets.js';
 import { createBalanceStore } from './store/balance-store.js';
 import { createSnapshotStore } from './store/snapshot-store.js';
@@ -58,6 +58,7 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
     maxSnapshotAgeMs: config.POSITIONS_SNAPSHOT_MAX_AGE_MS,
     refreshConcurrency: config.POSITIONS_REFRESH_CONCURRENCY,
     versions: changes.versions,
+    heldTokensOf: heldTokensFrom(balances),
   });
   const ledger = createBalanceLedger({ store: balances, chains, logger, metrics });
   const consumers = createPositionsConsumers({
@@ -65,6 +66,7 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
     balances: ledger,
     snapshots,
     protocols,
+    refreshes: holdings,
     versions: changes.versions,
     logger,
     metrics,

@@ -45,7 +45,7 @@ import { createPriceBook } from '../src/prices/price-book.js';
 import { createHeldWallets } from '../src/positions/held-wallets.js';
 import { createProtocolDirectory } from '../src/protocols/protocol-directory.js';
 import { createProtocolHistory } from '../src/protocols/protocol-history.js';
-import { createProtocolHoldings, type ProtocolHoldingsSource } from '../src/protocols/protocol-holdings.js';
+import { createProtocolHoldings, heldTokensFrom, type ProtocolHoldingsSource } from '../src/protocols/protocol-holdings.js';
 import { createBalanceStore } from '../src/store/balance-store.js';
 import { createSnapshotStore } from '../src/store/snapshot-store.js';
 
@@ -135,6 +135,20 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
   const protocols = createProtocolDirectory(referenceData);
   const balances = createBalanceStore(database.prisma);
   const snapshots = createSnapshotStore(database.prisma);
+  // One source of protocol positions: the service answers from it, the consumers ask it to refresh.
+  const holdings: ProtocolHoldingsSource = createProtocolHoldings({
+    chains: createChainDirectory(referenceData, { rpcTimeoutMs: 30_000 }),
+    protocols,
+    snapshots,
+    logger: testLogger,
+    metrics: createPositionsMetrics(new Registry()),
+    syncTimeoutMs: 60_000,
+    firstReadTimeoutMs: 60_000,
+    maxSnapshotAgeMs: 60 * 60_000,
+    refreshConcurrency: 4,
+    versions: changes.versions,
+    heldTokensOf: heldTokensFrom(balances),
+  });
 
   return {
     topics,
@@ -152,6 +166,7 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
         balances: createBalanceLedger({ store: balances, chains: createChainDirectory(referenceData, { rpcTimeoutMs: 30_000 }), logger, metrics }),
         snapshots,
         protocols,
+        refreshes: holdings,
         versions: changes.versions,
         logger,
         metrics,
@@ -163,18 +178,6 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
       return consumers;
     },
     async startService() {
-      const holdings: ProtocolHoldingsSource = createProtocolHoldings({
-        chains: createChainDirectory(referenceData, { rpcTimeoutMs: 30_000 }),
-        protocols,
-        snapshots,
-        logger: testLogger,
-        metrics: createPositionsMetrics(new Registry()),
-        syncTimeoutMs: 60_000,
-        firstReadTimeoutMs: 60_000,
-        maxSnapshotAgeMs: 60 * 60_000,
-        refreshConcurrency: 4,
-        versions: changes.versions,
-      });
       const server = await startGrpcServer({
         host: '127.0.0.1',
         port: 0,
@@ -226,7 +229,6 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
           running.splice(running.indexOf(service), 1);
           client.close();
           await server.shutdown(1_000);
-          await holdings.close();
         },
       };
       running.push(service);
@@ -235,6 +237,7 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
     async close() {
       for (const stop of [...stops]) await stop();
       for (const part of running.splice(0).reverse()) await part.stop();
+      await holdings.close();
       await priceConsumer.stop();
       await producer.disconnect();
       referenceData.close();

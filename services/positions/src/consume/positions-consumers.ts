@@ -2,12 +2,13 @@ import { canonicalWallet } from '@wallet-api/core/addresses';
 import { startAccumulatingConsumer, startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
-import { AssetKind, type BalanceChange, type ChainBlock, type ChainRollback, type WalletTransaction } from '@wallet-api/core/proto/events';
+import { AssetKind, type BalanceChange, type ChainBlock, type ChainRollback, type PoolEvent, type WalletTransaction } from '@wallet-api/core/proto/events';
 import type { BalanceLedger } from '../balances/balance-ledger.js';
 import type { PositionsMetrics } from '../metrics/positions-metrics.js';
 import type { ProtocolDirectory } from '../protocols/protocol-directory.js';
 import type { BalanceEntry } from '../store/balance-store.js';
 import type { SnapshotStore } from '../store/snapshot-store.js';
+import type { ProtocolHoldingsSource } from '../protocols/protocol-holdings.js';
 import { protocolTouches } from './protocol-touches.js';
 
 export interface PositionsTopics {
@@ -15,6 +16,7 @@ export interface PositionsTopics {
   chainBlocks: TopicSpec<ChainBlock>;
   chainRollbacks: TopicSpec<ChainRollback>;
   walletTransactions: TopicSpec<WalletTransaction>;
+  poolEvents: TopicSpec<PoolEvent>;
 }
 
 export interface PositionsConsumerOptions {
@@ -22,6 +24,8 @@ export interface PositionsConsumerOptions {
   balances: BalanceLedger;
   snapshots: SnapshotStore;
   protocols: ProtocolDirectory;
+  /** Snapshots whose pools moved, or whose wallets touched a protocol, are read again without waiting for a request. */
+  refreshes: Pick<ProtocolHoldingsSource, 'refreshSoon'>;
   /** Marks the wallets whose positions changed (everything, when blocks stop or start counting), before offsets are committed. */
   versions: ChangeVersions;
   logger: Logger;
@@ -64,7 +68,7 @@ function toEntry(change: BalanceChange): BalanceEntry | undefined {
  * read first (see the balance store).
  */
 export function createPositionsConsumers(options: PositionsConsumerOptions): PositionsConsumers {
-  const { kafka, balances, snapshots, protocols, versions, logger, metrics } = options;
+  const { kafka, balances, snapshots, protocols, refreshes, versions, logger, metrics } = options;
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'positions';
   let consumers: MessageConsumer[] = [];
@@ -133,12 +137,31 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
             const chainIds = [...new Set(messages.map((message) => message.value.chainId))];
             const contracts = new Map(await Promise.all(chainIds.map(async (chainId) => [chainId, (await protocols.protocols(chainId)).contracts] as const)));
             const touches = messages.flatMap(({ value }) => protocolTouches(value, contracts.get(value.chainId)!));
-            await snapshots.markTouched(touches);
+            const marked = await snapshots.markTouched(touches);
             await versions.walletsChanged(
               touches.map((touch) => touch.wallet),
               'holdings',
             );
+            refreshes.refreshSoon(marked);
             metrics.messages.inc({ topic: 'transactions' }, messages.length);
+          },
+        }),
+        // Every pool's swaps, mints and burns, whoever sent them: the tracked wallets with positions
+        // in a moved pool hold other amounts (and fees) now, so their snapshots are read again.
+        startAccumulatingConsumer(kafka, {
+          groupId: `${groupId}.pool-events`,
+          topic: topics.poolEvents,
+          logger,
+          async handleBatch(messages) {
+            const marked = await snapshots.markPoolsMoved(
+              messages.map(({ value }) => ({ chainId: value.chainId, pool: value.pool.toLowerCase(), blockNumber: BigInt(value.blockNumber) })),
+            );
+            await versions.walletsChanged(
+              marked.map((snapshot) => snapshot.wallet),
+              'holdings',
+            );
+            refreshes.refreshSoon(marked);
+            metrics.messages.inc({ topic: 'pool-events' }, messages.length);
           },
         }),
       ]);

@@ -5,7 +5,8 @@ import type { Address } from 'viem';
 import type { ChainDirectory } from '../chain/chain-directory.js';
 import type { PositionsMetrics } from '../metrics/positions-metrics.js';
 import type { ProtocolHoldings } from '../positions/position-rows.js';
-import type { ProtocolSnapshot, SnapshotStore } from '../store/snapshot-store.js';
+import type { BalanceStore } from '../store/balance-store.js';
+import type { ProtocolSnapshot, SnapshotKey, SnapshotStore } from '../store/snapshot-store.js';
 import type { ProtocolDirectory } from './protocol-directory.js';
 
 export interface HoldingsRequest {
@@ -22,6 +23,11 @@ export interface HoldingsRequest {
 export interface ProtocolHoldingsSource {
   /** The wallet's protocol positions per chain; chains without protocols are left out. */
   holdings(request: HoldingsRequest): Promise<ProtocolHoldings[]>;
+  /**
+   * Re-reads these snapshots in the background, without waiting for a request: their pools moved
+   * or their wallets touched a protocol, so what they hold in protocols changed on chain.
+   */
+  refreshSoon(snapshots: readonly SnapshotKey[]): void;
   /** Lets background refreshes finish. */
   close(): Promise<void>;
 }
@@ -42,6 +48,8 @@ export interface ProtocolHoldingsOptions {
   refreshConcurrency: number;
   /** A refreshed snapshot changes the wallet's answers. */
   versions: ChangeVersions;
+  /** The ERC-20s the wallet holds on the chain, for a refresh no request asked for (refreshSoon). */
+  heldTokensOf(wallet: string, chainId: string): Promise<string[]>;
 }
 
 const timedOut = Symbol('timed out');
@@ -108,12 +116,16 @@ export function createProtocolHoldings(options: ProtocolHoldingsOptions): Protoc
     }
   }
 
-  function refreshInBackground(chainId: string, wallet: string, heldTokens: readonly string[]): void {
+  function refreshInBackground(chainId: string, wallet: string, heldTokens: readonly string[] | (() => Promise<readonly string[]>)): void {
     const key = `${chainId}:${wallet}`;
     if (inFlight.has(key) || queued.has(key)) return;
-    queued.set(key, () =>
-      refresh(chainId, wallet, heldTokens).catch((error: unknown) => logger.warn({ err: error, chainId, wallet }, 'background refresh of protocol positions failed')),
-    );
+    queued.set(key, async () => {
+      try {
+        await refresh(chainId, wallet, typeof heldTokens === 'function' ? await heldTokens() : heldTokens);
+      } catch (error) {
+        logger.warn({ err: error, chainId, wallet }, 'background refresh of protocol positions failed');
+      }
+    });
     drain();
   }
 
@@ -143,9 +155,17 @@ export function createProtocolHoldings(options: ProtocolHoldingsOptions): Protoc
       );
       return perChain.filter((holdings): holdings is ProtocolHoldings => holdings !== undefined);
     },
+    refreshSoon(keys) {
+      for (const { chainId, wallet } of keys) refreshInBackground(chainId, wallet, () => options.heldTokensOf(wallet, chainId));
+    },
     async close() {
       queued.clear();
       await Promise.allSettled([...inFlight.values()]);
     },
   };
+}
+
+/** ProtocolHoldingsOptions.heldTokensOf from the balances: the wallet's ERC-20s on the chain. */
+export function heldTokensFrom(balances: Pick<BalanceStore, 'walletBalances'>): ProtocolHoldingsOptions['heldTokensOf'] {
+  return async (wallet, chainId) => (await balances.walletBalances(wallet, [chainId])).flatMap((balance) => (balance.asset === '' ? [] : [balance.asset]));
 }

@@ -17,6 +17,20 @@ export interface ProtocolTouch {
   blockNumber: bigint;
 }
 
+/** A pool or vault whose state moved at a block: the positions in it are worth other amounts now. */
+export interface PoolMove {
+  chainId: string;
+  /** Lowercase address, as positions carry it in `poolAddress`. */
+  pool: string;
+  blockNumber: bigint;
+}
+
+/** A wallet's snapshot on one chain. */
+export interface SnapshotKey {
+  chainId: string;
+  wallet: string;
+}
+
 export interface SnapshotStore {
   find(wallet: string, chainIds: readonly string[]): Promise<ProtocolSnapshot[]>;
   /**
@@ -24,8 +38,10 @@ export interface SnapshotStore {
    * when a touch of a block above the read reached the store before it.
    */
   write(snapshot: Omit<ProtocolSnapshot, 'stale'>): Promise<void>;
-  /** Marks the wallets' snapshots read below the touching block stale. */
-  markTouched(touches: readonly ProtocolTouch[]): Promise<void>;
+  /** Marks the wallets' snapshots read below the touching block stale; answers the snapshots marked. */
+  markTouched(touches: readonly ProtocolTouch[]): Promise<SnapshotKey[]>;
+  /** Marks stale every snapshot read below a move of a pool it has a position in; answers the snapshots marked. */
+  markPoolsMoved(moves: readonly PoolMove[]): Promise<SnapshotKey[]>;
   /** Marks every snapshot of the chain read above the common ancestor of a reorg stale. */
   markReorganised(chainId: string, commonAncestor: bigint): Promise<void>;
 }
@@ -66,8 +82,8 @@ export function createSnapshotStore(prisma: PrismaClient): SnapshotStore {
         if (!seen || seen.blockNumber < touch.blockNumber) newest.set(key, touch);
       }
       const rows = [...newest.values()].sort((a, b) => (a.chainId + a.wallet < b.chainId + b.wallet ? -1 : 1));
-      if (rows.length === 0) return;
-      await prisma.$executeRaw`
+      if (rows.length === 0) return [];
+      const marked = await prisma.$queryRaw<{ chain_id: string; wallet: string; moved: boolean }[]>`
         UPDATE protocol_snapshots p SET
           stale = p.stale OR t.block_number > p.block_number,
           touched_block = GREATEST(p.touched_block, t.block_number)
@@ -76,7 +92,39 @@ export function createSnapshotStore(prisma: PrismaClient): SnapshotStore {
           ${rows.map((row) => row.wallet)}::text[],
           ${rows.map((row) => String(row.blockNumber))}::bigint[]
         ) AS t(chain_id, wallet, block_number)
-        WHERE p.chain_id = t.chain_id AND p.wallet = t.wallet`;
+        WHERE p.chain_id = t.chain_id AND p.wallet = t.wallet
+        RETURNING p.chain_id, p.wallet, t.block_number > p.block_number AS moved`;
+      return marked.filter((row) => row.moved).map((row) => ({ chainId: row.chain_id, wallet: row.wallet }));
+    },
+
+    async markPoolsMoved(moves) {
+      const newest = new Map<string, PoolMove>();
+      for (const move of moves) {
+        const key = `${move.chainId}:${move.pool}`;
+        const seen = newest.get(key);
+        if (!seen || seen.blockNumber < move.blockNumber) newest.set(key, move);
+      }
+      if (newest.size === 0) return [];
+      const rows = [...newest.values()];
+      // Every snapshot with a position in a moved pool, read below the move; touched_block keeps a
+      // read that started before the move but is written after it stale too.
+      const marked = await prisma.$queryRaw<{ chain_id: string; wallet: string }[]>`
+        WITH moved AS (
+          SELECT p.chain_id, p.wallet, max(t.block_number) AS block_number
+          FROM unnest(
+            ${rows.map((row) => row.chainId)}::text[],
+            ${rows.map((row) => row.pool)}::text[],
+            ${rows.map((row) => String(row.blockNumber))}::bigint[]
+          ) AS t(chain_id, pool, block_number)
+          JOIN protocol_snapshots p ON p.chain_id = t.chain_id AND p.block_number < t.block_number
+          WHERE EXISTS (SELECT 1 FROM jsonb_array_elements(p.positions) e WHERE lower(e->>'poolAddress') = t.pool)
+          GROUP BY p.chain_id, p.wallet
+        )
+        UPDATE protocol_snapshots p SET stale = true, touched_block = GREATEST(p.touched_block, moved.block_number)
+        FROM moved
+        WHERE p.chain_id = moved.chain_id AND p.wallet = moved.wallet
+        RETURNING p.chain_id, p.wallet`;
+      return marked.map((row) => ({ chainId: row.chain_id, wallet: row.wallet }));
     },
 
     async markReorganised(chainId, commonAncestor) {
