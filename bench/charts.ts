@@ -173,7 +173,7 @@ const valuation = timedValuation(
 );
 // The store's reads are what this measures: a memo that can never read the tokens reads the store every time.
 const storeEveryTime = createChangesMemo({ store, versions: { walletTokens: () => Promise.reject(new Error('not kept')) }, maxEntries: 1 });
-const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [chartService({ store, changes: storeEveryTime, valuation, protocols: createProtocolSeries({ positions, clock, everything: () => changes.versions.everything() }) })], logger });
+const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [chartService({ store, clock, changes: storeEveryTime, valuation, protocols: createProtocolSeries({ positions, clock, everything: () => changes.versions.everything() }) })], logger });
 const client = createGrpcClient(ChartClient, `127.0.0.1:${server.port}`);
 const context = { organizationId: '', roles: [], addons: [], network: Network.NETWORK_MAINNET };
 const chart = (period: string) =>

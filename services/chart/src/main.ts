@@ -62,6 +62,7 @@ await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async
     services: [
       chartService({
         store,
+        clock,
         changes: createChangesMemo({ store, versions: changes.versions, maxEntries: config.CHART_CHANGES_CACHE_ENTRIES }),
         valuation: createChartValuation({
           referenceData,

@@ -1,9 +1,10 @@
 import type { WalletChart } from '@wallet-api/core/proto/chart';
+import { PositionsFilter } from '@wallet-api/core/proto/positions';
 import { consumerGroupCaughtUp, eventually, setupKafka } from '@wallet-api/core/testing';
 import { createPublicClient, encodeFunctionData, erc20Abi, http, parseEther, type Address, type PublicClient } from 'viem';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
-import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
+import { startPositionsHarness, type PositionsHarness, type PositionsService } from '../../positions/test/setup-positions.js';
 import { contextOf, createChartTruth, stepIndices, type ChartTruth } from './chart-truth.js';
 import { startChartHarness, type ChartHarness } from './setup-chart.js';
 
@@ -18,6 +19,7 @@ let world: ChainWorld;
 let chain: OwnChain;
 let client: PublicClient;
 let harness: PositionsHarness;
+let positions: PositionsService;
 let charts: ChartHarness;
 let truth: ChartTruth;
 const kafka = setupKafka('chart-live-test');
@@ -28,7 +30,7 @@ beforeAll(async () => {
   client = createPublicClient({ transport: http(chain.rpcUrl, { batch: { batchSize: 200 } }), cacheTime: 0 });
   harness = await startPositionsHarness({ rpcUrls: { [chainId]: chain.rpcUrl } });
   harness.index({ chainId, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
-  const positions = await harness.startService();
+  positions = await harness.startService();
   // Rows wait in memory far longer than the test runs, once the world's backfill is stored.
   charts = await startChartHarness({
     topics: harness.topics,
@@ -201,3 +203,45 @@ test('a liquidity position moved now moves the protocol chart at its point; a re
   expect(common.length).toBeGreaterThan(100);
   expect(common.map((timestamp) => after.get(timestamp))).toEqual(common.map((timestamp) => then.get(timestamp)));
 }, 420_000);
+
+test("a chart's last point is the wallet at the newest indexed block, stamped with its time: it equals the portfolio for each positions filter", async () => {
+  await worldCharted();
+  // A wallet whose protocol positions are all of the kinds charts chart (liquidity pools and vaults): its portfolio then covers what its chart does.
+  let chosen: Address | undefined;
+  for (const candidate of world.wallets.filter((entry) => entry.kind === 'eoa' && entry.address !== world.deployer)) {
+    const wallet = candidate.address.toLowerCase() as Address;
+    const complex = await positions.list({ address: wallet, chainIds: [chainId], positions: PositionsFilter.POSITIONS_FILTER_ONLY_COMPLEX, sync: true });
+    if (complex.length > 0 && complex.every((row) => row.protocolModule === 'liquidity_pool' || row.protocolModule === 'vault') && (await client.getBalance({ address: wallet })) > parseEther('0.1')) {
+      chosen = wallet;
+      break;
+    }
+  }
+  expect(chosen).toBeDefined();
+  const wallet = chosen!;
+  const recipient = world.wallets.find((entry) => entry.kind === 'eoa' && entry.address.toLowerCase() !== wallet)!.address as Address;
+
+  // A transfer mined now, after the day chart's last interval boundary.
+  const clock = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000)) + 1;
+  chain.session.resetNonces();
+  await chain.session.send({ from: wallet, to: recipient, value: parseEther('0.05'), gas: 21_000n });
+  await chain.session.mine(clock);
+  const head = await client.getBlock();
+  expect(Number(head.timestamp)).toBe(clock);
+
+  await eventually(async () => {
+    for (const [filter, portfolioFilter] of [
+      ['only_simple', PositionsFilter.POSITIONS_FILTER_ONLY_SIMPLE],
+      ['only_complex', PositionsFilter.POSITIONS_FILTER_ONLY_COMPLEX],
+      ['no_filter', PositionsFilter.POSITIONS_FILTER_NO_FILTER],
+    ] as const) {
+      const chart = await charts.chart({ context: contextOf(chainId), addresses: [wallet], chainIds: [chainId], period: 'day', positions: filter });
+      const last = chart.points.at(-1)!;
+      const portfolio = await positions.portfolio({ address: wallet, chainIds: [chainId], positions: portfolioFilter, sync: true });
+      expect({ filter, stamped: Number(last.timestamp) }).toEqual({ filter, stamped: clock });
+      // The grid before it is untouched: every other point is on the 5-minute boundaries up to end_at.
+      expect(Number(chart.points.at(-2)!.timestamp)).toBe(Number(chart.endAt));
+      expect(portfolio.total).toBeGreaterThan(0);
+      expect({ filter, value: last.value }).toEqual({ filter, value: expect.closeTo(portfolio.total, 6) });
+    }
+  }, 120_000);
+}, 300_000);

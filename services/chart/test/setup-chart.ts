@@ -75,6 +75,7 @@ export async function startChartHarness(options: ChartHarnessOptions): Promise<C
     services: [
       chartService({
         store,
+        clock,
         changes: createChangesMemo({ store, versions, maxEntries: 10_000 }),
         valuation: createChartValuation({
           referenceData: options.referenceData,

@@ -5,6 +5,7 @@ import { RequestContext } from '@wallet-api/core/proto/common';
 import type { ChartValuation } from '../prices/chart-valuation.js';
 import type { AssetSeries, PositionSelection, ProtocolSeries } from '../protocols/protocol-series.js';
 import { pointCount } from '../series/bucketed-changes.js';
+import type { BlockClock } from '../store/block-clock.js';
 import type { ChartStore } from '../store/chart-store.js';
 import type { ChangesMemo } from '../series/changes-memo.js';
 
@@ -14,7 +15,9 @@ export interface ChartServiceDeps {
   changes: ChangesMemo;
   valuation: ChartValuation;
   protocols: ProtocolSeries;
-  /** Unix milliseconds; the chart's last point is the newest at or before it. */
+  /** The newest indexed block's time, where a chart's last point stands. */
+  clock: Pick<BlockClock, 'newestTime'>;
+  /** Unix milliseconds; the chart's grid ends at the newest interval boundary at or before it. */
   now?: () => number;
 }
 
@@ -55,7 +58,7 @@ function subtractSeries(from: Map<string, AssetSeries>, series: ReadonlyMap<stri
 }
 
 export function chartService(deps: ChartServiceDeps): ServiceRegistration {
-  const { store, changes: memo, valuation, protocols } = deps;
+  const { store, changes: memo, valuation, protocols, clock } = deps;
   const now = deps.now ?? Date.now;
 
   async function walletChart(request: GetWalletChartRequest): Promise<WalletChart> {
@@ -65,15 +68,24 @@ export function chartService(deps: ChartServiceDeps): ServiceRegistration {
     const scope = { addresses: [...new Set(request.addresses.map(walletOf))], chainIds: [...new Set(request.chainIds)] };
     const selection = selectionOf(request);
     const nowSeconds = Math.floor(now() / 1000);
-    const window = chartWindow(period, nowSeconds, period === 'max' ? await store.firstActivity(scope) : undefined);
+    const [window, newest] = await Promise.all([
+      (async () => chartWindow(period, nowSeconds, period === 'max' ? await store.firstActivity(scope) : undefined))(),
+      clock.newestTime(scope.chainIds),
+    ]);
+    // The grid's points, then the wallet now: its value at the newest indexed block, stamped with
+    // that block's time, so the last point is what the portfolio says. Read as one more interval
+    // of the grid, whose bucket holds every change after the last boundary.
+    const times = Array.from({ length: pointCount(window) }, (_, point) => window.beginAt + point * window.intervalSeconds);
+    const read = newest !== undefined && newest > window.endAt ? { ...window, endAt: window.endAt + window.intervalSeconds } : window;
+    if (read !== window) times.push(Math.min(newest!, read.endAt));
     // Spec 4.1: a pool filter charts its protocol positions alone; no_filter charts both kinds.
     const simple = selection.positions !== 'only_complex' && selection.poolAddresses.length === 0;
     const complex = selection.positions !== 'only_simple';
     const [changes, protocol] = await Promise.all([
-      simple ? memo.changes(scope, window) : undefined,
-      complex ? protocols.points(scope, window, selection) : undefined,
+      simple ? memo.changes(scope, read) : undefined,
+      complex ? protocols.points(scope, read, selection) : undefined,
     ]);
-    const series = new Map<string, AssetSeries>(changes?.balances(pointCount(window)));
+    const series = new Map<string, AssetSeries>(changes?.balances(times.length));
     if (protocol) {
       // A share token held is the protocol position it stands for: charted once, as the position
       // (an excluded pool goes as a whole).
@@ -87,13 +99,13 @@ export function chartService(deps: ChartServiceDeps): ServiceRegistration {
         fungibleIds: request.fungibleIds,
         excludeFungibleIds: request.excludeFungibleIds,
       },
-      window,
+      times,
       series.values(),
     );
     return {
       beginAt: String(window.beginAt),
       endAt: String(window.endAt),
-      points: values.map((value, point) => ({ timestamp: String(window.beginAt + point * window.intervalSeconds), value })),
+      points: values.map((value, point) => ({ timestamp: String(times[point]), value })),
     };
   }
 

@@ -1,4 +1,3 @@
-import type { ChartWindow } from '@wallet-api/core/charts';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { TokenInterface, type ReferenceDataClient, type TokenRef } from '@wallet-api/core/proto/reference_data';
 import { pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
@@ -15,8 +14,8 @@ export interface ValuationRequest {
 }
 
 export interface ChartValuation {
-  /** The window's points valued: at each, every balance times its fungible's price then, summed. */
-  values(request: ValuationRequest, window: ChartWindow, balances: Iterable<{ asset: ChartAsset; balances: readonly bigint[] }>): Promise<number[]>;
+  /** The points at `times` (unix seconds) valued: at each, every balance times its fungible's price then, summed. */
+  values(request: ValuationRequest, times: readonly number[], balances: Iterable<{ asset: ChartAsset; balances: readonly bigint[] }>): Promise<number[]>;
 }
 
 export interface ChartValuationOptions {
@@ -38,9 +37,8 @@ export function createChartValuation(options: ChartValuationOptions): ChartValua
   const concurrency = options.concurrency ?? 4;
 
   return {
-    async values(request, window, series) {
-      const count = (window.endAt - window.beginAt) / window.intervalSeconds + 1;
-      const values = new Array<number>(count).fill(0);
+    async values(request, times, series) {
+      const values = new Array<number>(times.length).fill(0);
       const held = [...series].filter((entry) => entry.balances.some((balance) => balance !== 0n));
       if (held.length === 0) return values;
       const table = await tokens.load(
@@ -63,7 +61,7 @@ export function createChartValuation(options: ChartValuationOptions): ChartValua
         const priced = info.fungibleId ? { chainId: '', asset: info.fungibleId } : asset;
         balances.forEach((balance, point) => {
           if (balance === 0n) return;
-          const timestamp = window.beginAt + point * window.intervalSeconds;
+          const timestamp = times[point]!;
           const lookup = `${priced.chainId}|${priced.asset}|${timestamp}`;
           if (!lookups.has(lookup)) {
             const key = { currency: request.currency, network, chainId: priced.chainId, asset: priced.asset, timestamp };

@@ -33,6 +33,8 @@ export interface BlockClock {
    * time (undefined before the chain's first known block).
    */
   blocksAt(chainId: string, window: ChartWindow): Promise<(bigint | undefined)[]>;
+  /** The time (unix seconds) of the newest block indexed on any of the chains; undefined before the first. */
+  newestTime(chainIds: readonly string[]): Promise<number | undefined>;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,20 @@ export function createBlockClock(options: BlockClockOptions): BlockClock {
   /** `<chain>|<time>` -> the block at that time, for times a later block is known after. */
   const settled = new Map<string, bigint>();
   let generation: string | undefined;
+  /** Per chain, the newest block time handed over, or read once from ClickHouse before the first. */
+  const newest = new Map<string, Promise<number | undefined>>();
+
+  function newestOf(chainId: string): Promise<number | undefined> {
+    let known = newest.get(chainId);
+    if (!known) {
+      known = clickhouse
+        .query<{ latest: string; blocks: string }>(sql`SELECT toUInt32(max(timestamp)) AS latest, count() AS blocks FROM chain_blocks WHERE chain_id = ${chainId}`)
+        .then(([row]) => (row && Number(row.blocks) > 0 ? Number(row.latest) : undefined));
+      newest.set(chainId, known);
+      known.catch(() => newest.delete(chainId));
+    }
+    return known;
+  }
 
   async function resolve(chainId: string, window: ChartWindow, lowerBound: bigint): Promise<{ buckets: Map<number, bigint>; latest: number }> {
     const waiting = rows.waitingFor(table, chainId).filter((row) => BigInt(row.number) >= lowerBound);
@@ -96,7 +112,19 @@ export function createBlockClock(options: BlockClockOptions): BlockClock {
   }
 
   return {
-    add: (added) => rows.add(table, added),
+    add(added) {
+      for (const row of added) {
+        const time = row.timestamp;
+        const previous = newest.get(row.chain_id);
+        newest.set(row.chain_id, (previous ?? Promise.resolve(undefined)).catch(() => undefined).then((known) => Math.max(known ?? 0, time)));
+      }
+      return rows.add(table, added);
+    },
+
+    async newestTime(chainIds) {
+      const times = (await Promise.all(chainIds.map(newestOf))).filter((time): time is number => time !== undefined);
+      return times.length === 0 ? undefined : Math.max(...times);
+    },
 
     async blocksAt(chainId, window) {
       const current = await options.everything();
