@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createGrpcClient } from '@wallet-api/core/grpc';
 import { setupChangeVersions } from '@wallet-api/core/testing';
+import fc from 'fast-check';
 import { Network, type RequestContext } from '@wallet-api/core/proto/common';
 import { AssetKind } from '@wallet-api/core/proto/events';
 import { TransactionRecord } from '@wallet-api/core/proto/indexer';
@@ -15,7 +16,9 @@ const usdc = `0x${randomBytes(20).toString('hex')}`;
 const context = (network = Network.NETWORK_MAINNET): RequestContext => ({ organizationId: 'org', roles: [], addons: [], network });
 /** The price moves with this, so an answer shows which GetPrices it came from. */
 let priceLevel = 1;
-const price = (query: PriceQuery, currency: string) => (query.token!.address === usdc ? undefined : priceLevel * Number(query.timestamp) * (currency === 'eur' ? 0.9 : 1));
+const levelPrice = (query: PriceQuery, currency: string) => (query.token!.address === usdc ? undefined : priceLevel * Number(query.timestamp) * (currency === 'eur' ? 0.9 : 1));
+/** What the fixture answers: the level price above, or a property's own market model. */
+let price: (query: PriceQuery, currency: string) => number | undefined = levelPrice;
 
 const ether = { asset: { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' }, info: TokenInfo.fromPartial({ decimals: 18 }) };
 const dollar = { asset: { kind: AssetKind.ASSET_KIND_ERC20, address: usdc, tokenId: '' }, info: TokenInfo.fromPartial({ decimals: 6 }) };
@@ -28,7 +31,7 @@ let referenceData: RunningReferenceData;
 let client: ReferenceDataClient;
 
 beforeAll(async () => {
-  referenceData = await startReferenceDataFixture({ tokens: [], dapps: [], price });
+  referenceData = await startReferenceDataFixture({ tokens: [], dapps: [], price: (query, currency) => price(query, currency) });
   client = createGrpcClient(ReferenceDataClient, referenceData.address);
 });
 
@@ -101,4 +104,51 @@ describe("a page's prices", () => {
     expect(prices.price('ethereum', '', '1')).toBeUndefined();
     expect(referenceData.getPricesRequests.length).toBe(before);
   });
+});
+
+describe('kept prices against a market model', () => {
+  afterAll(() => {
+    price = levelPrice;
+  });
+
+  type Step = { kind: 'move'; since: number } | { kind: 'move of unknown time' } | { kind: 'rollback' } | { kind: 'page'; times: number[] };
+  // Few times, so moves land on times pages asked; changes that drop everything rarer than the rest.
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('move' as const), since: fc.integer({ min: 1, max: 8 }) }) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'move of unknown time' as const }) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'rollback' as const }) },
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('page' as const), times: fc.uniqueArray(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 4 }) }) },
+  );
+
+  test('after any sequence of price moves, rollbacks and pages, every page is priced as reference-data prices it now', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 30, size: 'medium' }), async (steps) => {
+        // Each change multiplies the prices it reaches by a factor of its own: an answer kept past a change it reached is off.
+        const changes: { since: number; factor: number }[] = [];
+        price = (query) => (query.token!.address === usdc ? undefined : changes.reduce((value, change) => (Number(query.timestamp) >= change.since ? value * change.factor : value), Number(query.timestamp)));
+        const table = createPagePriceTable(client, { versions });
+        for (const current of steps) {
+          const factor = changes.length + 2;
+          if (current.kind === 'move') {
+            changes.push({ since: current.since, factor });
+            await versions.pricesChanged(undefined, { since: current.since });
+          } else if (current.kind === 'move of unknown time') {
+            changes.push({ since: 0, factor });
+            await versions.pricesChanged();
+          } else if (current.kind === 'rollback') {
+            changes.push({ since: 0, factor });
+            await versions.everythingChanged();
+          } else {
+            const served = await table.prices(context(), 'usd', current.times.map(record));
+            for (const time of current.times) {
+              const expected = changes.reduce((value, change) => (time >= change.since ? value * change.factor : value), time);
+              expect({ time, price: served.price('ethereum', '', String(time)) }).toEqual({ time, price: expected });
+              expect(served.price('ethereum', usdc, String(time))).toBeUndefined();
+            }
+          }
+        }
+      }),
+      { numRuns: 100 },
+    );
+  }, 120_000);
 });
