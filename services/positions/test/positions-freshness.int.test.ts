@@ -1,6 +1,6 @@
 import { PositionsFilter } from '@wallet-api/core/proto/positions';
 import { eventually } from '@wallet-api/core/testing';
-import { encodeFunctionData, erc20Abi, maxUint256, type Address, type Hash, type PublicClient } from 'viem';
+import { createPublicClient, encodeFunctionData, erc20Abi, http, maxUint256, type Address, type Hash, type PublicClient } from 'viem';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
 import { swapRouterAbi, v2PairAbi, v2RouterAbi } from '../../devnet/src/protocols/uniswap/abi.js';
 import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
@@ -16,6 +16,7 @@ import { startPositionsHarness, type PositionsHarness, type PositionsService } f
 // the chain at the new head, to the base unit, fees included.
 
 let fork: OwnAnvil;
+let forkBlock: bigint;
 let chain: ChainWorld;
 let harness: PositionsHarness;
 let service: PositionsService;
@@ -23,8 +24,11 @@ let service: PositionsService;
 beforeAll(async () => {
   chain = (await readManifest()).chains.find((candidate) => candidate.id === 'ethereum')!;
   fork = await startForkAnvil(chain.rpcUrl);
+  forkBlock = await fork.client.getBlockNumber();
   harness = await startPositionsHarness({ rpcUrls: { ethereum: fork.rpcUrl } });
-  harness.index({ chainId: 'ethereum', rpcUrl: fork.rpcUrl, finalityDepth: 12 });
+  // Only the fork's own blocks are indexed: the pools' events after the first read are what matters,
+  // and a fork re-reading the whole world's history from its upstream is slow on a loaded machine.
+  harness.index({ chainId: 'ethereum', rpcUrl: fork.rpcUrl, finalityDepth: 12, startBlock: forkBlock });
   await harness.startConsumers();
   service = await harness.startService();
 }, 120_000);
@@ -46,9 +50,11 @@ async function walletInBothPools(client: PublicClient, head: bigint): Promise<{ 
 }
 
 test("swaps in a wallet's pools move its served V2 and V3 positions to the chain's new figures without a request", async () => {
-  const client = fork.client;
-  const head = await client.getBlockNumber();
-  const { wallet, truth } = await walletInBothPools(client, head);
+  // The fork's state at its first block is the shared chain's: the wallets are read there, where no fork stands between.
+  const shared = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 }) as PublicClient;
+  const client = createPublicClient({ transport: http(fork.rpcUrl, { timeout: 60_000 }), cacheTime: 0 }) as PublicClient;
+  const head = forkBlock;
+  const { wallet, truth } = await walletInBothPools(shared, head);
   const list = (sync: boolean) => service.list({ address: wallet, chainIds: ['ethereum'], positions: PositionsFilter.POSITIONS_FILTER_ONLY_COMPLEX, sync });
   // The indexer reaches the head first, so the snapshot the request writes is the one pool events are matched against.
   await eventually(async () => expect((await list(true)).every((position) => BigInt(position.updatedAtBlock) >= head)).toBe(true), 120_000);
