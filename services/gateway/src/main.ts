@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
-import { createChangeVersions, createVersionedCache, unpricedVersion } from '@wallet-api/core/cache';
+import { createChangeVersions } from '@wallet-api/core/cache';
 import { baseEnv, databaseEnv, metricsPort, parseEnv, redisEnv, serviceAddressEnv } from '@wallet-api/core/config';
 import { createPrisma } from '@wallet-api/core/db';
 import { createLogger } from '@wallet-api/core/logger';
@@ -10,9 +10,8 @@ import { startTelemetry } from '@wallet-api/core/telemetry';
 import { createApp } from './app.js';
 import { findOrganizationByKey } from './auth/api-keys.js';
 import { cachedLookup } from './auth/authenticate.js';
-import type { ListWalletTransactionsResponse } from '@wallet-api/core/proto/indexer';
-import { createResponseCache, gatewayCacheObserver } from './cache/response-cache.js';
-import { transactionPageSize } from './routes/wallet-transactions.js';
+import { createResponseCache } from './cache/response-cache.js';
+import { createTransactionPages } from './cache/transaction-pages.js';
 import { createBackends } from './grpc/backends.js';
 import { createLocalFacilitator } from './payments/local-facilitator.js';
 import { createLocalSvmFacilitator } from './payments/local-svm-facilitator.js';
@@ -66,17 +65,7 @@ const changes = createChangeVersions(redis, { keyPrefix: config.REDIS_KEY_PREFIX
 const cacheBytes = config.RESPONSE_CACHE_MAX_MB * 1024 * 1024;
 const responseCache = cacheBytes > 0 ? createResponseCache({ versions: changes, logger, maxBytes: (cacheBytes * 3) / 4, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
 const transactionPages =
-  cacheBytes > 0
-    ? createVersionedCache<ListWalletTransactionsResponse>({
-        tokens: (wallet, data) => changes.walletTokens(wallet, data),
-        versionOf: unpricedVersion,
-        sizeOf: transactionPageSize,
-        logger,
-        maxBytes: cacheBytes / 4,
-        maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS,
-        observer: gatewayCacheObserver,
-      })
-    : undefined;
+  cacheBytes > 0 ? createTransactionPages({ versions: changes, logger, maxBytes: cacheBytes / 4, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
 
 const app = createApp({
   lookupOrganization: cachedLookup((key) => findOrganizationByKey(prisma, key)),

@@ -6,7 +6,7 @@ import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/
 import { createProducer, ensureTopics, type TopicSpec } from '@wallet-api/core/kafka';
 import { Registry } from '@wallet-api/core/metrics';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { createChangeVersions, createVersionedCache, unpricedVersion, type ChangeVersions } from '@wallet-api/core/cache';
+import { createChangeVersions, type ChangeVersions } from '@wallet-api/core/cache';
 import { setupChangeVersions, setupClickHouseDatabase, setupKafka, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
 import { createApp } from '../../gateway/src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../../gateway/src/auth/api-keys.js';
@@ -19,7 +19,7 @@ import { referenceDataService } from '../../reference-data/src/grpc/reference-da
 import { loadFxTable } from '../../reference-data/src/prices/currencies.js';
 import { loadRegistryConfig } from '../../reference-data/src/registry/registry-config.js';
 import { createResponseCache } from '../../gateway/src/cache/response-cache.js';
-import { transactionPageSize } from '../../gateway/src/routes/wallet-transactions.js';
+import { createTransactionPages } from '../../gateway/src/cache/transaction-pages.js';
 import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
 import { indexerService } from '../src/grpc/indexer-service.js';
 import { createIndexerMetrics } from '../src/pipeline/indexer-metrics.js';
@@ -125,14 +125,7 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
     // The cache in force, as in the start command's gateway: every answer the pipeline's tests read must be current.
     changes: gatewayChanges,
     responseCache: createResponseCache({ versions: gatewayChanges, logger: testLogger, maxBytes: 64 * 1024 * 1024, maxAgeMs: 60_000 }),
-    transactionPages: createVersionedCache({
-      tokens: (wallet, data) => gatewayChanges.walletTokens(wallet, data),
-      versionOf: unpricedVersion,
-      sizeOf: transactionPageSize,
-      logger: testLogger,
-      maxBytes: 16 * 1024 * 1024,
-      maxAgeMs: 60_000,
-    }),
+    transactionPages: createTransactionPages({ versions: gatewayChanges, logger: testLogger, maxBytes: 16 * 1024 * 1024, maxAgeMs: 60_000 }),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

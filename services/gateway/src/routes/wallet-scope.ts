@@ -1,6 +1,5 @@
-import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
-import { ChainFamily, type Chain, type ChainFlags, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
+import { ChainFamily, type Chain, type ChainFlags } from '@wallet-api/core/proto/reference_data';
 import type { AddressTracking } from '../grpc/address-tracking.js';
 import type { ChainCatalog } from '../grpc/chain-catalog.js';
 import { apiError } from '../http/api-error.js';
