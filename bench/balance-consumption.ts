@@ -28,7 +28,7 @@ import { createChainReader } from '../services/positions/src/chain/chain-reader.
 import { createPositionsConsumers, type PositionsTopics } from '../services/positions/src/consume/positions-consumers.js';
 import { createPositionsMetrics } from '../services/positions/src/metrics/positions-metrics.js';
 import { createProtocolDirectory } from '../services/positions/src/protocols/protocol-directory.js';
-import { createProtocolHoldings, heldTokensFrom } from '../services/positions/src/protocols/protocol-holdings.js';
+import { createUnhurriedHoldings } from '../services/positions/test/unhurried-holdings.js';
 import { createBalanceStore } from '../services/positions/src/store/balance-store.js';
 import { createSnapshotStore } from '../services/positions/src/store/snapshot-store.js';
 
@@ -166,19 +166,7 @@ async function positionsConsumer(): Promise<number> {
     snapshots,
     protocols,
     // Never asked: the benchmark's transaction and pool topics stay empty.
-    refreshes: createProtocolHoldings({
-      chains,
-      protocols,
-      snapshots,
-      logger,
-      metrics,
-      syncTimeoutMs: 60_000,
-      firstReadTimeoutMs: 60_000,
-      maxSnapshotAgeMs: 60 * 60_000,
-      refreshConcurrency: 4,
-      versions: changes.versions,
-      heldTokensOf: heldTokensFrom(balances),
-    }),
+    refreshes: createUnhurriedHoldings({ chains, protocols, snapshots, balances, versions: changes.versions, logger, metrics }),
     versions: changes.versions,
     logger,
     metrics,

@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { createRng } from '../services/devnet/src/world/index.js';
 import { backendTimeOf, benchAuthorization } from './load.js';
 import { servicesMemory } from './process-memory.js';
 
@@ -56,27 +57,11 @@ const solanaPaths = (address: string) => [
 ];
 const setPaths = (evm: string, solana: string) => [`/v1/wallet-sets/positions/?addresses=${evm},${solana}`, `/v1/wallet-sets/portfolio?addresses=${evm},${solana}`];
 
-/** Deterministic draws, so two runs ask for the same sequence of wallets. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Draw = () => number;
 
 /** Indexes 0..n-1 with P(rank k) proportional to 1/k^s over a fixed random ranking. */
 function zipfDraw(n: number, s: number, random: () => number): Draw {
-  const ranking = Array.from({ length: n }, (_, index) => index);
-  for (let index = n - 1; index > 0; index--) {
-    const other = Math.floor(random() * (index + 1));
-    [ranking[index], ranking[other]] = [ranking[other]!, ranking[index]!];
-  }
+  const ranking = rng.shuffle(Array.from({ length: n }, (_, index) => index));
   const cumulative: number[] = [];
   let total = 0;
   for (let rank = 1; rank <= n; rank++) cumulative.push((total += 1 / rank ** s));
@@ -187,7 +172,9 @@ async function busiestWallet(): Promise<string> {
   return chosen.wallet;
 }
 
-const random = seededRandom(37);
+// Deterministic draws, so two runs ask for the same sequence of wallets.
+const rng = createRng('bench-mix');
+const random = rng.next;
 const wallets = workingSet();
 const busiest = await busiestWallet();
 const one = [[...evmPaths(busiest), ...solanaPaths(solanaWallets[0]!), ...setPaths(busiest, solanaWallets[0]!)]];

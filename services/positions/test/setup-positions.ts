@@ -45,7 +45,8 @@ import { createPriceBook } from '../src/prices/price-book.js';
 import { createHeldWallets } from '../src/positions/held-wallets.js';
 import { createProtocolDirectory } from '../src/protocols/protocol-directory.js';
 import { createProtocolHistory } from '../src/protocols/protocol-history.js';
-import { createProtocolHoldings, heldTokensFrom, type ProtocolHoldingsSource } from '../src/protocols/protocol-holdings.js';
+import type { ProtocolHoldingsSource } from '../src/protocols/protocol-holdings.js';
+import { createUnhurriedHoldings } from './unhurried-holdings.js';
 import { createBalanceStore } from '../src/store/balance-store.js';
 import { createSnapshotStore } from '../src/store/snapshot-store.js';
 
@@ -136,18 +137,14 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
   const balances = createBalanceStore(database.prisma);
   const snapshots = createSnapshotStore(database.prisma);
   // One source of protocol positions: the service answers from it, the consumers ask it to refresh.
-  const holdings: ProtocolHoldingsSource = createProtocolHoldings({
+  const holdings: ProtocolHoldingsSource = createUnhurriedHoldings({
     chains: createChainDirectory(referenceData, { rpcTimeoutMs: 30_000 }),
     protocols,
     snapshots,
+    balances,
+    versions: changes.versions,
     logger: testLogger,
     metrics: createPositionsMetrics(new Registry()),
-    syncTimeoutMs: 60_000,
-    firstReadTimeoutMs: 60_000,
-    maxSnapshotAgeMs: 60 * 60_000,
-    refreshConcurrency: 4,
-    versions: changes.versions,
-    heldTokensOf: heldTokensFrom(balances),
   });
 
   return {
