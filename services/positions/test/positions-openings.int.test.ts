@@ -176,7 +176,7 @@ test('when the chain cannot answer, nothing is applied and the failure is logged
 
   let output = '';
   const consumer = spawn(process.execPath, ['--import', 'tsx', consumerFixture], {
-    env: { ...process.env, DATABASE_URL: harness.database.url, TOPIC_SUFFIX: harness.suffix, REFERENCE_DATA_ADDRESS: harness.referenceDataAddress, LOG_LEVEL: 'error' },
+    env: { ...process.env, DATABASE_URL: harness.database.url, TOPIC_SUFFIX: harness.suffix, REFERENCE_DATA_ADDRESS: harness.referenceDataAddress, REDIS_KEY_PREFIX: harness.changes.keyPrefix, LOG_LEVEL: 'error' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   consumer.stdout!.on('data', (chunk) => (output += chunk));
