@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness?.close();
   await fork?.stop();
-});
+}, 120_000);
 
 /** A wallet holding both an LP share and an in-range V3 position at the fork's head. */
 async function walletInBothPools(client: PublicClient, head: bigint): Promise<{ wallet: Address; truth: WalletTruth }> {
