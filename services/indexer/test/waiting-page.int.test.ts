@@ -1,5 +1,5 @@
 import { setupClickHouse, testLogger, uniqueName } from '@wallet-api/core/testing';
-import type { WalletTransaction } from '@wallet-api/core/proto/events';
+import { WalletTransaction } from '@wallet-api/core/proto/events';
 import { createHistoryMemory } from '../src/store/history-memory.js';
 import { createWalletHistoryStore, type WalletTransactionRow } from '../src/store/wallet-history-store.js';
 import type { WalletTransactionFilter } from '../src/store/wallet-transaction-query.js';
@@ -107,6 +107,28 @@ describe("a wallet's waiting rows page exactly as its stored rows do", () => {
     const orphanedHash = transactions.find((item) => item.transaction.blockHash === blocks[3]!.hash)!.transaction.hash;
     expect(await pageOf(waitingWallet, { search: { kind: 'hash', hash: orphanedHash } })).toEqual([]);
     expect(await pageOf(storedWallet, { search: { kind: 'hash', hash: orphanedHash } })).toEqual([]);
+  });
+
+  test('the whole history streams oldest first, every page turned around, whether waiting, stored or split, in chunks of any size', async () => {
+    const streamed = async (address: string, chainIds = chains, chunkSize?: number) => {
+      const chunks: WalletTransaction[][] = [];
+      for await (const chunk of kept.streamHistory(address, chainIds, chunkSize)) chunks.push(chunk.map((body) => WalletTransaction.decode(body)));
+      return chunks;
+    };
+    const paged = async (chainIds: string[]) =>
+      (await kept.listWalletTransactions({ address: storedWallet, chainIds, operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 1_000 })).map((row) => row.transaction).reverse();
+    const oldestFirst = await paged(chains);
+    expect(oldestFirst.length).toBeGreaterThan(40);
+    for (const address of [storedWallet, waitingWallet, splitWallet]) {
+      const chunks = await streamed(address);
+      expect(chunks).toHaveLength(1);
+      expect(chunks.flat()).toEqual(oldestFirst);
+      const small = await streamed(address, chains, 1_000);
+      expect(small.length).toBeGreaterThan(1);
+      expect(small.flat()).toEqual(oldestFirst);
+      expect((await streamed(address, [chains[1]!])).flat()).toEqual(await paged([chains[1]!]));
+    }
+    expect(await streamed(randomAddress())).toEqual([]);
   });
 
   // Last: it stores what waits. Pages and orphan states read before are kept by the process until

@@ -1,8 +1,8 @@
 import { sql } from '@wallet-api/core/clickhouse';
-import { createGrpcClient, startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
+import { createGrpcClient, serverStream, startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
 import { createProducer, ensureTopics, type MessageProducer } from '@wallet-api/core/kafka';
-import type { BalanceChange, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
-import { IndexerClient, TrashFilter, type ListWalletTransactionsRequest, type TransactionCursor, type TransactionRecord } from '@wallet-api/core/proto/indexer';
+import { WalletTransaction, type BalanceChange, type ChainRollback } from '@wallet-api/core/proto/events';
+import { IndexerClient, TrashFilter, type ListWalletTransactionsRequest, type StreamWalletHistoryRequest, type TransactionCursor, type TransactionRecord } from '@wallet-api/core/proto/indexer';
 import { setupChangeVersions, setupClickHouse, setupKafka, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
 import { historyCursor } from '@wallet-api/core/transactions';
@@ -212,7 +212,7 @@ describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions',
     expect(hashes(seen)).toEqual(expected.map((tx) => tx.hash));
   });
 
-  test('the decoded history pages newest first as sent, every leg kept; orphaned blocks are left out; page sizes are checked', async () => {
+  test('the decoded history pages newest first and streams oldest first as sent, every leg kept; orphaned blocks are left out; page sizes are checked', async () => {
     const wallet = randomAddress();
     const other = randomAddress();
     const pay = (block: BlockRef, index: number, amount: string) =>
@@ -229,12 +229,23 @@ describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions',
     expect(second.hasMore).toBe(false);
     expect([...first.transactions, ...second.transactions]).toEqual([...sent].reverse());
 
+    const stream = async (request: Partial<StreamWalletHistoryRequest> = {}) => {
+      const streamed: WalletTransaction[] = [];
+      const chunks = serverStream(indexer, indexer.streamWalletHistory, { address: wallet.toUpperCase().replace('0X', '0x'), chainIds: [chainId], ...request });
+      for await (const chunk of chunks) streamed.push(...chunk.transactions.map((body) => WalletTransaction.decode(body)));
+      return streamed;
+    };
+    expect(await stream()).toEqual(sent);
+
     await sendRollback([blocks[2]!]);
     await eventually(() => history(undefined, 1_000), (response) => response.transactions.length === 3);
+    expect(await stream()).toEqual(sent.slice(0, 3));
 
     for (const pageSize of [0, 1_001]) {
       await expect(history(undefined, pageSize)).rejects.toMatchObject({ code: 3, details: 'page size must be 1 to 1000' });
     }
+    await expect(stream({ address: '' })).rejects.toMatchObject({ code: 3, details: 'address is required' });
+    await expect(stream({ chainIds: [] })).rejects.toMatchObject({ code: 3, details: 'chain_ids needs at least one chain' });
   });
 
   describe('filters', () => {

@@ -5,7 +5,8 @@ import { createHistoryReader, TooManyTransactions } from '../src/history/history
 import { startHistoryIndexer, type HistoryIndexer } from './setup-history.js';
 
 // The pnl service's read of a wallet's history: the indexer's real gRPC service over ClickHouse,
-// paged through ListWalletHistory and turned oldest first; a wallet past the limit is refused.
+// streamed whole through StreamWalletHistory, paged after a known transaction through
+// ListWalletHistory and turned oldest first; a wallet past the limit is refused.
 
 const clickhouse = setupClickHouse();
 const chainId = uniqueName('chain');
@@ -36,10 +37,13 @@ afterAll(async () => {
   await clickhouse.close();
 });
 
-test('pages of any size give the whole history oldest first', async () => {
+test('the whole history is streamed oldest first; what follows a known transaction is paged in pages of any size', async () => {
+  expect(await createHistoryReader({ indexer }).history(wallet, [chainId])).toEqual(payments);
   for (const pageSize of [1, 2, 3, 7, 1_000]) {
-    const history = await createHistoryReader({ indexer, pageSize }).history(wallet, [chainId]);
-    expect(history).toEqual(payments);
+    const reader = createHistoryReader({ indexer, pageSize });
+    expect(await reader.newerThan(wallet, chainId, undefined)).toEqual(payments);
+    expect(await reader.newerThan(wallet, chainId, payments[2])).toEqual(payments.slice(3));
+    expect(await reader.newerThan(wallet, chainId, payments.at(-1))).toEqual([]);
   }
 });
 

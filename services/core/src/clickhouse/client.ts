@@ -4,6 +4,8 @@ import { identifier, type SqlFragment } from './sql.js';
 
 export interface ClickHouse {
   query<Row>(query: SqlFragment): Promise<Row[]>;
+  /** The rows as ClickHouse sends them, a batch at a time: an answer too large to hold at once. */
+  stream<Row>(query: SqlFragment): AsyncIterable<Row[]>;
   command(query: SqlFragment): Promise<void>;
   insert<Row extends Record<string, unknown>>(table: string, rows: readonly Row[]): Promise<void>;
   ping(): Promise<boolean>;
@@ -43,6 +45,17 @@ export function createClickHouse(options: ClickHouseOptions): ClickHouse {
   return {
     query<Row>(query: SqlFragment) {
       return timed('query', async () => (await client.query({ query: query.text, format: 'JSONEachRow' })).json<Row>());
+    },
+    async *stream<Row>(query: SqlFragment) {
+      const started = process.hrtime.bigint();
+      let outcome = 'error';
+      try {
+        const result = await client.query({ query: query.text, format: 'JSONEachRow' });
+        for await (const rows of result.stream<Row>()) yield rows.map((row) => row.json<Row>());
+        outcome = 'ok';
+      } finally {
+        clickHouseQueryDuration.observe({ operation: 'query', outcome }, secondsSince(started));
+      }
     },
     async command(query: SqlFragment) {
       await timed('command', () => client.command({ query: query.text }));

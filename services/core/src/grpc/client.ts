@@ -1,5 +1,16 @@
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
-import { Metadata, credentials, type CallOptions, type ChannelCredentials, type Client, type ClientOptions, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import {
+  Metadata,
+  credentials,
+  status,
+  type CallOptions,
+  type ChannelCredentials,
+  type Client,
+  type ClientOptions,
+  type ClientReadableStream,
+  type ClientUnaryCall,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { grpcClientDuration, secondsSince } from '../metrics/platform-metrics.js';
 import { injectTraceContext } from '../telemetry/index.js';
 import { statusName } from './server.js';
@@ -22,13 +33,13 @@ type UnaryMethod<Req, Res> = (
 ) => ClientUnaryCall;
 
 const tracer = trace.getTracer('@wallet-api/core/grpc');
-const methodPaths = new WeakMap<UnaryMethod<any, any>, string>();
+const methodPaths = new WeakMap<object, string>();
 
 /**
  * The method's full path (`/walletapi.positions.Positions/GetPortfolio`), the same label the
  * server records, found on the generated client's service definition.
  */
-function methodPath(client: Client, method: UnaryMethod<any, any>, fallback: string): string {
+function methodPath(client: Client, method: object, fallback: string): string {
   const known = methodPaths.get(method);
   if (known) return known;
   const definition = (client.constructor as { service?: Record<string, { path: string }> }).service;
@@ -65,4 +76,43 @@ export function unary<C extends Client, Req, Res>(
       });
     });
   });
+}
+
+type ServerStreamingMethod<Req, Res> = (request: Req, metadata: Metadata, options: Partial<CallOptions>) => ClientReadableStream<Res>;
+
+/**
+ * Calls a server-streaming method with a deadline for the whole stream, in a client span like
+ * `unary`, and yields its messages. Leaving the loop early cancels the call.
+ * Use as `for await (const chunk of serverStream(client, client.streamWalletHistory, request))`.
+ */
+export async function* serverStream<C extends Client, Req, Res>(
+  client: C,
+  method: ServerStreamingMethod<Req, Res>,
+  request: Req,
+  options: { deadlineMs?: number; name?: string } = {},
+): AsyncGenerator<Res> {
+  const name = options.name ?? method.name ?? 'grpc stream';
+  const span = tracer.startSpan(`grpc ${name}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } });
+  const metadata = new Metadata();
+  for (const [key, value] of Object.entries(injectTraceContext({}, trace.setSpan(context.active(), span)))) metadata.set(key, value);
+  const started = process.hrtime.bigint();
+  const call = method.call(client, request, metadata, { deadline: Date.now() + (options.deadlineMs ?? 60_000) });
+  let code = status.CANCELLED;
+  try {
+    for await (const message of call) yield message as Res;
+    code = status.OK;
+  } catch (error) {
+    code = (error as ServiceError).code ?? status.UNKNOWN;
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as ServiceError).details });
+    span.setAttribute('rpc.grpc.status_code', code);
+    throw error;
+  } finally {
+    if (code === status.CANCELLED) {
+      // The caller stopped reading: the CANCELLED status that follows is ours, not an error.
+      call.on('error', () => undefined);
+      call.cancel();
+    }
+    grpcClientDuration.observe({ method: methodPath(client, method, name), code: statusName(code) }, secondsSince(started));
+    span.end();
+  }
 }

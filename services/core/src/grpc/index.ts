@@ -1,3 +1,3 @@
-export { createGrpcClient, unary } from './client.js';
+export { createGrpcClient, serverStream, unary } from './client.js';
 export { GrpcError, invalidArgument, notFound, resourceExhausted, unavailable } from './errors.js';
 export { registration, startGrpcServer, type AsyncService, type CallContext, type GrpcServer, type ServiceRegistration } from './server.js';

@@ -5,11 +5,14 @@ import {
   status,
   type Metadata,
   type ServiceDefinition,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   type sendUnaryData,
   type ServerUnaryCall,
+  type ServerWritableStream,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { once } from 'node:events';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { grpcServerDuration, secondsSince } from '../metrics/platform-metrics.js';
@@ -22,18 +25,23 @@ export interface CallContext {
   signal: AbortSignal;
 }
 
-/** The promise-returning form of a ts-proto `*Server` interface. */
+/**
+ * The promise-returning form of a ts-proto `*Server` interface: a unary method answers a promise,
+ * a server-streaming one an async iterable of its messages.
+ */
 export type AsyncService<S> = {
-  [M in keyof S as S[M] extends handleUnaryCall<any, any> ? M : never]: S[M] extends handleUnaryCall<infer Req, infer Res>
+  [M in keyof S as S[M] extends handleUnaryCall<any, any> | handleServerStreamingCall<any, any> ? M : never]: S[M] extends handleUnaryCall<infer Req, infer Res>
     ? (request: Req, call: CallContext) => Promise<Res>
-    : never;
+    : S[M] extends handleServerStreamingCall<infer Req, infer Res>
+      ? (request: Req, call: CallContext) => AsyncIterable<Res>
+      : never;
 };
 
 export interface ServiceRegistration {
   /** Fully qualified name, e.g. `walletapi.referencedata.ReferenceData`, used for health status. */
   name: string;
   definition: ServiceDefinition;
-  implementation: Record<string, (request: any, call: CallContext) => Promise<unknown>>;
+  implementation: Record<string, (request: any, call: CallContext) => Promise<unknown> | AsyncIterable<unknown>>;
 }
 
 export function registration<S>(name: string, definition: ServiceDefinition, implementation: AsyncService<S>): ServiceRegistration {
@@ -63,41 +71,88 @@ export function statusName(code: number): string {
   return status[code] ?? String(code);
 }
 
-function unaryHandler(
+type Answer = (code: status) => void;
+
+/**
+ * Runs a handler in the caller's trace context, in a server span, recording the duration and code
+ * of its answer; `serve` answers OK or throws. A GrpcError answers its code and message; anything
+ * else is logged and answered INTERNAL without its message.
+ */
+function served(
   path: string,
-  handler: (request: unknown, call: CallContext) => Promise<unknown>,
+  call: { metadata: Metadata; on(event: 'cancelled', listener: () => void): unknown },
   logger: Logger,
-): handleUnaryCall<unknown, unknown> {
-  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-    const started = process.hrtime.bigint();
-    const answered = (code: status) => grpcServerDuration.observe({ method: path, code: statusName(code) }, secondsSince(started));
-    const abort = new AbortController();
-    call.on('cancelled', () => abort.abort());
-    const parent = extractTraceContext(metadataCarrier(call.metadata));
-    context.with(parent, () =>
-      tracer.startActiveSpan(path, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc' } }, async (span) => {
-        try {
-          const response = await handler(call.request, { metadata: call.metadata, signal: abort.signal });
-          answered(status.OK);
-          callback(null, response);
-        } catch (error) {
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          if (error instanceof GrpcError) {
-            span.setAttribute('rpc.grpc.status_code', error.code);
-            answered(error.code);
-            callback({ code: error.code, details: error.message });
-          } else {
-            span.recordException(error as Error);
-            logger.error({ err: error, path }, 'gRPC handler failed');
-            answered(status.INTERNAL);
-            callback({ code: status.INTERNAL, details: 'internal error' });
-          }
-        } finally {
-          span.end();
+  serve: (context: CallContext, answered: Answer) => Promise<void>,
+  fail: (error: { code: status; details: string }) => void,
+): void {
+  const started = process.hrtime.bigint();
+  const answered: Answer = (code) => grpcServerDuration.observe({ method: path, code: statusName(code) }, secondsSince(started));
+  const abort = new AbortController();
+  call.on('cancelled', () => abort.abort());
+  const parent = extractTraceContext(metadataCarrier(call.metadata));
+  context.with(parent, () =>
+    tracer.startActiveSpan(path, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc' } }, async (span) => {
+      try {
+        await serve({ metadata: call.metadata, signal: abort.signal }, answered);
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        if (error instanceof GrpcError) {
+          span.setAttribute('rpc.grpc.status_code', error.code);
+          answered(error.code);
+          fail({ code: error.code, details: error.message });
+        } else if (abort.signal.aborted) {
+          // The client went away mid-answer (a stream it stopped reading): nothing failed here.
+          answered(status.CANCELLED);
+        } else {
+          span.recordException(error as Error);
+          logger.error({ err: error, path }, 'gRPC handler failed');
+          answered(status.INTERNAL);
+          fail({ code: status.INTERNAL, details: 'internal error' });
         }
-      }),
+      } finally {
+        span.end();
+      }
+    }),
+  );
+}
+
+function unaryHandler(path: string, handler: (request: unknown, call: CallContext) => Promise<unknown>, logger: Logger): handleUnaryCall<unknown, unknown> {
+  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) =>
+    served(
+      path,
+      call,
+      logger,
+      async (callContext, answered) => {
+        const response = await handler(call.request, callContext);
+        answered(status.OK);
+        callback(null, response);
+      },
+      (error) => callback(error),
     );
-  };
+}
+
+/** Writes each message the handler yields, waiting while the client's window is full; ends OK after the last. */
+function serverStreamingHandler(
+  path: string,
+  handler: (request: unknown, call: CallContext) => AsyncIterable<unknown>,
+  logger: Logger,
+): handleServerStreamingCall<unknown, unknown> {
+  return (call: ServerWritableStream<unknown, unknown>) =>
+    served(
+      path,
+      call,
+      logger,
+      async (callContext, answered) => {
+        for await (const message of handler(call.request, callContext)) {
+          // Leaving the loop ends the handler's iterator, which lets go of what it reads from.
+          callContext.signal.throwIfAborted();
+          if (!call.write(message)) await once(call, 'drain', { signal: callContext.signal });
+        }
+        answered(status.OK);
+        call.end();
+      },
+      (error) => call.emit('error', error),
+    );
 }
 
 /**
@@ -119,8 +174,10 @@ export async function startGrpcServer(options: {
     for (const [method, spec] of Object.entries(service.definition)) {
       const handler = service.implementation[method];
       if (!handler) throw new Error(`${service.name}: no implementation for ${method}`);
-      if (spec.requestStream || spec.responseStream) throw new Error(`${service.name}.${method}: only unary calls are supported`);
-      implementation[method] = unaryHandler(spec.path, handler, options.logger);
+      if (spec.requestStream) throw new Error(`${service.name}.${method}: client-streaming calls are not supported`);
+      implementation[method] = spec.responseStream
+        ? serverStreamingHandler(spec.path, handler as (request: unknown, call: CallContext) => AsyncIterable<unknown>, options.logger)
+        : unaryHandler(spec.path, handler as (request: unknown, call: CallContext) => Promise<unknown>, options.logger);
     }
     // grpc-js refuses a service without methods; one whose RPCs are still to come is only
     // reported through the health service.

@@ -11,7 +11,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -109,6 +111,22 @@ export interface ListWalletHistoryRequest {
     | undefined;
   /** 1 to 1,000. */
   pageSize: number;
+}
+
+export interface StreamWalletHistoryRequest {
+  /** Lowercase 0x-hex for EVM wallets, base58 as given for Solana. */
+  address: string;
+  chainIds: string[];
+}
+
+export interface WalletHistoryChunk {
+  /**
+   * Oldest first; the next chunk continues where this one ends. Each is one
+   * walletapi.events.WalletTransaction in its protobuf encoding, as the indexer stores it: sent
+   * without being decoded and encoded again (on the wire the same bytes as a repeated
+   * WalletTransaction field; the reader decodes each with WalletTransaction.decode).
+   */
+  transactions: Buffer[];
 }
 
 export interface ListWalletHistoryResponse {
@@ -773,6 +791,166 @@ export const ListWalletHistoryRequest: MessageFns<ListWalletHistoryRequest> = {
       ? TransactionCursor.fromPartial(object.after)
       : undefined;
     message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseStreamWalletHistoryRequest(): StreamWalletHistoryRequest {
+  return { address: "", chainIds: [] };
+}
+
+export const StreamWalletHistoryRequest: MessageFns<StreamWalletHistoryRequest> = {
+  encode(message: StreamWalletHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.address !== "") {
+      writer.uint32(10).string(message.address);
+    }
+    for (const v of message.chainIds) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamWalletHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamWalletHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.chainIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamWalletHistoryRequest {
+    return {
+      address: isSet(object.address) ? globalThis.String(object.address) : "",
+      chainIds: globalThis.Array.isArray(object?.chainIds)
+        ? object.chainIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chain_ids)
+        ? object.chain_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: StreamWalletHistoryRequest): unknown {
+    const obj: any = {};
+    if (message.address !== "") {
+      obj.address = message.address;
+    }
+    if (message.chainIds?.length) {
+      obj.chainIds = message.chainIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StreamWalletHistoryRequest>, I>>(base?: I): StreamWalletHistoryRequest {
+    return StreamWalletHistoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StreamWalletHistoryRequest>, I>>(object: I): StreamWalletHistoryRequest {
+    const message = createBaseStreamWalletHistoryRequest();
+    message.address = object.address ?? "";
+    message.chainIds = object.chainIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseWalletHistoryChunk(): WalletHistoryChunk {
+  return { transactions: [] };
+}
+
+export const WalletHistoryChunk: MessageFns<WalletHistoryChunk> = {
+  encode(message: WalletHistoryChunk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.transactions) {
+      writer.uint32(10).bytes(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WalletHistoryChunk {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWalletHistoryChunk();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transactions.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WalletHistoryChunk {
+    return {
+      transactions: globalThis.Array.isArray(object?.transactions)
+        ? object.transactions.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+    };
+  },
+
+  toJSON(message: WalletHistoryChunk): unknown {
+    const obj: any = {};
+    if (message.transactions?.length) {
+      obj.transactions = message.transactions.map((e) => base64FromBytes(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WalletHistoryChunk>, I>>(base?: I): WalletHistoryChunk {
+    return WalletHistoryChunk.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WalletHistoryChunk>, I>>(object: I): WalletHistoryChunk {
+    const message = createBaseWalletHistoryChunk();
+    message.transactions = object.transactions?.map((e) => e) || [];
     return message;
   },
 };
@@ -2355,6 +2533,22 @@ export const IndexerService = {
       Buffer.from(ListWalletHistoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListWalletHistoryResponse => ListWalletHistoryResponse.decode(value),
   },
+  /**
+   * A wallet's whole decoded history on the given chains, oldest first (ListWalletHistory's order
+   * turned around), in chunks from one read: a wallet of 100,000 transactions costs one query
+   * instead of a hundred pages. The caller stops reading (cancels) once it has more than it takes.
+   * INVALID_ARGUMENT for an empty address or no chains.
+   */
+  streamWalletHistory: {
+    path: "/walletapi.indexer.Indexer/StreamWalletHistory" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: StreamWalletHistoryRequest): Buffer =>
+      Buffer.from(StreamWalletHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StreamWalletHistoryRequest => StreamWalletHistoryRequest.decode(value),
+    responseSerialize: (value: WalletHistoryChunk): Buffer => Buffer.from(WalletHistoryChunk.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WalletHistoryChunk => WalletHistoryChunk.decode(value),
+  },
 } as const;
 
 export interface IndexerServer extends UntypedServiceImplementation {
@@ -2371,6 +2565,13 @@ export interface IndexerServer extends UntypedServiceImplementation {
    * or a page size outside 1 to 1,000.
    */
   listWalletHistory: handleUnaryCall<ListWalletHistoryRequest, ListWalletHistoryResponse>;
+  /**
+   * A wallet's whole decoded history on the given chains, oldest first (ListWalletHistory's order
+   * turned around), in chunks from one read: a wallet of 100,000 transactions costs one query
+   * instead of a hundred pages. The caller stops reading (cancels) once it has more than it takes.
+   * INVALID_ARGUMENT for an empty address or no chains.
+   */
+  streamWalletHistory: handleServerStreamingCall<StreamWalletHistoryRequest, WalletHistoryChunk>;
 }
 
 export interface IndexerClient extends Client {
@@ -2415,6 +2616,21 @@ export interface IndexerClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListWalletHistoryResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * A wallet's whole decoded history on the given chains, oldest first (ListWalletHistory's order
+   * turned around), in chunks from one read: a wallet of 100,000 transactions costs one query
+   * instead of a hundred pages. The caller stops reading (cancels) once it has more than it takes.
+   * INVALID_ARGUMENT for an empty address or no chains.
+   */
+  streamWalletHistory(
+    request: StreamWalletHistoryRequest,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<WalletHistoryChunk>;
+  streamWalletHistory(
+    request: StreamWalletHistoryRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<WalletHistoryChunk>;
 }
 
 export const IndexerClient = makeGenericClientConstructor(IndexerService, "walletapi.indexer.Indexer") as unknown as {
@@ -2422,6 +2638,14 @@ export const IndexerClient = makeGenericClientConstructor(IndexerService, "walle
   service: typeof IndexerService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 

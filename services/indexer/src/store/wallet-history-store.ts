@@ -4,8 +4,17 @@ import { AssetKind, WalletTransaction, type BalanceChange, type ChainBlock, type
 import { createHistoryMemory, type HistoryMemory, type WalletTransactionRecord } from './history-memory.js';
 import { decodeBody, encodeBody, identityKey } from './transaction-bodies.js';
 import { blockKey, type BlockKey } from './stored-view.js';
-import { asListedRow, firstOfPage, matchesFilter } from './waiting-page.js';
-import { listWalletTransactionsQuery, orphanedAmongQuery, transactionBodiesQuery, type ListedRow, type TransactionIdentity, type WalletTransactionFilter } from './wallet-transaction-query.js';
+import { asListedRow, firstOfPage, matchesFilter, newestFirst } from './waiting-page.js';
+import {
+  listWalletTransactionsQuery,
+  orphanedAmongQuery,
+  transactionBodiesQuery,
+  walletHistoryQuery,
+  type HistoryRow,
+  type ListedRow,
+  type TransactionIdentity,
+  type WalletTransactionFilter,
+} from './wallet-transaction-query.js';
 
 /** One wallet's reading of one transaction, as stored. */
 export interface WalletTransactionRow {
@@ -63,6 +72,12 @@ export interface WalletHistoryStore {
   /** Records the rollbacks' blocks as orphaned at their sequence, after every canonical row handed over before. */
   recordRollbacks(rollbacks: readonly ChainRollback[]): Promise<void>;
   listWalletTransactions(filter: WalletTransactionFilter): Promise<StoredWalletTransaction[]>;
+  /**
+   * The wallet's whole history on the chains, oldest first, stored and waiting rows merged as a
+   * page merges them, from one stored read, in chunks of about `chunkSize` stored characters: each
+   * transaction in its stored encoding (encodeBody's bytes), for a reader that decodes it anyway.
+   */
+  streamHistory(address: string, chainIds: readonly string[], chunkSize?: number): AsyncIterable<Buffer[]>;
 }
 
 const assetKindNames: Record<AssetKind, string> = {
@@ -164,6 +179,29 @@ export function createWalletHistoryStore(
     return shown;
   }
 
+  /**
+   * The stored bodies of the wallet's history oldest first, a batch per batch ClickHouse sends,
+   * with the waiting rows a page would show placed among them (a row both waiting and stored, its
+   * INSERT under way, counted once).
+   */
+  async function* mergedHistory(address: string, chainIds: readonly string[]): AsyncGenerator<string[]> {
+    const filter: WalletTransactionFilter = { address, chainIds, operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 0 };
+    const waitingRows = memory.rows.waitingFor('wallet_transactions', address).filter((row) => matchesFilter(row, filter));
+    const waitingBodies = new Map(waitingRows.map((row) => [identityKey(rowIdentity(row)), row.body]));
+    const waiting = (await unorphaned(firstOfPage(waitingRows.map(asListedRow), waitingRows.length), waitingRows.length)).reverse();
+    const waitingBody = (row: ListedRow) => waitingBodies.get(identityKey(rowIdentity(row)))!;
+    let next = 0;
+    for await (const rows of clickhouse.stream<HistoryRow>(walletHistoryQuery(address, chainIds))) {
+      const bodies: string[] = [];
+      for (const row of rows) {
+        for (; next < waiting.length && newestFirst(waiting[next]!, row) > 0; next += 1) bodies.push(waitingBody(waiting[next]!));
+        if (!waitingBodies.has(identityKey(rowIdentity(row)))) bodies.push(row.body);
+      }
+      yield bodies;
+    }
+    yield waiting.slice(next).map(waitingBody);
+  }
+
   return {
     async writeTransactions(batch) {
       const seen = new Set<string>();
@@ -248,6 +286,22 @@ export function createWalletHistoryStore(
       await memory.rows.flush();
       await clickhouse.insert('block_states', rollbacks.flatMap(orphanedBlockRows));
       memory.stored?.storedChanged();
+    },
+
+    async *streamHistory(address, chainIds, chunkSize = 1_000_000) {
+      let chunk: Buffer[] = [];
+      let size = 0;
+      for await (const bodies of mergedHistory(address, chainIds)) {
+        for (const body of bodies) {
+          chunk.push(Buffer.from(body, 'base64'));
+          size += body.length;
+          if (size < chunkSize) continue;
+          yield chunk;
+          chunk = [];
+          size = 0;
+        }
+      }
+      if (chunk.length > 0) yield chunk;
     },
 
     async listWalletTransactions(filter) {

@@ -152,3 +152,19 @@ export function orphanedAmongQuery(blocks: readonly { chainId: string; blockHash
     GROUP BY chain_id, block_hash
     HAVING argMax(orphaned, sequence) = 1`;
 }
+
+/** A row of walletHistoryQuery: what orders it among waiting rows, and its body. */
+export type HistoryRow = Pick<ListedRow, 'chain_id' | 'block_number' | 'block_hash' | 'mined_at' | 'transaction_index'> & { body: string };
+
+/**
+ * A wallet's whole history on the chains with bodies, oldest first (the page order turned around),
+ * one row per transaction identity, orphaned blocks left out: one read for a replay of the wallet,
+ * where pages would each scan the wallet's rows again.
+ */
+export function walletHistoryQuery(address: string, chainIds: readonly string[]): SqlFragment {
+  return sql`SELECT chain_id, block_number, block_hash, toUnixTimestamp(block_timestamp) AS mined_at, transaction_index, body
+    FROM wallet_transactions
+    WHERE address = ${address} AND chain_id IN ${inList(chainIds)} AND (chain_id, block_hash) NOT IN (${orphanedBlocks(chainIds)})
+    ORDER BY block_timestamp, block_number, transaction_index, chain_id
+    LIMIT 1 BY chain_id, block_hash, transaction_index`;
+}

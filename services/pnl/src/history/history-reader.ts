@@ -1,5 +1,5 @@
-import { unary } from '@wallet-api/core/grpc';
-import type { WalletTransaction } from '@wallet-api/core/proto/events';
+import { serverStream, unary } from '@wallet-api/core/grpc';
+import { WalletTransaction } from '@wallet-api/core/proto/events';
 import type { IndexerClient, TransactionCursor } from '@wallet-api/core/proto/indexer';
 import { historyCursor } from '@wallet-api/core/transactions';
 
@@ -28,12 +28,17 @@ const sameTransaction = (a: WalletTransaction, b: WalletTransaction) => a.chainI
 
 export interface HistoryReaderOptions {
   indexer: IndexerClient;
-  /** Transactions per ListWalletHistory page (at most the indexer's 1,000). */
+  /** Transactions per ListWalletHistory page (at most the indexer's 1,000): the reads after a book's newest. */
   pageSize?: number;
+  /** How long the whole history's stream may take (60 s unless given). */
+  streamDeadlineMs?: number;
   maxTransactions?: number;
 }
 
-/** A wallet's decoded history from the indexer (ListWalletHistory pages, newest first), turned around. */
+/**
+ * A wallet's decoded history from the indexer: the whole of it in one StreamWalletHistory read, what
+ * followed a known transaction in ListWalletHistory pages (newest first, turned around).
+ */
 export function createHistoryReader(options: HistoryReaderOptions): HistoryReader {
   const { indexer } = options;
   const pageSize = options.pageSize ?? 1_000;
@@ -42,15 +47,14 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
     unary(indexer, indexer.listWalletHistory, { address, chainIds: [...chainIds], after, pageSize }, { name: 'Indexer/ListWalletHistory' });
   return {
     async history(address, chainIds) {
-      const newestFirst: WalletTransaction[] = [];
-      let after: TransactionCursor | undefined;
-      for (;;) {
-        const { transactions, hasMore } = await page(address, chainIds, after);
-        newestFirst.push(...transactions);
-        if (newestFirst.length > limit) throw new TooManyTransactions(limit);
-        if (!hasMore || transactions.length === 0) return newestFirst.reverse();
-        after = historyCursor(transactions.at(-1)!);
+      const oldestFirst: WalletTransaction[] = [];
+      const chunks = serverStream(indexer, indexer.streamWalletHistory, { address, chainIds: [...chainIds] }, { name: 'Indexer/StreamWalletHistory', deadlineMs: options.streamDeadlineMs });
+      for await (const { transactions } of chunks) {
+        for (const encoded of transactions) oldestFirst.push(WalletTransaction.decode(encoded));
+        // Leaving the loop cancels the stream: the rest of a refused wallet is never read.
+        if (oldestFirst.length > limit) throw new TooManyTransactions(limit);
       }
+      return oldestFirst;
     },
     async newerThan(address, chainId, known) {
       const newestFirst: WalletTransaction[] = [];

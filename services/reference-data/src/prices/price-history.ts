@@ -221,26 +221,24 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
         const at = chainMarks ? lastAtOrBelow(chainMarks.times, (time) => time, timestamp) : -1;
         return at < 0 ? undefined : chainMarks!.days[at]!;
       });
-      const keys = lookups.flatMap(({ chainId, token }, position) => {
+      const keys: DayKey[] = [];
+      const keyOf = lookups.map(({ chainId, token }, position) => {
         const day = dayOf[position];
-        return day === undefined ? [] : [{ key: `${chainId}:${token}:${day}`, chainId, token, day }];
+        return day === undefined ? undefined : keys.push({ key: `${chainId}:${token}:${day}`, chainId, token, day }) - 1;
       });
-      const entries = daysUnderTokens(keys, tokens, index);
+      // Each day awaited once, not once per lookup: a batch of a thousand lookups reads a few days.
+      const pending = daysUnderTokens(keys, tokens, index);
+      const entries = new Map(await Promise.all([...pending].map(async ([key, entry]) => [key, await entry] as const)));
+      const now = Date.now();
+      for (const entry of entries.values()) entry.usedAt = now;
 
-      const answers: (StoredPrice | undefined)[] = [];
-      for (const [position, { chainId, token, timestamp }] of lookups.entries()) {
+      return lookups.map(({ timestamp }, position) => {
         const day = dayOf[position];
-        if (day === undefined) {
-          answers.push(undefined);
-          continue;
-        }
-        const entry = await entries.get(`${chainId}:${token}:${day}`)!;
-        entry.usedAt = Date.now();
-        const { rows } = entry;
+        if (day === undefined) return undefined;
+        const { rows } = entries.get(keys[keyOf[position]!]!.key)!;
         const row = rows[lastAtOrBelow(rows, (candidate) => candidate.timestamp, timestamp)];
-        answers.push(row?.price === undefined ? undefined : { price: row.price, depthUsd: row.depthUsd });
-      }
-      return answers;
+        return row?.price === undefined ? undefined : { price: row.price, depthUsd: row.depthUsd };
+      });
     },
 
     async prepare(tokens) {

@@ -60,6 +60,16 @@ type Plan =
 
 const whole = (amount: bigint, decimals: number) => Number(amount) / 10 ** decimals;
 
+/** The items, awaiting only those still to come: a thousand ready answers cost no promise each. */
+async function settled<T>(items: readonly (T | Promise<T>)[]): Promise<T[]> {
+  const pending = items.flatMap((item, index) => (item instanceof Promise ? [item.then((value) => [index, value] as const)] : []));
+  const result = items as T[];
+  if (pending.length === 0) return result;
+  const copy = [...result];
+  for (const [index, value] of await Promise.all(pending)) copy[index] = value;
+  return copy;
+}
+
 /**
  * Prices from the indexed pools' history (see the price tracker): stablecoins at 1, the native
  * asset as its wrapped token, LP tokens as their reserves' value per LP token and vault shares as
@@ -155,11 +165,15 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         }
         return index;
       };
+      // A token's sources (its implementations on the network's priced chains), found once per call.
+      const sources = new Map<string, { chainId: string; token: string }[]>();
       const marketPlan = (chainId: string, token: string, timestamp: number): Plan => {
         const rules = registry.pricing(chainId);
         if (!rules) return { kind: 'none' };
         if (rules.usd_stablecoins.includes(token)) return { kind: 'fixed', usd: 1 };
-        return { kind: 'market', lookups: implementations(chainId, token).map((ref) => lookup(ref.chainId, ref.token, timestamp)), maxDeviation: rules.max_deviation };
+        const key = `${chainId}:${token}`;
+        const refs = sources.get(key) ?? sources.set(key, implementations(chainId, token)).get(key)!;
+        return { kind: 'market', lookups: refs.map((ref) => lookup(ref.chainId, ref.token, timestamp)), maxDeviation: rules.max_deviation };
       };
 
       // Most tokens are neither LP nor vault shares: the market lookups of a token whose composition
@@ -167,50 +181,66 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
       // contract call), and the read below finds them kept or in flight.
       const ahead: PriceLookup[] = [];
 
-      async function plan(query: PriceQuery): Promise<Plan> {
-        if ('usd' in query) return { kind: 'fixed', usd: 1 };
-        if (!options.networks.has(query.chainId)) throw invalidArgument(`chain ${query.chainId} is not supported`);
-        const address = normalizedAddress(query.chainId, query.address);
-        const rules = registry.pricing(query.chainId);
+      /** How a token's price at a time is planned: at once for most tokens, after chain reads for LP and vault shares. */
+      type Route = (timestamp: number) => Plan | Promise<Plan>;
+
+      /** The route of a token, its composition read once however many times it is asked at. */
+      async function routeOf(chainId: string, address: string, timestamps: readonly number[]): Promise<Route> {
+        const rules = registry.pricing(chainId);
         if (!rules) {
           // The fungible's one price, planned exactly as a query for its priced implementation.
-          const source = options.chains ? pricedImplementation(query.chainId, address) : undefined;
-          return source ? plan({ chainId: source.chainId, address: source.token, timestamp: query.timestamp }) : { kind: 'none' };
+          const source = options.chains ? pricedImplementation(chainId, address) : undefined;
+          return source ? routeOf(source.chainId, source.token, timestamps) : () => ({ kind: 'none' });
         }
-        const timestamp = query.timestamp === 0 ? latestTimestamp : query.timestamp;
+        const at = (timestamp: number) => (timestamp === 0 ? latestTimestamp : timestamp);
         const token = address === '' ? rules.wrapped_native : address;
-        const derived = options.derived.get(query.chainId);
+        const derived = options.derived.get(chainId);
         const composed = derived !== undefined && !rules.usd_stablecoins.includes(token);
-        if (composed) ahead.push(...implementations(query.chainId, token).map((ref) => ({ chainId: ref.chainId, token: ref.token, timestamp })));
+        if (composed) for (const ref of implementations(chainId, token)) for (const timestamp of timestamps) ahead.push({ chainId: ref.chainId, token: ref.token, timestamp: at(timestamp) });
         const composition = composed ? await derived.composition(token) : { kind: 'market' as const };
-        if (composition.kind === 'market') return marketPlan(query.chainId, token, timestamp);
-        const clock = options.clocks.get(query.chainId);
-        const block = query.timestamp === 0 || !clock ? undefined : await clock.blockAt(query.timestamp, await rollbackEpoch());
-        if (query.timestamp !== 0 && block === undefined) return { kind: 'none' };
-        if (composition.kind === 'lp') {
-          const decimals = await options.decimals(query.chainId, [composition.token0, composition.token1, token]);
-          const [d0, d1, dLp] = [decimals.get(composition.token0), decimals.get(composition.token1), decimals.get(token)];
-          if (d0 === undefined || d1 === undefined || dLp === undefined) return { kind: 'none' };
-          return {
-            kind: 'lp',
-            chainId: query.chainId,
-            pair: token,
-            token0: marketPlan(query.chainId, composition.token0, timestamp),
-            token1: marketPlan(query.chainId, composition.token1, timestamp),
-            decimals: [d0, d1, dLp],
-            block,
-          };
-        }
-        const decimals = await options.decimals(query.chainId, [token, composition.asset]);
-        const [shareDecimals, assetDecimals] = [decimals.get(token), decimals.get(composition.asset)];
-        if (shareDecimals === undefined || assetDecimals === undefined) return { kind: 'none' };
-        return { kind: 'vault', chainId: query.chainId, vault: token, asset: marketPlan(query.chainId, composition.asset, timestamp), shareDecimals, assetDecimals, block };
+        if (composition.kind === 'market') return (timestamp) => marketPlan(chainId, token, at(timestamp));
+        return async (queryTimestamp) => {
+          const timestamp = at(queryTimestamp);
+          const clock = options.clocks.get(chainId);
+          const block = queryTimestamp === 0 || !clock ? undefined : await clock.blockAt(queryTimestamp, await rollbackEpoch());
+          if (queryTimestamp !== 0 && block === undefined) return { kind: 'none' };
+          if (composition.kind === 'lp') {
+            const decimals = await options.decimals(chainId, [composition.token0, composition.token1, token]);
+            const [d0, d1, dLp] = [decimals.get(composition.token0), decimals.get(composition.token1), decimals.get(token)];
+            if (d0 === undefined || d1 === undefined || dLp === undefined) return { kind: 'none' };
+            return {
+              kind: 'lp',
+              chainId,
+              pair: token,
+              token0: marketPlan(chainId, composition.token0, timestamp),
+              token1: marketPlan(chainId, composition.token1, timestamp),
+              decimals: [d0, d1, dLp],
+              block,
+            };
+          }
+          const decimals = await options.decimals(chainId, [token, composition.asset]);
+          const [shareDecimals, assetDecimals] = [decimals.get(token), decimals.get(composition.asset)];
+          if (shareDecimals === undefined || assetDecimals === undefined) return { kind: 'none' };
+          return { kind: 'vault', chainId, vault: token, asset: marketPlan(chainId, composition.asset, timestamp), shareDecimals, assetDecimals, block };
+        };
       }
 
-      // Each plan runs up to its first wait here, which fills `ahead`. A failed read ahead is met again below.
-      const planning = queries.map(plan);
+      // Queries grouped by token: a batch of a thousand legs of a few tokens plans a few tokens.
+      const byToken = new Map<string, { chainId: string; address: string; timestamps: number[] }>();
+      const tokenOf = queries.map((query) => {
+        if ('usd' in query) return undefined;
+        if (!options.networks.has(query.chainId)) throw invalidArgument(`chain ${query.chainId} is not supported`);
+        const address = normalizedAddress(query.chainId, query.address);
+        const key = `${query.chainId}:${address}`;
+        const group = byToken.get(key) ?? byToken.set(key, { chainId: query.chainId, address, timestamps: [] }).get(key)!;
+        group.timestamps.push(query.timestamp);
+        return key;
+      });
+      // Each route runs up to its first wait here, which fills `ahead`. A failed read ahead is met again below.
+      const routing = [...byToken].map(([key, group]) => routeOf(group.chainId, group.address, group.timestamps).then((route) => [key, route] as const));
       if (ahead.length > 0) tokens.then((inForce) => options.history.pricesAt(ahead, inForce)).catch(() => undefined);
-      const plans = await Promise.all(planning);
+      const routes = new Map(await Promise.all(routing));
+      const plans = await settled(queries.map((query, index): Plan | Promise<Plan> => (tokenOf[index] === undefined ? { kind: 'fixed', usd: 1 } : routes.get(tokenOf[index])!(query.timestamp))));
       const times = [...new Set(queries.map((query) => (query.timestamp === 0 ? latestTimestamp : query.timestamp)))];
       const currencyPricing = registry.pricing(currencyChainId);
       // The crypto currencies are the one price of ether and of the first priced bitcoin token.
@@ -226,7 +256,8 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
 
       const history = await options.history.pricesAt(lookups, await tokens);
 
-      async function usdOf(step: Plan): Promise<number | undefined> {
+      /** A plan's USD price: at once from the history read, after a chain read for LP and vault shares. */
+      function usdOf(step: Plan): number | undefined | Promise<number | undefined> {
         switch (step.kind) {
           case 'none':
             return undefined;
@@ -234,6 +265,14 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
             return step.usd;
           case 'market':
             return onePrice(step.lookups.map((index) => history[index]), step.maxDeviation);
+          case 'lp':
+          case 'vault':
+            return composedUsd(step);
+        }
+      }
+
+      async function composedUsd(step: Extract<Plan, { kind: 'lp' | 'vault' }>): Promise<number | undefined> {
+        switch (step.kind) {
           case 'lp': {
             const [price0, price1] = await Promise.all([usdOf(step.token0), usdOf(step.token1)]);
             if (price0 === undefined || price1 === undefined) return undefined;
@@ -258,7 +297,7 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         }
       }
 
-      const usd = await Promise.all(plans.map(usdOf));
+      const usd = await settled(plans.map(usdOf));
       const crypto = new Map<number, { eth: number | undefined; btc: number | undefined }>();
       for (const [time, plan] of currencyPlans) {
         const btc = await Promise.all(plan.btc.map(usdOf));
