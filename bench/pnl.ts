@@ -4,11 +4,11 @@
 // database of its own, serves it with the indexer's real gRPC service, and computes PnL with the
 // pnl service's real book keeper and gRPC service, pricing every leg with the running stack's
 // reference-data (the demo world's pools: real one-price history). Prints the cold computation
-// (history read, leg pricing, replay) and, per mark (now, and `since` at 1 day, 1 week, 1 month,
-// 1 year ago and the start of the year), the first answer and warm p50/p99 through a real gRPC
+// (the history streamed, each chunk priced while the next is read and replayed in order) and, per
+// mark (now, and `since` at 1 day, 1 week, 1 month, 1 year ago and the start of the year), the first answer and warm p50/p99 through a real gRPC
 // client, beside a bare gRPC server answering the same message in the same run.
 // Targets: cold replay under 1 s (measured alone, on the same transactions and prices), warm p50
-// under 30 ms.
+// under 30 ms, the cold answer under 3 s (issue 37).
 // Needs the running stack of `bash scripts/start.sh`.
 //   pnpm bench:pnl [--trades 100000] [--fungibles 20] [--samples 200]
 import { randomBytes, randomInt } from 'node:crypto';
@@ -100,14 +100,15 @@ const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.
 const indexerServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: database.clickhouse, referenceData })], logger });
 const indexer = createGrpcClient(IndexerClient, `127.0.0.1:${indexerServer.port}`);
 
-// The cold computation's parts, timed around the same objects the service uses.
+// The cold computation's parts, timed around the same objects the service uses. They overlap: a
+// chunk of the history is priced while the next is read, so the parts add up to more than the whole.
 const spent = { history: 0, pricing: 0 };
 const reader = createHistoryReader({ indexer });
 const history: HistoryReader = {
-  history: async (...args) => {
-    const { result, ms } = await timed(() => reader.history(...args));
-    spent.history += ms;
-    return result;
+  async *history(...args) {
+    const started = performance.now();
+    yield* reader.history(...args);
+    spent.history += performance.now() - started;
   },
   newerThan: (...args) => reader.newerThan(...args),
 };
@@ -137,12 +138,14 @@ try {
   console.log(`wallet ${wallet}: ${tradeCount} transactions across ${assets.length} assets on ${chainId} (${known} priced fungibles of the demo world, ${assets.length - known} unknown tokens), written in ${(written.ms / 1000).toFixed(1)} s`);
 
   const cold = await timed(() => ask());
-  const replay = cold.ms - spent.history - spent.pricing;
-  console.log(`cold: ${round(cold.ms)} ms = history read ${round(spent.history)} ms + leg pricing ${round(spent.pricing)} ms (reference-data GetPrices at each block time) + replay and answer ${round(replay)} ms`);
+  console.log(
+    `cold: ${round(cold.ms)} ms (overlapping: history stream ${round(spent.history)} ms from its first to its last chunk, leg pricing ${round(spent.pricing)} ms summed over chunks, reference-data GetPrices at each block time)`,
+  );
   console.log(`  realized ${cold.result.figures!.realizedGain.toFixed(2)} usd, unrealized ${cold.result.figures!.unrealizedGain.toFixed(2)} usd, excluded ${cold.result.excludedFungibleIds.length} fungibles`);
   // The replay alone, on the same transactions and prices, with nothing else running: what the cold figure spends in computation.
-  const transactions = await reader.history(wallet, [chainId]);
-  const legs = await legPricing.price(transactions, { context, currency: 'usd', kind: 'fungible' });
+  const transactions: WalletTransaction[] = [];
+  for await (const chunk of reader.history(wallet, [chainId])) transactions.push(...chunk);
+  const legs = await legPricing.price(transactions, { context, address: wallet, currency: 'usd', kind: 'fungible' });
   const replays: number[] = [];
   for (let run = 0; run < 5; run++) replays.push((await timed(async () => createWalletBook(wallet).apply(transactions, legs))).ms);
   const replayed = percentile(replays, 50);
@@ -175,7 +178,7 @@ try {
     });
   }
   console.table(results);
-  console.log(`target cold replay < 1 s: ${replayed < 1_000}`);
+  console.log(`target cold replay < 1 s: ${replayed < 1_000}; target cold answer < 3 s (issue 37): ${cold.ms < 3_000}`);
   bareClient.close();
   await bare.shutdown(1_000);
 } finally {

@@ -157,3 +157,21 @@ test('books count for their transactions: one larger than the budget is built fo
   for (const keeper of [tight, tight, roomy, roomy]) expect((await keeper.book(request)).count).toBe(6);
   expect(builds).toBe(3);
 });
+
+test('a history arriving in many chunks, priced ahead and applied in order, makes the same book as one chunk', async () => {
+  const history = createHistoryReader({ indexer: running.indexer });
+  const whole: WalletTransaction[] = [];
+  for await (const chunk of history.history(wallet, [chainA, chainB])) whole.push(...chunk);
+  expect(whole.length).toBeGreaterThan(4);
+  const chunked = (size: number): HistoryReader => ({
+    async *history() {
+      for (let at = 0; at < whole.length; at += size) yield whole.slice(at, at + size);
+    },
+    newerThan: (...args) => history.newerThan(...args),
+  });
+  for (const size of [1, 2, whole.length]) {
+    const book = await keeperOver(chunked(size)).book(request);
+    expect(book.count).toBe(whole.length);
+    expect(figuresOf(book)).toEqual(await replayed());
+  }
+});

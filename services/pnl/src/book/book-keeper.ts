@@ -28,6 +28,8 @@ export interface BookKeeperOptions {
   /** Transactions the kept books may hold together (their memory: about 600 bytes each, measured on 100,000 trades). */
   maxBookTransactions?: number;
   maxTransactions?: number;
+  /** History chunks whose legs are priced at once before the oldest of them is applied (2 unless given). */
+  pricedAhead?: number;
 }
 
 interface Kept {
@@ -49,13 +51,27 @@ const sameTokens = (a: WalletChangeTokens, b: WalletChangeTokens) => a.everythin
 export function createBookKeeper(options: BookKeeperOptions): BookKeeper {
   const { history, pricing, versions } = options;
   const limit = options.maxTransactions ?? Infinity;
+  const pricedAhead = options.pricedAhead ?? 2;
   // A book counts for its transactions once built (1 while it is): a few large wallets push out many small ones.
   const books = new LRUCache<string, Kept>({ max: options.maxBooks ?? 2_000, maxSize: options.maxBookTransactions ?? 2_000_000, sizeCalculation: () => 1 });
 
+  /**
+   * Replays the whole history as it streams in: each chunk is priced while the next ones are read
+   * and applied once those before it are, at most `pricedAhead` chunks waiting for their prices.
+   */
   async function build(request: BookRequest): Promise<WalletBook> {
-    const transactions = await history.history(request.address, request.chainIds);
     const book = createWalletBook(request.address);
-    book.apply(transactions, await pricing.price(transactions, request));
+    let applied = Promise.resolve();
+    const waiting: Promise<void>[] = [];
+    for await (const chunk of history.history(request.address, request.chainIds)) {
+      const priced = pricing.price(chunk, request);
+      applied = applied.then(async () => book.apply(chunk, await priced));
+      // Met by the await below or the last one; a failure meanwhile is no unhandled rejection.
+      applied.catch(() => undefined);
+      waiting.push(applied);
+      if (waiting.length > pricedAhead) await waiting.shift();
+    }
+    await applied;
     return book;
   }
 

@@ -3,7 +3,7 @@ import { AssetKind, type WalletTransaction } from '@wallet-api/core/proto/events
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { TokenInterface, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
-import { fungibleKinds, implementationKey, type FungibleRef } from '../fifo/transaction-entries.js';
+import { feePaidBy, fungibleKinds, implementationKey, type FungibleRef } from '../fifo/transaction-entries.js';
 import type { FungibleOf, ValueAt } from './wallet-book.js';
 
 /** What a book's ledgers are kept by: the fungible (its implementations together) or each implementation alone. */
@@ -11,6 +11,8 @@ export type LedgerKind = 'fungible' | 'implementation';
 
 export interface PricingRequest {
   context: RequestContext;
+  /** The wallet whose legs are priced: its fees need the native asset's price. */
+  address: string;
   currency: string;
   kind: LedgerKind;
 }
@@ -21,9 +23,11 @@ export interface LegPricing {
 }
 
 
-/** Every fungible implementation a transaction moves, the native asset of its chain included (fees). */
-function implementationsOf(transaction: WalletTransaction): FungibleRef[] {
-  const found = new Map<string, FungibleRef>([[`${transaction.chainId}:`, { chainId: transaction.chainId, asset: '' }]]);
+/** Every fungible implementation a transaction moves, the native asset of its chain when the wallet paid its fee. */
+function implementationsOf(transaction: WalletTransaction, wallet: string): FungibleRef[] {
+  const found = new Map<string, FungibleRef>();
+  // A transaction the wallet did not pay for needs no native price unless it moved the native asset: a third fewer price lookups for a wallet that mostly receives.
+  if (feePaidBy(transaction, wallet) > 0n) found.set(`${transaction.chainId}:`, { chainId: transaction.chainId, asset: '' });
   for (const transfer of transaction.transfers) {
     if (!fungibleKinds.has(transfer.asset?.kind ?? AssetKind.ASSET_KIND_UNSPECIFIED)) continue;
     const ref = { chainId: transaction.chainId, asset: transfer.asset!.kind === AssetKind.ASSET_KIND_NATIVE ? '' : canonicalWallet(transfer.asset!.address) };
@@ -41,7 +45,7 @@ export function createLegPricing(options: { tokens: TokenDirectory; referenceDat
   const { tokens, referenceData } = options;
   return {
     async price(transactions, request) {
-      const perTransaction = transactions.map(implementationsOf);
+      const perTransaction = transactions.map((transaction) => implementationsOf(transaction, request.address));
       const implementations = new Map(perTransaction.flat().map((ref) => [implementationKey(ref), ref]));
       const table = await tokens.load(
         [...implementations.values()].map(({ chainId, asset }) => ({ chainId, address: asset })),

@@ -44,6 +44,11 @@ function tradeValues(side: readonly Leg[], other: readonly Leg[], valueAt: Value
   return values.map((value) => value ?? Math.max(0, rest) / missing);
 }
 
+/** The native fee the wallet spent on the transaction: one it sent without a paymaster paying. */
+export function feePaidBy(transaction: WalletTransaction, wallet: string): bigint {
+  return transaction.from.toLowerCase() === wallet.toLowerCase() && transaction.paymaster === '' ? BigInt(transaction.fee || '0') : 0n;
+}
+
 /**
  * What one transaction did to one wallet's FIFO ledgers. The wallet's fungible legs are netted
  * per asset (a transfer between the wallet and itself is neutral, and a fee-on-transfer token
@@ -88,8 +93,7 @@ export function transactionEntries(transaction: WalletTransaction, wallet: strin
   const ref = (asset: string): FungibleRef => ({ chainId: transaction.chainId, asset });
   const entries: TransactionEntries['entries'] = [];
 
-  const paysFee = transaction.from.toLowerCase() === me && transaction.paymaster === '';
-  const fee = paysFee ? BigInt(transaction.fee || '0') : 0n;
+  const fee = feePaidBy(transaction, me);
   // A fee leaves the native lots at their cost whatever it was worth: without a price then (blocks
   // before any pool) it counts 0 in total_fee and does not leave the native asset out.
   const feeValue = fee > 0n ? (valueAt(ref(''), fee) ?? 0) : 0;

@@ -15,8 +15,11 @@ export class TooManyTransactions extends Error {
 }
 
 export interface HistoryReader {
-  /** The wallet's transactions on the chains, oldest first; TooManyTransactions past the limit. */
-  history(address: string, chainIds: readonly string[]): Promise<WalletTransaction[]>;
+  /**
+   * The wallet's transactions on the chains, oldest first, in the chunks they arrive in (a chunk can
+   * be priced while the next is read); TooManyTransactions once past the limit.
+   */
+  history(address: string, chainIds: readonly string[]): AsyncIterable<WalletTransaction[]>;
   /**
    * The wallet's transactions on one chain after `known` (its newest seen there; every one without
    * it), oldest first; undefined when `known` is no longer in the history (rolled back).
@@ -46,15 +49,15 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
   const page = (address: string, chainIds: readonly string[], after: TransactionCursor | undefined) =>
     unary(indexer, indexer.listWalletHistory, { address, chainIds: [...chainIds], after, pageSize }, { name: 'Indexer/ListWalletHistory' });
   return {
-    async history(address, chainIds) {
-      const oldestFirst: WalletTransaction[] = [];
+    async *history(address, chainIds) {
+      let count = 0;
       const chunks = serverStream(indexer, indexer.streamWalletHistory, { address, chainIds: [...chainIds] }, { name: 'Indexer/StreamWalletHistory', deadlineMs: options.streamDeadlineMs });
       for await (const { transactions } of chunks) {
-        for (const encoded of transactions) oldestFirst.push(WalletTransaction.decode(encoded));
+        count += transactions.length;
         // Leaving the loop cancels the stream: the rest of a refused wallet is never read.
-        if (oldestFirst.length > limit) throw new TooManyTransactions(limit);
+        if (count > limit) throw new TooManyTransactions(limit);
+        yield transactions.map((encoded) => WalletTransaction.decode(encoded));
       }
-      return oldestFirst;
     },
     async newerThan(address, chainId, known) {
       const newestFirst: WalletTransaction[] = [];
