@@ -1,25 +1,11 @@
-import { credentials, makeGenericClientConstructor, status, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import { credentials, makeGenericClientConstructor, status, type ServiceError } from '@grpc/grpc-js';
 import { startGrpcServer, type CallContext, type ServiceRegistration } from '../src/grpc/index.js';
 import { shutdownService } from '../src/service/index.js';
-import { checkHealth, testLogger } from '../src/testing/index.js';
+import { checkHealth, jsonServiceDefinition, testLogger } from '../src/testing/index.js';
 
 // A test-only service with a handler that takes as long as the request says, built without a
 // .proto so the lifecycle is tested independently of the generated contracts.
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()),
-};
-const slowDefinition: ServiceDefinition = {
-  sleep: {
-    path: '/test.Slow/Sleep',
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
+const slowDefinition = jsonServiceDefinition('test.Slow', { sleep: {} });
 const SlowClient = makeGenericClientConstructor(slowDefinition, 'Slow');
 
 function slowService(): ServiceRegistration {

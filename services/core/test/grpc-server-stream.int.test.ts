@@ -1,25 +1,11 @@
-import { makeGenericClientConstructor, status, type Client, type ServiceDefinition } from '@grpc/grpc-js';
+import { makeGenericClientConstructor, status, type Client } from '@grpc/grpc-js';
 import { createGrpcClient, GrpcError, serverStream, startGrpcServer, type CallContext, type GrpcServer } from '../src/grpc/index.js';
-import { testLogger } from '../src/testing/index.js';
+import { jsonServiceDefinition, testLogger } from '../src/testing/index.js';
 
 // A server-streaming method through the shared server and client helpers: messages in order
 // past the client's flow-control window, errors with their codes, and a reader that stops early
 // ending the handler's iterator on the server. Built without a .proto, as the lifecycle test is.
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()),
-};
-const definition: ServiceDefinition = {
-  count: {
-    path: '/test.Counter/Count',
-    requestStream: false,
-    responseStream: true,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
+const definition = jsonServiceDefinition('test.Counter', { count: { responseStream: true } });
 interface CountRequest {
   to: number;
   /** Characters of padding per message: large messages fill the window and make the server wait. */

@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
 import {
   Metadata,
   credentials,
@@ -49,6 +49,19 @@ function methodPath(client: Client, method: object, fallback: string): string {
 }
 
 
+/** A client call's span, child of the active context, and the metadata that carries it to the server. */
+function startClientSpan(name: string): { span: Span; metadata: Metadata; started: bigint } {
+  const span = tracer.startSpan(`grpc ${name}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } });
+  const metadata = new Metadata();
+  for (const [key, value] of Object.entries(injectTraceContext({}, trace.setSpan(context.active(), span)))) metadata.set(key, value);
+  return { span, metadata, started: process.hrtime.bigint() };
+}
+
+function recordFailure(span: Span, error: ServiceError): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error.details });
+  span.setAttribute('rpc.grpc.status_code', error.code);
+}
+
 /**
  * Calls a unary method with a deadline, in a client span whose context travels in the metadata.
  * Use as `unary(client, client.listChains, request)`.
@@ -60,20 +73,15 @@ export function unary<C extends Client, Req, Res>(
   options: { deadlineMs?: number; name?: string } = {},
 ): Promise<Res> {
   const name = options.name ?? method.name ?? 'grpc call';
-  return tracer.startActiveSpan(`grpc ${name}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } }, (span) => {
-    const metadata = new Metadata();
-    for (const [key, value] of Object.entries(injectTraceContext({}, context.active()))) metadata.set(key, value);
-    const started = process.hrtime.bigint();
-    return new Promise<Res>((resolve, reject) => {
-      method.call(client, request, metadata, { deadline: Date.now() + (options.deadlineMs ?? 10_000) }, (error, response) => {
-        grpcClientDuration.observe({ method: methodPath(client, method, name), code: statusName(error ? error.code : 0) }, secondsSince(started));
-        if (error) {
-          span.setStatus({ code: SpanStatusCode.ERROR, message: error.details });
-          span.setAttribute('rpc.grpc.status_code', error.code);
-          reject(error);
-        } else resolve(response);
-        span.end();
-      });
+  const { span, metadata, started } = startClientSpan(name);
+  return new Promise<Res>((resolve, reject) => {
+    method.call(client, request, metadata, { deadline: Date.now() + (options.deadlineMs ?? 10_000) }, (error, response) => {
+      grpcClientDuration.observe({ method: methodPath(client, method, name), code: statusName(error ? error.code : 0) }, secondsSince(started));
+      if (error) {
+        recordFailure(span, error);
+        reject(error);
+      } else resolve(response);
+      span.end();
     });
   });
 }
@@ -92,10 +100,7 @@ export async function* serverStream<C extends Client, Req, Res>(
   options: { deadlineMs?: number; name?: string } = {},
 ): AsyncGenerator<Res> {
   const name = options.name ?? method.name ?? 'grpc stream';
-  const span = tracer.startSpan(`grpc ${name}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } });
-  const metadata = new Metadata();
-  for (const [key, value] of Object.entries(injectTraceContext({}, trace.setSpan(context.active(), span)))) metadata.set(key, value);
-  const started = process.hrtime.bigint();
+  const { span, metadata, started } = startClientSpan(name);
   const call = method.call(client, request, metadata, { deadline: Date.now() + (options.deadlineMs ?? 60_000) });
   let code = status.CANCELLED;
   try {
@@ -103,8 +108,7 @@ export async function* serverStream<C extends Client, Req, Res>(
     code = status.OK;
   } catch (error) {
     code = (error as ServiceError).code ?? status.UNKNOWN;
-    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as ServiceError).details });
-    span.setAttribute('rpc.grpc.status_code', code);
+    recordFailure(span, error as ServiceError);
     throw error;
   } finally {
     if (code === status.CANCELLED) {

@@ -11,6 +11,7 @@ export { checkHealth } from './health-check.js';
 export { consumerGroupCaughtUp } from './consumer-caught-up.js';
 export { eventually } from './eventually.js';
 export { freePort } from './free-port.js';
+export { jsonServiceDefinition } from './json-service.js';
 export { migrationStatements, setupClickHouseDatabase, type ClickHouseDatabase } from './clickhouse-database.js';
 export { setupPostgresDatabase, type PostgresDatabase } from './postgres-database.js';
 

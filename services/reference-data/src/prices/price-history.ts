@@ -209,23 +209,41 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
     async pricesAt(lookups, inForce) {
       if (lookups.length === 0) return [];
       const tokens = inForce ?? (await versions.everythingAndPrices());
+      // The lookups by token: what holds for a token (priced or not, its day keys) is found once for
+      // all its lookups, not per lookup (a PnL asks a few tokens at a hundred thousand times).
+      const byChain = new Map<string, Map<string, number[]>>();
+      lookups.forEach(({ chainId, token }, position) => {
+        const onChain = byChain.get(chainId) ?? byChain.set(chainId, new Map()).get(chainId)!;
+        const positions = onChain.get(token);
+        if (positions) positions.push(position);
+        else onChain.set(token, [position]);
+      });
+      const asked = [...byChain].flatMap(([chainId, onChain]) => [...onChain].map(([token, positions]) => ({ chainId, token, positions })));
       // Asked after the tokens: a token whose first rows were announced by them is in the set.
-      const unpriced = options.priced ? await options.priced.unpriced(lookups).catch(() => undefined) : undefined;
-      const read = unpriced ? lookups.map(({ chainId, token }) => !unpriced.has(`${chainId}:${token}`)) : lookups.map(() => true);
-      if (!read.includes(true)) return lookups.map(() => undefined);
+      const unpriced = options.priced ? await options.priced.unpriced(asked).catch(() => undefined) : undefined;
+      const read = unpriced ? asked.filter(({ chainId, token }) => !unpriced.has(`${chainId}:${token}`)) : asked;
+      if (read.length === 0) return lookups.map(() => undefined);
       adopt(tokens);
       const index = await marksUnder(tokens);
-      const dayOf = lookups.map(({ chainId, timestamp }, position) => {
-        if (!read[position]) return undefined;
-        const chainMarks = index.get(chainId);
-        const at = chainMarks ? lastAtOrBelow(chainMarks.times, (time) => time, timestamp) : -1;
-        return at < 0 ? undefined : chainMarks!.days[at]!;
-      });
       const keys: DayKey[] = [];
-      const keyOf = lookups.map(({ chainId, token }, position) => {
-        const day = dayOf[position];
-        return day === undefined ? undefined : keys.push({ key: `${chainId}:${token}:${day}`, chainId, token, day }) - 1;
-      });
+      const dayKeyOf: (DayKey | undefined)[] = new Array(lookups.length);
+      for (const { chainId, token, positions } of read) {
+        const chainMarks = index.get(chainId);
+        if (!chainMarks) continue;
+        const tokenDays = new Map<number, DayKey>();
+        for (const position of positions) {
+          const at = lastAtOrBelow(chainMarks.times, (time) => time, lookups[position]!.timestamp);
+          if (at < 0) continue;
+          const day = chainMarks.days[at]!;
+          let dayKey = tokenDays.get(day);
+          if (!dayKey) {
+            dayKey = { key: `${chainId}:${token}:${day}`, chainId, token, day };
+            tokenDays.set(day, dayKey);
+            keys.push(dayKey);
+          }
+          dayKeyOf[position] = dayKey;
+        }
+      }
       // Each day awaited once, not once per lookup: a batch of a thousand lookups reads a few days.
       const pending = daysUnderTokens(keys, tokens, index);
       const entries = new Map(await Promise.all([...pending].map(async ([key, entry]) => [key, await entry] as const)));
@@ -233,9 +251,9 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
       for (const entry of entries.values()) entry.usedAt = now;
 
       return lookups.map(({ timestamp }, position) => {
-        const day = dayOf[position];
-        if (day === undefined) return undefined;
-        const { rows } = entries.get(keys[keyOf[position]!]!.key)!;
+        const dayKey = dayKeyOf[position];
+        if (dayKey === undefined) return undefined;
+        const { rows } = entries.get(dayKey.key)!;
         const row = rows[lastAtOrBelow(rows, (candidate) => candidate.timestamp, timestamp)];
         return row?.price === undefined ? undefined : { price: row.price, depthUsd: row.depthUsd };
       });

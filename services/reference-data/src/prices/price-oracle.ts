@@ -155,26 +155,31 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
       /** A read at the head, through `heads` when there is one. */
       const atHead = async <T>(key: string, load: () => Promise<T>): Promise<T> => (headScope ? (await headScope).read(key, load) : load());
       const lookups: PriceLookup[] = [];
-      const lookupIndex = new Map<string, number>();
-      const lookup = (chainId: string, token: string, timestamp: number): number => {
-        const key = `${chainId}:${token}:${timestamp}`;
-        let index = lookupIndex.get(key);
+      /** A token on a chain whose history is looked up, with the index of its lookup at each time asked. */
+      type Source = { chainId: string; token: string; lookupAt: Map<number, number> };
+      const sourceByKey = new Map<string, Source>();
+      const sourceOf = (chainId: string, token: string): Source => {
+        const key = `${chainId}:${token}`;
+        return sourceByKey.get(key) ?? sourceByKey.set(key, { chainId, token, lookupAt: new Map() }).get(key)!;
+      };
+      // One lookup per source and time, without a key built per query: a batch of legs asks few tokens at many times.
+      const lookup = (source: Source, timestamp: number): number => {
+        let index = source.lookupAt.get(timestamp);
         if (index === undefined) {
-          index = lookups.push({ chainId, token, timestamp }) - 1;
-          lookupIndex.set(key, index);
+          index = lookups.push({ chainId: source.chainId, token: source.token, timestamp }) - 1;
+          source.lookupAt.set(timestamp, index);
         }
         return index;
       };
-      // A token's sources (its implementations on the network's priced chains), found once per call.
-      const sources = new Map<string, { chainId: string; token: string }[]>();
-      const marketPlan = (chainId: string, token: string, timestamp: number): Plan => {
+      /** How a token's market price at a time is planned, its rules and sources found once. */
+      const marketPlanner = (chainId: string, token: string): ((timestamp: number) => Plan) => {
         const rules = registry.pricing(chainId);
-        if (!rules) return { kind: 'none' };
-        if (rules.usd_stablecoins.includes(token)) return { kind: 'fixed', usd: 1 };
-        const key = `${chainId}:${token}`;
-        const refs = sources.get(key) ?? sources.set(key, implementations(chainId, token)).get(key)!;
-        return { kind: 'market', lookups: refs.map((ref) => lookup(ref.chainId, ref.token, timestamp)), maxDeviation: rules.max_deviation };
+        if (!rules) return () => ({ kind: 'none' });
+        if (rules.usd_stablecoins.includes(token)) return () => ({ kind: 'fixed', usd: 1 });
+        const refs = implementations(chainId, token).map((ref) => sourceOf(ref.chainId, ref.token));
+        return (timestamp) => ({ kind: 'market', lookups: refs.map((source) => lookup(source, timestamp)), maxDeviation: rules.max_deviation });
       };
+      const marketPlan = (chainId: string, token: string, timestamp: number): Plan => marketPlanner(chainId, token)(timestamp);
 
       // Most tokens are neither LP nor vault shares: the market lookups of a token whose composition
       // is still to be found are read from the history meanwhile (a never-seen token's costs a
@@ -198,7 +203,10 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         const composed = derived !== undefined && !rules.usd_stablecoins.includes(token);
         if (composed) for (const ref of implementations(chainId, token)) for (const timestamp of timestamps) ahead.push({ chainId: ref.chainId, token: ref.token, timestamp: at(timestamp) });
         const composition = composed ? await derived.composition(token) : { kind: 'market' as const };
-        if (composition.kind === 'market') return (timestamp) => marketPlan(chainId, token, at(timestamp));
+        if (composition.kind === 'market') {
+          const planned = marketPlanner(chainId, token);
+          return (timestamp) => planned(at(timestamp));
+        }
         return async (queryTimestamp) => {
           const timestamp = at(queryTimestamp);
           const clock = options.clocks.get(chainId);
