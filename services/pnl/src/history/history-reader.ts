@@ -33,7 +33,10 @@ export interface HistoryReaderOptions {
   indexer: IndexerClient;
   /** Transactions per ListWalletHistory page (at most the indexer's 1,000): the reads after a book's newest. */
   pageSize?: number;
-  /** How long the whole history's stream may take (60 s unless given). */
+  /**
+   * How long the whole history's stream may take: it is read as fast as its chunks are priced, so
+   * a wallet at the million-transaction limit takes about a minute here (10 minutes unless given).
+   */
   streamDeadlineMs?: number;
   maxTransactions?: number;
 }
@@ -51,7 +54,7 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
   return {
     async *history(address, chainIds) {
       let count = 0;
-      const chunks = serverStream(indexer, indexer.streamWalletHistory, { address, chainIds: [...chainIds] }, { name: 'Indexer/StreamWalletHistory', deadlineMs: options.streamDeadlineMs });
+      const chunks = serverStream(indexer, indexer.streamWalletHistory, { address, chainIds: [...chainIds] }, { name: 'Indexer/StreamWalletHistory', deadlineMs: options.streamDeadlineMs ?? 600_000 });
       for await (const { transactions } of chunks) {
         count += transactions.length;
         // Leaving the loop cancels the stream: the rest of a refused wallet is never read.
