@@ -46,6 +46,17 @@ export interface SnapshotStore {
   markReorganised(chainId: string, commonAncestor: bigint): Promise<void>;
 }
 
+/** One item per key, the one of the highest block: a batch names a wallet or pool many times. */
+function newestOf<T extends { blockNumber: bigint }>(items: readonly T[], keyOf: (item: T) => string): T[] {
+  const newest = new Map<string, T>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const seen = newest.get(key);
+    if (!seen || seen.blockNumber < item.blockNumber) newest.set(key, item);
+  }
+  return [...newest.values()];
+}
+
 export function createSnapshotStore(prisma: PrismaClient): SnapshotStore {
   return {
     async find(wallet, chainIds) {
@@ -75,13 +86,7 @@ export function createSnapshotStore(prisma: PrismaClient): SnapshotStore {
     },
 
     async markTouched(touches) {
-      const newest = new Map<string, ProtocolTouch>();
-      for (const touch of touches) {
-        const key = `${touch.chainId}:${touch.wallet}`;
-        const seen = newest.get(key);
-        if (!seen || seen.blockNumber < touch.blockNumber) newest.set(key, touch);
-      }
-      const rows = [...newest.values()].sort((a, b) => (a.chainId + a.wallet < b.chainId + b.wallet ? -1 : 1));
+      const rows = newestOf(touches, (touch) => `${touch.chainId}:${touch.wallet}`).sort((a, b) => (a.chainId + a.wallet < b.chainId + b.wallet ? -1 : 1));
       if (rows.length === 0) return [];
       const marked = await prisma.$queryRaw<{ chain_id: string; wallet: string; moved: boolean }[]>`
         UPDATE protocol_snapshots p SET
@@ -98,14 +103,8 @@ export function createSnapshotStore(prisma: PrismaClient): SnapshotStore {
     },
 
     async markPoolsMoved(moves) {
-      const newest = new Map<string, PoolMove>();
-      for (const move of moves) {
-        const key = `${move.chainId}:${move.pool}`;
-        const seen = newest.get(key);
-        if (!seen || seen.blockNumber < move.blockNumber) newest.set(key, move);
-      }
-      if (newest.size === 0) return [];
-      const rows = [...newest.values()];
+      const rows = newestOf(moves, (move) => `${move.chainId}:${move.pool}`);
+      if (rows.length === 0) return [];
       // Every snapshot with a position in a moved pool, read below the move; touched_block keeps a
       // read that started before the move but is written after it stale too.
       const marked = await prisma.$queryRaw<{ chain_id: string; wallet: string }[]>`
