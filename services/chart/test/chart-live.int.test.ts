@@ -224,8 +224,9 @@ test("a chart's last point is the wallet at the newest indexed block, stamped wi
 
   // A transfer mined now, after the day chart's last 5-minute boundary, early enough in the interval
   // that the checks below end before the next boundary (after it, the grid's own last point is now).
+  // They take seconds; 90 s leaves a slow machine room without waiting half an interval on average.
   const intervalLeft = 300 - (Math.floor(Date.now() / 1000) % 300);
-  if (intervalLeft < 150) await new Promise((resolve) => setTimeout(resolve, (intervalLeft + 1) * 1000));
+  if (intervalLeft < 90) await new Promise((resolve) => setTimeout(resolve, (intervalLeft + 1) * 1000));
   const clock = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000)) + 1;
   chain.session.resetNonces();
   await chain.session.send({ from: wallet, to: recipient, value: parseEther('0.05'), gas: 21_000n });
