@@ -26,7 +26,8 @@ export interface LegPricing {
 /** Every fungible implementation a transaction moves, the native asset of its chain when the wallet paid its fee. */
 function implementationsOf(transaction: WalletTransaction, wallet: string): FungibleRef[] {
   const found = new Map<string, FungibleRef>();
-  // A transaction the wallet did not pay for needs no native price unless it moved the native asset: a third fewer price lookups for a wallet that mostly receives.
+  // A transaction the wallet did not pay for needs no native price unless it moved the native
+  // asset: a third fewer price lookups for a wallet that mostly receives.
   if (feePaidBy(transaction, wallet) > 0n) found.set(`${transaction.chainId}:`, { chainId: transaction.chainId, asset: '' });
   for (const transfer of transaction.transfers) {
     if (!fungibleKinds.has(transfer.asset?.kind ?? AssetKind.ASSET_KIND_UNSPECIFIED)) continue;
