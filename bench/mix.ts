@@ -5,6 +5,9 @@
 // Phases, each after a warm-up of its own but the first:
 //   first answers every world wallet's positions then portfolio once, in random order, 32 at a
 //                 time: the first answers of a freshly started stack (run it first after start)
+//   first answers, crowd
+//                 the same for --first-crowd wallets of the crowd no request has asked about yet
+//                 (with --crowd)
 //   one wallet    the mix on the busiest EVM wallet (and one Solana wallet for the Solana routes)
 //   uniform       wallets drawn uniformly from every world wallet (EVM and Solana)
 //   zipf          wallets drawn from a Zipf distribution (s = 1.1) over a fixed random ranking
@@ -12,10 +15,13 @@
 // The mix: portfolio, positions, transactions (page of 100), day chart, pnl and nft-positions for
 // EVM wallets; positions, portfolio, transactions and day chart for Solana wallets; wallet-set
 // positions and portfolio for an EVM and a Solana wallet together.
+// --crowd adds the crowd of a stack started with DEVNET_CROWD=10000 (.data/devnet/crowd.json) to the
+// working set as EVM wallets, after waiting until the indexer has its newest block.
 // Targets: first answers p99 < 250 ms; many-wallet throughput >= 0.5 of one wallet's, p99 < 250 ms,
 // zero 5xx; sequential p99 < 50 ms.
-//   pnpm bench:mix [--duration 20] [--connections 32] [--sequential 400] [--url http://127.0.0.1:8080]
-import { readFileSync } from 'node:fs';
+//   pnpm bench:mix [--duration 20] [--connections 32] [--sequential 400] [--crowd] [--first-crowd 2000]
+//                  [--url http://127.0.0.1:8080]
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -28,6 +34,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '20' },
     connections: { type: 'string', default: '32' },
     sequential: { type: 'string', default: '400' },
+    crowd: { type: 'boolean', default: false },
+    'first-crowd': { type: 'string', default: '2000' },
     url: { type: 'string', default: 'http://127.0.0.1:8080' },
   },
 });
@@ -41,7 +49,11 @@ interface Manifest {
   solana?: { id: string; wallets: { address: string }[] }[];
 }
 const manifest = JSON.parse(readFileSync(join(root, '.data/devnet/manifest.json'), 'utf8')) as Manifest;
-const evmWallets = [...new Set(manifest.chains.flatMap((chain) => chain.wallets.map((wallet) => wallet.address)))];
+const worldWallets = [...new Set(manifest.chains.flatMap((chain) => chain.wallets.map((wallet) => wallet.address)))];
+const crowdFile = join(root, '.data/devnet/crowd.json');
+if (values.crowd && !existsSync(crowdFile)) throw new Error(`--crowd needs ${crowdFile}: start the stack with DEVNET_CROWD=10000 bash scripts/start.sh`);
+const crowd = values.crowd ? (JSON.parse(readFileSync(crowdFile, 'utf8')) as { wallets: string[] }).wallets : [];
+const evmWallets = [...worldWallets, ...crowd];
 const solanaWallets = [...new Set((manifest.solana ?? []).flatMap((world) => world.wallets.map((wallet) => wallet.address)))];
 
 const evmPaths = (address: string) => [
@@ -174,8 +186,8 @@ async function timedRequests(lists: readonly (readonly string[])[], clients: num
 const sequential = (nextPath: () => string, count: number) => timedRequests([Array.from({ length: count }, nextPath)], 1);
 
 async function busiestWallet(): Promise<string> {
-  let chosen = { wallet: evmWallets[0]!, count: -1 };
-  for (const wallet of evmWallets) {
+  let chosen = { wallet: worldWallets[0]!, count: -1 };
+  for (const wallet of worldWallets) {
     const response = await fetch(`${values.url}/v1/wallets/${wallet}/transactions/?page[size]=100`, { headers });
     if (!response.ok) continue;
     const count = ((await response.json()) as { data: unknown[] }).data.length;
@@ -184,21 +196,35 @@ async function busiestWallet(): Promise<string> {
   return chosen.wallet;
 }
 
+/** Waits until the crowd's last transaction is served: the indexer has read every crowd block. */
+async function crowdIndexed(): Promise<number> {
+  const started = performance.now();
+  const last = crowd.at(-1)!;
+  for (;;) {
+    const response = await fetch(`${values.url}/v1/wallets/${last}/transactions/`, { headers });
+    if (response.ok && ((await response.json()) as { data: unknown[] }).data.length > 0) return (performance.now() - started) / 1000;
+    if (performance.now() - started > 900_000) throw new Error('the crowd was not indexed within 15 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
+
 // Deterministic draws, so two runs ask for the same sequence of wallets.
 const rng = createRng('bench-mix');
 const random = rng.next;
 const wallets = workingSet();
+if (crowd.length > 0) console.log(`crowd of ${crowd.length} wallets indexed after ${(await crowdIndexed()).toFixed(0)} s of waiting`);
+const firstPaths = (address: string) => [`/v1/wallets/${address}/positions/`, `/v1/wallets/${address}/portfolio`];
 // First: every world wallet's first positions and portfolio answers, `connections` wallets at a
 // time in random order; cold only on a stack no request has asked about them since it started.
-const firstAnswers = await timedRequests(
-  rng.shuffle([...evmWallets, ...solanaWallets]).map((address) => [`/v1/wallets/${address}/positions/`, `/v1/wallets/${address}/portfolio`]),
-  connections,
-);
+const firstAnswers = await timedRequests(rng.shuffle([...worldWallets, ...solanaWallets]).map(firstPaths), connections);
+// Crowd wallets no request has asked about (the wait above asked only the last one).
+const firstCrowd = crowd.length > 0 ? await timedRequests(rng.shuffle(crowd.slice(0, -1)).slice(0, Number(values['first-crowd'])).map(firstPaths), connections) : undefined;
 const busiest = await busiestWallet();
 const one = [[...evmPaths(busiest), ...solanaPaths(solanaWallets[0]!), ...setPaths(busiest, solanaWallets[0]!)]];
-console.log(`working set: ${evmWallets.length} EVM + ${solanaWallets.length} Solana wallets + ${Math.min(evmWallets.length, solanaWallets.length)} wallet sets; ${connections} connections, ${duration} s per phase`);
+console.log(`working set: ${worldWallets.length} + ${crowd.length} crowd EVM + ${solanaWallets.length} Solana wallets + ${Math.min(evmWallets.length, solanaWallets.length)} wallet sets; ${connections} connections, ${duration} s per phase`);
 
 const results: [string, Figures][] = [['first answers (positions, portfolio)', firstAnswers]];
+if (firstCrowd) results.push([`first answers, ${firstCrowd.requests / 2} crowd wallets`, firstCrowd]);
 results.push(['one wallet', await underLoad(pathSource(one, () => 0, random), duration)]);
 const uniform = await backendTimeOf(() => underLoad(pathSource(wallets, () => Math.floor(random() * wallets.length), random), duration));
 results.push(['uniform', uniform.result]);
@@ -206,7 +232,7 @@ const zipf = zipfDraw(wallets.length, 1.1, random);
 results.push(['zipf s=1.1', await underLoad(pathSource(wallets, zipf, random), duration)]);
 results.push(['sequential (zipf)', await sequential(pathSource(wallets, zipf, random), Number(values.sequential))]);
 
-const baseline = results[1]![1].perSecond;
+const baseline = results.find(([name]) => name === 'one wallet')![1].perSecond;
 console.log('\n| working set | req/s | ratio to one wallet | p50 ms | p90 ms | p99 ms | max ms | 5xx | 4xx | 202 |');
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const [name, figures] of results) {

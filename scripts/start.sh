@@ -40,6 +40,14 @@ bash scripts/infra/solana.sh restart
 # indexer would wait at a checkpoint above the new head.
 log "clearing what the services derived from earlier chain sessions"
 bash scripts/reset-chain-data.sh
+# A crowd of extra ethereum wallets for bench:mix (DEVNET_CROWD=10000): funded now, in a few blocks
+# the indexer reads on start like any others. The previous start's list names wallets the restarted
+# chain no longer has, so it goes either way.
+rm -f "${DATA_DIR}/devnet/crowd.json"
+if ((${DEVNET_CROWD:-0} > 0)); then
+  log "funding a crowd of ${DEVNET_CROWD} more wallets on ethereum"
+  node services/devnet/dist/cli/main.js crowd --wallets "${DEVNET_CROWD}"
+fi
 
 pids=()
 stopping=false

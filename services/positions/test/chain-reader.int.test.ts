@@ -106,7 +106,7 @@ test("aggregate3 answers each call as viem's multicall does: results where a con
   );
 }, 60_000);
 
-test('balances after a block by hash equal the truth readers at that block, in one JSON-RPC batch; a token without code holds nothing, one that reverts answers nothing, an unknown block fails', async () => {
+test('balances after a block by hash equal the truth readers at that block, in one JSON-RPC batch, through Multicall3 given the block number; a token without code holds nothing, one that reverts answers nothing, an unknown block fails', async () => {
   const bodies: string[] = [];
   const reader = createChainReader(
     createPublicClient({ transport: http(chain.rpcUrl, { batch: { batchSize: 500 }, onFetchRequest: async (request) => void bodies.push(await request.clone().text()) }), cacheTime: 0 }),
@@ -131,13 +131,60 @@ test('balances after a block by hash equal the truth readers at that block, in o
   expect(new Map(holdings.map((holding, index) => [`${holding.wallet}:${holding.asset}`, read[index]]))).toEqual(expected);
   expect(read.filter((amount) => amount! > 0n).length).toBeGreaterThan(wallets.length);
 
+  // With the block's number, the token balances go through Multicall3: the same amounts.
+  await reader.createdAt(multicall3Address);
+  bodies.length = 0;
+  expect(await reader.balancesAt(block.hash!, holdings, blockNumber)).toEqual(read);
+  expect(bodies).toHaveLength(1);
+  const requests = JSON.parse(bodies[0]!) as { method: string; params: [{ to: string }] }[];
+  expect(requests.filter((request) => request.method === 'eth_call').map((request) => request.params[0].to.toLowerCase())).toEqual([multicall3Address.toLowerCase()]);
+
   const uniswap = world.protocols.uniswap as UniswapManifest;
-  const [noCode, reverting] = await reader.balancesAt(block.hash!, [
-    { wallet: wallets[0]!, asset: '0x6f70656e696e6773000000000000000000000009' },
-    { wallet: wallets[0]!, asset: uniswap.v2.factory.toLowerCase() as Address },
-  ]);
-  expect([noCode, reverting]).toEqual([0n, undefined]);
+  for (const number of [undefined, blockNumber]) {
+    const [noCode, reverting] = await reader.balancesAt(
+      block.hash!,
+      [
+        { wallet: wallets[0]!, asset: '0x6f70656e696e6773000000000000000000000009' },
+        { wallet: wallets[0]!, asset: uniswap.v2.factory.toLowerCase() as Address },
+      ],
+      number,
+    );
+    expect([noCode, reverting]).toEqual([0n, undefined]);
+  }
   await expect(reader.balancesAt(`0x${'ab'.repeat(32)}` as Hash, holdings.slice(0, 1))).rejects.toThrow();
+  await expect(reader.balancesAt(`0x${'ab'.repeat(32)}` as Hash, holdings, blockNumber)).rejects.toThrow();
+}, 120_000);
+
+test('thousands of balances are read a wave of at most 200 requests at a time, equal one by one, in far fewer waves through Multicall3', async () => {
+  const sizes: number[] = [];
+  const reader = createChainReader(
+    createPublicClient({
+      transport: http(chain.rpcUrl, { batch: { batchSize: 500 }, onFetchRequest: async (request) => void sizes.push([JSON.parse(await request.clone().text())].flat().length) }),
+      cacheTime: 0,
+    }),
+  );
+  const blockNumber = BigInt(world.endBlock);
+  const block = await createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 }).getBlock({ blockNumber });
+  const tokens = worldTokens(world).tokens.map((token) => token.address.toLowerCase() as Address);
+  // A crowd of new wallets (most hold nothing) beside the world's, as a payout block brings.
+  const wallets = [...world.wallets.map((wallet) => wallet.address.toLowerCase() as Address), ...Array.from({ length: 400 }, (_, index) => `0x${(index + 1).toString(16).padStart(40, 'c')}` as Address)];
+  const holdings = wallets.flatMap((wallet) => [{ wallet, asset: '' as const }, ...tokens.map((asset) => ({ wallet, asset }))]);
+  const batches: number[] = [];
+  for (const number of [undefined, blockNumber]) {
+    await reader.createdAt(multicall3Address);
+    sizes.length = 0;
+    const read = await reader.balancesAt(block.hash!, holdings, number);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(200);
+    batches.push(sizes.length);
+    const one = holdings.slice(0, 40).concat(holdings.slice(-40));
+    const alone = await Promise.all(one.map((holding) => reader.balancesAt(block.hash!, [holding])));
+    expect([...read.slice(0, 40), ...read.slice(-40)]).toEqual(alone.flat());
+    expect(read.filter((amount) => amount! > 0n).length).toBeGreaterThan(world.wallets.length);
+  }
+  // One by one, a wave of 200 requests is 200 balances; through Multicall3 a wave carries the
+  // token balances of a hundred wallets and more (its calldata caps it at 512 KiB).
+  expect(batches[0]).toBe(Math.ceil(holdings.length / 200));
+  expect(batches[1]).toBeLessThan(batches[0]! / 5);
 }, 120_000);
 
 test('createdAt finds the block a contract was created in (code there, none the block before); an address without code has none', async () => {

@@ -7,6 +7,10 @@
 //   live [--interval-ms MS] [--actions N]
 //         keeps producing activity on the chains of .data/devnet/manifest.json until stopped, and
 //         serves the hosted NFT metadata on 127.0.0.1:18600
+//   crowd --wallets N [--chain ID]
+//         adds N more wallets to the running chain ID (default ethereum) of the loaded world, funded
+//         in a few blocks at the wall-clock time, and writes their addresses to .data/devnet/crowd.json
+//         (bench:mix reads them); run before `live`, which sends from the same deployer
 //   solana --port P [--slot-ms MS] [--chain ID]
 //         a local Solana chain (LiteSVM) behind a JSON-RPC server on 127.0.0.1:P: rebuilds the
 //         chain's world from the manifest's `solana` section when it has one, then seals a block
@@ -15,25 +19,32 @@ import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@wallet-api/core/logger';
+import type { Address } from 'viem';
+import { createChainSession } from '../chain/index.js';
+import { compileContracts } from '../compile/index.js';
+import { buildCrowd, planCrowd } from '../crowd/index.js';
 import { devnetChains, ensureWorld } from '../cache/index.js';
-import { defaultManifestPath, readManifest, type Manifest } from '../manifest/index.js';
+import { chainWorld, defaultManifestPath, readManifest, type Manifest } from '../manifest/index.js';
 import { runLiveActivity } from '../live/index.js';
 import { defaultRegistryPath, writeDevnetRegistry } from '../registry/index.js';
 import { startMetadataServer } from '../metadata-server/index.js';
 import { worldModules } from '../protocols/index.js';
+import type { TokensManifest } from '../protocols/tokens/index.js';
+import type { UniswapManifest } from '../protocols/uniswap/index.js';
 import { createSolanaLedger, startSolanaRpcServer } from '../solana/index.js';
 import { buildSolanaWorld } from '../solana/world.js';
 import type { SolanaWorldManifest } from '../solana/world-manifest.js';
 
 const logger = createLogger('devnet');
 const dataDir = new URL('../../../../.data/devnet', import.meta.url).pathname;
+const packageRoot = new URL('../../', import.meta.url).pathname;
 const chainPorts: Record<string, number> = { ethereum: 18545, base: 18546, sepolia: 18547 };
 /** scripts/infra/solana.sh serves each Solana chain here. */
 const solanaPorts: Record<string, number> = { solana: 18899, 'solana-devnet': 18900 };
 
 function usage(message: string): never {
   process.stderr.write(
-    `${message}\nusage: devnet world --seed S --wallets N [--days D] [--end-date YYYY-MM-DD] [--actions-per-wallet A] [--reorgs R]\n       devnet live [--interval-ms MS] [--actions N]\n       devnet solana --port P [--slot-ms MS] [--chain ID]\n`,
+    `${message}\nusage: devnet world --seed S --wallets N [--days D] [--end-date YYYY-MM-DD] [--actions-per-wallet A] [--reorgs R]\n       devnet live [--interval-ms MS] [--actions N]\n       devnet crowd --wallets N [--chain ID]\n       devnet solana --port P [--slot-ms MS] [--chain ID]\n`,
   );
   process.exit(2);
 }
@@ -109,6 +120,33 @@ async function live(args: string[]): Promise<void> {
   }
 }
 
+async function crowd(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { wallets: { type: 'string' }, chain: { type: 'string' } } });
+  const count = positiveInteger('wallets', values.wallets, 10_000);
+  const manifest = await readManifest();
+  const chain = chainWorld(manifest, values.chain ?? 'ethereum');
+  const started = Date.now();
+  const wallets = planCrowd({
+    seed: manifest.seed,
+    count,
+    tokens: chain.protocols.tokens as TokensManifest,
+    uniswap: chain.protocols.uniswap as UniswapManifest,
+  });
+  const blocks = await buildCrowd({
+    session: await createChainSession(chain.rpcUrl),
+    artifacts: await compileContracts(join(packageRoot, 'contracts'), join(dataDir, 'artifacts')),
+    deployer: chain.deployer as Address,
+    tokens: chain.protocols.tokens as TokensManifest,
+    uniswap: chain.protocols.uniswap as UniswapManifest,
+    wallets,
+    nextTimestamp: (latest) => Math.max(Math.floor(Date.now() / 1000), latest + 1),
+  });
+  const crowdFile = join(dataDir, 'crowd.json');
+  const record = { chain: chain.id, firstBlock: Number(blocks[0]!.number), lastBlock: Number(blocks.at(-1)!.number), wallets: wallets.map((wallet) => wallet.address) };
+  await writeFile(crowdFile, `${JSON.stringify(record)}\n`);
+  logger.info({ chain: chain.id, wallets: count, positions: wallets.filter((wallet) => wallet.position).length, blocks: blocks.length, ms: Date.now() - started, file: crowdFile }, 'crowd funded');
+}
+
 /** The manifest's world of Solana chain `chain`, if the loaded world has one. */
 async function solanaWorldOf(chain: string): Promise<SolanaWorldManifest | undefined> {
   try {
@@ -181,6 +219,7 @@ const [command, ...rest] = process.argv.slice(2);
 try {
   if (command === 'world') await world(rest);
   else if (command === 'live') await live(rest);
+  else if (command === 'crowd') await crowd(rest);
   else if (command === 'solana') await solana(rest);
   else usage(command ? `unknown command ${command}` : 'a command is required');
 } catch (error) {

@@ -1,3 +1,4 @@
+import { mapConcurrently } from '@wallet-api/core/async';
 import type { Logger } from '@wallet-api/core/logger';
 import type { Rpc, SolanaRpcApi } from '@solana/kit';
 import type { Hash } from 'viem';
@@ -46,16 +47,6 @@ const slotRange = 2_000n;
 
 /** Checkpoint rows kept: the newest is all a restart needs; a few more help a reader of the table. */
 const checkpointsKept = 32n;
-
-async function mapConcurrently<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let index = next++; index < items.length; index = next++) results[index] = await work(items[index]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return results;
-}
 
 export function createSolanaChainIndexer(options: SolanaChainIndexerOptions): SolanaChainIndexer {
   const { chainId, rpc, checkpoints, publisher, metrics } = options;

@@ -1,3 +1,4 @@
+import { mapConcurrently } from '@wallet-api/core/async';
 import type { Logger } from '@wallet-api/core/logger';
 import type { Address, Hash } from 'viem';
 import type { ChainDirectory } from '../chain/chain-directory.js';
@@ -48,7 +49,11 @@ export function createBalanceLedger(options: BalanceLedgerOptions): BalanceLedge
   async function readOpenings(chainId: string, wanted: readonly { key: BalanceKey; point: ReadPoint }[]): Promise<Opening[]> {
     if (wanted.length === 0) return [];
     const byBlock = new Map<string, { key: BalanceKey; point: ReadPoint }[]>();
-    for (const item of wanted) byBlock.set(item.point.blockHash, [...(byBlock.get(item.point.blockHash) ?? []), item]);
+    for (const item of wanted) {
+      const items = byBlock.get(item.point.blockHash);
+      if (items) items.push(item);
+      else byBlock.set(item.point.blockHash, [item]);
+    }
     try {
       const solana = await chains.solanaReader(chainId);
       if (solana) {
@@ -64,13 +69,14 @@ export function createBalanceLedger(options: BalanceLedgerOptions): BalanceLedge
       }
       const reader = await chains.reader(chainId);
       if (!reader) throw new OpeningReadError(`no EVM or Solana RPC endpoint is configured for chain ${chainId}`);
+      // Two blocks at a time: each block's reads already go in waves as large as a node takes at once.
       const openings = (
-        await Promise.all(
-          [...byBlock].map(async ([blockHash, items]) => {
+        await mapConcurrently([...byBlock], 2, async ([blockHash, items]) => {
             const [amounts, timestamp] = await Promise.all([
               reader.balancesAt(
                 blockHash as Hash,
                 items.map(({ key }) => ({ wallet: key.wallet as Address, asset: key.asset as Address | '' })),
+                items[0]!.point.blockNumber,
               ),
               items[0]!.point.blockTimestamp ?? reader.blockAt(blockHash as Hash).then((block) => block.timestamp),
             ]);
@@ -81,8 +87,7 @@ export function createBalanceLedger(options: BalanceLedgerOptions): BalanceLedge
               }
               return { ...key, blockHash, blockNumber: point.blockNumber, blockTimestamp: timestamp, amount: amount ?? 0n };
             });
-          }),
-        )
+        })
       ).flat();
       metrics.openingReads.inc({ chain: chainId, outcome: 'read' }, openings.length);
       return openings;

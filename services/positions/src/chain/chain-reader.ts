@@ -14,12 +14,13 @@ export interface ChainReader {
   blockAt(hash: Hash): Promise<{ number: bigint; timestamp: bigint }>;
   /**
    * Balances after the block with this hash (EIP-1898, so the read is pinned to that block's
-   * branch), sent together in JSON-RPC batches: eth_getBalance, or balanceOf by eth_call. Fails
-   * when the node cannot answer (down, or the block unknown to it). `undefined` where a token
-   * contract answered nothing usable (it reverted or returned a short result); a token without
-   * code at that block holds nothing (0).
+   * branch): eth_getBalance, and balanceOf through Multicall3's aggregate3 where it existed at
+   * `blockNumber` (a few hundred per eth_call), else by one eth_call each; sent in JSON-RPC
+   * batches a wave at a time. Fails when the node cannot answer (down, or the block unknown to
+   * it). `undefined` where a token contract answered nothing usable (it reverted or returned a
+   * short result); a token without code at that block holds nothing (0).
    */
-  balancesAt(hash: Hash, holdings: readonly HoldingQuery[]): Promise<(bigint | undefined)[]>;
+  balancesAt(hash: Hash, holdings: readonly HoldingQuery[], blockNumber?: bigint): Promise<(bigint | undefined)[]>;
   /**
    * viem's multicall contract: Multicall3's aggregate3, or, where the chain has none (a fresh
    * anvil), the same calls as plain eth_calls sent together in JSON-RPC batches (the client's
@@ -68,6 +69,15 @@ export class ContractCallFailed extends Error {
  * under the gas nodes allow an eth_call (geth's default cap is 50M).
  */
 const aggregateChunkBytes = 16 * 1024;
+
+/**
+ * A balance read goes to the node in waves, the next when this one is answered: at most this many
+ * JSON-RPC requests and about this many bytes of calldata each. A block that brings thousands of
+ * new wallets (an airdrop, a batch payout) must not send tens of thousands of calls, or megabytes
+ * of Multicall3 calldata, in one go: a node times them out all together (and the read never ends)
+ * or refuses the body.
+ */
+const balanceWave = { requests: 200, bytes: 512 * 1024 };
 
 /** Calls in consecutive groups of at most `aggregateChunkBytes` of calldata. */
 function chunked<T extends { callData: Hex }>(calls: readonly T[]): T[][] {
@@ -185,6 +195,57 @@ export function createChainReader(client: PublicClient): ChainReader {
     return results.map((result) => (result as { result: unknown }).result);
   }
 
+  /** One eth_call of Multicall3 for these balanceOf reads; a token that answered nothing is asked alone, which tells no code (0) from a useless answer. */
+  async function aggregatedBalancesAt(blockHash: Hash, holdings: readonly HoldingQuery[], data: Hex): Promise<(bigint | undefined)[]> {
+    const returned = await client.request({ method: 'eth_call', params: [{ to: multicall3Address, data }, { blockHash }] });
+    const answers = decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data: returned });
+    return Promise.all(
+      answers.map(({ success, returnData }, index) => {
+        if (!success) return undefined;
+        if (returnData === '0x') return balanceAt(blockHash, holdings[index]!);
+        return returnData.length >= 66 ? hexToBigInt(returnData.slice(0, 66) as Hex) : undefined;
+      }),
+    );
+  }
+
+  async function balancesAt(blockHash: Hash, holdings: readonly HoldingQuery[], blockNumber?: bigint): Promise<(bigint | undefined)[]> {
+    const results = new Array<bigint | undefined>(holdings.length);
+    const tokens = holdings.flatMap((holding, index) => (holding.asset === '' ? [] : [{ holding, index, callData: encodeFunctionData({ abi: balanceOfAbi, functionName: 'balanceOf', args: [holding.wallet] }) }]));
+    const aggregated = tokens.length > 1 && blockNumber !== undefined && (await multicall3At(blockNumber));
+    const requests: { bytes: number; send: () => Promise<void> }[] = [];
+    for (const [index, holding] of holdings.entries()) {
+      if (holding.asset === '' || !aggregated) requests.push({ bytes: 68, send: async () => void (results[index] = await balanceAt(blockHash, holding)) });
+    }
+    if (aggregated) {
+      for (const chunk of chunked(tokens)) {
+        const data = encodeFunctionData({
+          abi: multicall3Abi,
+          functionName: 'aggregate3',
+          args: [chunk.map(({ holding, callData }) => ({ target: holding.asset as Address, allowFailure: true, callData }))],
+        });
+        const send = async () => {
+          const amounts = await aggregatedBalancesAt(blockHash, chunk.map(({ holding }) => holding), data);
+          for (const [position, { index }] of chunk.entries()) results[index] = amounts[position];
+        };
+        requests.push({ bytes: (data.length - 2) / 2, send });
+      }
+    }
+    let wave: (() => Promise<void>)[] = [];
+    let waveBytes = 0;
+    const flush = async () => {
+      await Promise.all(wave.map((send) => send()));
+      wave = [];
+      waveBytes = 0;
+    };
+    for (const { bytes, send } of requests) {
+      if (wave.length === balanceWave.requests || (wave.length > 0 && waveBytes + bytes > balanceWave.bytes)) await flush();
+      wave.push(send);
+      waveBytes += bytes;
+    }
+    await flush();
+    return results;
+  }
+
   async function balanceAt(blockHash: Hash, { wallet, asset }: HoldingQuery): Promise<bigint | undefined> {
     const block = { blockHash };
     if (asset === '') return hexToBigInt(await client.request({ method: 'eth_getBalance', params: [wallet, block] }));
@@ -210,7 +271,7 @@ export function createChainReader(client: PublicClient): ChainReader {
       const block = await client.getBlock({ blockHash: hash });
       return { number: block.number, timestamp: block.timestamp };
     },
-    balancesAt: (hash, holdings) => Promise.all(holdings.map((holding) => balanceAt(hash, holding))),
+    balancesAt,
     multicall: (async (parameters: MulticallParameters) =>
       (await multicall3At(parameters.blockNumber)) ? aggregate3(parameters) : batchedReads(parameters)) as PublicClient['multicall'],
     createdAt,

@@ -5,7 +5,7 @@ import { logUniformUnits, humanAmount } from './amounts.js';
 import { tokenBySymbol, type TokensManifest } from './manifest.js';
 
 /** Who gets what when joining: chance of holding the token and the range in whole tokens. */
-const startingHoldings = [
+export const startingHoldings = [
   { symbol: 'USDC', chance: 0.8, min: 50, max: 50_000 },
   { symbol: 'DAI', chance: 0.45, min: 20, max: 20_000 },
   { symbol: 'WBTC', chance: 0.35, min: 0.001, max: 2 },

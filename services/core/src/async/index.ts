@@ -1,0 +1,1 @@
+export { mapConcurrently } from './map-concurrently.js';
