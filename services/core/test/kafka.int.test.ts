@@ -10,6 +10,8 @@ function block(number: number): ChainBlock {
   return { chainId: 'ethereum', number: String(number), hash: `0x${number.toString(16).padStart(64, '0')}`, parentHash: '0x00', timestamp: String(1_700_000_000 + number), sequence: String(number), transactionCount: 0 };
 }
 
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
 async function waitFor(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
   const started = Date.now();
   while (!condition()) {
@@ -92,9 +94,24 @@ describe('Kafka producer and consumer wrappers against the real broker', () => {
     await producer.disconnect();
     expect(received.map((message) => message.value.number).sort()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
   });
+  test('one send of more than the broker takes in a request (3 MiB on one key) arrives whole and in order', async () => {
+    const groupId = uniqueName('test-group');
+    const producer = await createProducer(kafka);
+    // 50 messages of 64 KiB: a busy block's transactions, each naming many wallets.
+    const large = (n: number) => ({ ...block(n), parentHash: `0x${String(n % 10).repeat(64 * 1024)}` });
+    const numbers = range(5_001, 5_050);
+    await producer.send(topic, numbers.map((n) => ({ key: 'chain-busy', value: large(n) })));
+    const received: ChainBlock[] = [];
+    consumers.push(await startConsumer(kafka, { groupId, topic, handle: async (message) => void received.push(message.value), logger: testLogger }));
+    await waitFor(() => received.filter((value) => Number(value.number) > 5_000).length === numbers.length);
+    await producer.disconnect();
+    const busy = received.filter((value) => Number(value.number) > 5_000);
+    expect(busy.map((value) => Number(value.number))).toEqual(numbers);
+    expect(busy.every((value) => value.parentHash === large(Number(value.number)).parentHash)).toBe(true);
+  });
+
   describe('the accumulating consumer', () => {
     const numbers = (batches: IncomingMessage<ChainBlock>[][]) => batches.flat().map((message) => Number(message.value.number)).sort((a, b) => a - b);
-    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
     test('hands what arrived within the delay over in one call, across partitions, each partition in order', async () => {
       const groupId = uniqueName('test-accumulate');

@@ -38,7 +38,7 @@ export interface BuildCrowdOptions {
   wallets: readonly CrowdWallet[];
   /** The timestamp of the next block, given the latest one's. */
   nextTimestamp: (latest: number) => number;
-  /** Wallets funded per transaction (default 50) and transactions per block (default 20). */
+  /** Wallets funded per transaction (default 50) and transactions per block (default 4: a block of 200 new wallets traces in about a second on anvil). */
   batchSize?: number;
   batchesPerBlock?: number;
 }
@@ -53,7 +53,7 @@ export interface BuildCrowdOptions {
 export async function buildCrowd(options: BuildCrowdOptions): Promise<MinedBlock[]> {
   const { session, deployer, tokens, uniswap, wallets } = options;
   const batchSize = options.batchSize ?? 50;
-  const batchesPerBlock = options.batchesPerBlock ?? 20;
+  const batchesPerBlock = options.batchesPerBlock ?? 4;
   const mined: MinedBlock[] = [];
   let latest = await session.latestTimestamp();
   const mine = async (hashes: readonly Hex[]) => {

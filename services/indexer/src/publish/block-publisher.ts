@@ -1,4 +1,4 @@
-import { topics, type MessageProducer, type OutgoingMessage, type TopicSpec } from '@wallet-api/core/kafka';
+import { topics, type MessageProducer, type TopicSpec } from '@wallet-api/core/kafka';
 import type { BalanceChange, ChainBlock, ChainRollback, PoolEvent, WalletTransaction } from '@wallet-api/core/proto/events';
 import type { Hash } from 'viem';
 
@@ -27,17 +27,6 @@ export interface BlockPublisher {
   publishRollback(rollback: Rollback & { sequence: bigint }): Promise<void>;
 }
 
-/**
- * Messages per produce request: a partition's record batch must stay under the broker's
- * message.max.bytes (1 MiB by default), and a busy block's decoded transactions can exceed it.
- */
-const chunkSize = 400;
-
-async function sendInChunks<T>(producer: MessageProducer, topic: TopicSpec<T>, messages: OutgoingMessage<T>[]): Promise<void> {
-  // One chunk after another: the partition keeps the chunks in the order they were sent.
-  for (let start = 0; start < messages.length; start += chunkSize) await producer.send(topic, messages.slice(start, start + chunkSize));
-}
-
 export interface PublisherTopics {
   walletTransactions: TopicSpec<WalletTransaction>;
   balanceChanges: TopicSpec<BalanceChange>;
@@ -54,12 +43,11 @@ export function createBlockPublisher(producer: MessageProducer, chainId: string,
       const balanceChanges = blocks.flatMap((block) => block.balanceChanges);
       const poolEvents = blocks.flatMap((block) => block.poolEvents);
       await Promise.all([
-        sendInChunks(producer, topicSet.walletTransactions, transactions.map((value) => ({ key: chainId, value }))),
-        sendInChunks(producer, topicSet.balanceChanges, balanceChanges.map((value) => ({ key: `${chainId}:${value.wallet}`, value }))),
-        sendInChunks(producer, topicSet.poolEvents, poolEvents.map((value) => ({ key: chainId, value }))),
+        producer.send(topicSet.walletTransactions, transactions.map((value) => ({ key: chainId, value }))),
+        producer.send(topicSet.balanceChanges, balanceChanges.map((value) => ({ key: `${chainId}:${value.wallet}`, value }))),
+        producer.send(topicSet.poolEvents, poolEvents.map((value) => ({ key: chainId, value }))),
       ]);
-      await sendInChunks(
-        producer,
+      await producer.send(
         topicSet.chainBlocks,
         blocks.map((block): { key: string; value: ChainBlock } => ({
           key: chainId,
