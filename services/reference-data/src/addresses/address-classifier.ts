@@ -20,8 +20,14 @@ export interface AddressClassifierOptions {
   /** One prober per EVM chain id. */
   probers: ReadonlyMap<string, AddressProber>;
   logger: Logger;
-  /** An EOA may receive code later (a counterfactual wallet being deployed), so its verdict expires; a contract's never does. */
+  /**
+   * An EOA may receive code later (a counterfactual wallet being deployed), so its verdict expires;
+   * a contract's never does. An hour: the indexer classifies every address of every block it
+   * reads, and a wallet's first API request, minutes later, should find that verdict rather than
+   * read code on every chain again (its consumers keep theirs longer: subscriptions a day).
+   */
   eoaTtlMs?: number;
+  /** Verdicts kept, the least recently used dropped first. */
   cacheSize?: number;
 }
 
@@ -29,9 +35,11 @@ const evmAddress = /^0x[0-9a-fA-F]{40}$/;
 
 export function createAddressClassifier(options: AddressClassifierOptions): AddressClassifier {
   const { registry, probers } = options;
-  const eoaTtlMs = options.eoaTtlMs ?? 60_000;
-  const cacheSize = options.cacheSize ?? 100_000;
+  const eoaTtlMs = options.eoaTtlMs ?? 3_600_000;
+  const cacheSize = options.cacheSize ?? 200_000;
   const cache = new Map<string, { classification: AddressClassification; expiresAt: number }>();
+  /** Classifications being read: concurrent callers (the indexer and a request) share one. */
+  const reading = new Map<string, Promise<AddressClassification>>();
 
   function evmChainIds(network: Network): string[] {
     const name = network === Network.NETWORK_TESTNET ? 'testnet' : 'mainnet';
@@ -70,13 +78,27 @@ export function createAddressClassifier(options: AddressClassifierOptions): Addr
 
       const cacheKey = `${network}:${address}`;
       const cached = cache.get(cacheKey);
-      if (cached && cached.expiresAt > Date.now()) return cached.classification;
-      const classification = await probeEverywhere(address, network);
-      const expiresAt = classification.kind === AddressKind.ADDRESS_KIND_EOA ? Date.now() + eoaTtlMs : Number.POSITIVE_INFINITY;
-      cache.delete(cacheKey);
-      cache.set(cacheKey, { classification, expiresAt });
-      if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
-      return classification;
+      if (cached && cached.expiresAt > Date.now()) {
+        // Map order is insertion order: moved to the end, it is dropped last.
+        cache.delete(cacheKey);
+        cache.set(cacheKey, cached);
+        return cached.classification;
+      }
+      const shared = reading.get(cacheKey);
+      if (shared) return shared;
+      const read = probeEverywhere(address, network).then((classification) => {
+        const expiresAt = classification.kind === AddressKind.ADDRESS_KIND_EOA ? Date.now() + eoaTtlMs : Number.POSITIVE_INFINITY;
+        cache.delete(cacheKey);
+        cache.set(cacheKey, { classification, expiresAt });
+        if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
+        return classification;
+      });
+      reading.set(cacheKey, read);
+      try {
+        return await read;
+      } finally {
+        reading.delete(cacheKey);
+      }
     },
   };
 }
