@@ -5,7 +5,7 @@ import { WalletTransaction, type BalanceChange, type ChainRollback } from '@wall
 import { IndexerClient, TrashFilter, type ListWalletTransactionsRequest, type StreamWalletHistoryRequest, type TransactionCursor, type TransactionRecord } from '@wallet-api/core/proto/indexer';
 import { setupChangeVersions, setupClickHouse, setupKafka, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { createTransactionWriter, type TransactionWriter } from '../src/consume/transaction-writer.js';
-import { historyCursor } from '@wallet-api/core/transactions';
+import { historyCursor, walletPart } from '@wallet-api/core/transactions';
 import { indexerService } from '../src/grpc/indexer-service.js';
 import { walletRows } from '../src/consume/wallet-rows.js';
 import { createWalletHistoryStore } from '../src/store/wallet-history-store.js';
@@ -227,7 +227,9 @@ describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions',
     expect(first.hasMore).toBe(true);
     const second = await history(historyCursor(first.transactions.at(-1)!));
     expect(second.hasMore).toBe(false);
-    expect([...first.transactions, ...second.transactions]).toEqual([...sent].reverse());
+    // Each is the wallet's part of what was sent: the stored body keeps its own transfers only.
+    const own = sent.map((tx) => walletPart(tx, wallet));
+    expect([...first.transactions, ...second.transactions]).toEqual([...own].reverse());
 
     const stream = async (request: Partial<StreamWalletHistoryRequest> = {}) => {
       const streamed: WalletTransaction[] = [];
@@ -235,17 +237,44 @@ describe('wallet history: Kafka topics -> ClickHouse -> ListWalletTransactions',
       for await (const chunk of chunks) streamed.push(...chunk.transactions.map((body) => WalletTransaction.decode(body)));
       return streamed;
     };
-    expect(await stream()).toEqual(sent);
+    expect(await stream()).toEqual(own);
 
     await sendRollback([blocks[2]!]);
     await eventually(() => history(undefined, 1_000), (response) => response.transactions.length === 3);
-    expect(await stream()).toEqual(sent.slice(0, 3));
+    expect(await stream()).toEqual(own.slice(0, 3));
 
     for (const pageSize of [0, 1_001]) {
       await expect(history(undefined, pageSize)).rejects.toMatchObject({ code: 3, details: 'page size must be 1 to 1000' });
     }
     await expect(stream({ address: '' })).rejects.toMatchObject({ code: 3, details: 'address is required' });
     await expect(stream({ chainIds: [] })).rejects.toMatchObject({ code: 3, details: 'chain_ids needs at least one chain' });
+  });
+
+  test("a payout to 40 wallets stores each recipient's part: its own transfer, not all 40, and the same page as from the whole", async () => {
+    const payer = randomAddress();
+    const recipients = Array.from({ length: 40 }, () => randomAddress());
+    const block = blockRef(chainId, 70, 1_700_004_000);
+    const payout = transaction(block, 0, {
+      from: payer,
+      to: router,
+      contract: router,
+      transfers: recipients.map((recipient, index) => ({ asset: erc20(usdc), amount: String(1_000 + index), sender: payer, recipient })),
+    });
+    await sendBlock(block);
+    await sendTransactions([payout]);
+    await eventually(() => list({ address: recipients.at(-1)! }), (response) => response.transactions.length === 1);
+    for (const [index, recipient] of recipients.entries()) {
+      const [record] = (await list({ address: recipient })).transactions;
+      expect(record!.transfers.map((transfer) => [transfer.recipient, transfer.amount, transfer.direction])).toEqual([[recipient, String(1_000 + index), 'in']]);
+      expect(record!.operationType).toBe('receive');
+    }
+    expect((await list({ address: payer })).transactions[0]!.transfers).toHaveLength(40);
+    const whole = WalletTransaction.encode(payout).finish().length;
+    const sizes = await clickhouse.query<{ address: string; size: string }>(sql`SELECT address, length(body) AS size FROM wallet_transactions WHERE hash = ${payout.hash}`);
+    const sizeOf = new Map(sizes.map((row) => [row.address, Number(row.size)]));
+    // Base64 of the payer's whole body; each recipient's is a small fraction of it.
+    expect(sizeOf.get(payer)).toBeGreaterThanOrEqual(whole);
+    for (const recipient of recipients) expect(sizeOf.get(recipient)).toBeLessThan(whole / 8);
   });
 
   describe('filters', () => {

@@ -6,4 +6,5 @@ export { operationRank, operationTypes, type ActType, type OperationType } from 
 export type { TokenFact, TokenFacts } from './token-facts.js';
 export { toTransactionRecord, transactionContracts, type WalletReading } from './transaction-record.js';
 export { transactionTokens } from './transaction-tokens.js';
+export { walletPart } from './wallet-part.js';
 export { walletView, type ActView, type AssetType, type TransferDirection, type WalletTransactionView } from './wallet-view.js';

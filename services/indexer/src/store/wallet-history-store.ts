@@ -1,6 +1,7 @@
 import { inList, orphanedBlockRows, sql, type Accepted, type ClickHouse } from '@wallet-api/core/clickhouse';
 import { createLogger } from '@wallet-api/core/logger';
 import { AssetKind, WalletTransaction, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
+import { walletPart } from '@wallet-api/core/transactions';
 import { createHistoryMemory, type HistoryMemory, type WalletTransactionRecord } from './history-memory.js';
 import { decodeBody, encodeBody, identityKey } from './transaction-bodies.js';
 import { blockKey, type BlockKey } from './stored-view.js';
@@ -129,7 +130,7 @@ export function createWalletHistoryStore(
     const missing: TransactionIdentity[] = [];
     identities.forEach((identity, index) => {
       const key = keys[index]!;
-      const body = bodies.get(identity);
+      const body = bodies.get(identity, address);
       const waitingBody = waitingBodies.get(key);
       if (body) found.set(key, body);
       else if (waitingBody !== undefined) found.set(key, decodeBody(waitingBody));
@@ -139,7 +140,7 @@ export function createWalletHistoryStore(
       for (const row of await clickhouse.query<BodyRow>(transactionBodiesQuery(address, missing))) {
         const transaction = decodeBody(row.body);
         found.set(identityKey(rowIdentity(row)), transaction);
-        bodies.keep(transaction, row.body.length);
+        bodies.keep(transaction, address, row.body.length);
       }
     }
     return keys.map((key) => {
@@ -208,12 +209,15 @@ export function createWalletHistoryStore(
       const fresh = batch
         .flatMap(({ transaction, rows }) => rows.map((row) => ({ transaction, row })))
         .filter(({ transaction, row }) => firstTime(seen, rowKey(transaction.chainId, transaction.blockHash, transaction.transactionIndex, row.address)));
-      const encoded = new Map<WalletTransaction, string>();
+      const parts: { part: WalletTransaction; wallet: string; body: string }[] = [];
       const accepted = await memory.rows.add(
         'wallet_transactions',
         fresh.map(({ transaction, row }): WalletTransactionRecord => {
-          let body = encoded.get(transaction);
-          if (body === undefined) encoded.set(transaction, (body = encodeBody(transaction)));
+          // The wallet's own part: a transaction paying many wallets is stored once per wallet, not
+          // once per wallet with every wallet's transfers.
+          const part = walletPart(transaction, row.address);
+          const body = encodeBody(part);
+          parts.push({ part, wallet: row.address, body });
           return {
             chain_id: transaction.chainId,
             address: row.address,
@@ -231,7 +235,7 @@ export function createWalletHistoryStore(
           };
         }),
       );
-      for (const [transaction, body] of encoded) bodies.keep(transaction, body.length);
+      for (const { part, wallet, body } of parts) bodies.keep(part, wallet, body.length);
       return accepted;
     },
 
