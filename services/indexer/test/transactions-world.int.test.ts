@@ -195,9 +195,12 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s, through th
   test('no rows for the contracts trades pass through, which every wallet endpoint refuses; the wallets that traded keep theirs', async () => {
     const uniswap = chain.protocols.uniswap as UniswapManifest;
     const contracts = [uniswap.weth, uniswap.v2.router, uniswap.v3.swapRouter, ...uniswap.v2.pairs.map((pair) => pair.address)].map((address) => address.toLowerCase());
-    const stored = await pipeline.database.clickhouse.query<{ body: string }>(sql`SELECT any(body) AS body FROM wallet_transactions WHERE chain_id = ${chainId} GROUP BY hash`);
-    const named = new Set(stored.flatMap(({ body }) => WalletTransaction.decode(Buffer.from(body, 'base64')).wallets));
-    // The decoder names them among a transaction's wallets (so a subscription to one still matches) ...
+    // A row's body is its wallet's part of the transaction: the contracts appear as the other side
+    // of the traders' own transfers and approvals.
+    const stored = await pipeline.database.clickhouse.query<{ body: string }>(sql`SELECT body FROM wallet_transactions WHERE chain_id = ${chainId}`);
+    const parties = (tx: WalletTransaction) => [...tx.transfers.flatMap((transfer) => [transfer.sender, transfer.recipient]), ...tx.approvals.flatMap((approval) => [approval.owner, approval.spender])];
+    const named = new Set(stored.flatMap(({ body }) => parties(WalletTransaction.decode(Buffer.from(body, 'base64')))));
+    // The decoder names them as parties of the traders' transactions (and so among a transaction's wallets on the topic, where a subscription to one matches) ...
     expect(contracts.filter((address) => named.has(address)).length).toBeGreaterThan(0);
     // ... but their history is not kept: the API answers 400 for each of them.
     const rows = await pipeline.database.clickhouse.query<{ address: string }>(
