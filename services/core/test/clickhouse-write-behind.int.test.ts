@@ -30,7 +30,16 @@ describe('write-behind rows against the real server', () => {
 
   test('rows are readable by key at once and stored together after the delay, in one part; then they leave memory', async () => {
     const table = await newTable();
-    const rows = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 1_500, keys: { [table]: (row) => row.wallet } });
+    // What onStored is handed, and whether the rows were still waiting when it was called.
+    const rounds: { stored: unknown; waitingThen: number }[] = [];
+    const rows = createWriteBehind<Tables>({
+      clickhouse,
+      tables: [table],
+      logger: testLogger,
+      storeEveryMs: 1_500,
+      keys: { [table]: (row) => row.wallet },
+      onStored: (stored) => rounds.push({ stored, waitingThen: rows.waitingFor(table, 'a').length }),
+    });
     const first = await rows.add(table, [{ wallet: 'a', n: 1 }, { wallet: 'b', n: 1 }]);
     const second = await rows.add(table, [{ wallet: 'a', n: 2 }]);
     expect(rows.waitingFor(table, 'a')).toEqual([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }]);
@@ -41,6 +50,8 @@ describe('write-behind rows against the real server', () => {
     expect(await stored(table)).toEqual([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }, { wallet: 'b', n: 1 }]);
     expect(await parts(table)).toBe(1);
     expect(rows.waitingFor(table, 'a')).toEqual([]);
+    // One round, handed its rows while they were still readable in memory.
+    expect(rounds).toEqual([{ stored: { [table]: [{ wallet: 'a', n: 1 }, { wallet: 'b', n: 1 }, { wallet: 'a', n: 2 }] }, waitingThen: 2 }]);
     await rows.close();
   });
 

@@ -193,8 +193,16 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
     expect(await storedRows(bob)).toBe(2);
     // Committed to the partition's end: every message handled is stored.
     expect((await commitsAndEnds()).map(({ committed, end }) => committed === end)).toEqual([true]);
-    // Stored and gone from memory: the page is the same, read from ClickHouse alone.
+    // Stored and gone from memory: the pages kept before the round took its rows in, and each
+    // equals the page ClickHouse alone answers (a store without memory).
     expect(memory.rows.waitingFor('wallet_transactions', alice)).toEqual([]);
+    const fromClickHouse = createWalletHistoryStore(clickhouse);
+    const clickHousePage = async (filter: { address: string; operationTypes?: string[]; limit?: number }) =>
+      (await fromClickHouse.listWalletTransactions({ chainIds: [chainId], operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 100, ...filter })).map((record) => record.hash);
     expect((await list({ address: alice })).transactions.map((record) => record.hash)).toEqual([newer.hash, older.hash]);
+    expect(await clickHousePage({ address: alice })).toEqual([newer.hash, older.hash]);
+    expect((await list({ address: alice, operationTypes: ['send'] })).transactions.map((record) => record.hash)).toEqual(await clickHousePage({ address: alice, operationTypes: ['send'] }));
+    expect((await list({ address: alice, pageSize: 1 })).transactions.map((record) => record.hash)).toEqual(await clickHousePage({ address: alice, limit: 2 }).then((hashes) => hashes.slice(0, 1)));
+    expect((await list({ address: bob })).transactions.map((record) => record.hash)).toEqual(await clickHousePage({ address: bob }));
   });
 });

@@ -26,11 +26,11 @@ export interface WriteBehindOptions<Tables extends Rows> {
   /** After a failed INSERT, the next try comes this much later (never later than `storeEveryMs`). */
   retryMs?: number;
   /**
-   * Called once a round's rows are in ClickHouse, in the same turn as they leave memory: a
-   * reader's cache of what the tables held is out of date from then on, and until then the rows
-   * are still found waiting.
+   * Called with a round's rows, per table, once they are in ClickHouse, in the same turn as they
+   * leave memory: a reader's cache of what the tables held lacks them from then on (until then
+   * they are still found waiting), and can take them in or be dropped.
    */
-  onStored?: () => void;
+  onStored?: (stored: { [Table in keyof Tables]?: readonly Tables[Table][] }) => void;
 }
 
 /** Rows handed over: they are readable now, and stored once `durable` resolves. */
@@ -104,10 +104,13 @@ export function createWriteBehind<Tables extends Rows>(options: WriteBehindOptio
     openBatch();
     const round = batches.slice(0, taken);
     const count = round.reduce((sum, batch) => sum + batch.count, 0);
+    const stored: { [Table in keyof Tables]?: Tables[Table][] } = {};
     try {
       for (const table of options.tables) {
-        const rows = round.flatMap((batch) => batch.rows.get(table) ?? []);
-        if (rows.length > 0) await clickhouse.insert(table, rows);
+        const rows = round.flatMap((batch) => batch.rows.get(table) ?? []) as Tables[typeof table][];
+        if (rows.length === 0) continue;
+        await clickhouse.insert(table, rows);
+        stored[table] = rows;
       }
     } catch (error) {
       if (closed) {
@@ -119,7 +122,7 @@ export function createWriteBehind<Tables extends Rows>(options: WriteBehindOptio
       schedule(retryMs);
       return;
     }
-    options.onStored?.();
+    options.onStored?.(stored);
     for (const batch of batches.splice(0, taken)) batch.settle.resolve();
     waitingRows -= count;
     // Rows that came during the round wait their own full delay from now at most.

@@ -1,7 +1,7 @@
 import { AssetKind, type Asset } from '@wallet-api/core/proto/events';
 import type { TransactionRecord } from '@wallet-api/core/proto/indexer';
 import { zeroAddress } from '@wallet-api/core/transactions';
-import type { WalletTransactionRecord } from '../store/history-memory.js';
+import type { WalletTransactionRecord } from '../store/history-rows.js';
 import { matchesFilter } from '../store/waiting-page.js';
 import type { WalletTransactionFilter } from '../store/wallet-transaction-query.js';
 

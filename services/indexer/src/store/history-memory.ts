@@ -1,39 +1,8 @@
 import { createWriteBehind, type ClickHouse, type WriteBehind } from '@wallet-api/core/clickhouse';
 import type { Logger } from '@wallet-api/core/logger';
+import type { HistoryTables } from './history-rows.js';
 import { createStoredView, type StoredView } from './stored-view.js';
 import { createTransactionBodies, type TransactionBodies } from './transaction-bodies.js';
-
-/** A `wallet_transactions` row as inserted. */
-export type WalletTransactionRecord = {
-  chain_id: string;
-  address: string;
-  block_number: string;
-  block_hash: string;
-  block_timestamp: number;
-  transaction_index: number;
-  hash: string;
-  operation_type: string;
-  is_trash: number;
-  asset_types: readonly string[];
-  token_addresses: readonly string[];
-  counterparties: readonly string[];
-  body: string;
-};
-
-/** A `block_states` row as inserted. */
-export type BlockStateRecord = {
-  chain_id: string;
-  block_hash: string;
-  block_number: string;
-  orphaned: number;
-  sequence: string;
-};
-
-/** The tables the indexer's writer stores through HistoryMemory. */
-export type HistoryTables = {
-  wallet_transactions: WalletTransactionRecord;
-  block_states: BlockStateRecord;
-};
 
 /**
  * What the indexer's writer and its readers share in one process: the bodies it keeps, and the
@@ -77,7 +46,7 @@ export function createHistoryMemory(options: HistoryMemoryOptions): HistoryMemor
       tables: ['wallet_transactions', 'block_states'],
       keys: { wallet_transactions: (row) => row.address },
       storeEveryMs: options.storeEveryMs,
-      ...(stored ? { onStored: () => stored.storedChanged() } : {}),
+      ...(stored ? { onStored: (rows) => stored.rowsStored(rows) } : {}),
     }),
     storeEveryMs: options.storeEveryMs,
     ...(stored ? { stored } : {}),

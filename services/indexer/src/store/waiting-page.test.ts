@@ -1,4 +1,4 @@
-import type { WalletTransactionRecord } from './history-memory.js';
+import type { WalletTransactionRecord } from './history-rows.js';
 import { asListedRow, firstOfPage, matchesFilter, newestFirst } from './waiting-page.js';
 import type { WalletTransactionFilter } from './wallet-transaction-query.js';
 

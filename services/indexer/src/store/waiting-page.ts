@@ -1,4 +1,4 @@
-import type { WalletTransactionRecord } from './history-memory.js';
+import type { WalletTransactionRecord } from './history-rows.js';
 import { cursorSeconds, minedSecondsBounds, type ListedRow, type TransactionSearch, type WalletTransactionFilter } from './wallet-transaction-query.js';
 
 /*

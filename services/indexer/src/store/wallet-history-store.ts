@@ -2,7 +2,8 @@ import { inList, orphanedBlockRows, sql, type Accepted, type ClickHouse } from '
 import { createLogger } from '@wallet-api/core/logger';
 import { AssetKind, WalletTransaction, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
 import { walletPart } from '@wallet-api/core/transactions';
-import { createHistoryMemory, type HistoryMemory, type WalletTransactionRecord } from './history-memory.js';
+import { createHistoryMemory, type HistoryMemory } from './history-memory.js';
+import type { WalletTransactionRecord } from './history-rows.js';
 import { decodeBody, encodeBody, identityKey } from './transaction-bodies.js';
 import { blockKey, type BlockKey } from './stored-view.js';
 import { asListedRow, firstOfPage, matchesFilter, newestFirst } from './waiting-page.js';
@@ -279,8 +280,12 @@ export function createWalletHistoryStore(
         blocks.map((block) => ({ chain_id: block.chainId, block_hash: block.hash, block_number: block.number, orphaned: 0, sequence: block.sequence })),
       );
       const revived = await anyEverOrphaned(blocks);
-      // A revived block shows again only once its newer row is stored.
-      if (revived) await memory.rows.flush();
+      // A revived block shows again only once its newer row is stored; the pages kept without its
+      // rows are read again then.
+      if (revived) {
+        await memory.rows.flush();
+        memory.stored?.storedChanged();
+      }
       return { revived, durable };
     },
 
@@ -311,7 +316,7 @@ export function createWalletHistoryStore(
     async listWalletTransactions(filter) {
       const waiting = memory.rows.waitingFor('wallet_transactions', filter.address).filter((row) => matchesFilter(row, filter));
       const readStored = () => clickhouse.query<ListedRow>(listWalletTransactionsQuery(filter));
-      const stored = memory.stored ? memory.stored.page(JSON.stringify(filter, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)), readStored) : readStored();
+      const stored = memory.stored ? memory.stored.page(filter, readStored) : readStored();
       const [storedRows, waitingShown] = await Promise.all([stored, unorphaned(firstOfPage(waiting.map(asListedRow), waiting.length), filter.limit)]);
       const rows = firstOfPage([...storedRows, ...waitingShown], filter.limit);
       const transactions = await bodiesOf(filter.address, rows, waiting);
