@@ -72,21 +72,21 @@ export function createBalanceLedger(options: BalanceLedgerOptions): BalanceLedge
       // Two blocks at a time: each block's reads already go in waves as large as a node takes at once.
       const openings = (
         await mapConcurrently([...byBlock], 2, async ([blockHash, items]) => {
-            const [amounts, timestamp] = await Promise.all([
-              reader.balancesAt(
-                blockHash as Hash,
-                items.map(({ key }) => ({ wallet: key.wallet as Address, asset: key.asset as Address | '' })),
-                items[0]!.point.blockNumber,
-              ),
-              items[0]!.point.blockTimestamp ?? reader.blockAt(blockHash as Hash).then((block) => block.timestamp),
-            ]);
-            return items.map(({ key, point }, index): Opening => {
-              const amount = amounts[index];
-              if (amount === undefined) {
-                logger.warn({ chainId, wallet: key.wallet, token: key.asset, blockHash }, 'token answered balanceOf with nothing usable; its balance opens at 0');
-              }
-              return { ...key, blockHash, blockNumber: point.blockNumber, blockTimestamp: timestamp, amount: amount ?? 0n };
-            });
+          const [amounts, timestamp] = await Promise.all([
+            reader.balancesAt(
+              blockHash as Hash,
+              items.map(({ key }) => ({ wallet: key.wallet as Address, asset: key.asset as Address | '' })),
+              items[0]!.point.blockNumber,
+            ),
+            items[0]!.point.blockTimestamp ?? reader.blockAt(blockHash as Hash).then((block) => block.timestamp),
+          ]);
+          return items.map(({ key, point }, index): Opening => {
+            const amount = amounts[index];
+            if (amount === undefined) {
+              logger.warn({ chainId, wallet: key.wallet, token: key.asset, blockHash }, 'token answered balanceOf with nothing usable; its balance opens at 0');
+            }
+            return { ...key, blockHash, blockNumber: point.blockNumber, blockTimestamp: timestamp, amount: amount ?? 0n };
+          });
         })
       ).flat();
       metrics.openingReads.inc({ chain: chainId, outcome: 'read' }, openings.length);
