@@ -5,7 +5,7 @@ import { wethAbi } from '../protocols/tokens/abis.js';
 import type { TokensManifest } from '../protocols/tokens/index.js';
 import { positionManagerAbi, v3PoolAbi } from '../protocols/uniswap/abi.js';
 import type { UniswapManifest } from '../protocols/uniswap/index.js';
-import { alignTick, usableTickRange } from '../protocols/uniswap/v3-math.js';
+import { rangeAround } from '../protocols/uniswap/v3-actions.js';
 import type { CrowdWallet } from './plan.js';
 
 const crowdFunderAbi = parseAbi(['struct Call { address target; uint256 value; bytes callData; }', 'function run(Call[] calls) payable']);
@@ -103,10 +103,7 @@ export async function buildCrowd(options: BuildCrowdOptions): Promise<MinedBlock
       }
       if (wallet.position) {
         const { pool, amount0, amount1, ticksBelow, ticksAbove } = wallet.position;
-        const { minUsable, maxUsable } = usableTickRange(pool.tickSpacing);
-        const tick = ticks.get(pool.address)!;
-        const tickLower = Math.max(minUsable, alignTick(tick - ticksBelow, pool.tickSpacing));
-        const tickUpper = Math.min(maxUsable, alignTick(tick + ticksAbove, pool.tickSpacing) + pool.tickSpacing);
+        const { tickLower, tickUpper } = rangeAround(ticks.get(pool.address)!, pool.tickSpacing, ticksBelow, ticksAbove);
         const params = { token0: pool.token0, token1: pool.token1, fee: pool.fee, tickLower, tickUpper, amount0Desired: amount0, amount1Desired: amount1, amount0Min: 0n, amount1Min: 0n, recipient: wallet.address, deadline };
         calls.push(call(uniswap.v3.positionManager, encodeFunctionData({ abi: positionManagerAbi, functionName: 'mint', args: [params] })));
       }

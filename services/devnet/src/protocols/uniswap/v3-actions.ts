@@ -47,6 +47,17 @@ async function walletPositions(context: ActionContext, manifest: UniswapManifest
 type RangeShape = 'wide' | 'narrow' | 'above' | 'below';
 
 /**
+ * The range from `ticksBelow` under the current tick to `ticksAbove` over it, aligned to the
+ * spacing (the upper bound one spacing past the aligned tick, so the current tick is inside) and
+ * kept inside the usable range.
+ */
+export function rangeAround(tick: number, spacing: number, ticksBelow: number, ticksAbove: number): { tickLower: number; tickUpper: number } {
+  const { minUsable, maxUsable } = usableTickRange(spacing);
+  const clamp = (value: number) => Math.min(maxUsable, Math.max(minUsable, value));
+  return { tickLower: clamp(alignTick(tick - ticksBelow, spacing)), tickUpper: clamp(alignTick(tick + ticksAbove, spacing) + spacing) };
+}
+
+/**
  * A tick range of the given shape around the current tick, aligned to the spacing: wide ones
  * (roughly -10% to -60% / +10% to +150% in price), narrow ones of one to three spacings that
  * trades soon push out of range, and one-sided ones wholly above or below the price.
@@ -56,8 +67,10 @@ function pickRange(shape: RangeShape, tick: number, spacing: number, rng: Rng): 
   const base = alignTick(tick, spacing);
   const clamp = (value: number) => Math.min(maxUsable, Math.max(minUsable, value));
   switch (shape) {
-    case 'wide':
-      return { tickLower: clamp(alignTick(tick - rng.int(1_000, 9_000), spacing)), tickUpper: clamp(alignTick(tick + rng.int(1_000, 9_000), spacing) + spacing) };
+    case 'wide': {
+      const ticksBelow = rng.int(1_000, 9_000);
+      return rangeAround(tick, spacing, ticksBelow, rng.int(1_000, 9_000));
+    }
     case 'narrow':
       return { tickLower: clamp(base - spacing * rng.int(0, 1)), tickUpper: clamp(base + spacing * rng.int(1, 2)) };
     case 'above': {
