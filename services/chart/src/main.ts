@@ -27,6 +27,9 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(clickHouseEnv.shape)
   CHART_PRICE_CACHE_ENTRIES: z.coerce.number().int().positive().default(500_000),
   // Windows of wallets' bucketed balance changes kept in memory under their chart tokens (a few KB each).
   CHART_CHANGES_CACHE_ENTRIES: z.coerce.number().int().positive().default(20_000),
+  // Wallets' balance changes after their summarised days, kept in memory and followed as they come
+  // (a few hundred bytes each): charts read them without a ClickHouse query.
+  CHART_RECENT_CHANGES: z.coerce.number().int().positive().default(200_000),
   // Protocol positions of a wallet at a block, kept until a rollback (each a few hundred bytes).
   CHART_PROTOCOL_CACHE_ENTRIES: z.coerce.number().int().positive().default(200_000),
 });
@@ -44,7 +47,7 @@ await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async
   });
   const positions = createGrpcClient(PositionsClient, config.POSITIONS_GRPC_ADDRESS);
   const everything = () => changes.versions.everything();
-  const store = createChartStore({ clickhouse, logger, storeEveryMs: config.CHART_STORE_INTERVAL_MS, everything });
+  const store = createChartStore({ clickhouse, logger, storeEveryMs: config.CHART_STORE_INTERVAL_MS, everything, maxRecentChanges: config.CHART_RECENT_CHANGES });
   const clock = createBlockClock({ clickhouse, logger, storeEveryMs: config.CHART_STORE_INTERVAL_MS, everything });
   const consumer = createChartConsumer({
     kafka,

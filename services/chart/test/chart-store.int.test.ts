@@ -186,3 +186,25 @@ test('whole-hour points read the hours after their first day as hour sums: each 
   await store.add([later]);
   expect(await monthBalances(store)).toEqual(expected([...rows, behind, later]));
 });
+
+test('the changes after the summarised days are read once: a window that moves on, and changes through the store (a copy once), are summed from memory', async () => {
+  const scope = { addresses: [wallet], chainIds: ['ethereum'] };
+  const lastBalance = async (store: ChartStore, of = window) => (await store.changes(scope, of)).balances(pointCount(of)).get(`ethereum:${token}`)!.balances.at(-1);
+  const store = newStore(600_000);
+  await (await newStore(0).add([change(1, 100n, { time: now - 3_000 }), change(2, 20n, { time: now - 2_000 })])).durable;
+  expect(await lastBalance(store)).toBe(120n);
+  // A row stored behind the store's back is not seen: the scope's changes are not read per request.
+  await (await newStore(0).add([change(3, 1_000n, { time: now - 1_000 })])).durable;
+  expect(await lastBalance(store)).toBe(120n);
+  // A change through the store counts at once, and a copy of it delivered again does not count twice.
+  const added = change(4, 3n, { time: now - 500 });
+  await store.add([added]);
+  await store.add([added]);
+  expect(await lastBalance(store)).toBe(123n);
+  // Ten minutes later the hour chart has moved on by 60 points; its changes come from memory still.
+  const later = chartWindow('hour', now + 600);
+  expect(await lastBalance(store, later)).toBe(123n);
+  // A rollback or a revived block replaces the token: the changes are read again, the row stored behind the store's back with them.
+  everything++;
+  expect(await lastBalance(store)).toBe(1_123n);
+});

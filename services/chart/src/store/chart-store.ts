@@ -7,6 +7,7 @@ import { bucketOf, createBucketedChanges, type BucketedChanges, type ChartAsset 
 import { createDaySumsCache } from './day-sums-cache.js';
 import { addToDay, daySeconds, dayOf, emptyDaySums, lastDayAtOrBefore, sealDaySums, type DaySums } from './day-sums.js';
 import { rowAmount, rowIdentity, type BalanceChangeRow } from './balance-change-rows.js';
+import { createRecentChanges } from './recent-changes.js';
 
 type Tables = { chart_balance_changes: BalanceChangeRow };
 /** The largest DateTime (UInt32 seconds): no change is later. */
@@ -43,6 +44,8 @@ export interface ChartStoreOptions {
   everything: () => Promise<string>;
   /** Wallets (or wallet sets) whose day sums are kept; the least recently used go first. */
   maxSummaries?: number;
+  /** Changes after the summarised days kept in memory, across all wallets; the least recently used wallets' go first. */
+  maxRecentChanges?: number;
   /** Unix milliseconds: summaries reach the start of this day. */
   now?: () => number;
 }
@@ -178,13 +181,47 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
     return sealDaySums(sums);
   }
 
+  /** A row as ClickHouse answers it (64-bit integers as strings) in the row type's numbers. */
+  const numericRow = (row: BalanceChangeRow): BalanceChangeRow => ({
+    ...row,
+    block_timestamp: Number(row.block_timestamp),
+    block_number: String(row.block_number),
+    transaction_index: Number(row.transaction_index),
+    l0: Number(row.l0),
+    l1: Number(row.l1),
+    l2: Number(row.l2),
+    l3: Number(row.l3),
+    l4: Number(row.l4),
+    l5: Number(row.l5),
+    l6: Number(row.l6),
+    l7: Number(row.l7),
+  });
+
+  /** The scope's rows after `after`, stored and waiting, one copy of each stored change (a waiting copy may repeat it). */
+  async function readRecent(request: SeriesRequest, after: number): Promise<BalanceChangeRow[]> {
+    const waiting = waitingRows(request).filter((row) => row.block_timestamp > after);
+    const stored = await clickhouse.query<BalanceChangeRow>(sql`SELECT address, chain_id, asset, toUInt32(block_timestamp) AS block_timestamp, block_number, block_hash,
+        transaction_index, l0, l1, l2, l3, l4, l5, l6, l7
+      FROM chart_balance_changes
+      WHERE ${storedScope(request)} AND block_timestamp > ${new Date(after * 1000)}
+      LIMIT 1 BY address, chain_id, asset, block_hash, transaction_index`);
+    return [...stored.map(numericRow), ...waiting];
+  }
+
   const daySums = createDaySumsCache({ read: readDaySums, everything: options.everything, maxEntries: options.maxSummaries ?? 10_000 });
+  const recent = createRecentChanges({
+    read: readRecent,
+    orphaned: async (chainIds) => new Set((await clickhouse.query<{ chain_id: string; block_hash: string }>(orphanedBlocks(chainIds))).map((row) => `${row.chain_id}:${row.block_hash}`)),
+    everything: options.everything,
+    maxChanges: options.maxRecentChanges ?? 500_000,
+  });
   const hourSums = createDaySumsCache({ read: readHourSums, everything: options.everything, maxEntries: options.maxSummaries ?? 10_000 });
   const today = () => Math.floor((options.now ?? Date.now)() / 1000 / daySeconds) * daySeconds;
 
   return {
     async add(added) {
       const accepted = await rows.add(table, added);
+      recent.added(added);
       // Once readable, a change on a day a summary holds makes that wallet's summaries out of date
       // (a summary read meanwhile is kept under the generation before, so it is read again).
       const horizon = today();
@@ -223,11 +260,10 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
         }
         rowsAfter = summary.horizon;
       }
-      const bucket = {
-        sql: sql`if(block_timestamp <= ${new Date(window.beginAt * 1000)}, 0, intDiv(toUInt32(block_timestamp) - ${window.beginAt} + ${window.intervalSeconds - 1}, ${window.intervalSeconds}))`,
-        of: (timestamp: number) => bucketOf(window, timestamp),
-      };
-      for (const change of await groupedChanges(request, { after: rowsAfter, upTo: window.endAt }, bucket)) changes.add(change.asset, change.group, change.amount);
+      // The rows after the summarised days, from memory: read once per scope and day, then followed as they are added.
+      for (const change of await recent.changes(request, rowsAfter)) {
+        if (change.timestamp <= window.endAt) changes.add({ chainId: change.chainId, asset: change.asset }, bucketOf(window, change.timestamp), change.amount);
+      }
       return changes;
     },
 

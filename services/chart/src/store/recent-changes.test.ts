@@ -1,0 +1,87 @@
+import { toLimbs } from '../series/amount-limbs.js';
+import type { BalanceChangeRow } from './balance-change-rows.js';
+import { createRecentChanges, type RecentChange } from './recent-changes.js';
+
+const row = (change: { address?: string; chain?: string; block: number; amount: bigint; time?: number }): BalanceChangeRow => {
+  const [l0, l1, l2, l3, l4, l5, l6, l7] = toLimbs(change.amount);
+  return {
+    address: change.address ?? '0xa',
+    chain_id: change.chain ?? 'ethereum',
+    asset: '',
+    block_timestamp: change.time ?? 1_000 + change.block,
+    block_number: String(change.block),
+    block_hash: `0x${change.block}`,
+    transaction_index: 0,
+    l0,
+    l1,
+    l2,
+    l3,
+    l4,
+    l5,
+    l6,
+    l7,
+  };
+};
+const total = (changes: readonly RecentChange[]) => changes.reduce((sum, change) => sum + change.amount, 0n);
+const scope = { addresses: ['0xa'], chainIds: ['ethereum'] };
+
+describe('recent changes', () => {
+  let everything: string;
+  let reads: number;
+  let stored: BalanceChangeRow[];
+  let orphaned: Set<string>;
+  let release: (() => void) | undefined;
+  const recent = () =>
+    createRecentChanges({
+      async read(_scope, after) {
+        reads += 1;
+        // Held until released: the answer then has what was stored meanwhile.
+        if (release !== undefined) await new Promise<void>((resolve) => (release = resolve));
+        return stored.filter((candidate) => candidate.block_timestamp > after);
+      },
+      orphaned: async () => orphaned,
+      everything: async () => everything,
+      maxChanges: 1_000,
+    });
+
+  beforeEach(() => {
+    everything = 'e1';
+    reads = 0;
+    stored = [row({ block: 1, amount: 5n }), row({ block: 2, amount: 7n })];
+    orphaned = new Set();
+    release = undefined;
+  });
+
+  test('read once; rows added later are taken in, a copy once, other chains and rows up to `after` not', async () => {
+    const changes = recent();
+    expect(total(await changes.changes(scope, 1_000))).toBe(12n);
+    changes.added([row({ block: 3, amount: 100n }), row({ block: 3, amount: 100n }), row({ block: 4, amount: 1n, chain: 'base' }), row({ block: 5, amount: 9n, time: 999 })]);
+    changes.added([row({ block: 2, amount: 7n })]);
+    expect(total(await changes.changes(scope, 1_000))).toBe(112n);
+    expect(reads).toBe(1);
+  });
+
+  test('rows added while the read runs are taken in once it is done, once even when the read has them too', async () => {
+    const changes = recent();
+    release = () => undefined;
+    const first = changes.changes(scope, 1_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    const late = row({ block: 3, amount: 100n });
+    stored.push(late);
+    changes.added([late, row({ block: 4, amount: 1_000n })]);
+    release!();
+    expect(total(await first)).toBe(1_112n);
+  });
+
+  test('orphaned blocks are left out, and a new everything token reads the scope again', async () => {
+    const changes = recent();
+    orphaned = new Set(['ethereum:0x2']);
+    expect(total(await changes.changes(scope, 1_000))).toBe(5n);
+    stored.push(row({ block: 8, amount: 40n }));
+    expect(total(await changes.changes(scope, 1_000))).toBe(5n);
+    everything = 'e2';
+    orphaned = new Set();
+    expect(total(await changes.changes(scope, 1_000))).toBe(52n);
+    expect(reads).toBe(2);
+  });
+});
