@@ -1,27 +1,19 @@
-import { toLimbs } from '../series/amount-limbs.js';
-import type { BalanceChangeRow } from './balance-change-rows.js';
+import { AssetKind } from '@wallet-api/core/proto/events';
+import { toBalanceChangeRow, type BalanceChangeRow } from './balance-change-rows.js';
 import { createRecentChanges, type RecentChange } from './recent-changes.js';
 
-const row = (change: { address?: string; chain?: string; block: number; amount: bigint; time?: number }): BalanceChangeRow => {
-  const [l0, l1, l2, l3, l4, l5, l6, l7] = toLimbs(change.amount);
-  return {
-    address: change.address ?? '0xa',
-    chain_id: change.chain ?? 'ethereum',
-    asset: '',
-    block_timestamp: change.time ?? 1_000 + change.block,
-    block_number: String(change.block),
-    block_hash: `0x${change.block}`,
-    transaction_index: 0,
-    l0,
-    l1,
-    l2,
-    l3,
-    l4,
-    l5,
-    l6,
-    l7,
-  };
-};
+const row = (change: { address?: string; chain?: string; block: number; amount: bigint; time?: number }): BalanceChangeRow =>
+  toBalanceChangeRow({
+    chainId: change.chain ?? 'ethereum',
+    wallet: change.address ?? '0xa',
+    asset: { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' },
+    blockNumber: String(change.block),
+    blockHash: `0x${change.block}`,
+    blockTimestamp: String(change.time ?? 1_000 + change.block),
+    transactionHash: `0x${change.block}`,
+    transactionIndex: 0,
+    amount: change.amount.toString(),
+  })!;
 const total = (changes: readonly RecentChange[]) => changes.reduce((sum, change) => sum + change.amount, 0n);
 const scope = { addresses: ['0xa'], chainIds: ['ethereum'] };
 
