@@ -78,7 +78,8 @@ interface GroupedRow {
  * round (ClickHouse 18.16 rewrites a partition's youngest part with every few new parts), and
  * every read adds the waiting rows of its wallets to what the table answers. A chart reads its
  * wallets' history up to today as day sums kept in memory (read once, again only after a change
- * on one of those days or a rollback), and the rows after that as they are.
+ * on one of those days or a rollback), and the changes after that from memory too: read once per
+ * scope and day, then followed as rows are added (recent-changes.ts).
  */
 export function createChartStore(options: ChartStoreOptions): ChartStore {
   const { clickhouse } = options;
@@ -213,7 +214,7 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
     read: readRecent,
     orphaned: async (chainIds) => new Set((await clickhouse.query<{ chain_id: string; block_hash: string }>(orphanedBlocks(chainIds))).map((row) => `${row.chain_id}:${row.block_hash}`)),
     everything: options.everything,
-    maxChanges: options.maxRecentChanges ?? 500_000,
+    maxChanges: options.maxRecentChanges ?? 200_000,
   });
   const hourSums = createDaySumsCache({ read: readHourSums, everything: options.everything, maxEntries: options.maxSummaries ?? 10_000 });
   const today = () => Math.floor((options.now ?? Date.now)() / 1000 / daySeconds) * daySeconds;
