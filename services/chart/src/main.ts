@@ -46,7 +46,9 @@ await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async
     password: config.CLICKHOUSE_PASSWORD,
   });
   const positions = createGrpcClient(PositionsClient, config.POSITIONS_GRPC_ADDRESS);
-  const everything = () => changes.versions.everything();
+  // The rollback token alone: day sums, recent changes, block times and protocol positions at a
+  // block hold amounts, not values, so a price move (every block on a live chain) must not drop them.
+  const everything = async () => (await changes.versions.everythingAndPrices()).everything;
   const store = createChartStore({ clickhouse, logger, storeEveryMs: config.CHART_STORE_INTERVAL_MS, everything, maxRecentChanges: config.CHART_RECENT_CHANGES });
   const clock = createBlockClock({ clickhouse, logger, storeEveryMs: config.CHART_STORE_INTERVAL_MS, everything });
   const consumer = createChartConsumer({
