@@ -1,5 +1,5 @@
 import { credentials, makeGenericClientConstructor, status, type ServiceError } from '@grpc/grpc-js';
-import { startGrpcServer, type CallContext, type ServiceRegistration } from '../src/grpc/index.js';
+import { createGrpcClient, startGrpcServer, type CallContext, type ServiceRegistration } from '../src/grpc/index.js';
 import { shutdownService } from '../src/service/index.js';
 import { checkHealth, jsonServiceDefinition, testLogger } from '../src/testing/index.js';
 
@@ -13,7 +13,7 @@ function slowService(): ServiceRegistration {
     name: 'test.Slow',
     definition: slowDefinition,
     implementation: {
-      async sleep(request: { ms: number; fail?: string }, call: CallContext) {
+      async sleep(request: { ms: number; fail?: string; padding?: number }, call: CallContext) {
         await new Promise<void>((resolve, reject) => {
           const timer = setTimeout(resolve, request.ms);
           call.signal.addEventListener('abort', () => {
@@ -22,7 +22,7 @@ function slowService(): ServiceRegistration {
           });
         });
         if (request.fail) throw new Error(request.fail);
-        return { slept: request.ms };
+        return { slept: request.ms, ...(request.padding ? { padding: 'x'.repeat(request.padding) } : {}) };
       },
     },
   };
@@ -43,6 +43,21 @@ describe('gRPC server lifecycle', () => {
       expect(await checkHealth(`127.0.0.1:${server.port}`, '')).toBe('SERVING');
       expect(await checkHealth(`127.0.0.1:${server.port}`, 'test.Slow')).toBe('SERVING');
     } finally {
+      await server.shutdown(1_000);
+    }
+  });
+
+  test("the platform's clients take answers beyond gRPC's 4 MB default (a page of busy wallets' transactions)", async () => {
+    const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [slowService()], logger: testLogger });
+    const platformClient = createGrpcClient(SlowClient, `127.0.0.1:${server.port}`);
+    const defaultClient = new SlowClient(`127.0.0.1:${server.port}`, credentials.createInsecure());
+    try {
+      const padding = 6 * 1024 * 1024;
+      expect(((await call(platformClient, { ms: 1, padding })) as { padding: string }).padding).toHaveLength(padding);
+      await expect(call(defaultClient, { ms: 1, padding })).rejects.toMatchObject({ code: status.RESOURCE_EXHAUSTED });
+    } finally {
+      platformClient.close();
+      defaultClient.close();
       await server.shutdown(1_000);
     }
   });

@@ -58,6 +58,28 @@ test('the whole history is streamed oldest first; what follows a known transacti
   }
 });
 
+test('the pages after a known transaction start small and double up to the page size', async () => {
+  const asked: number[] = [];
+  const listWalletHistory = indexer.listWalletHistory;
+  const recording = Object.assign(Object.create(indexer) as IndexerClient, {
+    listWalletHistory: (...args: Parameters<IndexerClient['listWalletHistory']>) => {
+      asked.push((args[0] as { pageSize: number }).pageSize);
+      return (listWalletHistory as (...call: typeof args) => ReturnType<IndexerClient['listWalletHistory']>).apply(indexer, args);
+    },
+  });
+  for (const [firstPageSize, pageSize, sizes] of [
+    [1, 1_000, [1, 2, 4]],
+    [1, 3, [1, 2, 3, 3]],
+    [20, 1_000, [20]],
+  ] as const) {
+    asked.length = 0;
+    const reader = createHistoryReader({ indexer: recording, firstPageSize, pageSize });
+    expect(await reader.newerThan(wallet, chainId, undefined)).toEqual(stored);
+    expect(asked).toEqual(sizes);
+    expect(await reader.newerThan(wallet, chainId, payments[2])).toEqual(stored.slice(3));
+  }
+});
+
 test('a wallet with more transactions than the limit is refused', async () => {
   await expect(whole(createHistoryReader({ indexer, maxTransactions: 6 }).history(wallet, [chainId]))).rejects.toBeInstanceOf(TooManyTransactions);
   expect(await whole(createHistoryReader({ indexer, maxTransactions: 7 }).history(wallet, [chainId]))).toHaveLength(7);

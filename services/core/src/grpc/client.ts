@@ -13,7 +13,7 @@ import {
 } from '@grpc/grpc-js';
 import { grpcClientDuration, secondsSince } from '../metrics/platform-metrics.js';
 import { injectTraceContext } from '../telemetry/index.js';
-import { statusName } from './server.js';
+import { maxMessageBytes, statusName } from './server.js';
 
 type ClientConstructor<C> = new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>) => C;
 
@@ -22,6 +22,7 @@ export function createGrpcClient<C extends Client>(Ctor: ClientConstructor<C>, a
     // Reconnect quickly after a service restart instead of grpc's default backoff of up to 2 minutes.
     'grpc.max_reconnect_backoff_ms': 2_000,
     'grpc.keepalive_time_ms': 30_000,
+    'grpc.max_receive_message_length': maxMessageBytes,
   });
 }
 

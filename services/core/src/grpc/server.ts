@@ -160,13 +160,19 @@ function serverStreamingHandler(
  * Every handler runs inside the caller's trace context, and unexpected errors are logged and
  * answered as INTERNAL without their message.
  */
+/**
+ * The largest message a service takes in either direction: a page of 1,000 decoded transactions
+ * of busy wallets measured 5.6 MB, beyond gRPC's 4 MB default, and failed the PnL that read it.
+ */
+export const maxMessageBytes = 16 * 1024 * 1024;
+
 export async function startGrpcServer(options: {
   host: string;
   port: number;
   services: readonly ServiceRegistration[];
   logger: Logger;
 }): Promise<GrpcServer> {
-  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  const server = new Server({ 'grpc.max_receive_message_length': maxMessageBytes });
   const health = new HealthImplementation({ '': 'SERVING' });
   health.addToServer(server);
   for (const service of options.services) {

@@ -8,18 +8,12 @@ const large = JSON.stringify({ data: Array.from({ length: 400 }, (_, index) => (
 const small = JSON.stringify({ data: { type: 'portfolio', id: '0xabc' } });
 
 describe('encodeAnswer', () => {
-  test('a large answer gets brotli and gzip forms that decode to its bytes, smaller than them', async () => {
-    const answer = await encodeAnswer(large);
-    expect(answer.identity.toString()).toBe(large);
-    expect(brotliDecompressSync(answer.br!).toString()).toBe(large);
-    expect(gunzipSync(answer.gzip!).toString()).toBe(large);
-    expect(answer.br!.length).toBeLessThan(answer.identity.length / 4);
-    expect(encodedSize(answer)).toBe(answer.identity.length + answer.br!.length + answer.gzip!.length);
-  });
-
-  test('an answer under the threshold is kept plain only', async () => {
+  test('an answer is kept as its plain bytes, counted with room for its compressed forms when large enough to get them', () => {
+    const answer = encodeAnswer(large);
+    expect(answer).toEqual({ identity: Buffer.from(large) });
+    expect(encodedSize(answer)).toBe(Math.ceil(answer.identity.length * 1.25));
     expect(Buffer.byteLength(small)).toBeLessThan(compressionThreshold);
-    expect(await encodeAnswer(small)).toEqual({ identity: Buffer.from(small) });
+    expect(encodedSize(encodeAnswer(small))).toBe(Buffer.byteLength(small));
   });
 });
 
@@ -29,10 +23,11 @@ describe('sendEncoded', () => {
   const answers = new Map<string, EncodedAnswer>();
 
   beforeAll(async () => {
-    answers.set('/large', await encodeAnswer(large));
-    answers.set('/small', await encodeAnswer(small));
+    answers.set('/large', encodeAnswer(large));
+    answers.set('/plain-client', encodeAnswer(large));
+    answers.set('/small', encodeAnswer(small));
     const app = express();
-    app.get(['/large', '/small'], (req, res) => sendEncoded(req, res, 200, answers.get(req.path)!));
+    app.get(['/large', '/plain-client', '/small'], (req, res) => sendEncoded(req, res, 200, answers.get(req.path)!));
     server = await new Promise((resolve) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
     });
@@ -76,5 +71,19 @@ describe('sendEncoded', () => {
     const { headers, body } = await get('/small', 'gzip, br');
     expect(headers['content-encoding']).toBeUndefined();
     expect(body.toString()).toBe(small);
+  });
+
+  test('each compressed form is made once, when a client first accepts it, and none for clients that accept none', async () => {
+    await get('/plain-client');
+    await get('/plain-client', 'identity');
+    expect(answers.get('/plain-client')!.compressed).toBeUndefined();
+    const first = await get('/plain-client', 'br');
+    const made = answers.get('/plain-client')!.compressed!;
+    expect(Object.keys(made)).toEqual(['br']);
+    const kept = made.br;
+    const second = await get('/plain-client', 'br');
+    expect(made.br).toBe(kept);
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(brotliDecompressSync(second.body).toString()).toBe(large);
   });
 });

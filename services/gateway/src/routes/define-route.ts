@@ -231,11 +231,11 @@ export function createApiRoutes(options: {
           const key = [spec.path, req.originalUrl, JSON.stringify(input.headers), organization.roles.join(','), organization.addons.join(','), variant].join('\n');
           const { body } = await options.responseCache.serve({ route: spec.path, ...served, key }, async (tokens) => {
             const { status, body: computed } = await respond(tokens);
-            const encoded = await encodeAnswer(JSON.stringify(computed));
+            const encoded = encodeAnswer(JSON.stringify(computed));
             // Another status than the route's travels with the bytes, and keeps them out of the cache.
             return status === successStatus ? encoded : { ...encoded, status };
           });
-          sendEncoded(req, res, body.status ?? successStatus, body);
+          await sendEncoded(req, res, body.status ?? successStatus, body);
           return;
         }
         const { status, body } = await respond();

@@ -31,7 +31,12 @@ const sameTransaction = (a: WalletTransaction, b: WalletTransaction) => a.chainI
 
 export interface HistoryReaderOptions {
   indexer: IndexerClient;
-  /** Transactions per ListWalletHistory page (at most the indexer's 1,000): the reads after a book's newest. */
+  /**
+   * Transactions per ListWalletHistory page (at most the indexer's 1,000) in the reads after a
+   * book's newest: the first page holds `firstPageSize` (a book mostly follows a few new
+   * transactions), each next one twice its predecessor up to `pageSize`.
+   */
+  firstPageSize?: number;
   pageSize?: number;
   /**
    * How long the whole history's stream may take: it is read as fast as its chunks are priced, so
@@ -48,9 +53,10 @@ export interface HistoryReaderOptions {
 export function createHistoryReader(options: HistoryReaderOptions): HistoryReader {
   const { indexer } = options;
   const pageSize = options.pageSize ?? 1_000;
+  const firstPageSize = Math.min(options.firstPageSize ?? 20, pageSize);
   const limit = options.maxTransactions ?? maxWalletTransactions;
-  const page = (address: string, chainIds: readonly string[], after: TransactionCursor | undefined) =>
-    unary(indexer, indexer.listWalletHistory, { address, chainIds: [...chainIds], after, pageSize }, { name: 'Indexer/ListWalletHistory' });
+  const page = (address: string, chainIds: readonly string[], after: TransactionCursor | undefined, size: number) =>
+    unary(indexer, indexer.listWalletHistory, { address, chainIds: [...chainIds], after, pageSize: size }, { name: 'Indexer/ListWalletHistory' });
   return {
     async *history(address, chainIds) {
       let count = 0;
@@ -66,8 +72,8 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
       const newestFirst: WalletTransaction[] = [];
       const knownBlock = known === undefined ? -1n : BigInt(known.blockNumber);
       let after: TransactionCursor | undefined;
-      for (;;) {
-        const { transactions, hasMore } = await page(address, [chainId], after);
+      for (let size = firstPageSize; ; size = Math.min(size * 2, pageSize)) {
+        const { transactions, hasMore } = await page(address, [chainId], after, size);
         for (const transaction of transactions) {
           if (known && sameTransaction(transaction, known)) return newestFirst.reverse();
           // Past the known transaction's block without meeting it: it was rolled back.
