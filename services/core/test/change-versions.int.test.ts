@@ -50,6 +50,20 @@ describe('change tokens in Redis', () => {
     expect(afterHistory.holdings).toBe(after.holdings);
   });
 
+  test("a wallet set's tokens are each wallet's in turn, read at once: a change of either wallet reaches the set", async () => {
+    const set = async () => currentVersion(await versions.walletTokens([wallet, other], ['holdings']));
+    const [alone, otherAlone] = await Promise.all([versions.walletTokens(wallet, ['holdings']), versions.walletTokens(other, ['holdings'])]);
+    expect(await versions.walletTokens([wallet, other], ['holdings'])).toEqual({ ...alone, wallet: [...alone.wallet, ...otherAlone.wallet] });
+    const before = await set();
+    await versions.walletsChanged([other], 'history');
+    expect(await set()).toBe(before);
+    await versions.walletsChanged([other], 'holdings');
+    const afterOther = await set();
+    expect(afterOther).not.toBe(before);
+    await versions.walletsChanged([wallet], 'holdings');
+    expect(await set()).not.toBe(afterOther);
+  });
+
   test('a price move reaches valued answers and market data, not unpriced ones', async () => {
     const before = await reads();
     await versions.pricesChanged();

@@ -101,8 +101,18 @@ async function servedTokenBalance(wallet: Address, token: Address): Promise<bigi
   return position ? BigInt(position.attributes.quantity.int) : 0n;
 }
 
-test('a repeated request is answered from the cache; after the positions service applied a transfer, the next request shows it', async () => {
+/** The wallet's token balance as the wallet-set positions endpoint serves it for a set of the wallet alone. */
+async function servedSetTokenBalance(wallet: Address, token: Address): Promise<bigint> {
+  const body = await get(`/v1/wallet-sets/positions/?addresses=${wallet}&filter[positions]=only_simple&filter[trash]=no_filter`);
+  const position = body.data.find((item: any) =>
+    item.attributes.fungible_info.implementations.some((implementation: any) => implementation.chain_id === chainId && implementation.address === token.toLowerCase()),
+  );
+  return position ? BigInt(position.attributes.quantity.int) : 0n;
+}
+
+test('a repeated request is answered from the cache, for a wallet and a wallet set; after the positions service applied a transfer, the next request shows it', async () => {
   const positionsRoute = '/v1/wallets/{address}/positions/';
+  const setRoute = '/v1/wallet-sets/positions/';
   const holder = await etherAndTokenHolder(client, world, await client.getBlockNumber());
   const [sender, token] = [holder.sender, holder.token.address.toLowerCase() as Address];
   const onChain = () => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [sender] });
@@ -114,6 +124,11 @@ test('a repeated request is answered from the cache; after the positions service
     const hits = await cacheCount(positionsRoute, 'hit');
     before = await servedTokenBalance(sender, token);
     expect(await cacheCount(positionsRoute, 'hit')).toBe(hits + 1);
+  }, 120_000);
+  await eventually(async () => {
+    const hits = await cacheCount(setRoute, 'hit');
+    expect(await servedSetTokenBalance(sender, token)).toBe(before);
+    expect(await cacheCount(setRoute, 'hit')).toBe(hits + 1);
   }, 120_000);
 
   const { session } = chain;
@@ -128,6 +143,7 @@ test('a repeated request is answered from the cache; after the positions service
 
   // One request, no retries: the answer cached before the transfer must not be served any more.
   expect(await servedTokenBalance(sender, token)).toBe(before - 7n);
+  expect(await servedSetTokenBalance(sender, token)).toBe(before - 7n);
   expect(await onChain()).toBe(before - 7n);
   expect(await servedTokenBalance(recipient, token)).toBe(7n);
 }, 420_000);

@@ -17,7 +17,7 @@ export interface SharedChangeTokens {
   prices: string;
 }
 
-/** The shared tokens and one wallet's, per kind of its data in the order asked: what one MGET reads. */
+/** The shared tokens and one wallet's (or, for a wallet set, each wallet's in turn), per kind of its data in the order asked: what one MGET reads. */
 export interface WalletChangeTokens extends SharedChangeTokens {
   wallet: readonly string[];
 }
@@ -70,9 +70,10 @@ export interface ChangeVersions {
   /**
    * The tokens `current` reads, apart: one read from which `current`, `everything` and the
    * version blind to price moves (unpricedVersion, what parts of answers that value nothing are
-   * kept under) are all formed, for a computation that needs several.
+   * kept under) are all formed, for a computation that needs several. Several wallets (a wallet
+   * set's answer) are read in the same MGET, their tokens one wallet after the other.
    */
-  walletTokens(wallet: string, data: readonly WalletData[]): Promise<WalletChangeTokens>;
+  walletTokens(wallet: string | readonly string[], data: readonly WalletData[]): Promise<WalletChangeTokens>;
   /** The tokens of changes reaching every wallet alone: what caches of prices and market data are kept under. */
   everything(): Promise<string>;
   /** The same two tokens apart, for caches that keep some things across price moves but none across rollbacks. */
@@ -114,9 +115,10 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
   const walletKeys = (wallet: string, data: readonly WalletData[]) => data.map((kind) => walletKey(wallet, kind));
   const ttl = options.walletTokenTtlSeconds ?? 7 * 24 * 60 * 60;
 
-  async function walletTokens(wallet: string, data: readonly WalletData[]): Promise<WalletChangeTokens> {
+  async function walletTokens(wallet: string | readonly string[], data: readonly WalletData[]): Promise<WalletChangeTokens> {
     const readsNfts = data.includes('nfts');
-    const [everythingToken, pricesToken, ...rest] = (await redis.mget(everything, prices, ...(readsNfts ? [nftMarket] : []), ...walletKeys(wallet, data))).map((token) => token ?? '-');
+    const keys = typeof wallet === 'string' ? walletKeys(wallet, data) : wallet.flatMap((each) => walletKeys(each, data));
+    const [everythingToken, pricesToken, ...rest] = (await redis.mget(everything, prices, ...(readsNfts ? [nftMarket] : []), ...keys)).map((token) => token ?? '-');
     const walletTokenList = readsNfts ? rest.slice(1) : rest;
     return { everything: everythingToken!, prices: readsNfts ? `${pricesToken}+${rest[0]}` : pricesToken!, wallet: walletTokenList };
   }

@@ -6,16 +6,16 @@ export type CacheOutcome = 'hit' | 'miss' | 'shared' | 'bypass';
 
 export interface VersionedCache<T> {
   /**
-   * The value for `key`, a request reading the `data` of `wallet`: from the cache while the
-   * wallet's change tokens for that data are those it was computed under, otherwise computed
-   * (once for every request that asks while it runs).
+   * The value for `key`, a request reading the `data` of `wallet` (or of every wallet of a set):
+   * from the cache while the change tokens for that data are those it was computed under,
+   * otherwise computed (once for every request that asks while it runs).
    */
   serve(request: ServeRequest, compute: (tokens: WalletChangeTokens | undefined) => Promise<T>): Promise<{ body: T; outcome: CacheOutcome }>;
 }
 
 export interface ServeRequest {
   route: string;
-  wallet: string;
+  wallet: string | readonly string[];
   data: readonly WalletData[];
   key: string;
   /**
@@ -42,8 +42,8 @@ export interface VersionedCacheOptions<T> {
    * time alone (a day-ago price moving on as the clock does), and tokens themselves expire.
    */
   maxAgeMs: number;
-  /** The wallet's tokens (ChangeVersions.walletTokens). */
-  tokens(wallet: string, data: readonly WalletData[]): Promise<WalletChangeTokens>;
+  /** The wallet's (or the wallets') tokens (ChangeVersions.walletTokens). */
+  tokens(wallet: string | readonly string[], data: readonly WalletData[]): Promise<WalletChangeTokens>;
   /** The version a value is kept under: currentVersion, or unpricedVersion for values that price nothing. */
   versionOf(tokens: WalletChangeTokens): string;
   /** Bytes a value holds in memory, near enough to bound the cache. */
@@ -78,7 +78,7 @@ export function createVersionedCache<T>(options: VersionedCacheOptions<T>): Vers
   const running = new Map<string, { version: string; body: Promise<T> }>();
   let warnedUnavailable = 0;
 
-  async function tokensOf(wallet: string, data: readonly WalletData[]): Promise<WalletChangeTokens | undefined> {
+  async function tokensOf(wallet: string | readonly string[], data: readonly WalletData[]): Promise<WalletChangeTokens | undefined> {
     try {
       return await options.tokens(wallet, data);
     } catch (error) {

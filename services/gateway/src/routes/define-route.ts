@@ -83,12 +83,13 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, H extends A
   errors?: ErrorStatus[];
   handle(input: RouteInput<P, Q, H, B>, context: RouteContext): Promise<z.infer<R> | StatusAnswer<z.infer<R>>>;
   /**
-   * For routes answering about one wallet: the wallet and the kinds of its data the answer reads,
-   * when this request's answer may be served from the response cache until that data or prices
-   * change; undefined when it must be computed (such as `sync=true`). `variant` is part of the
-   * key: answers that also change with the clock (a chart's points move on) name the clock's step.
+   * For routes answering about one wallet (or a wallet set's): the wallet (wallets) and the kinds
+   * of its data the answer reads, when this request's answer may be served from the response
+   * cache until that data or prices change; undefined when it must be computed (such as
+   * `sync=true`). `variant` is part of the key: answers that also change with the clock (a
+   * chart's points move on) name the clock's step.
    */
-  cachedFor?(input: RouteInput<P, Q, H, B>): { wallet: string; data: readonly WalletData[]; variant?: string } | undefined;
+  cachedFor?(input: RouteInput<P, Q, H, B>): { wallet: string | readonly string[]; data: readonly WalletData[]; variant?: string } | undefined;
 }
 
 export interface ApiRoutes {

@@ -20,8 +20,8 @@ import { checkIncludePending, createWalletTransactionsReader, transactionsCapabi
 // decisions.md, "Wallet sets": each endpoint asks what its wallet twin asks, once per wallet of
 // the set (through the same reader functions), and merges the answers. `filter[chain_ids]` is
 // applied per wallet by family (resolveWalletSetScopes): `ethereum,solana` reads the EVM wallet on
-// ethereum and the Solana wallet on solana. Set answers are not kept in the response cache: its
-// entries are validated against one wallet's change tokens, and a set has two.
+// ethereum and the Solana wallet on solana. Set answers are kept in the response cache as their
+// twins are, under the change tokens of every wallet of the set (read in one MGET).
 
 /** `links.next` of a set's transactions: this request with `page[after]` moved on. */
 function nextSetLink(selfUrl: string, cursor: string, size: number): string {
@@ -43,6 +43,7 @@ export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, direct
     query: walletSetPortfolioQuery,
     headers: networkHeaders,
     response: portfolioResponseSchema,
+    cachedFor: ({ query }) => (query.sync === 'true' ? undefined : { wallet: query.addresses, data: ['holdings'] }),
     async handle({ query, headers }, { organization, selfUrl }) {
       checkRequestUrlLength(selfUrl);
       const context = toRequestContext(organization, headers['X-Env']);
@@ -60,6 +61,7 @@ export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, direct
     query: walletSetPositionsQuery,
     headers: networkHeaders,
     response: positionListResponseSchema,
+    cachedFor: ({ query }) => (query.sync === 'true' ? undefined : { wallet: query.addresses, data: ['holdings'] }),
     async handle({ query, headers }, { organization, selfUrl, baseUrl }) {
       checkRequestUrlLength(selfUrl);
       const context = toRequestContext(organization, headers['X-Env']);
@@ -79,6 +81,8 @@ export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, direct
     headers: networkHeaders,
     response: transactionListResponseSchema,
     errors: [403],
+    // As the twin's: answers with pending transactions and unsigned actions are not kept.
+    cachedFor: ({ query }) => (query['filter[include_pending]'] === 'true' ? undefined : { wallet: query.addresses, data: ['history'] }),
     async handle({ query, headers }, { organization, selfUrl, baseUrl }) {
       const context = toRequestContext(organization, headers['X-Env']);
       const includePending = checkIncludePending(query, organization.roles);
