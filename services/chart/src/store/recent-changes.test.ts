@@ -23,7 +23,7 @@ describe('recent changes', () => {
   let stored: BalanceChangeRow[];
   let orphaned: Set<string>;
   let release: (() => void) | undefined;
-  const recent = () =>
+  const recent = (maxChanges = 1_000) =>
     createRecentChanges({
       async read(_scope, after) {
         reads += 1;
@@ -33,7 +33,7 @@ describe('recent changes', () => {
       },
       orphaned: async () => orphaned,
       everything: async () => everything,
-      maxChanges: 1_000,
+      maxChanges,
     });
 
   beforeEach(() => {
@@ -51,6 +51,19 @@ describe('recent changes', () => {
     changes.added([row({ block: 2, amount: 7n })]);
     expect(total(await changes.changes(scope, 1_000))).toBe(112n);
     expect(reads).toBe(1);
+  });
+
+  test('a scope that grows is counted as it is now: past the budget it pushes out the least recently used scope, which is read again', async () => {
+    const changes = recent(10);
+    const other = { addresses: ['0xb'], chainIds: ['ethereum'] };
+    await changes.changes(other, 1_000);
+    await changes.changes(scope, 1_000);
+    expect(reads).toBe(2);
+    changes.added(Array.from({ length: 6 }, (_, index) => row({ block: 10 + index, amount: 1n })));
+    expect(total(await changes.changes(scope, 1_000))).toBe(18n);
+    expect(reads).toBe(2);
+    await changes.changes(other, 1_000);
+    expect(reads).toBe(3);
   });
 
   test('rows added while the read runs are taken in once it is done, once even when the read has them too', async () => {

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { createWalletIndexedCache, epochScoped, remembered } from '@wallet-api/core/cache';
 import { rowAmount, rowIdentity, type BalanceChangeRow } from './balance-change-rows.js';
 
 export interface RecentScope {
@@ -57,38 +57,12 @@ const toChange = (row: BalanceChangeRow): RecentChange => ({ chainId: row.chain_
  * scope is read again under the new token.
  */
 export function createRecentChanges(options: RecentChangesOptions): RecentChanges {
-  /** Kept scopes' keys by wallet. */
-  const keysOf = new Map<string, Set<string>>();
-  const entries = new LRUCache<string, Entry>({
-    maxSize: options.maxChanges,
-    sizeCalculation: (entry) => entry.changes.size + 1,
-    dispose: (entry, key, reason) => {
-      // An entry set again under its key (its size grew) stays indexed.
-      if (reason === 'set') return;
-      for (const address of entry.scope.addresses) {
-        const keys = keysOf.get(address);
-        keys?.delete(key);
-        if (keys?.size === 0) keysOf.delete(address);
-      }
-    },
-  });
+  const entries = createWalletIndexedCache<Entry>({ maxSize: options.maxChanges, sizeOf: (entry) => entry.changes.size + 1, walletsOf: (entry) => entry.scope.addresses });
   /** Orphaned blocks per chain selection, read once under the current `everything` token. */
-  let orphanedUnder: { everything: string; byChains: Map<string, Promise<Set<string>>> } = { everything: '', byChains: new Map() };
+  const orphanedUnder = epochScoped(() => new Map<string, Promise<Set<string>>>());
 
   function orphanedBlocks(everything: string, chainIds: readonly string[]): Promise<Set<string>> {
-    if (orphanedUnder.everything !== everything) orphanedUnder = { everything, byChains: new Map() };
-    const { byChains } = orphanedUnder;
-    const chains = [...chainIds].sort().join(',');
-    let blocks = byChains.get(chains);
-    if (!blocks) {
-      blocks = options.orphaned(chainIds);
-      byChains.set(chains, blocks);
-      // A failed read is asked again by the next request.
-      blocks.catch(() => {
-        if (byChains.get(chains) === blocks) byChains.delete(chains);
-      });
-    }
-    return blocks;
+    return remembered(orphanedUnder(everything), [...chainIds].sort().join(','), () => options.orphaned(chainIds));
   }
 
   function takeIn(entry: Entry, row: BalanceChangeRow): void {
@@ -102,14 +76,9 @@ export function createRecentChanges(options: RecentChangesOptions): RecentChange
       for (const row of rows) takeIn(entry, row);
       for (const row of entry.pending ?? []) takeIn(entry, row);
       entry.pending = undefined;
-      if (entries.peek(key) === entry) entries.set(key, entry);
+      entries.resized(key, entry);
     });
     entries.set(key, entry);
-    for (const address of scope.addresses) {
-      const keys = keysOf.get(address);
-      if (keys) keys.add(key);
-      else keysOf.set(address, new Set([key]));
-    }
     // A failed read is not kept.
     entry.ready.catch(() => {
       if (entries.peek(key) === entry) entries.delete(key);
@@ -132,7 +101,7 @@ export function createRecentChanges(options: RecentChangesOptions): RecentChange
     added(rows) {
       const grown = new Set<string>();
       for (const row of rows) {
-        for (const key of keysOf.get(row.address) ?? []) {
+        for (const key of entries.keysOf(row.address)) {
           const entry = entries.peek(key);
           if (!entry) continue;
           if (entry.pending) entry.pending.push(row);
@@ -142,10 +111,10 @@ export function createRecentChanges(options: RecentChangesOptions): RecentChange
           }
         }
       }
-      // Set again so that the budget counts what they hold now.
+      // Counted again, so that the budget holds what they hold now.
       for (const key of grown) {
         const entry = entries.peek(key);
-        if (entry) entries.set(key, entry);
+        if (entry) entries.resized(key, entry);
       }
     },
   };

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { createWalletIndexedCache } from '@wallet-api/core/cache';
 import type { BlockStateRecord, WalletTransactionRecord } from './history-rows.js';
 import { asListedRow, firstOfPage, matchesFilter } from './waiting-page.js';
 import type { ListedRow, WalletTransactionFilter } from './wallet-transaction-query.js';
@@ -54,19 +55,8 @@ interface KeptPage {
 }
 
 export function createStoredView(options: StoredViewOptions = {}): StoredView {
-  /** The kept pages' keys by wallet: a round's row reaches only its wallet's pages. */
-  const pagesOf = new Map<string, Set<string>>();
-  const pages = new LRUCache<string, KeptPage>({
-    maxSize: options.maxPageRows ?? 200_000,
-    sizeCalculation: (page) => page.rows.length + 1,
-    dispose: (page, key, reason) => {
-      // A page replaced under its key stays indexed.
-      if (reason === 'set') return;
-      const keys = pagesOf.get(page.filter.address);
-      keys?.delete(key);
-      if (keys?.size === 0) pagesOf.delete(page.filter.address);
-    },
-  });
+  // Found by wallet too: a round's row reaches only its wallet's pages.
+  const pages = createWalletIndexedCache<KeptPage>({ maxSize: options.maxPageRows ?? 200_000, sizeOf: (page) => page.rows.length + 1, walletsOf: (page) => [page.filter.address] });
   const orphanStates = new LRUCache<string, boolean>({ max: options.maxBlocks ?? 100_000 });
   let generation = 0;
 
@@ -81,19 +71,12 @@ export function createStoredView(options: StoredViewOptions = {}): StoredView {
     return value;
   }
 
-  function keepPage(key: string, page: KeptPage): void {
-    pages.set(key, page);
-    const keys = pagesOf.get(page.filter.address);
-    if (keys) keys.add(key);
-    else pagesOf.set(page.filter.address, new Set([key]));
-  }
-
   return {
     async page(filter, load) {
       const key = pageKey(filter);
       const kept = pages.get(key);
       if (kept) return kept.rows;
-      return readUnder(load, (rows) => keepPage(key, { filter, rows }));
+      return readUnder(load, (rows) => pages.set(key, { filter, rows }));
     },
 
     async orphaned(blocks, load) {
@@ -122,7 +105,7 @@ export function createStoredView(options: StoredViewOptions = {}): StoredView {
       for (const row of stored.wallet_transactions ?? []) {
         // A block a rollback named before its rows came is no page's (the page query's orphan check).
         if (orphanStates.get(blockKey({ chainId: row.chain_id, blockHash: row.block_hash }))) continue;
-        for (const key of pagesOf.get(row.address) ?? []) {
+        for (const key of pages.keysOf(row.address)) {
           const page = pages.peek(key);
           if (!page || !matchesFilter(row, page.filter)) continue;
           const entry = byPage.get(key);
@@ -143,7 +126,6 @@ export function createStoredView(options: StoredViewOptions = {}): StoredView {
     storedChanged() {
       generation += 1;
       pages.clear();
-      pagesOf.clear();
       orphanStates.clear();
     },
   };
