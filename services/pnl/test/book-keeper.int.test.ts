@@ -158,6 +158,20 @@ test('books count for their transactions: one larger than the budget is built fo
   expect(builds).toBe(3);
 });
 
+test('the budget holds across books: a kept book pushed past it by another one is built again', async () => {
+  let builds = 0;
+  const history = createHistoryReader({ indexer: running.indexer });
+  const counting: HistoryReader = { history: (...args) => (builds++, history.history(...args)), newerThan: (...args) => history.newerThan(...args) };
+  const keeper = keeperOver(counting, 8);
+  const chainAOnly = { ...request, chainIds: [chainA] };
+  expect((await keeper.book(request)).count).toBe(6);
+  expect((await keeper.book(chainAOnly)).count).toBe(3);
+  await keeper.book(chainAOnly);
+  expect(builds).toBe(2);
+  await keeper.book(request);
+  expect(builds).toBe(3);
+});
+
 test('a history arriving in many chunks, priced ahead and applied in order, makes the same book as one chunk', async () => {
   const history = createHistoryReader({ indexer: running.indexer });
   const whole: WalletTransaction[] = [];

@@ -110,7 +110,13 @@ export function createBookKeeper(options: BookKeeperOptions): BookKeeper {
       const entry = { tokens, book: next };
       books.set(key, entry);
       next.then(
-        (book) => books.peek(key) === entry && books.set(key, entry, { size: Math.max(1, book.count) }),
+        (book) => {
+          if (books.peek(key) !== entry) return;
+          // Counted for its transactions now that they are known: lru-cache takes a new size only
+          // with a new value, so the entry is taken out and kept again.
+          books.delete(key);
+          books.set(key, entry, { size: Math.max(1, book.count) });
+        },
         // A failure is not kept (the next request computes again), but a refusal of the wallet is: rule 4's 422 once detected.
         (error: unknown) => !(error instanceof TooManyTransactions) && books.peek(key) === entry && books.delete(key),
       );
