@@ -73,13 +73,14 @@ afterAll(async () => {
   await clickhouse.close();
 });
 
-function keeperOver(history: HistoryReader, maxBookTransactions?: number): BookKeeper {
+function keeperOver(history: HistoryReader, maxBookTransactions?: number, recentTransactions?: number): BookKeeper {
   const referenceData = running.referenceData.client;
   return createBookKeeper({
     history,
     pricing: createLegPricing({ tokens: createTokenDirectory(referenceData), referenceData }),
     versions: changes.versions,
     ...(maxBookTransactions === undefined ? {} : { maxBookTransactions }),
+    ...(recentTransactions === undefined ? {} : { recentTransactions }),
   });
 }
 
@@ -116,13 +117,20 @@ test('a book is kept while the tokens stay; new transactions are read per chain 
   expect(readsSince(before)).toEqual({ history: 0, newerThan: 0 });
 });
 
-test('a price move reaching the legs, a transaction before the newest, and a rollback replay the history', async () => {
+test('a price move reaching the legs and a transaction before the newest take back the recent transactions; reaching further back, and a rollback, replay the history', async () => {
   const kept = await keeper.book(request);
   let before = { ...reads };
   await changes.versions.pricesChanged(undefined, { since: start + 20 });
   const repriced = await keeper.book(request);
-  expect(repriced).not.toBe(kept);
-  expect(readsSince(before)).toEqual({ history: 1, newerThan: 0 });
+  expect(repriced).toBe(kept);
+  expect(readsSince(before)).toEqual({ history: 0, newerThan: 0 });
+  expect(figuresOf(repriced)).toEqual(await replayed());
+
+  // A book that can take back one transaction replays a move reaching two.
+  const short = keeperOver(createHistoryReader({ indexer: running.indexer }), undefined, 1);
+  const shortBook = await short.book(request);
+  await changes.versions.pricesChanged(undefined, { since: start + 20 });
+  expect(await short.book(request)).not.toBe(shortBook);
 
   // Chain B indexed behind chain A: its transaction at block 5 arrives after chain A's at 6.
   const latest = swap(chainA, 6, true);
@@ -131,7 +139,8 @@ test('a price move reaching the legs, a transaction before the newest, and a rol
   before = { ...reads };
   await write(swap(chainB, 5, true));
   const reordered = await keeper.book(request);
-  expect(readsSince(before)).toEqual({ history: 1, newerThan: 2 });
+  expect(reordered).toBe(kept);
+  expect(readsSince(before)).toEqual({ history: 0, newerThan: 2 });
   expect(reordered.count).toBe(6);
   expect(figuresOf(reordered)).toEqual(await replayed());
 

@@ -30,6 +30,8 @@ export interface BookKeeperOptions {
   maxTransactions?: number;
   /** History chunks whose legs are priced at once before the oldest of them is applied (2 unless given). */
   pricedAhead?: number;
+  /** Transactions each book can take back (`defaultRecentTransactions` unless given): a change reaching further back replays the history. */
+  recentTransactions?: number;
 }
 
 interface Kept {
@@ -42,9 +44,11 @@ const sameTokens = (a: WalletChangeTokens, b: WalletChangeTokens) => a.everythin
 /**
  * Keeps each wallet's book computed and follows its history: a new transaction (the wallet's
  * history token moved) is read from the indexer chain by chain after the book's newest there and
- * applied where the ledgers stand; a rollback or revived block (the shared token), a price move
- * reaching a time the book has valued legs at, a transaction arriving before the book's newest
- * (a chain indexed behind the others) or a known one gone replays the history from the start.
+ * applied where the ledgers stand; a price move reaching a time the book has valued legs at, or a
+ * transaction arriving before the book's newest (a chain indexed behind the others), takes back
+ * the book's recent transactions from there and applies them again, priced anew. A rollback or
+ * revived block (the shared token), a known transaction gone, or a change reaching further back
+ * than the book can take back replays the history from the start.
  * Updates of one book run one after another; every request reads the tokens first, so an answer
  * never misses a change its tokens show.
  */
@@ -60,7 +64,7 @@ export function createBookKeeper(options: BookKeeperOptions): BookKeeper {
    * and applied once those before it are, at most `pricedAhead` chunks waiting for their prices.
    */
   async function build(request: BookRequest): Promise<WalletBook> {
-    const book = createWalletBook(request.address);
+    const book = createWalletBook(request.address, options.recentTransactions === undefined ? {} : { recentTransactions: options.recentTransactions });
     let applied = Promise.resolve();
     const waiting: Promise<void>[] = [];
     for await (const chunk of history.history(request.address, request.chainIds)) {
@@ -75,23 +79,39 @@ export function createBookKeeper(options: BookKeeperOptions): BookKeeper {
     return book;
   }
 
-  /** Applies what the history gained since the book's newest transactions; false when the book cannot follow. */
-  async function extend(book: WalletBook, request: BookRequest): Promise<boolean> {
-    const perChain = await Promise.all(request.chainIds.map((chainId) => history.newerThan(request.address, chainId, book.newestByChain.get(chainId))));
-    if (perChain.some((found) => found === undefined)) return false;
-    const added = (perChain as WalletTransaction[][]).flat().sort(compareHistoryOrder);
-    if (added.length === 0) return true;
-    if (book.newest && compareHistoryOrder(added[0]!, book.newest) <= 0) return false;
-    if (book.count + added.length > limit) throw new TooManyTransactions(limit);
-    book.apply(added, await pricing.price(added, request));
+  /**
+   * Brings the book up to date: reads what the history gained on each chain after the book's
+   * newest there (when the wallet's history changed), takes back the recent transactions a price
+   * move since `movedSince` (unix seconds) reaches or a late transaction falls before, and applies
+   * those and the new ones priced now. Priced before the book changes, then taken back and applied
+   * in one synchronous step, so no reader sees the book in between. False when the book cannot
+   * follow: a known transaction is gone, or the change reaches further back than it can take back.
+   */
+  async function follow(book: WalletBook, request: BookRequest, movedSince: number, historyChanged: boolean): Promise<boolean> {
+    let added: WalletTransaction[] = [];
+    if (historyChanged) {
+      const perChain = await Promise.all(request.chainIds.map((chainId) => history.newerThan(request.address, chainId, book.newestByChain.get(chainId))));
+      if (perChain.some((found) => found === undefined)) return false;
+      added = (perChain as WalletTransaction[][]).flat().sort(compareHistoryOrder);
+    }
+    const earliestAdded = added[0];
+    const replayed = (transaction: WalletTransaction) => Number(transaction.blockTimestamp) >= movedSince || (earliestAdded !== undefined && compareHistoryOrder(transaction, earliestAdded) > 0);
+    const { recent } = book;
+    let taken = 0;
+    while (taken < recent.length && replayed(recent[recent.length - 1 - taken]!)) taken++;
+    if (taken === recent.length && book.beforeRecent && replayed(book.beforeRecent)) return false;
+    if (taken === 0 && added.length === 0) return true;
+    const applied = [...recent.slice(recent.length - taken), ...added].sort(compareHistoryOrder);
+    if (book.count - taken + applied.length > limit) throw new TooManyTransactions(limit);
+    const priced = await pricing.price(applied, request);
+    if (!book.rewind(taken)) return false;
+    book.apply(applied, priced);
     return true;
   }
 
-  /** Whether no price the book valued a leg at moved between the two price tokens. */
-  async function pricesHeld(book: WalletBook, before: string, now: string): Promise<boolean> {
-    if (before === now) return true;
-    const movedSince = await versions.pricesMovedSince(before);
-    return movedSince !== undefined && movedSince > Number(book.newest?.blockTimestamp ?? -Infinity);
+  /** The earliest time a price may have moved at between the two price tokens: Infinity when none did, undefined when unknown. */
+  async function pricesMovedBetween(before: string, now: string): Promise<number | undefined> {
+    return before === now ? Infinity : versions.pricesMovedSince(before);
   }
 
   return {
@@ -102,9 +122,8 @@ export function createBookKeeper(options: BookKeeperOptions): BookKeeper {
       if (kept && sameTokens(kept.tokens, tokens)) return kept.book;
       const next = (async () => {
         const previous = kept && kept.tokens.everything === tokens.everything ? await kept.book.catch(() => undefined) : undefined;
-        if (previous && (await pricesHeld(previous, kept!.tokens.prices, tokens.prices))) {
-          if (kept!.tokens.wallet.join('/') === tokens.wallet.join('/') || (await extend(previous, request))) return previous;
-        }
+        const movedSince = previous && (await pricesMovedBetween(kept!.tokens.prices, tokens.prices));
+        if (previous && movedSince !== undefined && (await follow(previous, request, movedSince, kept!.tokens.wallet.join('/') !== tokens.wallet.join('/')))) return previous;
         return build(request);
       })();
       const entry = { tokens, book: next };

@@ -41,6 +41,16 @@ export interface StatisticsSeries {
   /** The time of the last record; -Infinity without any. */
   readonly newestTime: number;
   readonly length: number;
+  /** The series as it stands, to go back to. */
+  mark(): SeriesMark;
+  /** Goes back to a mark taken earlier, dropping what was recorded since. */
+  restore(mark: SeriesMark): void;
+}
+
+/** A series' length and its last row then (a later record of the same second replaces that row). */
+export interface SeriesMark {
+  readonly length: number;
+  readonly lastRow: Float64Array | undefined;
 }
 
 /**
@@ -105,6 +115,11 @@ export function createStatisticsSeries(): StatisticsSeries {
     },
     get length() {
       return length;
+    },
+    mark: () => ({ length, lastRow: length === 0 ? undefined : rows.slice((length - 1) * width, length * width) }),
+    restore(mark) {
+      length = mark.length;
+      if (mark.lastRow) rows.set(mark.lastRow, (length - 1) * width);
     },
   };
 }

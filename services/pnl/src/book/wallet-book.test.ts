@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { AssetKind, WalletTransaction, type Transfer } from '@wallet-api/core/proto/events';
 import type { FungibleRef } from '../fifo/transaction-entries.js';
 import { createWalletBook, type FungibleOf, type WalletBook } from './wallet-book.js';
@@ -70,4 +71,82 @@ test('transactions strictly between two times, in either order', () => {
 test('a token that is no fungible is left out', () => {
   const airdrop = WalletTransaction.fromPartial({ chainId: 'ethereum', blockTimestamp: '50', from: pool, fee: '0', paymaster: '', transfers: [token(spam, unit, pool, wallet)] });
   expect(bookOf([airdrop]).ledgers.size).toBe(0);
+});
+
+describe('rewind', () => {
+  /** A ledger's whole state as answers read it. */
+  const snapshot = (book: WalletBook) => ({
+    count: book.count,
+    newest: book.newest?.blockTimestamp,
+    newestByChain: [...book.newestByChain].map(([chain, transaction]) => [chain, transaction.blockTimestamp]).sort(),
+    ledgers: [...book.ledgers]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([key, ledger]) => ({
+        key,
+        implementations: [...ledger.implementations].sort(),
+        firstUnpriced: ledger.firstUnpriced,
+        windows: [{}, { since: 150 }, { till: 250 }, { since: 120, till: 400 }].map((window) => book.figures(key, window)),
+      })),
+    between: book.transactionsBetween(0, 10_000),
+  });
+
+  const trade = fc.record({ chain: fc.constantFrom('ethereum', 'base'), sell: fc.boolean(), usdc: fc.integer({ min: 1, max: 500 }), gov: fc.integer({ min: 1, max: 3 }), unpriced: fc.boolean(), spam: fc.boolean() });
+  /** Trades at increasing times from `start`, a few seconds apart (two in one second now and then). */
+  const transactionsOf = (trades: readonly fc.RecordValue<typeof trade extends fc.Arbitrary<infer T> ? T : never>[], start: number) =>
+    trades.map((spec, index) => {
+      const transaction = swap(spec.chain, start + Math.floor(index * 1.5), BigInt(spec.usdc) * unit, BigInt(spec.gov) * unit, spec.sell);
+      if (spec.spam) transaction.transfers.push(token(spam, unit, pool, wallet));
+      transaction.transactionIndex = index;
+      return { transaction, unpriced: spec.unpriced };
+    });
+  /** USDC at `factor` dollars, none for the transactions marked unpriced. */
+  const pricing = (unpricedTimes: ReadonlySet<number>, factor: number) => ({
+    fungibleOf,
+    valueAt: ({ asset }: FungibleRef, amount: bigint, time: number) => (asset === usdc && !unpricedTimes.has(time) ? (Number(amount) / 1e18) * factor : undefined),
+  });
+
+  test('taking back the newest transactions and applying others equals a book that never had them, whatever they were priced at', () => {
+    fc.assert(
+      fc.property(fc.array(trade, { maxLength: 12 }), fc.array(trade, { maxLength: 8 }), fc.array(trade, { maxLength: 8 }), fc.integer({ min: 2, max: 40 }), (kept, taken, instead, recent) => {
+        const prefix = transactionsOf(kept, 100);
+        const start = 100 + kept.length * 2;
+        const [undone, applied] = [transactionsOf(taken, start), transactionsOf(instead, start)];
+        const unpricedOf = (list: typeof prefix) => new Set(list.filter((entry) => entry.unpriced).map((entry) => Number(entry.transaction.blockTimestamp)));
+        const rewound = createWalletBook(wallet, { recentTransactions: recent });
+        rewound.apply(prefix.map((entry) => entry.transaction), pricing(unpricedOf(prefix), 1));
+        rewound.apply(undone.map((entry) => entry.transaction), pricing(unpricedOf(undone), 3));
+        const possible = undone.length <= Math.min(recent, prefix.length + undone.length);
+        expect(rewound.rewind(undone.length)).toBe(possible);
+        fc.pre(possible);
+        rewound.apply(applied.map((entry) => entry.transaction), pricing(unpricedOf(applied), 2));
+
+        const fresh = createWalletBook(wallet);
+        fresh.apply(prefix.map((entry) => entry.transaction), pricing(unpricedOf(prefix), 1));
+        fresh.apply(applied.map((entry) => entry.transaction), pricing(unpricedOf(applied), 2));
+        expect(snapshot(rewound)).toEqual(snapshot(fresh));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('the recent transactions are the newest kept, and the one before them is named', () => {
+    const book = createWalletBook(wallet, { recentTransactions: 2 });
+    book.apply(history, { fungibleOf, valueAt });
+    expect(book.recent).toEqual(history.slice(1));
+    expect(book.beforeRecent).toBe(history[0]);
+    expect(book.rewind(3)).toBe(false);
+    expect(book.count).toBe(3);
+  });
+
+  test('a rewind past lots the ledger let go of is refused and changes nothing', () => {
+    const buys = Array.from({ length: 1_100 }, (_, index) => swap('ethereum', 1_000 + index, unit, unit));
+    const book = createWalletBook(wallet);
+    book.apply(buys, { fungibleOf, valueAt });
+    // One sale takes every lot: the ledger lets the consumed ones go.
+    book.apply([swap('ethereum', 5_000, 2_000n * unit, 1_100n * unit, true)], { fungibleOf, valueAt });
+    const before = book.figures('gov', {});
+    expect(book.rewind(1)).toBe(false);
+    expect(book.figures('gov', {})).toEqual(before);
+    expect(book.count).toBe(1_101);
+  });
 });

@@ -52,11 +52,27 @@ export interface FifoLedger {
   figures(): Readonly<LedgerFigures>;
   /** What the open lots hold, exactly, in base units. */
   openAmount(): bigint;
+  /** The ledger as it stands, to go back to (a few numbers: lots are never changed, only passed). */
+  state(): LedgerState;
+  /** Whether the ledger can go back to the state (lots long consumed may have been let go since). */
+  canRestore(state: LedgerState): boolean;
+  /** Goes back to a state taken earlier, undoing every entry applied since. */
+  restore(state: LedgerState): void;
 }
 
 interface Lot {
-  amount: bigint;
-  cost: number;
+  readonly amount: bigint;
+  readonly cost: number;
+}
+
+/** Where the lots stood, counted from the first lot ever opened: what `restore` needs. */
+export interface LedgerState {
+  readonly head: number;
+  readonly headLeft: Lot | undefined;
+  readonly length: number;
+  readonly heldAmount: bigint;
+  readonly heldCost: number;
+  readonly flows: Readonly<LedgerFigures>;
 }
 
 /** `cost` scaled to `part` of `whole`, exact when the part is the whole. */
@@ -77,6 +93,10 @@ export function createFifoLedger(decimals: number): FifoLedger {
   const lots: Lot[] = [];
   // Consumed lots are skipped, not spliced: a wallet of 100,000 trades stays linear.
   let head = 0;
+  /** What is left of the lot at `head` once a disposal took part of it; lots themselves never change, so a state is a few numbers. */
+  let headLeft: Lot | undefined;
+  /** Consumed lots let go from the front of `lots`. */
+  let dropped = 0;
   /** What the open lots hold and cost. */
   const held = { amount: 0n, cost: 0 };
   const flows: LedgerFigures = {
@@ -108,20 +128,22 @@ export function createFifoLedger(decimals: number): FifoLedger {
     let left = amount;
     let cost = 0;
     while (left > 0n && head < lots.length) {
-      const lot = lots[head]!;
+      const lot = headLeft ?? lots[head]!;
       const taken = lot.amount < left ? lot.amount : left;
       const takenCost = share(lot.cost, taken, lot.amount);
       cost += takenCost;
-      lot.amount -= taken;
-      lot.cost -= takenCost;
       left -= taken;
-      if (lot.amount === 0n) head++;
+      if (taken === lot.amount) {
+        head++;
+        headLeft = undefined;
+      } else headLeft = { amount: lot.amount - taken, cost: lot.cost - takenCost };
     }
     const consumed = amount - left;
     held.amount -= consumed;
     held.cost = head === lots.length ? 0 : held.cost - cost;
     if (head > 1_024 && head * 2 > lots.length) {
       lots.splice(0, head);
+      dropped += head;
       head = 0;
     }
     return cost;
@@ -182,5 +204,16 @@ export function createFifoLedger(decimals: number): FifoLedger {
       return flows;
     },
     openAmount: () => held.amount,
+    state: () => ({ head: dropped + head, headLeft, length: dropped + lots.length, heldAmount: held.amount, heldCost: held.cost, flows: { ...flows } }),
+    canRestore: (state) => state.head >= dropped,
+    restore(state) {
+      if (state.head < dropped) throw new Error('the ledger let go of lots this state needs');
+      lots.length = state.length - dropped;
+      head = state.head - dropped;
+      headLeft = state.headLeft;
+      held.amount = state.heldAmount;
+      held.cost = state.heldCost;
+      Object.assign(flows, state.flows);
+    },
   };
 }
