@@ -92,7 +92,7 @@ describe('rewind', () => {
 
   const trade = fc.record({ chain: fc.constantFrom('ethereum', 'base'), sell: fc.boolean(), usdc: fc.integer({ min: 1, max: 500 }), gov: fc.integer({ min: 1, max: 3 }), unpriced: fc.boolean(), spam: fc.boolean() });
   /** Trades at increasing times from `start`, a few seconds apart (two in one second now and then). */
-  const transactionsOf = (trades: readonly fc.RecordValue<typeof trade extends fc.Arbitrary<infer T> ? T : never>[], start: number) =>
+  const transactionsOf = (trades: readonly (typeof trade extends fc.Arbitrary<infer T> ? T : never)[], start: number) =>
     trades.map((spec, index) => {
       const transaction = swap(spec.chain, start + Math.floor(index * 1.5), BigInt(spec.usdc) * unit, BigInt(spec.gov) * unit, spec.sell);
       if (spec.spam) transaction.transfers.push(token(spam, unit, pool, wallet));
