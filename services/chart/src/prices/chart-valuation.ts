@@ -3,7 +3,7 @@ import { TokenInterface, type ReferenceDataClient, type TokenRef } from '@wallet
 import { pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
 import { formatUnits } from 'viem';
 import type { ChartAsset } from '../series/bucketed-changes.js';
-import type { PointPrice, PointPriceCache, PriceLookupKey } from '@wallet-api/core/reference-data';
+import type { PointPrice, PointPriceCache, PriceSeriesKey } from '@wallet-api/core/reference-data';
 
 export interface ValuationRequest {
   context: RequestContext;
@@ -25,6 +25,15 @@ export interface ChartValuationOptions {
   cache?: PointPriceCache;
   /** GetPrices calls in flight at once for one chart. */
   concurrency?: number;
+}
+
+/** A fungible's price at one point: kept, asked (null until answered), or none then (undefined). */
+interface PointLookup {
+  series: PriceSeriesKey;
+  point: number;
+  /** The implementation asked for it. */
+  query: TokenRef;
+  price: PointPrice | null;
 }
 
 /**
@@ -49,39 +58,53 @@ export function createChartValuation(options: ChartValuationOptions): ChartValua
       const excluded = new Set(request.excludeFungibleIds);
       const baseline = await options.cache?.refresh();
       const network = request.context.network;
-      // One price per fungible and time (one-price rule): implementations on several chains ask once.
-      const lookups = new Map<string, { key: PriceLookupKey; query: TokenRef; price: PointPrice | null }>();
-      const amounts: { point: number; amount: number; lookup: string }[] = [];
+      // One price per fungible and time (one-price rule): implementations on several chains ask
+      // once. Times are the points', so a fungible's lookups are kept by point.
+      const lookups = new Map<string, (PointLookup | undefined)[]>();
+      const missing: PointLookup[] = [];
+      // Each held amount at a point and the lookup of its price then, in the order summed.
+      const heldPoints: number[] = [];
+      const heldAmounts: number[] = [];
+      const heldLookups: PointLookup[] = [];
       for (const { asset, balances } of held) {
         const info = table.info(asset.chainId, asset.asset);
         // Trash is left out as the positions endpoint leaves it out by default; a contract that is
         // no token (it answers none of the token calls) has no price at any time.
         if (!info || info.isSpam || info.interface === TokenInterface.TOKEN_INTERFACE_UNKNOWN) continue;
         if ((only.size > 0 && !only.has(info.fungibleId)) || excluded.has(info.fungibleId)) continue;
-        const priced = info.fungibleId ? { chainId: '', asset: info.fungibleId } : asset;
-        balances.forEach((balance, point) => {
-          if (balance === 0n) return;
-          const timestamp = times[point]!;
-          const lookup = `${priced.chainId}|${priced.asset}|${timestamp}`;
-          if (!lookups.has(lookup)) {
-            const key = { currency: request.currency, network, chainId: priced.chainId, asset: priced.asset, timestamp };
+        const series: PriceSeriesKey = { currency: request.currency, network, ...(info.fungibleId ? { chainId: '', asset: info.fungibleId } : { chainId: asset.chainId, asset: asset.asset }) };
+        const seriesKey = `${series.chainId}|${series.asset}`;
+        let byPoint = lookups.get(seriesKey);
+        if (!byPoint) lookups.set(seriesKey, (byPoint = new Array<PointLookup | undefined>(times.length)));
+        const kept = options.cache?.series(series);
+        const query = { chainId: asset.chainId, address: asset.asset };
+        // A balance holds for many points in a row: converted once per change.
+        let converted: { balance: bigint; amount: number } | undefined;
+        for (let point = 0; point < balances.length; point++) {
+          const balance = balances[point]!;
+          if (balance === 0n) continue;
+          if (converted?.balance !== balance) converted = { balance, amount: Number(formatUnits(balance, info.decimals)) };
+          let lookup = byPoint[point];
+          if (!lookup) {
             // Asked of the implementation that first needs it: any gives the fungible's one price.
-            lookups.set(lookup, { key, query: { chainId: asset.chainId, address: asset.asset }, price: options.cache ? options.cache.get(key) : null });
+            lookup = byPoint[point] = { series, point, query, price: kept ? kept(times[point]!) : null };
+            if (lookup.price === null) missing.push(lookup);
           }
-          amounts.push({ point, amount: Number(formatUnits(balance, info.decimals)), lookup });
-        });
+          heldPoints.push(point);
+          heldAmounts.push(converted.amount);
+          heldLookups.push(lookup);
+        }
       }
-      const missing = [...lookups.values()].filter((entry) => entry.price === null);
       const answers = await pricesAt(
         referenceData,
-        { context: request.context, currency: request.currency, queries: missing.map((entry) => ({ token: entry.query, timestamp: String(entry.key.timestamp) })) },
+        { context: request.context, currency: request.currency, queries: missing.map((entry) => ({ token: entry.query, timestamp: String(times[entry.point]) })) },
         concurrency,
       );
       missing.forEach((entry, index) => (entry.price = answers[index]));
-      if (options.cache && baseline) options.cache.keep(baseline, missing.map((entry) => ({ key: entry.key, price: entry.price ?? undefined })));
-      for (const { point, amount, lookup } of amounts) {
-        const price = lookups.get(lookup)!.price;
-        if (price !== undefined && price !== null) values[point]! += amount * price;
+      if (options.cache && baseline) options.cache.keep(baseline, missing.map((entry) => ({ key: { ...entry.series, timestamp: times[entry.point]! }, price: entry.price ?? undefined })));
+      for (let held = 0; held < heldPoints.length; held++) {
+        const price = heldLookups[held]!.price;
+        if (price !== undefined && price !== null) values[heldPoints[held]!]! += heldAmounts[held]! * price;
       }
       return values;
     },

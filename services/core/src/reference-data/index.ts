@@ -6,4 +6,4 @@ export { createDappDirectory, type DappDirectory, type DappTable } from './dapp-
 export { pricesAt } from './prices-at.js';
 export { createTokenDirectory, type TokenDirectory, type TokenTable } from './token-directory.js';
 export { createWalletTracking, type WalletTracking, type WalletTrackingOptions } from './wallet-tracking.js';
-export { createPointPriceCache, type CacheBaseline, type PointPrice, type PointPriceCache, type PointPriceCacheOptions, type PriceLookupKey } from './point-price-cache.js';
+export { createPointPriceCache, type CacheBaseline, type PointPrice, type PointPriceCache, type PointPriceCacheOptions, type PriceLookupKey, type PriceSeriesKey } from './point-price-cache.js';

@@ -11,6 +11,9 @@ export interface PriceLookupKey {
   timestamp: number;
 }
 
+/** What a point price is kept by, less its time: one fungible (or implementation) in one currency and network. */
+export type PriceSeriesKey = Omit<PriceLookupKey, 'timestamp'>;
+
 export interface PointPriceCache {
   /**
    * Brings the cache up to the price moves and rollbacks announced since it last looked, and
@@ -18,6 +21,12 @@ export interface PointPriceCache {
    */
   refresh(): Promise<CacheBaseline>;
   get(key: PriceLookupKey): PointPrice | null;
+  /**
+   * The kept prices of one series by time (null: not kept), looked up without building a key per
+   * time: a day chart asks 288 times per fungible. Use it before the next `refresh` or `keep`: it
+   * reads the series as kept when it was made.
+   */
+  series(key: PriceSeriesKey): (timestamp: number) => PointPrice | null;
   /** Keeps answers read after `refresh` returned `baseline`, unless the cache moved on meanwhile. */
   keep(baseline: CacheBaseline, answers: readonly { key: PriceLookupKey; price: PointPrice }[]): void;
 }
@@ -35,7 +44,7 @@ export interface PointPriceCacheOptions {
   now?: () => number;
 }
 
-const keyOf = (key: PriceLookupKey) => `${key.currency}|${key.network}|${key.chainId}|${key.asset}|${key.timestamp}`;
+const seriesKeyOf = (key: PriceSeriesKey) => `${key.currency}|${key.network}|${key.chainId}|${key.asset}`;
 
 /**
  * Prices at past points, kept across requests: a chart asks each point's price once instead of
@@ -46,22 +55,28 @@ const keyOf = (key: PriceLookupKey) => `${key.currency}|${key.network}|${key.cha
 export function createPointPriceCache(options: PointPriceCacheOptions): PointPriceCache {
   const now = options.now ?? Date.now;
   let baseline: CacheBaseline | undefined;
-  const prices = new Map<string, PointPrice>();
-  /** The kept keys by time, to drop every price from a time on. */
-  const byTime = new Map<number, string[]>();
+  /** Per series, its kept prices by time. */
+  const kept = new Map<string, Map<number, PointPrice>>();
+  /** The series with a price kept at each time, to drop every price from a time on. */
+  const byTime = new Map<number, Map<number, PointPrice>[]>();
+  let size = 0;
 
   function clear(): void {
-    prices.clear();
+    kept.clear();
     byTime.clear();
+    size = 0;
   }
 
   function dropFrom(since: number): void {
-    for (const [time, keys] of byTime) {
+    for (const [time, series] of byTime) {
       if (time < since) continue;
-      for (const key of keys) prices.delete(key);
+      for (const prices of series) if (prices.delete(time)) size--;
       byTime.delete(time);
     }
   }
+
+  const noPrices: ReadonlyMap<number, PointPrice> = new Map();
+  const priceIn = (prices: ReadonlyMap<number, PointPrice>, timestamp: number): PointPrice | null => (prices.has(timestamp) ? prices.get(timestamp) : null);
 
   return {
     async refresh() {
@@ -76,22 +91,28 @@ export function createPointPriceCache(options: PointPriceCacheOptions): PointPri
       return current;
     },
     get(key) {
-      const id = keyOf(key);
-      return prices.has(id) ? prices.get(id) : null;
+      return priceIn(kept.get(seriesKeyOf(key)) ?? noPrices, key.timestamp);
+    },
+    series(key) {
+      const prices = kept.get(seriesKeyOf(key)) ?? noPrices;
+      return (timestamp) => priceIn(prices, timestamp);
     },
     keep(under, answers) {
       if (!baseline || baseline.everything !== under.everything || baseline.prices !== under.prices) return;
       const settled = Math.floor(now() / 1000) - options.settleSeconds;
       for (const { key, price } of answers) {
         if (key.timestamp > settled) continue;
-        if (prices.size >= options.maxEntries) clear();
-        const id = keyOf(key);
-        if (!prices.has(id)) {
-          const keys = byTime.get(key.timestamp);
-          if (keys) keys.push(id);
-          else byTime.set(key.timestamp, [id]);
+        if (size >= options.maxEntries) clear();
+        const id = seriesKeyOf(key);
+        let prices = kept.get(id);
+        if (!prices) kept.set(id, (prices = new Map()));
+        if (!prices.has(key.timestamp)) {
+          size++;
+          const series = byTime.get(key.timestamp);
+          if (series) series.push(prices);
+          else byTime.set(key.timestamp, [prices]);
         }
-        prices.set(id, price);
+        prices.set(key.timestamp, price);
       }
     },
   };
