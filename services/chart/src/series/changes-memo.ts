@@ -28,8 +28,8 @@ export function createChangesMemo(options: ChangesMemoOptions): ChangesMemo {
 
   async function versionOf(scope: SeriesRequest): Promise<string | undefined> {
     try {
-      const tokens = await Promise.all(scope.addresses.map((address) => options.versions.walletTokens(address, ['charts'])));
-      return tokens.map(unpricedVersion).join('|');
+      // Every wallet's token in one MGET.
+      return unpricedVersion(await options.versions.walletTokens(scope.addresses, ['charts']));
     } catch {
       // Redis cannot say whether a kept read is current: read the store.
       return undefined;
