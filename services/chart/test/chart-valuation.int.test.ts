@@ -14,7 +14,7 @@ import type { ChartAsset } from '../src/series/bucketed-changes.js';
 // summed in the series' order, and each fungible's price at a time is asked once.
 
 const token = (chainId: string, address: string, decimals: number, extra: Partial<TokenInfo> = {}) =>
-  TokenInfo.fromPartial({ chainId, address, decimals, interface: address === '' ? TokenInterface.TOKEN_INTERFACE_UNSPECIFIED : TokenInterface.TOKEN_INTERFACE_ERC20, ...extra });
+  TokenInfo.fromPartial({ chainId, address, decimals, interface: address === '' ? TokenInterface.TOKEN_INTERFACE_NATIVE : TokenInterface.TOKEN_INTERFACE_ERC20, ...extra });
 const tokens = [
   // Ether on two chains and a dollar on two chains: one fungible each, one price each.
   token('ethereum', '', 18, { fungibleId: 'eth' }),
