@@ -102,9 +102,9 @@ export function createChartValuation(options: ChartValuationOptions): ChartValua
       );
       missing.forEach((entry, index) => (entry.price = answers[index]));
       if (options.cache && baseline) options.cache.keep(baseline, missing.map((entry) => ({ key: { ...entry.series, timestamp: times[entry.point]! }, price: entry.price ?? undefined })));
-      for (let held = 0; held < heldPoints.length; held++) {
-        const price = heldLookups[held]!.price;
-        if (price !== undefined && price !== null) values[heldPoints[held]!]! += heldAmounts[held]! * price;
+      for (let index = 0; index < heldPoints.length; index++) {
+        const price = heldLookups[index]!.price;
+        if (price !== undefined && price !== null) values[heldPoints[index]!]! += heldAmounts[index]! * price;
       }
       return values;
     },
