@@ -4,8 +4,10 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '@wallet-api/core/logger';
 import { authenticate, type OrganizationLookup } from './auth/authenticate.js';
 import { createFungibleDirectory } from '@wallet-api/core/resources';
+import { createPriceQuotes } from '@wallet-api/core/reference-data';
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { ListWalletTransactionsResponse } from '@wallet-api/core/proto/indexer';
+import type { PositionRows } from './cache/position-rows.js';
 import type { ResponseCache, VersionedCache } from './cache/response-cache.js';
 import type { Backends } from './grpc/backends.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
@@ -33,7 +35,7 @@ import { addWalletNftRoutes } from './routes/wallet-nfts.js';
 import { addWalletPnlRoutes } from './routes/wallet-pnl.js';
 import { addWalletPortfolioRoutes } from './routes/wallet-portfolio.js';
 import { addWalletSetRoutes } from './routes/wallet-sets.js';
-import { addWalletPositionRoutes } from './routes/wallet-positions.js';
+import { addWalletPositionRoutes, createWalletPositionsReader } from './routes/wallet-positions.js';
 import { addWalletTransactionRoutes } from './routes/wallet-transactions.js';
 
 export interface GatewayDependencies {
@@ -45,10 +47,12 @@ export interface GatewayDependencies {
   logger: Logger;
   /** Validate every response against its schema (on outside production). */
   checkResponses: boolean;
-  /** How long a fungible's GetFungibles answer (market data included) is reused; absent or 0: asked for every response. */
+  /** How long market data (a fungible's GetFungibles answer, a token's price now and a day ago) is reused; absent or 0: asked for every response. */
   fungiblesTtlMs?: number;
   /** Wallet answers kept until the wallet's data or prices change; absent: every answer is computed. */
   responseCache?: ResponseCache;
+  /** What wallets hold, kept until their holdings change (prices aside); absent: the positions service is asked for every computed answer. */
+  positionRows?: PositionRows;
   /** The indexer's pages of transactions, kept until the wallet's data changes (prices aside); absent: read for every computed answer. */
   transactionPages?: VersionedCache<ListWalletTransactionsResponse>;
   /** The change tokens: market data reused for fungiblesTtlMs is asked again as soon as prices move. */
@@ -85,9 +89,13 @@ export function declareApi(deps: ApiDependencies): { router: Router; openApiDocu
     ...(deps.transactionPages ? { pages: deps.transactionPages } : {}),
     ...(changes ? { priceVersions: changes } : {}),
   });
-  addWalletPositionRoutes(routes, deps.backends, fungibles);
-  addWalletPortfolioRoutes(routes, deps.backends);
-  addWalletSetRoutes(routes, deps.backends, fungibles, {
+  const positions = createWalletPositionsReader(deps.backends, fungibles, {
+    rows: deps.positionRows,
+    quotes: createPriceQuotes(deps.backends.referenceData, deps.logger, { ttlMs: deps.fungiblesTtlMs ?? 0 }),
+  });
+  addWalletPositionRoutes(routes, deps.backends, positions);
+  addWalletPortfolioRoutes(routes, deps.backends, positions);
+  addWalletSetRoutes(routes, deps.backends, fungibles, positions, {
     ...(deps.transactionPages ? { pages: deps.transactionPages } : {}),
     ...(changes ? { priceVersions: changes } : {}),
   });

@@ -11,6 +11,7 @@ import { createApp } from './app.js';
 import { findOrganizationByKey } from './auth/api-keys.js';
 import { cachedLookup } from './auth/authenticate.js';
 import { createResponseCache } from './cache/response-cache.js';
+import { createPositionRows } from './cache/position-rows.js';
 import { createTransactionPages } from './cache/transaction-pages.js';
 import { createBackends } from './grpc/backends.js';
 import { createLocalFacilitator } from './payments/local-facilitator.js';
@@ -61,11 +62,13 @@ const backends = createBackends({
 });
 
 const changes = createChangeVersions(redis, { keyPrefix: config.REDIS_KEY_PREFIX });
-// Three quarters of the memory for answers, a quarter for the transaction pages behind them.
+// Three quarters of the memory for answers, the rest for what they are computed from across price
+// moves: transaction pages (3/16) and what wallets hold (1/16; a wallet's rows are a few KB).
 const cacheBytes = config.RESPONSE_CACHE_MAX_MB * 1024 * 1024;
 const responseCache = cacheBytes > 0 ? createResponseCache({ versions: changes, logger, maxBytes: (cacheBytes * 3) / 4, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
 const transactionPages =
-  cacheBytes > 0 ? createTransactionPages({ versions: changes, logger, maxBytes: cacheBytes / 4, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
+  cacheBytes > 0 ? createTransactionPages({ versions: changes, logger, maxBytes: (cacheBytes * 3) / 16, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
+const positionRows = cacheBytes > 0 ? createPositionRows({ versions: changes, logger, maxBytes: cacheBytes / 16, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
 
 const app = createApp({
   lookupOrganization: cachedLookup((key) => findOrganizationByKey(prisma, key)),
@@ -78,6 +81,7 @@ const app = createApp({
   fungiblesTtlMs: config.GATEWAY_FUNGIBLES_TTL_MS,
   ...(responseCache ? { responseCache } : {}),
   ...(transactionPages ? { transactionPages } : {}),
+  ...(positionRows ? { positionRows } : {}),
   changes,
   ...(config.WEBHOOK_CERTIFICATE_FILE ? { webhookCertificateFile: config.WEBHOOK_CERTIFICATE_FILE } : {}),
   ...(paymentConfig

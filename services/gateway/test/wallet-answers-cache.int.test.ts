@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { createChangeVersions } from '@wallet-api/core/cache';
+import { createChangeVersions, type ChangeVersions } from '@wallet-api/core/cache';
 import { createPrisma } from '@wallet-api/core/db';
 import { processRegistry } from '@wallet-api/core/metrics';
 import { consumerGroupCaughtUp, eventually, setupKafka, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { unary } from '@wallet-api/core/grpc';
 import { Network } from '@wallet-api/core/proto/common';
+import { PositionsFilter, TrashFilter } from '@wallet-api/core/proto/positions';
 import { createPublicClient, encodeFunctionData, erc20Abi, http, parseAbi, parseEther, type Address, type PublicClient } from 'viem';
 import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
 import type { TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
@@ -14,16 +15,18 @@ import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/manifes
 import { readWalletTruth } from '../../devnet/src/truth/index.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
 import { etherAndTokenHolder } from '../../positions/test/chain-truth.js';
-import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
+import { startPositionsHarness, type PositionsHarness, type PositionsService } from '../../positions/test/setup-positions.js';
 import { createApp } from '../src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../src/auth/api-keys.js';
+import { createPositionRows } from '../src/cache/position-rows.js';
 import { createResponseCache } from '../src/cache/response-cache.js';
 import { createBackends, type Backends } from '../src/grpc/backends.js';
 
 // The gateway's answer cache against a chain that moves: repeated requests are served from the
 // cache, and once the positions service has applied a transfer (its consumer group committed the
-// transfer's balance changes), the very next request shows it. Own anvil from the test world's
-// ethereum state, so the shared chains are never written.
+// transfer's balance changes), the very next request shows it. A price move alone revalues the
+// wallet's kept rows (the position rows cache) without asking the positions service. Own anvil
+// from the test world's ethereum state, so the shared chains are never written.
 const worldState = new URL('../../../.data/devnet/world/ethereum.state.json', import.meta.url).pathname;
 const chainId = 'ethereum';
 
@@ -34,6 +37,8 @@ let world: ChainWorld;
 let chain: OwnChain;
 let client: PublicClient;
 let harness: PositionsHarness;
+let service: PositionsService;
+let gatewayChanges: ChangeVersions;
 let backends: Backends;
 let server: Server;
 let baseUrl: string;
@@ -46,9 +51,9 @@ beforeAll(async () => {
   harness = await startPositionsHarness({ rpcUrls: { [chainId]: chain.rpcUrl } });
   harness.index({ chainId, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
   await harness.startConsumers();
-  const service = await harness.startService();
+  service = await harness.startService();
   backends = createBackends({ referenceData: harness.referenceDataAddress, indexer: harness.referenceDataAddress, positions: service.address });
-  const gatewayChanges = createChangeVersions(redis, { keyPrefix: harness.changes.keyPrefix });
+  gatewayChanges = createChangeVersions(redis, { keyPrefix: harness.changes.keyPrefix });
   const app = createApp({
     lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
     redis,
@@ -61,6 +66,7 @@ beforeAll(async () => {
     fungiblesTtlMs: 15_000,
     changes: gatewayChanges,
     responseCache: createResponseCache({ versions: gatewayChanges, logger: testLogger, maxBytes: 16 * 1024 * 1024, maxAgeMs: 600_000 }),
+    positionRows: createPositionRows({ versions: gatewayChanges, logger: testLogger, maxBytes: 4 * 1024 * 1024, maxAgeMs: 600_000 }),
   });
   server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -215,3 +221,49 @@ test('after reference-data applied a price move, the next request values the pos
   expect(after.attributes.price).toBe(moved);
   expect(BigInt(after.attributes.quantity.int)).toBe(held - held / 2n);
 }, 420_000);
+
+test('a price move alone revalues the kept rows: the positions service is not asked again, and positions and portfolio equal its own valuation', async () => {
+  const positionsRoute = '/v1/wallets/{address}/positions/';
+  const { sender: wallet } = await etherAndTokenHolder(client, world, await client.getBlockNumber());
+  const positionsPath = `/v1/wallets/${wallet}/positions/?filter[positions]=no_filter&filter[trash]=no_filter`;
+  const portfolioPath = `/v1/wallets/${wallet}/portfolio?filter[positions]=no_filter`;
+  // Settled: nothing moves between two requests, so the second is a hit.
+  await eventually(async () => {
+    await get(portfolioPath);
+    const hits = await cacheCount(positionsRoute, 'hit');
+    await get(positionsPath);
+    await get(positionsPath);
+    expect(await cacheCount(positionsRoute, 'hit')).toBe(hits + 1);
+  }, 180_000);
+
+  // A day-ago price can step between the gateway's read and the service's (a minute boundary): the move is tried again then.
+  await eventually(async () => {
+    const rowsRead = await cacheCount('position rows', 'miss');
+    const recomputed = await cacheCount(positionsRoute, 'miss');
+    await gatewayChanges.pricesChanged(undefined, { since: Math.floor(Date.now() / 1000) - 3 });
+    const [served, portfolio] = await Promise.all([get(positionsPath), get(portfolioPath)]);
+    // The answers were computed again, from the rows kept before the move.
+    expect(await cacheCount(positionsRoute, 'miss')).toBe(recomputed + 1);
+    expect(await cacheCount('position rows', 'miss')).toBe(rowsRead);
+
+    // Every chain of the network that indexes positions, as the gateway's scope has them.
+    const chainIds = Object.keys(portfolio.data.attributes.positions_distribution_by_chain);
+    const own = await service.list({ address: wallet, chainIds, trash: TrashFilter.TRASH_FILTER_NO_FILTER });
+    expect(served.data.map((item: any) => item.id)).toEqual(own.map((position) => position.id));
+    expect(own.some((position) => position.value !== undefined && position.value > 0)).toBe(true);
+    for (const [index, position] of own.entries()) {
+      const attributes = served.data[index].attributes;
+      expect(attributes.price ?? undefined).toBe(position.price);
+      expect(attributes.value ?? undefined).toBe(position.value);
+      expect(attributes.changes?.absolute_1d ?? undefined).toBe(position.changeAbsolute1d);
+    }
+
+    const totals = await service.portfolio({ address: wallet, chainIds, positions: PositionsFilter.POSITIONS_FILTER_NO_FILTER });
+    // The same terms summed in another order (the gateway's by value, the service's as read): equal to the last bits.
+    const same = (served: number, expected: number) => expect(Math.abs(served - expected)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(expected)));
+    same(portfolio.data.attributes.total.positions, totals.total);
+    same(portfolio.data.attributes.changes.absolute_1d, totals.changeAbsolute1d);
+    for (const chain of chainIds) same(portfolio.data.attributes.positions_distribution_by_chain[chain], totals.byChain[chain]!);
+    for (const [type, value] of Object.entries(portfolio.data.attributes.positions_distribution_by_type)) same(value as number, totals.byType[type]!);
+  }, 60_000);
+}, 300_000);

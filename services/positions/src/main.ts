@@ -5,14 +5,13 @@ import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient } from '@wallet-api/core/grpc';
 import { consumerGroup, createKafka, platformTopics } from '@wallet-api/core/kafka';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { createDappDirectory, createTokenDirectory } from '@wallet-api/core/reference-data';
+import { createDappDirectory, createPriceQuotes, createTokenDirectory } from '@wallet-api/core/reference-data';
 import { runGrpcService } from '@wallet-api/core/service';
 import { createBalanceLedger } from './balances/balance-ledger.js';
 import { createChainDirectory } from './chain/chain-directory.js';
 import { createPositionsConsumers } from './consume/positions-consumers.js';
 import { positionsService } from './grpc/positions-service.js';
 import { createPositionsMetrics } from './metrics/positions-metrics.js';
-import { createPriceBook } from './prices/price-book.js';
 import { createProtocolDirectory } from './protocols/protocol-directory.js';
 import { createProtocolHistory } from './protocols/protocol-history.js';
 import { createProtocolHoldings, heldTokensFrom } from './protocols/protocol-holdings.js';
@@ -86,7 +85,7 @@ await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_POR
         history: createProtocolHistory({ chains, protocols, concurrency: config.POSITIONS_HISTORY_CONCURRENCY }),
         logger,
         // Prices are reused until the first price move after them (or the TTL): never valued from before an applied one.
-        prices: createPriceBook(referenceData, logger, { ttlMs: config.POSITIONS_PRICE_TTL_MS }),
+        prices: createPriceQuotes(referenceData, logger, { ttlMs: config.POSITIONS_PRICE_TTL_MS }),
       }),
     ],
     closers: [

@@ -13,7 +13,7 @@ import {
   type Position,
 } from '@wallet-api/core/proto/positions';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { createDappDirectory, createTokenDirectory } from '@wallet-api/core/reference-data';
+import { createDappDirectory, createPriceQuotes, createTokenDirectory } from '@wallet-api/core/reference-data';
 import {
   setupClickHouseDatabase,
   setupKafka,
@@ -41,7 +41,6 @@ import { createChainDirectory } from '../src/chain/chain-directory.js';
 import { createPositionsConsumers, type PositionsConsumers } from '../src/consume/positions-consumers.js';
 import { positionsService } from '../src/grpc/positions-service.js';
 import { createPositionsMetrics } from '../src/metrics/positions-metrics.js';
-import { createPriceBook } from '../src/prices/price-book.js';
 import { createHeldWallets } from '../src/positions/held-wallets.js';
 import { createProtocolDirectory } from '../src/protocols/protocol-directory.js';
 import { createProtocolHistory } from '../src/protocols/protocol-history.js';
@@ -185,7 +184,7 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
             holdings,
             tokens: createTokenDirectory(referenceData),
             dapps: createDappDirectory(referenceData),
-            prices: createPriceBook(referenceData, testLogger, { ttlMs: 15_000 }),
+            prices: createPriceQuotes(referenceData, testLogger, { ttlMs: 15_000 }),
             history: createProtocolHistory({ chains: createChainDirectory(referenceData, { rpcTimeoutMs: 30_000 }), protocols, concurrency: 8 }),
             logger: testLogger,
           }),

@@ -1,5 +1,6 @@
 import { portfolioResourceSchema } from '../schemas/portfolio.js';
-import { emptyPortfolio, toPortfolioResource } from './portfolio-resource.js';
+import { portfolioOf } from '@wallet-api/core/resources';
+import { toPortfolioResource } from './portfolio-resource.js';
 
 describe('toPortfolioResource', () => {
   test('decisions.md layout: the five groups, chains, total and 1-day change', () => {
@@ -24,7 +25,7 @@ describe('toPortfolioResource', () => {
   });
 
   test('a wallet with nothing to value: zeros, every chain listed', () => {
-    const resource = toPortfolioResource('7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', emptyPortfolio(['solana']));
+    const resource = toPortfolioResource('7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', portfolioOf([], ['solana']));
     expect(resource.attributes).toEqual({
       positions_distribution_by_type: { wallet: 0, deposited: 0, borrowed: 0, locked: 0, staked: 0 },
       positions_distribution_by_chain: { solana: 0 },

@@ -1,17 +1,6 @@
 import type { Portfolio } from '@wallet-api/core/proto/positions';
 import { portfolioTypes, type PortfolioResource } from '../schemas/portfolio.js';
 
-/** What a wallet with nothing to value on `chainIds` is worth: zero everywhere, each chain listed. */
-export function emptyPortfolio(chainIds: readonly string[]): Portfolio {
-  return {
-    byType: Object.fromEntries(portfolioTypes.map((type) => [type, 0])),
-    byChain: Object.fromEntries(chainIds.map((chainId) => [chainId, 0])),
-    total: 0,
-    changeAbsolute1d: 0,
-    changePercent1d: 0,
-  };
-}
-
 /** decisions.md "Portfolio": type `portfolio`, id = the address, the five groups always present. */
 export function toPortfolioResource(address: string, portfolio: Portfolio): PortfolioResource {
   const byType = (type: (typeof portfolioTypes)[number]) => portfolio.byType[type] ?? 0;

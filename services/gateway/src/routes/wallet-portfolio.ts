@@ -1,16 +1,17 @@
-import { unary } from '@wallet-api/core/grpc';
-import type { z } from 'zod';
+import { sharedVersion, type WalletChangeTokens } from '@wallet-api/core/cache';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import type { Portfolio } from '@wallet-api/core/proto/positions';
+import { portfolioOf } from '@wallet-api/core/resources';
+import type { z } from 'zod';
 import type { Backends } from '../grpc/backends.js';
 import { networkHeaders } from '../schemas/common.js';
 import { portfolioQuery, portfolioResponseSchema } from '../schemas/portfolio.js';
 import { walletAddressParam } from '../schemas/wallet-query.js';
 import type { ApiRoutes } from './define-route.js';
-import { emptyPortfolio, toPortfolioResource } from './portfolio-resource.js';
+import { toPortfolioResource } from './portfolio-resource.js';
 import { toRequestContext } from './request-context.js';
 import { checkRequestUrlLength } from './request-url.js';
-import { positionsDeadlineMs, positionsFilterFor } from './wallet-positions.js';
+import type { PositionsSelection, WalletPositionsReader } from './wallet-positions.js';
 import { resolveWalletScope, type WalletScope } from './wallet-scope.js';
 
 type PortfolioQuery = z.infer<typeof portfolioQuery>;
@@ -20,27 +21,29 @@ export const portfolioCapabilities = ['positions'] as const;
 
 /**
  * One wallet's portfolio on its scope's chains: the wallet endpoint's answer, and each wallet's
- * share of a wallet set's. Zeros without asking when nothing qualifies (no chain, or protocol
- * positions only for a Solana wallet).
+ * share of a wallet set's. The totals of its positions (trash left out) as the reader values them
+ * now: a price move costs a multiplication, not a call to the positions service. Zeros when
+ * nothing qualifies (no chain, or protocol positions only for a Solana wallet).
  */
 export async function readWalletPortfolio(
-  backends: Pick<Backends, 'positions'>,
-  request: { context: RequestContext; scope: WalletScope; query: PortfolioQuery },
+  reader: WalletPositionsReader,
+  request: { context: RequestContext; scope: WalletScope; query: PortfolioQuery; generation?: string | undefined; walletTokens?: WalletChangeTokens | undefined },
 ): Promise<Portfolio> {
-  const { positions } = backends;
-  const { context, scope, query } = request;
-  const filter = positionsFilterFor(scope.family, query['filter[positions]']);
-  const sync = query.sync === 'true';
-  if (scope.chainIds.length === 0 || filter === undefined) return emptyPortfolio(scope.chainIds);
-  return unary(
-    positions,
-    positions.getPortfolio,
-    { context, address: scope.address, chainIds: scope.chainIds, currency: query.currency, positions: filter, sync },
-    { name: 'Positions/GetPortfolio', deadlineMs: positionsDeadlineMs(sync) },
-  );
+  const { context, scope, query, generation, walletTokens } = request;
+  const selection: PositionsSelection = {
+    currency: query.currency,
+    positions: query['filter[positions]'],
+    positionTypes: [],
+    fungibleIds: [],
+    dappIds: [],
+    trash: 'only_non_trash',
+    ascending: false,
+    sync: query.sync === 'true',
+  };
+  return portfolioOf(await reader.read({ context, scope, selection, withFungibles: false, generation, walletTokens }), scope.chainIds);
 }
 
-export function addWalletPortfolioRoutes(routes: ApiRoutes, backends: Backends): void {
+export function addWalletPortfolioRoutes(routes: ApiRoutes, backends: Backends, reader: WalletPositionsReader): void {
   routes.add({
     method: 'get',
     path: '/v1/wallets/{address}/portfolio',
@@ -51,11 +54,12 @@ export function addWalletPortfolioRoutes(routes: ApiRoutes, backends: Backends):
     headers: networkHeaders,
     response: portfolioResponseSchema,
     cachedFor: ({ params, query }) => (query.sync === 'true' ? undefined : { wallet: params.address, data: ['holdings'] }),
-    async handle({ params, query, headers }, { organization, selfUrl }) {
+    async handle({ params, query, headers }, { organization, selfUrl, changeTokens }) {
       checkRequestUrlLength(selfUrl);
       const context = toRequestContext(organization, headers['X-Env']);
       const scope = await resolveWalletScope(backends, { context, address: params.address, chainIds: undefined, capabilities: portfolioCapabilities });
-      const portfolio = await readWalletPortfolio(backends, { context, scope, query });
+      const generation = changeTokens ? sharedVersion(changeTokens) : undefined;
+      const portfolio = await readWalletPortfolio(reader, { context, scope, query, generation, walletTokens: changeTokens });
       return { links: { self: selfUrl }, data: toPortfolioResource(scope.address, portfolio) };
     },
   });

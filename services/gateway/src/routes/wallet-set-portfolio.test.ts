@@ -1,5 +1,5 @@
 import type { Portfolio } from '@wallet-api/core/proto/positions';
-import { emptyPortfolio } from './portfolio-resource.js';
+import { portfolioOf } from '@wallet-api/core/resources';
 import { mergePortfolios } from './wallet-set-portfolio.js';
 
 const portfolio = (byChain: Record<string, number>, total: number, changeAbsolute1d: number, changePercent1d: number, wallet = total): Portfolio => ({
@@ -26,7 +26,7 @@ describe('mergePortfolios', () => {
   test('one wallet is itself; chains of both are summed; nothing a day ago is 0 %', () => {
     const one = portfolio({ ethereum: 50 }, 50, 5, (5 / 45) * 100);
     expect(mergePortfolios([one])).toEqual({ ...one, changePercent1d: expect.closeTo(one.changePercent1d, 12) });
-    expect(mergePortfolios([portfolio({ ethereum: 7 }, 7, 7, 0), emptyPortfolio(['ethereum', 'solana'])])).toEqual({
+    expect(mergePortfolios([portfolio({ ethereum: 7 }, 7, 7, 0), portfolioOf([], ['ethereum', 'solana'])])).toEqual({
       byType: { wallet: 7, deposited: 0, borrowed: 0, locked: 0, staked: 0 },
       byChain: { ethereum: 7, solana: 0 },
       total: 7,

@@ -1,3 +1,4 @@
+import { sharedVersion } from '@wallet-api/core/cache';
 import type { TransactionCursor, TransactionRecord } from '@wallet-api/core/proto/indexer';
 import { sortByValue, type FungibleDirectory } from '@wallet-api/core/resources';
 import type { Backends } from '../grpc/backends.js';
@@ -11,7 +12,7 @@ import { toPortfolioResource } from './portfolio-resource.js';
 import { toRequestContext } from './request-context.js';
 import { checkRequestUrlLength } from './request-url.js';
 import { portfolioCapabilities, readWalletPortfolio } from './wallet-portfolio.js';
-import { createWalletPositionsReader, positionsCapabilities } from './wallet-positions.js';
+import { positionsCapabilities, positionsSelection, type WalletPositionsReader } from './wallet-positions.js';
 import { resolveWalletSetScopes } from './wallet-scope.js';
 import { decodeSetCursor, encodeSetCursor, interleavePages } from './wallet-set-cursor.js';
 import { mergePortfolios } from './wallet-set-portfolio.js';
@@ -31,8 +32,7 @@ function nextSetLink(selfUrl: string, cursor: string, size: number): string {
   return url.toString();
 }
 
-export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory, caches: TransactionRouteCaches = {}): void {
-  const positionsReader = createWalletPositionsReader(backends, directory);
+export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory, positionsReader: WalletPositionsReader, caches: TransactionRouteCaches = {}): void {
   const transactionsReader = createWalletTransactionsReader(backends, directory, caches);
 
   routes.add({
@@ -44,11 +44,13 @@ export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, direct
     headers: networkHeaders,
     response: portfolioResponseSchema,
     cachedFor: ({ query }) => (query.sync === 'true' ? undefined : { wallet: query.addresses, data: ['holdings'] }),
-    async handle({ query, headers }, { organization, selfUrl }) {
+    async handle({ query, headers }, { organization, selfUrl, changeTokens }) {
       checkRequestUrlLength(selfUrl);
       const context = toRequestContext(organization, headers['X-Env']);
       const scopes = await resolveWalletSetScopes(backends, { context, addresses: query.addresses, chainIds: undefined, capabilities: portfolioCapabilities });
-      const portfolios = await Promise.all(scopes.map((scope) => readWalletPortfolio(backends, { context, scope, query })));
+      // The set's tokens are both wallets': each wallet's rows read their own.
+      const generation = changeTokens ? sharedVersion(changeTokens) : undefined;
+      const portfolios = await Promise.all(scopes.map((scope) => readWalletPortfolio(positionsReader, { context, scope, query, generation })));
       return { links: { self: selfUrl }, data: toPortfolioResource(scopes.map((scope) => scope.address).join(','), mergePortfolios(portfolios)) };
     },
   });
@@ -62,13 +64,15 @@ export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, direct
     headers: networkHeaders,
     response: positionListResponseSchema,
     cachedFor: ({ query }) => (query.sync === 'true' ? undefined : { wallet: query.addresses, data: ['holdings'] }),
-    async handle({ query, headers }, { organization, selfUrl, baseUrl }) {
+    async handle({ query, headers }, { organization, selfUrl, baseUrl, changeTokens }) {
       checkRequestUrlLength(selfUrl);
       const context = toRequestContext(organization, headers['X-Env']);
       const scopes = await resolveWalletSetScopes(backends, { context, addresses: query.addresses, chainIds: query['filter[chain_ids]'], capabilities: positionsCapabilities });
-      const lists = await Promise.all(scopes.map((scope) => positionsReader.read({ context, scope, query })));
-      const positions = sortByValue(lists.flat(), query.sort === '-value');
-      return { links: { self: selfUrl }, data: await positionsReader.toResources({ context, currency: query.currency, positions, baseUrl }) };
+      const generation = changeTokens ? sharedVersion(changeTokens) : undefined;
+      const selection = positionsSelection(query);
+      const lists = await Promise.all(scopes.map((scope) => positionsReader.read({ context, scope, selection, withFungibles: true, generation })));
+      const positions = sortByValue(lists.flat(), selection.ascending);
+      return { links: { self: selfUrl }, data: await positionsReader.toResources({ context, currency: query.currency, positions, baseUrl, generation }) };
     },
   });
 

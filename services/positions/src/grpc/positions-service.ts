@@ -6,12 +6,10 @@ import { sharedVersion, type ChangeVersions, type WalletChangeTokens } from '@wa
 import type { HeldWallets } from '../positions/held-wallets.js';
 import type { Address } from 'viem';
 import type { ProtocolPosition } from '../adapters/protocol-position.js';
-import type { DappDirectory, TokenDirectory } from '@wallet-api/core/reference-data';
+import { quoteKey, type DappDirectory, type PriceQuotes, type TokenDirectory } from '@wallet-api/core/reference-data';
+import { portfolioOf, sortByValue, valuePosition } from '@wallet-api/core/resources';
 import { selectPositions, wantsProtocolRows, wantsWalletRows, type PositionSelection } from '../positions/position-filter.js';
 import { protocolPositions, tokensOf, walletPositions } from '../positions/position-rows.js';
-import { portfolioOf } from '../positions/portfolio.js';
-import { sortByValue, valuePosition } from '../positions/valuation.js';
-import { tokenKey, type PriceBook } from '../prices/price-book.js';
 import type { ProtocolHistory } from '../protocols/protocol-history.js';
 import type { ProtocolHoldingsSource } from '../protocols/protocol-holdings.js';
 
@@ -23,7 +21,7 @@ export interface PositionsServiceDeps {
   holdings: ProtocolHoldingsSource;
   tokens: TokenDirectory;
   dapps: DappDirectory;
-  prices: PriceBook;
+  prices: PriceQuotes;
   history: ProtocolHistory;
   logger: Logger;
 }
@@ -125,7 +123,7 @@ export function positionsService(deps: PositionsServiceDeps): ServiceRegistratio
       query.context,
       generation,
     );
-    return selected.map((position) => valuePosition(position, quotes.get(tokenKey(position.chainId, position.token?.address ?? '')) ?? {}));
+    return selected.map((position) => valuePosition(position, quotes.get(quoteKey(position.chainId, position.token?.address ?? '')) ?? {}));
   }
 
   return registration<PositionsServer>('walletapi.positions.Positions', PositionsService, {

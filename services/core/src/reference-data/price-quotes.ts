@@ -1,12 +1,12 @@
 import { status } from '@grpc/grpc-js';
-import { unary } from '@wallet-api/core/grpc';
-import type { Logger } from '@wallet-api/core/logger';
-import type { RequestContext } from '@wallet-api/core/proto/common';
-import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { createExpiringCache } from '@wallet-api/core/reference-data';
-import type { PriceQuote } from '../positions/valuation.js';
+import { unary } from '../grpc/index.js';
+import type { Logger } from '../logger/index.js';
+import type { RequestContext } from '../proto/common.js';
+import type { ReferenceDataClient } from '../proto/reference_data.js';
+import type { PriceQuote } from '../resources/position-value.js';
+import { createExpiringCache } from './expiring-cache.js';
 
-export interface PriceBook {
+export interface PriceQuotes {
   /**
    * Prices now and a day ago of each token, keyed `<chain>:<address>`; one GetPrices call for what
    * is not cached. `generation`: a token that changes whenever prices may have
@@ -17,7 +17,8 @@ export interface PriceBook {
   quotes(tokens: readonly { chainId: string; address: string }[], currency: string, context: RequestContext | undefined, generation: string | undefined): Promise<Map<string, PriceQuote>>;
 }
 
-export const tokenKey = (chainId: string, address: string) => `${chainId}:${address}`;
+/** A token's key in `quotes`' answer. */
+export const quoteKey = (chainId: string, address: string) => `${chainId}:${address}`;
 
 const day = 24 * 60 * 60;
 
@@ -25,13 +26,14 @@ const day = 24 * 60 * 60;
  * Prices from reference-data's GetPrices, cached for `ttlMs` (by default 15 s): the price now and
  * the price at the minute a day ago (which changes too, while the pools of that time are folded or
  * rolled back). A reference-data that does not serve prices yet (UNIMPLEMENTED) leaves every
- * asset unpriced.
+ * asset unpriced. What positions are valued with, in the positions service and in the gateway,
+ * which values the rows it keeps across price moves.
  */
-export function createPriceBook(
+export function createPriceQuotes(
   referenceData: ReferenceDataClient,
   logger: Logger,
   options: { ttlMs?: number } = {},
-): PriceBook {
+): PriceQuotes {
   const current = createExpiringCache<number | null>({ ttlMs: options.ttlMs ?? 15_000 });
   const past = createExpiringCache<number | null>({ ttlMs: options.ttlMs ?? 15_000 });
   let warnedUnimplemented = false;
@@ -41,15 +43,15 @@ export function createPriceBook(
       const dayAgo = Math.floor(Date.now() / 1000 / 60) * 60 - day;
       const cacheable = generation !== undefined;
       const scope = `${generation}:${currency}`;
-      const unique = [...new Map(tokens.map((token) => [tokenKey(token.chainId, token.address), token])).values()];
-      const keyNow = (token: { chainId: string; address: string }) => `${scope}:${tokenKey(token.chainId, token.address)}`;
-      const keyPast = (token: { chainId: string; address: string }) => `${scope}:${dayAgo}:${tokenKey(token.chainId, token.address)}`;
+      const unique = [...new Map(tokens.map((token) => [quoteKey(token.chainId, token.address), token])).values()];
+      const keyNow = (token: { chainId: string; address: string }) => `${scope}:${quoteKey(token.chainId, token.address)}`;
+      const keyPast = (token: { chainId: string; address: string }) => `${scope}:${dayAgo}:${quoteKey(token.chainId, token.address)}`;
       // Answers are collected here rather than read back from the caches, which may expire meanwhile.
       const now = new Map<string, number | null>();
       const before = new Map<string, number | null>();
       const queries: { token: { chainId: string; address: string }; timestamp: number }[] = [];
       for (const token of unique) {
-        const key = tokenKey(token.chainId, token.address);
+        const key = quoteKey(token.chainId, token.address);
         const cachedNow = cacheable ? current.get(keyNow(token)) : undefined;
         const cachedBefore = cacheable ? past.get(keyPast(token)) : undefined;
         if (cachedNow === undefined) queries.push({ token, timestamp: 0 });
@@ -72,7 +74,7 @@ export function createPriceBook(
         if (response) {
           queries.forEach((query, index) => {
             const price = response.prices[index]?.price ?? null;
-            const key = tokenKey(query.token.chainId, query.token.address);
+            const key = quoteKey(query.token.chainId, query.token.address);
             if (query.timestamp === 0) {
               if (cacheable) current.set(keyNow(query.token), price);
               now.set(key, price);
@@ -84,7 +86,7 @@ export function createPriceBook(
         }
       }
       return new Map(unique.map((token) => {
-        const key = tokenKey(token.chainId, token.address);
+        const key = quoteKey(token.chainId, token.address);
         return [key, { now: now.get(key) ?? undefined, dayAgo: before.get(key) ?? undefined }];
       }));
     },

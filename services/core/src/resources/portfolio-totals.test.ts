@@ -1,5 +1,5 @@
-import type { Position } from '@wallet-api/core/proto/positions';
-import { portfolioOf } from './portfolio.js';
+import type { Position } from '../proto/positions.js';
+import { portfolioOf } from './portfolio-totals.js';
 
 function valued(positionType: string, chainId: string, value: number | undefined, change?: number): Position {
   return {

@@ -1,5 +1,6 @@
-import type { Position } from '@wallet-api/core/proto/positions';
-import { displayQuantity, sortByValue, valuePosition } from './valuation.js';
+import type { Position } from '../proto/positions.js';
+import { sortByValue } from './position-order.js';
+import { displayQuantity, valuePosition } from './position-value.js';
 
 function position(id: string, amount: string, decimals: number, fields: Partial<Position> = {}): Position {
   return {

@@ -1,6 +1,6 @@
-import type { Position } from '@wallet-api/core/proto/positions';
-import type { TokenInfo } from '@wallet-api/core/proto/reference_data';
-import { tokenQuantity } from '@wallet-api/core/resources';
+import type { Position } from '../proto/positions.js';
+import type { TokenInfo } from '../proto/reference_data.js';
+import { tokenQuantity } from './quantity.js';
 
 /** An asset's price in the request's currency now and a day ago; absent when it has none. */
 export interface PriceQuote {
@@ -29,6 +29,3 @@ export function valuePosition(position: Position, quote: PriceQuote): Position {
   const change = value - before;
   return { ...position, price: quote.now, value, changeAbsolute1d: change, changePercent1d: before === 0 ? 0 : (change / before) * 100 };
 }
-
-// The order is shared with the gateway, which sorts a wallet set's merged rows the same way.
-export { sortByValue } from '@wallet-api/core/resources';
