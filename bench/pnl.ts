@@ -1,7 +1,8 @@
 // Benchmark (issue 16): profit and loss of one wallet with 100,000 trades across 20 fungibles.
 // Writes the synthetic history (swaps between the demo world's tokens and ETH, each in a block of
 // its own, spread over the world's lifetime) through the indexer's real store into a ClickHouse
-// database of its own, serves it with the indexer's real gRPC service, and computes PnL with the
+// database of its own, serves it with the indexer's real gRPC service in a process of its own (as
+// the stack runs it), and computes PnL with the
 // pnl service's real book keeper and gRPC service, pricing every leg with the running stack's
 // reference-data (the demo world's pools: real one-price history). Prints the cold computation
 // (the history streamed, each chunk priced while the next is read and replayed in order) and, per
@@ -11,6 +12,8 @@
 // under 30 ms, the cold answer under 3 s (issue 37).
 // Needs the running stack of `bash scripts/start.sh`.
 //   pnpm bench:pnl [--trades 100000] [--fungibles 20] [--samples 200]
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes, randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { connectChangeVersions } from '@wallet-api/core/cache';
@@ -26,7 +29,6 @@ import { setupClickHouseDatabase } from '@wallet-api/core/testing';
 import { readManifest } from '../services/devnet/src/manifest/index.js';
 import { worldTokens } from '../services/devnet/src/truth/index.js';
 import { walletRows } from '../services/indexer/src/consume/wallet-rows.js';
-import { indexerService } from '../services/indexer/src/grpc/indexer-service.js';
 import { createWalletHistoryStore } from '../services/indexer/src/store/wallet-history-store.js';
 import { createBookKeeper } from '../services/pnl/src/book/book-keeper.js';
 import { createLegPricing, type LegPricing } from '../services/pnl/src/book/leg-pricing.js';
@@ -97,8 +99,9 @@ const database = await setupClickHouseDatabase(`bench_pnl_${Date.now()}`);
 const referenceData = createGrpcClient(ReferenceDataClient, process.env.REFERENCE_DATA_GRPC_ADDRESS ?? '127.0.0.1:50051');
 // The stack's key space: the live devnet's price moves reach the bench's answers as they reach the service's.
 const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: process.env.REDIS_KEY_PREFIX ?? 'wallet-api', onError: (error) => logger.warn({ err: error }, 'redis error') });
-const indexerServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: database.clickhouse, referenceData })], logger });
-const indexer = createGrpcClient(IndexerClient, `127.0.0.1:${indexerServer.port}`);
+const indexerServer = fork(new URL('./indexer-server.ts', import.meta.url).pathname, [database.database], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+const [{ port: indexerPort }] = (await once(indexerServer, 'message')) as [{ port: number }];
+const indexer = createGrpcClient(IndexerClient, `127.0.0.1:${indexerPort}`);
 
 // The cold computation's parts, timed around the same objects the service uses. They overlap: a
 // chunk of the history is priced while the next is read, so the parts add up to more than the whole.
@@ -185,7 +188,8 @@ try {
   client.close();
   await pnlServer.shutdown(5_000);
   indexer.close();
-  await indexerServer.shutdown(5_000);
+  indexerServer.disconnect();
+  await once(indexerServer, 'exit');
   referenceData.close();
   changes.close();
   await database.drop();
