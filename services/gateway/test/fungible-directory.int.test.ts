@@ -111,6 +111,37 @@ describe('fungible directory', () => {
     expect(askedSince(before)).toHaveLength(5);
   });
 
+  test('lookups at once under one generation share the call asking a token; another generation asks again; a failed call fails its waiting lookups', async () => {
+    const directory = createFungibleDirectory(client, { ttlMs: 60_000 });
+    const before = referenceData.getFungiblesRequests.length;
+    const ids = (fungibles: Fungible[]) => fungibles.map((fungible) => fungible.id);
+    // As every answer after a price move asks at once: the second and third lookups wait for the first's call.
+    const [first, second, third] = await Promise.all([
+      directory.lookup(context(), 'usd', [{ chainId: 'ethereum', address: usdcEthereum }, { chainId: 'ethereum', address: stranger }], 'one'),
+      directory.lookup(context(), 'usd', [{ chainId: 'ethereum', address: usdcEthereum }, { chainId: 'ethereum', address: '' }], 'one'),
+      directory.lookup(context(), 'usd', [{ chainId: 'ethereum', address: stranger }], 'one'),
+    ]);
+    expect([ids(first), ids(second), ids(third)]).toEqual([['usdc'], ['usdc'], []]);
+    expect(askedSince(before)).toEqual([[`ethereum:${usdcEthereum}`, `ethereum:${stranger}`], ['ethereum:']]);
+    // Under another generation nothing is shared with the calls before it.
+    const [moved] = await Promise.all([
+      directory.lookup(context(), 'usd', [{ chainId: 'ethereum', address: usdcEthereum }], 'two'),
+      directory.lookup(context(), 'eur', [{ chainId: 'ethereum', address: usdcEthereum }], 'two'),
+    ]);
+    expect(ids(moved)).toEqual(['usdc']);
+    expect(askedSince(before)).toHaveLength(4);
+
+    // A call that fails fails the lookups waiting for it too.
+    const broken = createGrpcClient(ReferenceDataClient, '127.0.0.1:1');
+    const failing = createFungibleDirectory(broken, { ttlMs: 60_000 });
+    const results = await Promise.allSettled([
+      failing.lookup(context(), 'usd', [{ chainId: 'ethereum', address: usdcEthereum }], 'one'),
+      failing.lookup(context(), 'usd', [{ chainId: 'ethereum', address: usdcEthereum }], 'one'),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    broken.close();
+  });
+
   test('the oldest answers go first past the size bound', async () => {
     const directory = createFungibleDirectory(client, { ttlMs: 60_000, maxEntries: 2 });
     const [a, b, c] = [randomAddress(), randomAddress(), randomAddress()];

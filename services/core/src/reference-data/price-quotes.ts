@@ -36,6 +36,8 @@ export function createPriceQuotes(
 ): PriceQuotes {
   const current = createExpiringCache<number | null>({ ttlMs: options.ttlMs ?? 15_000 });
   const past = createExpiringCache<number | null>({ ttlMs: options.ttlMs ?? 15_000 });
+  /** Prices being asked for, by cache key (which holds the generation): every answer after a price move asks at once. */
+  const asking = new Map<string, Promise<number | null>>();
   let warnedUnimplemented = false;
 
   return {
@@ -44,23 +46,27 @@ export function createPriceQuotes(
       const cacheable = generation !== undefined;
       const scope = `${generation}:${currency}`;
       const unique = [...new Map(tokens.map((token) => [quoteKey(token.chainId, token.address), token])).values()];
-      const keyNow = (token: { chainId: string; address: string }) => `${scope}:${quoteKey(token.chainId, token.address)}`;
-      const keyPast = (token: { chainId: string; address: string }) => `${scope}:${dayAgo}:${quoteKey(token.chainId, token.address)}`;
-      // Answers are collected here rather than read back from the caches, which may expire meanwhile.
-      const now = new Map<string, number | null>();
-      const before = new Map<string, number | null>();
-      const queries: { token: { chainId: string; address: string }; timestamp: number }[] = [];
+      // Answers are collected here, by time and token, rather than read back from the caches, which may expire meanwhile.
+      const answers = new Map<string, number | null>();
+      const waiting: Promise<void>[] = [];
+      type Query = { token: { chainId: string; address: string }; timestamp: number; cache: typeof current; cacheKey: string; answerKey: string };
+      const queries: Query[] = [];
       for (const token of unique) {
         const key = quoteKey(token.chainId, token.address);
-        const cachedNow = cacheable ? current.get(keyNow(token)) : undefined;
-        const cachedBefore = cacheable ? past.get(keyPast(token)) : undefined;
-        if (cachedNow === undefined) queries.push({ token, timestamp: 0 });
-        else now.set(key, cachedNow);
-        if (cachedBefore === undefined) queries.push({ token, timestamp: dayAgo });
-        else before.set(key, cachedBefore);
+        for (const [timestamp, cache, cacheKey] of [
+          [0, current, `${scope}:${key}`],
+          [dayAgo, past, `${scope}:${dayAgo}:${key}`],
+        ] as const) {
+          const answerKey = `${timestamp}:${key}`;
+          const kept = cacheable ? cache.get(cacheKey) : undefined;
+          const running = cacheable ? asking.get(cacheKey) : undefined;
+          if (kept !== undefined) answers.set(answerKey, kept);
+          else if (running) waiting.push(running.then((price) => void answers.set(answerKey, price)));
+          else queries.push({ token, timestamp, cache, cacheKey, answerKey });
+        }
       }
       if (queries.length > 0) {
-        const response = await unary(
+        const response = unary(
           referenceData,
           referenceData.getPrices,
           { context, currency, queries: queries.map((query) => ({ token: { chainId: query.token.chainId, address: query.token.address }, timestamp: String(query.timestamp) })) },
@@ -71,23 +77,27 @@ export function createPriceQuotes(
           warnedUnimplemented = true;
           return undefined;
         });
-        if (response) {
-          queries.forEach((query, index) => {
-            const price = response.prices[index]?.price ?? null;
-            const key = quoteKey(query.token.chainId, query.token.address);
-            if (query.timestamp === 0) {
-              if (cacheable) current.set(keyNow(query.token), price);
-              now.set(key, price);
-            } else {
-              if (cacheable) past.set(keyPast(query.token), price);
-              before.set(key, price);
-            }
+        const prices = queries.map((query, index) => {
+          const price = response.then((answered) => {
+            const found = answered?.prices[index]?.price ?? null;
+            // Without an answer (UNIMPLEMENTED) nothing is kept: the next call asks again.
+            if (answered && cacheable) query.cache.set(query.cacheKey, found);
+            answers.set(query.answerKey, found);
+            return found;
           });
-        }
+          if (cacheable) {
+            asking.set(query.cacheKey, price);
+            const done = () => void (asking.get(query.cacheKey) === price && asking.delete(query.cacheKey));
+            price.then(done, done);
+          }
+          return price;
+        });
+        await Promise.all(prices);
       }
+      await Promise.all(waiting);
       return new Map(unique.map((token) => {
         const key = quoteKey(token.chainId, token.address);
-        return [key, { now: now.get(key) ?? undefined, dayAgo: before.get(key) ?? undefined }];
+        return [key, { now: answers.get(`0:${key}`) ?? undefined, dayAgo: answers.get(`${dayAgo}:${key}`) ?? undefined }];
       }));
     },
   };

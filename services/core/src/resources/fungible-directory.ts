@@ -8,7 +8,8 @@ export interface FungibleDirectory {
   /**
    * The fungibles of `tokens` in `currency` as GetFungibles describes them to `context` (its
    * add-ons decide `asset_class`); tokens it does not know have none. One GetFungibles call for a
-   * response of ordinary size, asking each implementation once.
+   * response of ordinary size, asking each implementation once; a token another lookup is asking
+   * for under the same generation waits for that call.
    */
   lookup(context: RequestContext, currency: string, tokens: readonly TokenRef[], generation?: string): Promise<Fungible[]>;
   /** Whether answers are kept (`ttlMs` above 0): only then does a lookup ahead of time spare a later one. */
@@ -47,6 +48,8 @@ export function createFungibleDirectory(referenceData: ReferenceDataClient, opti
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 50_000;
   const entries = new Map<string, Entry>();
+  /** Implementations being asked for, by key: the call's generation and the fungible it will answer. */
+  const asking = new Map<string, { generation: string; fungible: Promise<Fungible | undefined> }>();
 
   function remember(key: string, entry: Entry): void {
     entries.delete(key);
@@ -78,20 +81,45 @@ export function createFungibleDirectory(referenceData: ReferenceDataClient, opti
       if (generation === undefined) return unique.length === 0 ? [] : ask(context, currency, unique);
       const known = new Set<Fungible>();
       const missing: TokenRef[] = [];
+      const awaited: Promise<Fungible | undefined>[] = [];
       for (const token of unique) {
-        const entry = entries.get(keyOf(token.chainId, token.address));
-        if (entry === undefined || entry.expiresAt <= at || entry.generation !== generation) missing.push(token);
-        else if (entry.fungible) known.add(entry.fungible);
+        const key = keyOf(token.chainId, token.address);
+        const entry = entries.get(key);
+        if (entry !== undefined && entry.expiresAt > at && entry.generation === generation) {
+          if (entry.fungible) known.add(entry.fungible);
+          continue;
+        }
+        const running = asking.get(key);
+        if (running?.generation === generation) awaited.push(running.fungible);
+        else missing.push(token);
       }
-      if (missing.length === 0) return [...known];
+      if (missing.length === 0 && awaited.length === 0) return [...known];
 
-      const answered = await ask(context, currency, missing);
-      const expiresAt = at + options.ttlMs;
-      for (const token of missing) remember(keyOf(token.chainId, token.address), { fungible: undefined, expiresAt, generation });
-      for (const fungible of answered) {
-        for (const implementation of fungible.implementations) remember(keyOf(implementation.chainId, implementation.address), { fungible, expiresAt, generation });
+      if (missing.length > 0) {
+        const asked = ask(context, currency, missing).then((answered) => {
+          const expiresAt = at + options.ttlMs;
+          for (const token of missing) remember(keyOf(token.chainId, token.address), { fungible: undefined, expiresAt, generation });
+          for (const fungible of answered) {
+            for (const implementation of fungible.implementations) remember(keyOf(implementation.chainId, implementation.address), { fungible, expiresAt, generation });
+          }
+          return answered;
+        });
+        // Lookups that need the same tokens meanwhile (every answer after a price move asks at once) wait for this call.
+        for (const token of missing) {
+          const key = keyOf(token.chainId, token.address);
+          const implementation = implementationKey(token.chainId, token.address);
+          const fungible = asked.then((answered) => answered.find((candidate) => candidate.implementations.some((other) => implementationKey(other.chainId, other.address) === implementation)));
+          const call = { generation, fungible };
+          asking.set(key, call);
+          fungible.then(
+            () => asking.get(key) === call && asking.delete(key),
+            () => asking.get(key) === call && asking.delete(key),
+          );
+        }
+        for (const fungible of await asked) known.add(fungible);
       }
-      return [...known, ...answered];
+      for (const fungible of await Promise.all(awaited)) if (fungible) known.add(fungible);
+      return [...known];
     },
   };
 }
