@@ -372,7 +372,7 @@ describe('fungible chart errors', () => {
 describe('fungible chart cache', () => {
   test('a repeat is served without pricing again; a price move prices again only the points from its time on; a rollback prices everything again', async () => {
     const asked: number[] = [];
-    const counted: PriceOracle = {
+    const counted: Pick<PriceOracle, 'prices'> = {
       async prices(currency, queries) {
         asked.push(queries.length);
         return oracle.prices(currency, queries);

@@ -104,6 +104,28 @@ export async function startReferenceDataFixture(fixture: ReferenceDataFixture): 
           state.getPricesRequests.push(request);
           return { prices: request.queries.map((query) => ({ price: price(query, request.currency) })) };
         },
+        async getPriceSeries(request) {
+          const price = fixture.price;
+          if (!price) throw new GrpcError(status.UNIMPLEMENTED, 'GetPriceSeries is not part of this fixture');
+          if (request.queries.length > maxItemsPerRequest) throw invalidArgument(`queries should have at most ${maxItemsPerRequest} items`);
+          // The fixture's price is any function of time: its steps are read at every second of a
+          // span up to a day, exact as the real service's are; a longer span has none here.
+          return {
+            series: request.queries.map(({ token, from, to, maxSteps }) => {
+              if (!(from > 0 && from <= to)) throw invalidArgument(`price series from ${from} to ${to} should be unix seconds, from above 0 and at most to`);
+              if (to - from > 86_400) return { stepwise: false, times: [], prices: [] };
+              const series = { stepwise: true, times: [] as number[], prices: [] as number[] };
+              for (let time = from; time <= to; time++) {
+                const answer = price({ token, timestamp: String(time) }, request.currency) ?? NaN;
+                const last = series.prices.at(-1);
+                if (series.times.length > 0 && (last === answer || (Number.isNaN(last) && Number.isNaN(answer)))) continue;
+                series.times.push(time);
+                series.prices.push(answer);
+              }
+              return maxSteps > 0 && series.times.length > maxSteps ? { stepwise: false, times: [], prices: [] } : series;
+            }),
+          };
+        },
         async getFungibles(request) {
           const fungibles = fixture.fungibles;
           if (!fungibles) throw new GrpcError(status.UNIMPLEMENTED, 'GetFungibles is not part of this fixture');

@@ -44,7 +44,7 @@ beforeAll(async () => {
     chains: json.chains.map((entry) => (entry.id === 'ethereum' ? { ...entry, id: pipeline.chainId, rpc: { ...entry.rpc, url: pipeline.chain.rpcUrl } } : entry)),
   });
   // The one price through reference-data's own RPC, as another process of the service would ask it.
-  const prices: PriceOracle = {
+  const prices: Pick<PriceOracle, 'prices'> = {
     prices: async (currency, queries) => {
       const { prices: answers } = await unary(pipeline.grpc, pipeline.grpc.getPrices, {
         context,

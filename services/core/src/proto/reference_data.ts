@@ -179,6 +179,41 @@ export interface GetPricesResponse {
   prices: TokenPrice[];
 }
 
+export interface PriceSeriesQuery {
+  token:
+    | TokenRef
+    | undefined;
+  /** Unix seconds, both included. */
+  from: number;
+  to: number;
+  /**
+   * More steps than this (0: no limit) and the answer has none (`stepwise` false): a caller with
+   * fewer times to price than the span has steps asks GetPrices at its times instead.
+   */
+  maxSteps: number;
+}
+
+export interface GetPriceSeriesRequest {
+  context:
+    | RequestContext
+    | undefined;
+  /** As GetPricesRequest.currency. */
+  currency: string;
+  queries: PriceSeriesQuery[];
+}
+
+export interface PriceSeries {
+  stepwise: boolean;
+  /** Oldest first, the first one the query's `from`; each price holds from its time until the next. */
+  times: number[];
+  /** NaN: no price from that time on (no pool above the liquidity threshold). */
+  prices: number[];
+}
+
+export interface GetPriceSeriesResponse {
+  series: PriceSeries[];
+}
+
 export interface GetFungiblesRequest {
   context: RequestContext | undefined;
   currency: string;
@@ -742,6 +777,432 @@ export const GetPricesResponse: MessageFns<GetPricesResponse> = {
   fromPartial<I extends Exact<DeepPartial<GetPricesResponse>, I>>(object: I): GetPricesResponse {
     const message = createBaseGetPricesResponse();
     message.prices = object.prices?.map((e) => TokenPrice.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePriceSeriesQuery(): PriceSeriesQuery {
+  return { token: undefined, from: 0, to: 0, maxSteps: 0 };
+}
+
+export const PriceSeriesQuery: MessageFns<PriceSeriesQuery> = {
+  encode(message: PriceSeriesQuery, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== undefined) {
+      TokenRef.encode(message.token, writer.uint32(10).fork()).join();
+    }
+    if (message.from !== 0) {
+      writer.uint32(16).uint32(message.from);
+    }
+    if (message.to !== 0) {
+      writer.uint32(24).uint32(message.to);
+    }
+    if (message.maxSteps !== 0) {
+      writer.uint32(32).uint32(message.maxSteps);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PriceSeriesQuery {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePriceSeriesQuery();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = TokenRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.from = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.to = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.maxSteps = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PriceSeriesQuery {
+    return {
+      token: isSet(object.token) ? TokenRef.fromJSON(object.token) : undefined,
+      from: isSet(object.from) ? globalThis.Number(object.from) : 0,
+      to: isSet(object.to) ? globalThis.Number(object.to) : 0,
+      maxSteps: isSet(object.maxSteps)
+        ? globalThis.Number(object.maxSteps)
+        : isSet(object.max_steps)
+        ? globalThis.Number(object.max_steps)
+        : 0,
+    };
+  },
+
+  toJSON(message: PriceSeriesQuery): unknown {
+    const obj: any = {};
+    if (message.token !== undefined) {
+      obj.token = TokenRef.toJSON(message.token);
+    }
+    if (message.from !== 0) {
+      obj.from = Math.round(message.from);
+    }
+    if (message.to !== 0) {
+      obj.to = Math.round(message.to);
+    }
+    if (message.maxSteps !== 0) {
+      obj.maxSteps = Math.round(message.maxSteps);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PriceSeriesQuery>, I>>(base?: I): PriceSeriesQuery {
+    return PriceSeriesQuery.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PriceSeriesQuery>, I>>(object: I): PriceSeriesQuery {
+    const message = createBasePriceSeriesQuery();
+    message.token = (object.token !== undefined && object.token !== null)
+      ? TokenRef.fromPartial(object.token)
+      : undefined;
+    message.from = object.from ?? 0;
+    message.to = object.to ?? 0;
+    message.maxSteps = object.maxSteps ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetPriceSeriesRequest(): GetPriceSeriesRequest {
+  return { context: undefined, currency: "", queries: [] };
+}
+
+export const GetPriceSeriesRequest: MessageFns<GetPriceSeriesRequest> = {
+  encode(message: GetPriceSeriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.context !== undefined) {
+      RequestContext.encode(message.context, writer.uint32(10).fork()).join();
+    }
+    if (message.currency !== "") {
+      writer.uint32(18).string(message.currency);
+    }
+    for (const v of message.queries) {
+      PriceSeriesQuery.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPriceSeriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPriceSeriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.context = RequestContext.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currency = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.queries.push(PriceSeriesQuery.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPriceSeriesRequest {
+    return {
+      context: isSet(object.context) ? RequestContext.fromJSON(object.context) : undefined,
+      currency: isSet(object.currency) ? globalThis.String(object.currency) : "",
+      queries: globalThis.Array.isArray(object?.queries)
+        ? object.queries.map((e: any) => PriceSeriesQuery.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetPriceSeriesRequest): unknown {
+    const obj: any = {};
+    if (message.context !== undefined) {
+      obj.context = RequestContext.toJSON(message.context);
+    }
+    if (message.currency !== "") {
+      obj.currency = message.currency;
+    }
+    if (message.queries?.length) {
+      obj.queries = message.queries.map((e) => PriceSeriesQuery.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPriceSeriesRequest>, I>>(base?: I): GetPriceSeriesRequest {
+    return GetPriceSeriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPriceSeriesRequest>, I>>(object: I): GetPriceSeriesRequest {
+    const message = createBaseGetPriceSeriesRequest();
+    message.context = (object.context !== undefined && object.context !== null)
+      ? RequestContext.fromPartial(object.context)
+      : undefined;
+    message.currency = object.currency ?? "";
+    message.queries = object.queries?.map((e) => PriceSeriesQuery.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePriceSeries(): PriceSeries {
+  return { stepwise: false, times: [], prices: [] };
+}
+
+export const PriceSeries: MessageFns<PriceSeries> = {
+  encode(message: PriceSeries, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stepwise !== false) {
+      writer.uint32(8).bool(message.stepwise);
+    }
+    if (message.times.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.times) {
+        writer.uint32(v);
+      }
+      writer.join();
+    }
+    if (message.prices.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.prices) {
+        writer.double(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PriceSeries {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePriceSeries();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.stepwise = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.times.push(reader.uint32());
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.times.push(reader.uint32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag === 25) {
+              message.prices.push(reader.double());
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.prices.push(reader.double());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PriceSeries {
+    return {
+      stepwise: isSet(object.stepwise) ? globalThis.Boolean(object.stepwise) : false,
+      times: globalThis.Array.isArray(object?.times) ? object.times.map((e: any) => globalThis.Number(e)) : [],
+      prices: globalThis.Array.isArray(object?.prices) ? object.prices.map((e: any) => globalThis.Number(e)) : [],
+    };
+  },
+
+  toJSON(message: PriceSeries): unknown {
+    const obj: any = {};
+    if (message.stepwise !== false) {
+      obj.stepwise = message.stepwise;
+    }
+    if (message.times?.length) {
+      obj.times = message.times.map((e) => Math.round(e));
+    }
+    if (message.prices?.length) {
+      obj.prices = message.prices.map((e) => floatToJson(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PriceSeries>, I>>(base?: I): PriceSeries {
+    return PriceSeries.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PriceSeries>, I>>(object: I): PriceSeries {
+    const message = createBasePriceSeries();
+    message.stepwise = object.stepwise ?? false;
+    message.times = object.times?.map((e) => e) || [];
+    message.prices = object.prices?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetPriceSeriesResponse(): GetPriceSeriesResponse {
+  return { series: [] };
+}
+
+export const GetPriceSeriesResponse: MessageFns<GetPriceSeriesResponse> = {
+  encode(message: GetPriceSeriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.series) {
+      PriceSeries.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPriceSeriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPriceSeriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.series.push(PriceSeries.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPriceSeriesResponse {
+    return {
+      series: globalThis.Array.isArray(object?.series) ? object.series.map((e: any) => PriceSeries.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetPriceSeriesResponse): unknown {
+    const obj: any = {};
+    if (message.series?.length) {
+      obj.series = message.series.map((e) => PriceSeries.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPriceSeriesResponse>, I>>(base?: I): GetPriceSeriesResponse {
+    return GetPriceSeriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPriceSeriesResponse>, I>>(object: I): GetPriceSeriesResponse {
+    const message = createBaseGetPriceSeriesResponse();
+    message.series = object.series?.map((e) => PriceSeries.fromPartial(e)) || [];
     return message;
   },
 };
@@ -4576,6 +5037,26 @@ export const ReferenceDataService = {
     responseDeserialize: (value: Buffer): GetPricesResponse => GetPricesResponse.decode(value),
   },
   /**
+   * Each token's price over a span in a currency as a step function, built from the same history
+   * and rules as GetPrices: GetPrices at any second t of [from, to] answers the price at the
+   * series' last time at or before t. A PnL prices a hundred thousand legs from a few series
+   * instead of a query each. A token priced by chain reads at each block (LP tokens, vault
+   * shares), or with more steps in the span than `max_steps`, has no series (`stepwise` false):
+   * ask GetPrices for it. One series per query, in
+   * request order. INVALID_ARGUMENT as GetPrices, and for a span that is not 0 < from <= to.
+   */
+  getPriceSeries: {
+    path: "/walletapi.referencedata.ReferenceData/GetPriceSeries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPriceSeriesRequest): Buffer =>
+      Buffer.from(GetPriceSeriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPriceSeriesRequest => GetPriceSeriesRequest.decode(value),
+    responseSerialize: (value: GetPriceSeriesResponse): Buffer =>
+      Buffer.from(GetPriceSeriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPriceSeriesResponse => GetPriceSeriesResponse.decode(value),
+  },
+  /**
    * Fungibles (spec 2.2) with their implementations across chains and market data in a currency,
    * looked up by fungible id or by implementation. Unknown ones are absent from the answer.
    */
@@ -4632,6 +5113,16 @@ export interface ReferenceDataServer extends UntypedServiceImplementation {
    * request order. INVALID_ARGUMENT for a currency outside the spec's 16.
    */
   getPrices: handleUnaryCall<GetPricesRequest, GetPricesResponse>;
+  /**
+   * Each token's price over a span in a currency as a step function, built from the same history
+   * and rules as GetPrices: GetPrices at any second t of [from, to] answers the price at the
+   * series' last time at or before t. A PnL prices a hundred thousand legs from a few series
+   * instead of a query each. A token priced by chain reads at each block (LP tokens, vault
+   * shares), or with more steps in the span than `max_steps`, has no series (`stepwise` false):
+   * ask GetPrices for it. One series per query, in
+   * request order. INVALID_ARGUMENT as GetPrices, and for a span that is not 0 < from <= to.
+   */
+  getPriceSeries: handleUnaryCall<GetPriceSeriesRequest, GetPriceSeriesResponse>;
   /**
    * Fungibles (spec 2.2) with their implementations across chains and market data in a currency,
    * looked up by fungible id or by implementation. Unknown ones are absent from the answer.
@@ -4765,6 +5256,30 @@ export interface ReferenceDataClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetPricesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Each token's price over a span in a currency as a step function, built from the same history
+   * and rules as GetPrices: GetPrices at any second t of [from, to] answers the price at the
+   * series' last time at or before t. A PnL prices a hundred thousand legs from a few series
+   * instead of a query each. A token priced by chain reads at each block (LP tokens, vault
+   * shares), or with more steps in the span than `max_steps`, has no series (`stepwise` false):
+   * ask GetPrices for it. One series per query, in
+   * request order. INVALID_ARGUMENT as GetPrices, and for a span that is not 0 < from <= to.
+   */
+  getPriceSeries(
+    request: GetPriceSeriesRequest,
+    callback: (error: ServiceError | null, response: GetPriceSeriesResponse) => void,
+  ): ClientUnaryCall;
+  getPriceSeries(
+    request: GetPriceSeriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPriceSeriesResponse) => void,
+  ): ClientUnaryCall;
+  getPriceSeries(
+    request: GetPriceSeriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPriceSeriesResponse) => void,
   ): ClientUnaryCall;
   /**
    * Fungibles (spec 2.2) with their implementations across chains and market data in a currency,

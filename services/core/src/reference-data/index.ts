@@ -4,6 +4,7 @@ export { listAllChains } from './all-chains.js';
 export { createExpiringCache, type CacheOptions, type ExpiringCache } from './expiring-cache.js';
 export { createDappDirectory, type DappDirectory, type DappTable } from './dapp-directory.js';
 export { pricesAt } from './prices-at.js';
+export { priceAtStep, priceSeries, type PriceSteps } from './price-series.js';
 export { createPriceQuotes, quoteKey, type PriceQuotes } from './price-quotes.js';
 export { createTokenDirectory, type TokenDirectory, type TokenTable } from './token-directory.js';
 export { createWalletTracking, type WalletTracking, type WalletTrackingOptions } from './wallet-tracking.js';

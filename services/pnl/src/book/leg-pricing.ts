@@ -2,7 +2,7 @@ import { canonicalWallet } from '@wallet-api/core/addresses';
 import { AssetKind, type WalletTransaction } from '@wallet-api/core/proto/events';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { TokenInterface, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
+import { priceAtStep, priceSeries, pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
 import { feePaidBy, fungibleKinds, implementationKey, type FungibleRef } from '../fifo/transaction-entries.js';
 import type { FungibleOf, ValueAt } from './wallet-book.js';
 
@@ -38,8 +38,8 @@ function implementationsOf(transaction: WalletTransaction, wallet: string): Fung
 }
 
 /**
- * Legs valued at reference-data's one price at their block time, asked once per implementation
- * and second in one batch. Spam and contracts that are no token are no ledger (and no price); a
+ * Legs valued at reference-data's one price at their block time, from a price series per
+ * implementation over its legs' span (GetPrices leg by leg for a token without steps). Spam and contracts that are no token are no ledger (and no price); a
  * token without a fungible id is a fungible of its own.
  */
 export function createLegPricing(options: { tokens: TokenDirectory; referenceData: ReferenceDataClient }): LegPricing {
@@ -53,28 +53,54 @@ export function createLegPricing(options: { tokens: TokenDirectory; referenceDat
         request.context,
       );
       // Per chain and asset, looked up without building a key: replaying 100,000 trades asks millions of times.
-      const known = new Map<string, Map<string, { fungible: ReturnType<FungibleOf>; prices: Map<number, number | undefined> }>>();
+      const known = new Map<string, Map<string, { fungible: ReturnType<FungibleOf>; times: number[]; prices: Map<number, number | undefined> }>>();
       for (const ref of implementations.values()) {
         const info = table.info(ref.chainId, ref.asset);
         const counts = info && !info.isSpam && info.interface !== TokenInterface.TOKEN_INTERFACE_UNKNOWN;
         const fungibleId = request.kind === 'implementation' ? implementationKey(ref) : info?.fungibleId || implementationKey(ref);
         const onChain = known.get(ref.chainId) ?? known.set(ref.chainId, new Map()).get(ref.chainId)!;
-        onChain.set(ref.asset, { fungible: counts ? { fungibleId, decimals: info.decimals } : undefined, prices: new Map() });
+        onChain.set(ref.asset, { fungible: counts ? { fungibleId, decimals: info.decimals } : undefined, times: [], prices: new Map() });
       }
       const lookup = (ref: FungibleRef) => known.get(ref.chainId)?.get(ref.asset);
       const fungibleOf: FungibleOf = (ref) => lookup(ref)?.fungible;
 
-      // Every leg's price at its block time, asked once per implementation and second.
-      const asked: { ref: FungibleRef; timestamp: number }[] = [];
+      // The times each implementation is priced at, once per second.
       transactions.forEach((transaction, index) => {
         const timestamp = Number(transaction.blockTimestamp);
         for (const ref of perTransaction[index]!) {
           const implementation = lookup(ref)!;
           if (!implementation.fungible || implementation.prices.has(timestamp)) continue;
           implementation.prices.set(timestamp, undefined);
-          asked.push({ ref, timestamp });
+          implementation.times.push(timestamp);
         }
       });
+      // One price series per implementation over the span of its legs: a few hundred steps stand for
+      // thousands of legs. A token without steps (LP, vault shares) and a time of 0 (which GetPrices
+      // reads as now) are asked leg by leg.
+      const spans = [...implementations.values()].flatMap((ref) => {
+        const implementation = lookup(ref)!;
+        if (implementation.times.length === 0) return [];
+        let [from, to] = [Infinity, -Infinity];
+        for (const time of implementation.times) [from, to] = [Math.min(from, time), Math.max(to, time)];
+        return [{ ref, implementation, from, to }];
+      });
+      const stepwise = spans.filter(({ from }) => from > 0);
+      const series = await priceSeries(referenceData, {
+        context: request.context,
+        currency: request.currency,
+        // A series is worth its steps while they are fewer than the legs' times (a liquid token's
+        // minutes over a long span outnumber them): past that, the legs are asked one by one.
+        queries: stepwise.map(({ ref, implementation, from, to }) => ({ token: { chainId: ref.chainId, address: ref.asset }, from, to, maxSteps: implementation.times.length })),
+      });
+      const steps = new Map(stepwise.map(({ implementation }, index) => [implementation, series[index]]));
+      const asked: { ref: FungibleRef; timestamp: number }[] = [];
+      for (const { ref, implementation } of spans) {
+        const found = steps.get(implementation);
+        for (const timestamp of implementation.times) {
+          if (found) implementation.prices.set(timestamp, priceAtStep(found, timestamp));
+          else asked.push({ ref, timestamp });
+        }
+      }
       const answers = await pricesAt(referenceData, {
         context: request.context,
         currency: request.currency,

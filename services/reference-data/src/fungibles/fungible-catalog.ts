@@ -40,7 +40,7 @@ export interface FungibleCatalogOptions {
   chains: readonly ChainConfig[];
   registry: Registry;
   tokens: TokenCatalog;
-  oracle: PriceOracle;
+  oracle: Pick<PriceOracle, 'prices'>;
   volumes: VolumeWindow;
   supply: TokenSupply;
   /** Where supplies are kept as of the newest price move; without it they are read at every call. */

@@ -88,6 +88,16 @@ export function referenceDataService(chains: ChainRegistry, domain?: ReferenceDa
       );
       return { prices: answers.map((price) => (price === undefined ? {} : { price })) };
     },
+    async getPriceSeries(request) {
+      const { prices } = pricing();
+      const currency = currencyOf(request.currency);
+      limit(request.queries.length, 'queries');
+      const series = await prices.series(
+        currency,
+        request.queries.map((query) => ({ chainId: query.token?.chainId ?? '', address: query.token?.address ?? '', from: query.from, to: query.to, maxSteps: query.maxSteps })),
+      );
+      return { series: series.map((steps) => (steps === undefined ? { stepwise: false, times: [], prices: [] } : { stepwise: true, times: steps.times, prices: steps.prices.map((price) => price ?? NaN) })) };
+    },
     async getFungibles(request) {
       const { fungibles } = pricing();
       const currency = currencyOf(request.currency);

@@ -13,7 +13,16 @@ export interface PriceHistory {
    * them in memory instead of all waiting for the same reads.
    */
   prepare(tokens: SharedChangeTokens): Promise<void>;
+  /**
+   * The times in (from, to] at which `pricesAt` may answer differently for any of the tokens: each
+   * of their rows' times and each day mark of their chains. Between two of them every lookup of
+   * the tokens answers alike, so a price series is whole with the prices at these times.
+   */
+  changeTimes(sources: readonly PriceSource[], from: number, to: number, tokens?: SharedChangeTokens): Promise<number[]>;
 }
+
+/** A token on a chain whose stored history prices it. */
+export type PriceSource = Pick<PriceLookup, 'chainId' | 'token'>;
 
 export interface PriceHistoryOptions {
   store: Pick<PriceStore, 'dayMarks' | 'dayPrices'>;
@@ -257,6 +266,42 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
         const row = rows[lastAtOrBelow(rows, (candidate) => candidate.timestamp, timestamp)];
         return row?.price === undefined ? undefined : { price: row.price, depthUsd: row.depthUsd };
       });
+    },
+
+    async changeTimes(sources, from, to, inForce) {
+      if (sources.length === 0 || to <= from) return [];
+      const tokens = inForce ?? (await versions.everythingAndPrices());
+      // As in pricesAt: asked after the tokens, and a token never priced has no rows to read.
+      const unpriced = options.priced ? await options.priced.unpriced(sources).catch(() => undefined) : undefined;
+      adopt(tokens);
+      const index = await marksUnder(tokens);
+      const times: number[] = [];
+      const within = (time: number) => time > from && time <= to;
+      const keys: DayKey[] = [];
+      const chainsDone = new Set<string>();
+      for (const { chainId, token } of sources) {
+        const chainMarks = index.get(chainId);
+        const last = chainMarks ? lastAtOrBelow(chainMarks.times, (time) => time, to) : -1;
+        if (!chainMarks || last < 0) continue;
+        // Before the chain's first mark nothing is priced; the mark itself is a change.
+        const first = Math.max(0, lastAtOrBelow(chainMarks.times, (time) => time, from));
+        if (!chainsDone.has(chainId)) {
+          chainsDone.add(chainId);
+          for (let at = first; at <= last; at++) if (within(chainMarks.times[at]!)) times.push(chainMarks.times[at]!);
+        }
+        if (unpriced?.has(`${chainId}:${token}`)) continue;
+        const tokenDays = new Set<number>();
+        for (let at = first; at <= last; at++) tokenDays.add(chainMarks.days[at]!);
+        for (const day of tokenDays) keys.push({ key: `${chainId}:${token}:${day}`, chainId, token, day });
+      }
+      const entries = await Promise.all(daysUnderTokens(keys, tokens, index).values());
+      const now = Date.now();
+      for (const entry of entries) {
+        entry.usedAt = now;
+        for (const row of entry.rows) if (within(row.timestamp)) times.push(row.timestamp);
+      }
+      times.sort((a, b) => a - b);
+      return times.filter((time, at) => at === 0 || times[at - 1] !== time);
     },
 
     async prepare(tokens) {

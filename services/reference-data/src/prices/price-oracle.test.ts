@@ -5,6 +5,7 @@ import { parseRegistryConfig } from '../registry/registry-config.js';
 import { createRegistry } from '../registry/registry.js';
 import type { PriceLookup, StoredPrice } from '../store/price-store.js';
 import { fxTableSchema } from './currencies.js';
+import type { DerivedTokens } from './derived-tokens.js';
 import type { PriceHistory } from './price-history.js';
 import { createPriceOracle, type PriceQuery } from './price-oracle.js';
 
@@ -48,13 +49,14 @@ const chainPrices = new Map<string, StoredPrice>([
   [`base:${baseGov}`, { price: 2.1, depthUsd: 100_000 }],
 ]);
 
-function oracleWith(lookups: PriceLookup[] = [], withRegistry = registry) {
+function oracleWith(lookups: PriceLookup[] = [], withRegistry = registry, derived = new Map<string, DerivedTokens>()) {
   const history: PriceHistory = {
     pricesAt: async (asked) => {
       lookups.push(...asked);
       return asked.map((lookup) => chainPrices.get(`${lookup.chainId}:${lookup.token}`));
     },
     prepare: async () => undefined,
+    changeTimes: async () => [],
   };
   return createPriceOracle({
     registry: withRegistry,
@@ -62,7 +64,7 @@ function oracleWith(lookups: PriceLookup[] = [], withRegistry = registry) {
     chains: new Map(chains.map((chain) => [chain.id, { family: chain.family, nativeFungibleId: chain.native_fungible_id }])),
     history,
     fx,
-    derived: new Map(),
+    derived,
     clocks: new Map(),
     decimals: async () => new Map(),
     currencyChainId: 'ethereum',
@@ -144,5 +146,25 @@ describe('prices of Solana tokens: the one price of their fungible', () => {
     expect(ether).toBeGreaterThan(3_000);
     expect(ether).toBeLessThan(3_010);
     expect(sepolia).toBeUndefined();
+  });
+});
+
+describe('price series', () => {
+  test('a vault share, priced by a chain read at each block, has no steps; a Solana token has its EVM fungible\'s', async () => {
+    const vault = '0x00000000000000000000000000000000000000f1';
+    const vaults = { composition: async (address: string) => (address === vault ? { kind: 'vault' as const, asset: ethereumUsdc } : { kind: 'market' as const }) } as unknown as DerivedTokens;
+    const oracle = oracleWith([], registry, new Map([['ethereum', vaults]]));
+    const span = { from: 1_700_000_000, to: 1_700_086_400 };
+    const [share, gov, solana, usdc] = await oracle.series('usd', [
+      { chainId: 'ethereum', address: vault, ...span },
+      { chainId: 'ethereum', address: ethereumGov, ...span },
+      { chainId: 'solana', address: solanaGov, ...span },
+      { chainId: 'solana', address: solanaUsdc, ...span },
+    ]);
+    expect(share).toBeUndefined();
+    // This history's prices never change: one step each.
+    expect(solana).toEqual(gov);
+    expect(gov!.times).toEqual([span.from]);
+    expect(usdc).toEqual({ times: [span.from], prices: [1] });
   });
 });

@@ -81,7 +81,7 @@ export function createSwapQuoter(options: {
   tokens: readonly VerifiedTokenConfig[];
   clients: ReadonlyMap<string, PublicClient>;
   /** The one price; absent: no price impact, gas value or gas deducted from the output. */
-  prices?: PriceOracle;
+  prices?: Pick<PriceOracle, 'prices'>;
 }): SwapQuoter {
   const { registry } = options;
 
