@@ -1,4 +1,4 @@
-import type { WalletTransaction } from '@wallet-api/core/proto/events';
+import type { WalletTransaction, WalletTransactionLegs } from '@wallet-api/core/proto/events';
 import type { IndexerClient } from '@wallet-api/core/proto/indexer';
 import { setupClickHouse, uniqueName } from '@wallet-api/core/testing';
 import { walletPart } from '@wallet-api/core/transactions';
@@ -41,15 +41,21 @@ afterAll(async () => {
   await clickhouse.close();
 });
 
+/** What a replay reads of a transaction. */
+const legsOf = ({ chainId, blockNumber, blockHash, blockTimestamp, transactionIndex, hash, from, failed, fee, paymaster, transfers }: WalletTransaction): WalletTransactionLegs => ({
+  chainId, blockNumber, blockHash, blockTimestamp, transactionIndex, hash, from, failed, fee, paymaster, transfers,
+});
+
 /** Every chunk of a streamed history, in order. */
-async function whole(chunks: AsyncIterable<WalletTransaction[]>): Promise<WalletTransaction[]> {
-  const transactions: WalletTransaction[] = [];
+async function whole(chunks: AsyncIterable<WalletTransactionLegs[]>): Promise<WalletTransactionLegs[]> {
+  const transactions: WalletTransactionLegs[] = [];
   for await (const chunk of chunks) transactions.push(...chunk);
   return transactions;
 }
 
 test('the whole history is streamed oldest first; what follows a known transaction is paged in pages of any size', async () => {
-  expect(await whole(createHistoryReader({ indexer }).history(wallet, [chainId]))).toEqual(stored);
+  // The stream decodes what a replay reads of each transaction, field for field.
+  expect(await whole(createHistoryReader({ indexer }).history(wallet, [chainId]))).toEqual(stored.map(legsOf));
   for (const pageSize of [1, 2, 3, 7, 1_000]) {
     const reader = createHistoryReader({ indexer, pageSize });
     expect(await reader.newerThan(wallet, chainId, undefined)).toEqual(stored);

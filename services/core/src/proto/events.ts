@@ -202,6 +202,24 @@ export interface WalletTransaction {
 }
 
 /**
+ * What a PnL replay reads of a WalletTransaction, under the same field numbers: a stored
+ * WalletTransaction's encoding decodes as one, its acts, approvals and wallets skipped unread.
+ */
+export interface WalletTransactionLegs {
+  chainId: string;
+  blockNumber: string;
+  blockHash: string;
+  blockTimestamp: string;
+  transactionIndex: number;
+  hash: string;
+  from: string;
+  failed: boolean;
+  fee: string;
+  paymaster: string;
+  transfers: Transfer[];
+}
+
+/**
  * The net effect of one transaction on one wallet's holding of one asset (fees included for the
  * native asset). Summed over the canonical chain they equal the wallet's balance.
  */
@@ -1711,6 +1729,269 @@ export const WalletTransaction: MessageFns<WalletTransaction> = {
     message.approvals = object.approvals?.map((e) => Approval.fromPartial(e)) || [];
     message.collectionApprovals = object.collectionApprovals?.map((e) => CollectionApproval.fromPartial(e)) || [];
     message.wallets = object.wallets?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseWalletTransactionLegs(): WalletTransactionLegs {
+  return {
+    chainId: "",
+    blockNumber: "0",
+    blockHash: "",
+    blockTimestamp: "0",
+    transactionIndex: 0,
+    hash: "",
+    from: "",
+    failed: false,
+    fee: "",
+    paymaster: "",
+    transfers: [],
+  };
+}
+
+export const WalletTransactionLegs: MessageFns<WalletTransactionLegs> = {
+  encode(message: WalletTransactionLegs, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chainId !== "") {
+      writer.uint32(10).string(message.chainId);
+    }
+    if (message.blockNumber !== "0") {
+      writer.uint32(16).uint64(message.blockNumber);
+    }
+    if (message.blockHash !== "") {
+      writer.uint32(26).string(message.blockHash);
+    }
+    if (message.blockTimestamp !== "0") {
+      writer.uint32(32).uint64(message.blockTimestamp);
+    }
+    if (message.transactionIndex !== 0) {
+      writer.uint32(40).uint32(message.transactionIndex);
+    }
+    if (message.hash !== "") {
+      writer.uint32(50).string(message.hash);
+    }
+    if (message.from !== "") {
+      writer.uint32(58).string(message.from);
+    }
+    if (message.failed !== false) {
+      writer.uint32(80).bool(message.failed);
+    }
+    if (message.fee !== "") {
+      writer.uint32(90).string(message.fee);
+    }
+    if (message.paymaster !== "") {
+      writer.uint32(130).string(message.paymaster);
+    }
+    for (const v of message.transfers) {
+      Transfer.encode(v!, writer.uint32(146).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WalletTransactionLegs {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWalletTransactionLegs();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chainId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.blockNumber = reader.uint64().toString();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.blockHash = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.blockTimestamp = reader.uint64().toString();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.transactionIndex = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.hash = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.failed = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.fee = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.paymaster = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.transfers.push(Transfer.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WalletTransactionLegs {
+    return {
+      chainId: isSet(object.chainId)
+        ? globalThis.String(object.chainId)
+        : isSet(object.chain_id)
+        ? globalThis.String(object.chain_id)
+        : "",
+      blockNumber: isSet(object.blockNumber)
+        ? globalThis.String(object.blockNumber)
+        : isSet(object.block_number)
+        ? globalThis.String(object.block_number)
+        : "0",
+      blockHash: isSet(object.blockHash)
+        ? globalThis.String(object.blockHash)
+        : isSet(object.block_hash)
+        ? globalThis.String(object.block_hash)
+        : "",
+      blockTimestamp: isSet(object.blockTimestamp)
+        ? globalThis.String(object.blockTimestamp)
+        : isSet(object.block_timestamp)
+        ? globalThis.String(object.block_timestamp)
+        : "0",
+      transactionIndex: isSet(object.transactionIndex)
+        ? globalThis.Number(object.transactionIndex)
+        : isSet(object.transaction_index)
+        ? globalThis.Number(object.transaction_index)
+        : 0,
+      hash: isSet(object.hash) ? globalThis.String(object.hash) : "",
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      failed: isSet(object.failed) ? globalThis.Boolean(object.failed) : false,
+      fee: isSet(object.fee) ? globalThis.String(object.fee) : "",
+      paymaster: isSet(object.paymaster) ? globalThis.String(object.paymaster) : "",
+      transfers: globalThis.Array.isArray(object?.transfers)
+        ? object.transfers.map((e: any) => Transfer.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: WalletTransactionLegs): unknown {
+    const obj: any = {};
+    if (message.chainId !== "") {
+      obj.chainId = message.chainId;
+    }
+    if (message.blockNumber !== "0") {
+      obj.blockNumber = message.blockNumber;
+    }
+    if (message.blockHash !== "") {
+      obj.blockHash = message.blockHash;
+    }
+    if (message.blockTimestamp !== "0") {
+      obj.blockTimestamp = message.blockTimestamp;
+    }
+    if (message.transactionIndex !== 0) {
+      obj.transactionIndex = Math.round(message.transactionIndex);
+    }
+    if (message.hash !== "") {
+      obj.hash = message.hash;
+    }
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.failed !== false) {
+      obj.failed = message.failed;
+    }
+    if (message.fee !== "") {
+      obj.fee = message.fee;
+    }
+    if (message.paymaster !== "") {
+      obj.paymaster = message.paymaster;
+    }
+    if (message.transfers?.length) {
+      obj.transfers = message.transfers.map((e) => Transfer.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WalletTransactionLegs>, I>>(base?: I): WalletTransactionLegs {
+    return WalletTransactionLegs.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WalletTransactionLegs>, I>>(object: I): WalletTransactionLegs {
+    const message = createBaseWalletTransactionLegs();
+    message.chainId = object.chainId ?? "";
+    message.blockNumber = object.blockNumber ?? "0";
+    message.blockHash = object.blockHash ?? "";
+    message.blockTimestamp = object.blockTimestamp ?? "0";
+    message.transactionIndex = object.transactionIndex ?? 0;
+    message.hash = object.hash ?? "";
+    message.from = object.from ?? "";
+    message.failed = object.failed ?? false;
+    message.fee = object.fee ?? "";
+    message.paymaster = object.paymaster ?? "";
+    message.transfers = object.transfers?.map((e) => Transfer.fromPartial(e)) || [];
     return message;
   },
 };

@@ -1,5 +1,5 @@
 import { canonicalWallet } from '@wallet-api/core/addresses';
-import { AssetKind, type WalletTransaction } from '@wallet-api/core/proto/events';
+import { AssetKind, type WalletTransactionLegs } from '@wallet-api/core/proto/events';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { TokenInterface, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { priceAtStep, priceSeries, pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
@@ -19,12 +19,12 @@ export interface PricingRequest {
 
 export interface LegPricing {
   /** The ledger key and the value at its time of every leg the transactions move. */
-  price(transactions: readonly WalletTransaction[], request: PricingRequest): Promise<{ fungibleOf: FungibleOf; valueAt: ValueAt }>;
+  price(transactions: readonly WalletTransactionLegs[], request: PricingRequest): Promise<{ fungibleOf: FungibleOf; valueAt: ValueAt }>;
 }
 
 
 /** Every fungible implementation a transaction moves, the native asset of its chain when the wallet paid its fee. */
-function implementationsOf(transaction: WalletTransaction, wallet: string): FungibleRef[] {
+function implementationsOf(transaction: WalletTransactionLegs, wallet: string): FungibleRef[] {
   const found = new Map<string, FungibleRef>();
   // A transaction the wallet did not pay for needs no native price unless it moved the native
   // asset: a third fewer price lookups for a wallet that mostly receives.

@@ -1,5 +1,5 @@
 import { canonicalWallet } from '@wallet-api/core/addresses';
-import { AssetKind, type WalletTransaction } from '@wallet-api/core/proto/events';
+import { AssetKind, type WalletTransactionLegs } from '@wallet-api/core/proto/events';
 import type { LedgerEntry } from './fifo-ledger.js';
 
 /** A fungible implementation: '' is the chain's native asset. */
@@ -45,7 +45,7 @@ function tradeValues(side: readonly Leg[], other: readonly Leg[], valueAt: Value
 }
 
 /** The native fee the wallet spent on the transaction: one it sent without a paymaster paying. */
-export function feePaidBy(transaction: WalletTransaction, wallet: string): bigint {
+export function feePaidBy(transaction: WalletTransactionLegs, wallet: string): bigint {
   return transaction.from.toLowerCase() === wallet.toLowerCase() && transaction.paymaster === '' ? BigInt(transaction.fee || '0') : 0n;
 }
 
@@ -61,7 +61,7 @@ export function feePaidBy(transaction: WalletTransaction, wallet: string): bigin
  * The fee is spent from the native asset when the wallet sent the transaction and no paymaster
  * paid it; a failed transaction moved nothing but its fee.
  */
-export function transactionEntries(transaction: WalletTransaction, wallet: string, valueAt: ValueAt): TransactionEntries {
+export function transactionEntries(transaction: WalletTransactionLegs, wallet: string, valueAt: ValueAt): TransactionEntries {
   const me = wallet.toLowerCase();
   const net = new Map<string, bigint>();
   let nftIn = false;

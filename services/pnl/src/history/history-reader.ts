@@ -1,5 +1,5 @@
 import { serverStream, unary } from '@wallet-api/core/grpc';
-import { WalletTransaction } from '@wallet-api/core/proto/events';
+import { WalletTransactionLegs } from '@wallet-api/core/proto/events';
 import type { IndexerClient, TransactionCursor } from '@wallet-api/core/proto/indexer';
 import { historyCursor } from '@wallet-api/core/transactions';
 
@@ -19,15 +19,15 @@ export interface HistoryReader {
    * The wallet's transactions on the chains, oldest first, in the chunks they arrive in (a chunk can
    * be priced while the next is read); TooManyTransactions once past the limit.
    */
-  history(address: string, chainIds: readonly string[]): AsyncIterable<WalletTransaction[]>;
+  history(address: string, chainIds: readonly string[]): AsyncIterable<WalletTransactionLegs[]>;
   /**
    * The wallet's transactions on one chain after `known` (its newest seen there; every one without
    * it), oldest first; undefined when `known` is no longer in the history (rolled back).
    */
-  newerThan(address: string, chainId: string, known: WalletTransaction | undefined): Promise<WalletTransaction[] | undefined>;
+  newerThan(address: string, chainId: string, known: WalletTransactionLegs | undefined): Promise<WalletTransactionLegs[] | undefined>;
 }
 
-const sameTransaction = (a: WalletTransaction, b: WalletTransaction) => a.chainId === b.chainId && a.blockHash === b.blockHash && a.transactionIndex === b.transactionIndex;
+const sameTransaction = (a: WalletTransactionLegs, b: WalletTransactionLegs) => a.chainId === b.chainId && a.blockHash === b.blockHash && a.transactionIndex === b.transactionIndex;
 
 export interface HistoryReaderOptions {
   indexer: IndexerClient;
@@ -65,11 +65,12 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
         count += transactions.length;
         // Leaving the loop cancels the stream: the rest of a refused wallet is never read.
         if (count > limit) throw new TooManyTransactions(limit);
-        yield transactions.map((encoded) => WalletTransaction.decode(encoded));
+        // Only what a replay reads is decoded: acts, approvals and wallets are skipped, not built.
+        yield transactions.map((encoded) => WalletTransactionLegs.decode(encoded));
       }
     },
     async newerThan(address, chainId, known) {
-      const newestFirst: WalletTransaction[] = [];
+      const newestFirst: WalletTransactionLegs[] = [];
       const knownBlock = known === undefined ? -1n : BigInt(known.blockNumber);
       let after: TransactionCursor | undefined;
       for (let size = firstPageSize; ; size = Math.min(size * 2, pageSize)) {
