@@ -13,7 +13,7 @@ import { createPriceHistory } from '../src/prices/price-history.js';
 import { createPriceOracle, type PriceOracle, type PriceQuery } from '../src/prices/price-oracle.js';
 import { parseRegistryConfig } from '../src/registry/registry-config.js';
 import { createRegistry } from '../src/registry/registry.js';
-import { createPriceStore } from '../src/store/price-store.js';
+import { createPriceStore, type PriceStore } from '../src/store/price-store.js';
 
 const chains = parseChainsConfig(JSON.parse(readFileSync(new URL('../config/chains.json', import.meta.url), 'utf8')));
 const fx = fxTableSchema.parse(JSON.parse(readFileSync(new URL('../config/fx-rates.json', import.meta.url), 'utf8')));
@@ -97,7 +97,16 @@ describe('price series', () => {
       }
     }
     await versions.pricesChanged();
-    oracle = createPriceOracle({
+    oracle = oracleOver(store);
+  }, 120_000);
+  afterAll(async () => {
+    closeVersions();
+    await database.drop();
+  });
+
+  /** An oracle over a history of its own (nothing kept yet) reading `store`. */
+  function oracleOver(store: Pick<PriceStore, 'dayMarks' | 'dayPrices'>): PriceOracle {
+    return createPriceOracle({
       registry,
       networks: new Map(chains.map((chain) => [chain.id, chain.network])),
       chains: new Map(chains.map((chain) => [chain.id, { family: chain.family, nativeFungibleId: chain.native_fungible_id }])),
@@ -109,11 +118,7 @@ describe('price series', () => {
       currencyChainId: 'ethereum',
       tokens: () => versions.everythingAndPrices(),
     });
-  }, 120_000);
-  afterAll(async () => {
-    closeVersions();
-    await database.drop();
-  });
+  }
 
   const asked = [
     { chainId: 'ethereum', address: tokens.ethereum.gov },
@@ -166,6 +171,16 @@ describe('price series', () => {
     // Times the price did not change at are counted too: a bound at the changes found is met.
     const [bounded] = await oracle.series('usd', [{ ...query, maxSteps: 200 }]);
     expect(bounded).toEqual(whole);
+
+    // A span of more day marks than steps asked for reads no row: its legs are asked one by one.
+    let rowReads = 0;
+    const store = createPriceStore(database.clickhouse);
+    const counting = oracleOver({ dayMarks: (chainIds) => store.dayMarks(chainIds), dayPrices: (days) => ((rowReads += 1), store.dayPrices(days)) });
+    const threeDays = { ...query, from: dayStart(firstDay), to: dayStart(firstDay + 2) + reach };
+    expect(await counting.series('usd', [{ ...threeDays, maxSteps: 4 }])).toEqual([undefined]);
+    expect(rowReads).toBe(0);
+    expect((await counting.series('usd', [threeDays]))[0]!.times.length).toBeGreaterThan(100);
+    expect(rowReads).toBe(1);
   });
 
   test('a span that is not 0 < from <= to, or on an unknown chain, is refused naming it', async () => {

@@ -17,8 +17,10 @@ export interface PriceHistory {
    * The times in (from, to] at which `pricesAt` may answer differently for any of the tokens: each
    * of their rows' times and each day mark of their chains. Between two of them every lookup of
    * the tokens answers alike, so a price series is whole with the prices at these times.
+   * Undefined when there are more than `limit`: found from the day marks alone when they
+   * outnumber it, before any row is read.
    */
-  changeTimes(sources: readonly PriceSource[], from: number, to: number, tokens?: SharedChangeTokens): Promise<number[]>;
+  changeTimes(sources: readonly PriceSource[], from: number, to: number, tokens?: SharedChangeTokens, limit?: number): Promise<number[] | undefined>;
 }
 
 /** A token on a chain whose stored history prices it. */
@@ -268,7 +270,7 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
       });
     },
 
-    async changeTimes(sources, from, to, inForce) {
+    async changeTimes(sources, from, to, inForce, limit = Infinity) {
       if (sources.length === 0 || to <= from) return [];
       const tokens = inForce ?? (await versions.everythingAndPrices());
       // As in pricesAt: asked after the tokens, and a token never priced has no rows to read.
@@ -294,6 +296,8 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
         for (let at = first; at <= last; at++) tokenDays.add(chainMarks.days[at]!);
         for (const day of tokenDays) keys.push({ key: `${chainId}:${token}:${day}`, chainId, token, day });
       }
+      // Every mark is a time of change: a span of more days than the limit reads no row.
+      if (times.length > limit) return undefined;
       const entries = await Promise.all(daysUnderTokens(keys, tokens, index).values());
       const now = Date.now();
       for (const entry of entries) {
@@ -301,7 +305,8 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
         for (const row of entry.rows) if (within(row.timestamp)) times.push(row.timestamp);
       }
       times.sort((a, b) => a - b);
-      return times.filter((time, at) => at === 0 || times[at - 1] !== time);
+      const distinct = times.filter((time, at) => at === 0 || times[at - 1] !== time);
+      return distinct.length > limit ? undefined : distinct;
     },
 
     async prepare(tokens) {

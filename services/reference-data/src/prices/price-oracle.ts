@@ -382,8 +382,9 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
       const times = await Promise.all(
         asked.map(async (query, index) => {
           if (sources[index] === undefined) return undefined;
-          const changes = await options.history.changeTimes([...sources[index], ...currencySources], query.from, query.to, inForce);
-          return query.maxSteps && changes.length + 1 > query.maxSteps ? undefined : [query.from, ...changes];
+          // The series' first step is `from`: the changes after it may be one fewer than the steps asked for.
+          const changes = await options.history.changeTimes([...sources[index], ...currencySources], query.from, query.to, inForce, query.maxSteps ? query.maxSteps - 1 : undefined);
+          return changes && [query.from, ...changes];
         }),
       );
       const lookups = asked.flatMap((query, index) => (times[index] ?? []).map((timestamp) => ({ chainId: query.chainId, address: query.address, timestamp })));
