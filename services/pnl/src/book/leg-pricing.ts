@@ -39,11 +39,18 @@ function implementationsOf(transaction: WalletTransactionLegs, wallet: string): 
 
 /**
  * Legs valued at reference-data's one price at their block time, from a price series per
- * implementation over its legs' span (GetPrices leg by leg for a token without steps). Spam and contracts that are no token are no ledger (and no price); a
- * token without a fungible id is a fungible of its own.
+ * implementation over its legs' span (GetPrices leg by leg for a token without steps). Spam and
+ * contracts that are no token are no ledger (and no price); a token without a fungible id is a
+ * fungible of its own.
  */
-export function createLegPricing(options: { tokens: TokenDirectory; referenceData: ReferenceDataClient }): LegPricing {
+export function createLegPricing(options: {
+  tokens: TokenDirectory;
+  referenceData: ReferenceDataClient;
+  /** Leg times an implementation needs before its legs are priced from a series (16 unless given): a book's follow-up of a few legs asks GetPrices alone. */
+  seriesFromTimes?: number;
+}): LegPricing {
   const { tokens, referenceData } = options;
+  const seriesFromTimes = options.seriesFromTimes ?? 16;
   return {
     async price(transactions, request) {
       const perTransaction = transactions.map((transaction) => implementationsOf(transaction, request.address));
@@ -75,8 +82,8 @@ export function createLegPricing(options: { tokens: TokenDirectory; referenceDat
         }
       });
       // One price series per implementation over the span of its legs: a few hundred steps stand for
-      // thousands of legs. A token without steps (LP, vault shares) and a time of 0 (which GetPrices
-      // reads as now) are asked leg by leg.
+      // thousands of legs. A token without steps (LP, vault shares), a time of 0 (which GetPrices
+      // reads as now) and an implementation of a few legs are asked leg by leg.
       const spans = [...implementations.values()].flatMap((ref) => {
         const implementation = lookup(ref)!;
         if (implementation.times.length === 0) return [];
@@ -84,7 +91,7 @@ export function createLegPricing(options: { tokens: TokenDirectory; referenceDat
         for (const time of implementation.times) [from, to] = [Math.min(from, time), Math.max(to, time)];
         return [{ ref, implementation, from, to }];
       });
-      const stepwise = spans.filter(({ from }) => from > 0);
+      const stepwise = spans.filter(({ from, implementation }) => from > 0 && implementation.times.length >= seriesFromTimes);
       const series = await priceSeries(referenceData, {
         context: request.context,
         currency: request.currency,
