@@ -1,7 +1,7 @@
 import { unary } from '../grpc/index.js';
 import type { RequestContext } from '../proto/common.js';
 import type { PriceSeriesQuery, ReferenceDataClient } from '../proto/reference_data.js';
-import { inBatches } from '../resources/reference-data-batches.js';
+import { inBatchesAnswered } from '../resources/reference-data-batches.js';
 
 /** A token's price over a span as GetPriceSeries gives it: each price holds from its time until the next time. */
 export interface PriceSteps {
@@ -32,18 +32,14 @@ export async function priceSeries(
   request: { context: RequestContext; currency: string; queries: readonly PriceSeriesQuery[] },
   concurrency = 4,
 ): Promise<(PriceSteps | undefined)[]> {
-  const batches = inBatches(request.queries);
-  const answers: (PriceSteps | undefined)[][] = new Array(batches.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      const index = next++;
-      const response = await unary(referenceData, referenceData.getPriceSeries, { context: request.context, currency: request.currency, queries: batches[index]! }, { name: 'ReferenceData/GetPriceSeries' });
-      answers[index] = response.series.map((series) =>
+  return inBatchesAnswered(
+    request.queries,
+    async (queries) => {
+      const response = await unary(referenceData, referenceData.getPriceSeries, { context: request.context, currency: request.currency, queries }, { name: 'ReferenceData/GetPriceSeries' });
+      return response.series.map((series) =>
         series.stepwise ? { times: series.times, prices: series.prices.map((price) => (Number.isNaN(price) ? undefined : price)) } : undefined,
       );
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
-  return answers.flat();
+    },
+    concurrency,
+  );
 }

@@ -1,7 +1,7 @@
 import { unary } from '../grpc/index.js';
 import type { RequestContext } from '../proto/common.js';
 import type { PriceQuery, ReferenceDataClient } from '../proto/reference_data.js';
-import { inBatches } from '../resources/reference-data-batches.js';
+import { inBatchesAnswered } from '../resources/reference-data-batches.js';
 
 /**
  * GetPrices for any number of queries (a token, at a time or now): batches of reference-data's
@@ -12,16 +12,12 @@ export async function pricesAt(
   request: { context: RequestContext; currency: string; queries: readonly PriceQuery[] },
   concurrency = 4,
 ): Promise<(number | undefined)[]> {
-  const batches = inBatches(request.queries);
-  const answers: (number | undefined)[][] = new Array(batches.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      const index = next++;
-      const response = await unary(referenceData, referenceData.getPrices, { context: request.context, currency: request.currency, queries: batches[index]! }, { name: 'ReferenceData/GetPrices' });
-      answers[index] = response.prices.map((price) => price.price);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, worker));
-  return answers.flat();
+  return inBatchesAnswered(
+    request.queries,
+    async (queries) => {
+      const response = await unary(referenceData, referenceData.getPrices, { context: request.context, currency: request.currency, queries }, { name: 'ReferenceData/GetPrices' });
+      return response.prices.map((price) => price.price);
+    },
+    concurrency,
+  );
 }
