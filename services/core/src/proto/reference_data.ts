@@ -187,8 +187,9 @@ export interface PriceSeriesQuery {
   from: number;
   to: number;
   /**
-   * More steps than this (0: no limit) and the answer has none (`stepwise` false): a caller with
-   * fewer times to price than the span has steps asks GetPrices at its times instead.
+   * More steps than this (0, or above 100,000: 100,000) and the answer has none (`stepwise`
+   * false): a caller with fewer times to price than the span has steps asks GetPrices at its
+   * times instead.
    */
   maxSteps: number;
 }

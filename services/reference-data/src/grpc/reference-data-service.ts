@@ -23,6 +23,9 @@ export interface ReferenceDataDomain {
 /** Requests larger than this are refused rather than fanned out to the chains in one go. */
 export const maxItemsPerRequest = 1_000;
 
+/** Steps a price series may have at most: 1.2 MB on the wire, so a dozen such series fit gRPC's 16 MB. */
+const maxSeriesSteps = 100_000;
+
 export function referenceDataService(chains: ChainRegistry, domain?: ReferenceDataDomain): ServiceRegistration {
   const network = (request: { context?: { network: Network } | undefined }) => request.context?.network ?? Network.NETWORK_MAINNET;
   // A server built with chains only (the gateway's chain tests) still serves the chain RPCs.
@@ -94,7 +97,7 @@ export function referenceDataService(chains: ChainRegistry, domain?: ReferenceDa
       limit(request.queries.length, 'queries');
       const series = await prices.series(
         currency,
-        request.queries.map((query) => ({ chainId: query.token?.chainId ?? '', address: query.token?.address ?? '', from: query.from, to: query.to, maxSteps: query.maxSteps })),
+        request.queries.map((query) => ({ chainId: query.token?.chainId ?? '', address: query.token?.address ?? '', from: query.from, to: query.to, maxSteps: Math.min(query.maxSteps || maxSeriesSteps, maxSeriesSteps) })),
       );
       return { series: series.map((steps) => (steps === undefined ? { stepwise: false, times: [], prices: [] } : { stepwise: true, times: steps.times, prices: steps.prices.map((price) => price ?? NaN) })) };
     },
