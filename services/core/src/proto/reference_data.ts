@@ -5043,8 +5043,8 @@ export const ReferenceDataService = {
    * series' last time at or before t. A PnL prices a hundred thousand legs from a few series
    * instead of a query each. A token priced by chain reads at each block (LP tokens, vault
    * shares), or with more steps in the span than `max_steps`, has no series (`stepwise` false):
-   * ask GetPrices for it. One series per query, in
-   * request order. INVALID_ARGUMENT as GetPrices, and for a span that is not 0 < from <= to.
+   * ask GetPrices for it. One series per query, in request order. INVALID_ARGUMENT as GetPrices,
+   * and for a span that is not 0 < from <= to.
    */
   getPriceSeries: {
     path: "/walletapi.referencedata.ReferenceData/GetPriceSeries" as const,
@@ -5120,8 +5120,8 @@ export interface ReferenceDataServer extends UntypedServiceImplementation {
    * series' last time at or before t. A PnL prices a hundred thousand legs from a few series
    * instead of a query each. A token priced by chain reads at each block (LP tokens, vault
    * shares), or with more steps in the span than `max_steps`, has no series (`stepwise` false):
-   * ask GetPrices for it. One series per query, in
-   * request order. INVALID_ARGUMENT as GetPrices, and for a span that is not 0 < from <= to.
+   * ask GetPrices for it. One series per query, in request order. INVALID_ARGUMENT as GetPrices,
+   * and for a span that is not 0 < from <= to.
    */
   getPriceSeries: handleUnaryCall<GetPriceSeriesRequest, GetPriceSeriesResponse>;
   /**
@@ -5264,8 +5264,8 @@ export interface ReferenceDataClient extends Client {
    * series' last time at or before t. A PnL prices a hundred thousand legs from a few series
    * instead of a query each. A token priced by chain reads at each block (LP tokens, vault
    * shares), or with more steps in the span than `max_steps`, has no series (`stepwise` false):
-   * ask GetPrices for it. One series per query, in
-   * request order. INVALID_ARGUMENT as GetPrices, and for a span that is not 0 < from <= to.
+   * ask GetPrices for it. One series per query, in request order. INVALID_ARGUMENT as GetPrices,
+   * and for a span that is not 0 < from <= to.
    */
   getPriceSeries(
     request: GetPriceSeriesRequest,

@@ -296,8 +296,9 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
         for (let at = first; at <= last; at++) tokenDays.add(chainMarks.days[at]!);
         for (const day of tokenDays) keys.push({ key: `${chainId}:${token}:${day}`, chainId, token, day });
       }
-      // Every mark is a time of change: a span of more days than the limit reads no row.
-      if (times.length > limit) return undefined;
+      // Every mark is a time of change: a span of more marks than the limit reads no row. Two
+      // chains may mark the same second, which counts once.
+      if (new Set(times).size > limit) return undefined;
       const entries = await Promise.all(daysUnderTokens(keys, tokens, index).values());
       const now = Date.now();
       for (const entry of entries) {
