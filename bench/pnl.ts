@@ -20,7 +20,7 @@ import { connectChangeVersions } from '@wallet-api/core/cache';
 import { createGrpcClient, registration, startGrpcServer, unary } from '@wallet-api/core/grpc';
 import { createLogger } from '@wallet-api/core/logger';
 import { Network } from '@wallet-api/core/proto/common';
-import { AssetKind, type WalletTransaction, type WalletTransactionLegs } from '@wallet-api/core/proto/events';
+import { AssetKind, type WalletLegs, type WalletTransaction } from '@wallet-api/core/proto/events';
 import { IndexerClient } from '@wallet-api/core/proto/indexer';
 import { GetWalletPnlRequest, PnlClient, PnlService, type PnlServer, type WalletPnl } from '@wallet-api/core/proto/pnl';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
@@ -146,11 +146,11 @@ try {
   );
   console.log(`  realized ${cold.result.figures!.realizedGain.toFixed(2)} usd, unrealized ${cold.result.figures!.unrealizedGain.toFixed(2)} usd, excluded ${cold.result.excludedFungibleIds.length} fungibles`);
   // The replay alone, on the same transactions and prices, with nothing else running: what the cold figure spends in computation.
-  const transactions: WalletTransactionLegs[] = [];
+  const transactions: WalletLegs[] = [];
   const streamStarted = performance.now();
   for await (const chunk of reader.history(wallet, [chainId])) transactions.push(...chunk);
   console.log(`history stream alone (read again, decoded, nothing priced or applied): ${round(performance.now() - streamStarted)} ms`);
-  const legs = await legPricing.price(transactions, { context, address: wallet, currency: 'usd', kind: 'fungible' });
+  const legs = await legPricing.price(transactions, { context, currency: 'usd', kind: 'fungible' });
   const replays: number[] = [];
   for (let run = 0; run < 5; run++) replays.push((await timed(async () => createWalletBook(wallet).apply(transactions, legs))).ms);
   const replayed = percentile(replays, 50);

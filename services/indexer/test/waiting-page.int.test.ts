@@ -1,6 +1,8 @@
 import { setupClickHouse, testLogger, uniqueName } from '@wallet-api/core/testing';
-import { WalletTransaction } from '@wallet-api/core/proto/events';
+import { AssetKind, WalletLegs, WalletTransaction } from '@wallet-api/core/proto/events';
+import { walletLegs, walletPart } from '@wallet-api/core/transactions';
 import { createHistoryMemory } from '../src/store/history-memory.js';
+import { encodeBody } from '../src/store/transaction-bodies.js';
 import { createWalletHistoryStore, type WalletTransactionRow } from '../src/store/wallet-history-store.js';
 import type { WalletTransactionFilter } from '../src/store/wallet-transaction-query.js';
 import { blockRef, chainBlock, randomAddress, transaction, type BlockRef } from './wallet-history-fixtures.js';
@@ -111,12 +113,12 @@ describe("a wallet's waiting rows page exactly as its stored rows do", () => {
 
   test('the whole history streams oldest first, every page turned around, whether waiting, stored or split, in chunks of any size', async () => {
     const streamed = async (address: string, chainIds = chains, chunkSize?: number) => {
-      const chunks: WalletTransaction[][] = [];
-      for await (const chunk of kept.streamHistory(address, chainIds, chunkSize)) chunks.push(chunk.map((body) => WalletTransaction.decode(body)));
+      const chunks: WalletLegs[][] = [];
+      for await (const chunk of kept.streamLegs(address, chainIds, chunkSize)) chunks.push(chunk.map((legs) => WalletLegs.decode(legs)));
       return chunks;
     };
     const paged = async (chainIds: string[]) =>
-      (await kept.listWalletTransactions({ address: storedWallet, chainIds, operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 1_000 })).map((row) => row.transaction).reverse();
+      (await kept.listWalletTransactions({ address: storedWallet, chainIds, operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 1_000 })).map((row) => walletLegs(row.transaction, storedWallet)).reverse();
     const oldestFirst = await paged(chains);
     expect(oldestFirst.length).toBeGreaterThan(40);
     for (const address of [storedWallet, waitingWallet, splitWallet]) {
@@ -129,6 +131,26 @@ describe("a wallet's waiting rows page exactly as its stored rows do", () => {
       expect((await streamed(address, [chains[1]!])).flat()).toEqual(await paged([chains[1]!]));
     }
     expect(await streamed(randomAddress())).toEqual([]);
+  });
+
+  test('rows stored before their legs were stream the legs of their bodies, in order among rows stored with legs', async () => {
+    const wallet = randomAddress();
+    const received = (block: BlockRef, index: number, amount: string) =>
+      transaction(block, index, { from: peer, to: token, transfers: [{ asset: { kind: AssetKind.ASSET_KIND_ERC20, address: token, tokenId: '' }, amount, sender: peer, recipient: wallet }] });
+    const chain = uniqueName('chain');
+    const older = [1, 2, 3].map((height) => received(blockRef(chain, height, 1_700_100_000 + height), 0, String(height * 10)));
+    const newer = [4, 5].map((height) => received(blockRef(chain, height, 1_700_100_000 + height), 0, String(height * 10)));
+    // As a writer before the `legs` column stored them: no legs, the wallet's part as the body.
+    await clickhouse.insert('wallet_transactions', older.map((item) => ({
+      chain_id: chain, address: wallet, block_number: item.blockNumber, block_hash: item.blockHash, block_timestamp: Number(item.blockTimestamp),
+      transaction_index: item.transactionIndex, hash: item.hash, operation_type: 'receive', is_trash: 0, asset_types: ['fungible'], token_addresses: [token],
+      counterparties: [peer], body: encodeBody(walletPart(item, wallet)),
+    })));
+    await (await writeThrough.writeTransactions(newer.map((item) => ({ transaction: item, rows: [{ address: wallet, operationType: 'receive', isTrash: false, assetTypes: ['fungible'], tokenAddresses: [token], counterparties: [peer] }] })))).durable;
+    const legs: WalletLegs[] = [];
+    for await (const chunk of writeThrough.streamLegs(wallet, [chain])) legs.push(...chunk.map((encoded) => WalletLegs.decode(encoded)));
+    expect(legs.map((leg) => [leg.blockNumber, leg.legs])).toEqual([1, 2, 3, 4, 5].map((height) => [String(height), [{ asset: token, amount: String(height * 10) }]]));
+    expect(legs).toEqual([...older, ...newer].map((item) => walletLegs(item, wallet)));
   });
 
   // Last: it stores what waits. Pages and orphan states read before are kept by the process until

@@ -1,6 +1,6 @@
 import { createTokenDirectory } from '@wallet-api/core/reference-data';
 import { setupChangeVersions, setupClickHouse, uniqueName } from '@wallet-api/core/testing';
-import type { WalletTransaction, WalletTransactionLegs } from '@wallet-api/core/proto/events';
+import type { WalletLegs, WalletTransaction } from '@wallet-api/core/proto/events';
 import { walletRows } from '../../indexer/src/consume/wallet-rows.js';
 import { createWalletHistoryStore } from '../../indexer/src/store/wallet-history-store.js';
 import { blockRef, erc20, randomAddress, token, transaction } from '../../indexer/test/wallet-history-fixtures.js';
@@ -183,7 +183,7 @@ test('the budget holds across books: a kept book pushed past it by another one i
 
 test('a history arriving in many chunks, priced ahead and applied in order, makes the same book as one chunk', async () => {
   const history = createHistoryReader({ indexer: running.indexer });
-  const whole: WalletTransactionLegs[] = [];
+  const whole: WalletLegs[] = [];
   for await (const chunk of history.history(wallet, [chainA, chainB])) whole.push(...chunk);
   expect(whole.length).toBeGreaterThan(4);
   const chunked = (size: number): HistoryReader => ({

@@ -1,4 +1,5 @@
 import { createTokenDirectory } from '@wallet-api/core/reference-data';
+import { walletLegs } from '@wallet-api/core/transactions';
 import type { PriceQuery } from '@wallet-api/core/proto/reference_data';
 import { blockRef, erc20, randomAddress, token, transaction } from '../../indexer/test/wallet-history-fixtures.js';
 import { startReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
@@ -45,16 +46,16 @@ const swaps = [
   ...Array.from({ length: 60 }, (_, index) => ({ chainId: shortChain, number: index + 1, timestamp: start + index * 3 })),
   ...Array.from({ length: 20 }, (_, index) => ({ chainId: longChain, number: index + 1, timestamp: start + index * 9_000 })),
 ].map(({ chainId, number, timestamp }) =>
-  transaction(blockRef(chainId, number, timestamp), 0, {
+  walletLegs(transaction(blockRef(chainId, number, timestamp), 0, {
     from: wallet,
     to: pool,
     transfers: [
       { asset: erc20(number % 2 ? usdc : gov), amount: (10n ** 18n).toString(), sender: wallet, recipient: pool },
       { asset: erc20(number % 2 ? gov : usdc), amount: (10n ** 6n).toString(), sender: pool, recipient: wallet },
     ],
-  }),
+  }), wallet),
 );
-const request: PricingRequest = { context: { organizationId: '', roles: [], addons: [], network: 0 }, address: wallet, currency: 'usd', kind: 'fungible' };
+const request: PricingRequest = { context: { organizationId: '', roles: [], addons: [], network: 0 }, currency: 'usd', kind: 'fungible' };
 const legs: { ref: FungibleRef; timestamp: number }[] = swaps.flatMap((swap) =>
   ['', usdc, gov].map((asset) => ({ ref: { chainId: swap.chainId, asset }, timestamp: Number(swap.blockTimestamp) })),
 );

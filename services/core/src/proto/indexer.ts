@@ -113,20 +113,20 @@ export interface ListWalletHistoryRequest {
   pageSize: number;
 }
 
-export interface StreamWalletHistoryRequest {
+export interface StreamWalletLegsRequest {
   /** Lowercase 0x-hex for EVM wallets, base58 as given for Solana. */
   address: string;
   chainIds: string[];
 }
 
-export interface WalletHistoryChunk {
+export interface WalletLegsChunk {
   /**
    * Oldest first; the next chunk continues where this one ends. Each is one
-   * walletapi.events.WalletTransaction in its protobuf encoding, as the indexer stores it: sent
-   * without being decoded and encoded again (on the wire the same bytes as a repeated
-   * WalletTransaction field; the reader decodes each with WalletTransaction.decode).
+   * walletapi.events.WalletLegs in its protobuf encoding, as the indexer stores it: sent without
+   * being decoded and encoded again (on the wire the same bytes as a repeated WalletLegs field;
+   * the reader decodes each with WalletLegs.decode).
    */
-  transactions: Buffer[];
+  legs: Buffer[];
 }
 
 export interface ListWalletHistoryResponse {
@@ -795,12 +795,12 @@ export const ListWalletHistoryRequest: MessageFns<ListWalletHistoryRequest> = {
   },
 };
 
-function createBaseStreamWalletHistoryRequest(): StreamWalletHistoryRequest {
+function createBaseStreamWalletLegsRequest(): StreamWalletLegsRequest {
   return { address: "", chainIds: [] };
 }
 
-export const StreamWalletHistoryRequest: MessageFns<StreamWalletHistoryRequest> = {
-  encode(message: StreamWalletHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const StreamWalletLegsRequest: MessageFns<StreamWalletLegsRequest> = {
+  encode(message: StreamWalletLegsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.address !== "") {
       writer.uint32(10).string(message.address);
     }
@@ -810,7 +810,7 @@ export const StreamWalletHistoryRequest: MessageFns<StreamWalletHistoryRequest> 
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): StreamWalletHistoryRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamWalletLegsRequest {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -819,7 +819,7 @@ export const StreamWalletHistoryRequest: MessageFns<StreamWalletHistoryRequest> 
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseStreamWalletHistoryRequest();
+      const message = createBaseStreamWalletLegsRequest();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -851,7 +851,7 @@ export const StreamWalletHistoryRequest: MessageFns<StreamWalletHistoryRequest> 
     }
   },
 
-  fromJSON(object: any): StreamWalletHistoryRequest {
+  fromJSON(object: any): StreamWalletLegsRequest {
     return {
       address: isSet(object.address) ? globalThis.String(object.address) : "",
       chainIds: globalThis.Array.isArray(object?.chainIds)
@@ -862,7 +862,7 @@ export const StreamWalletHistoryRequest: MessageFns<StreamWalletHistoryRequest> 
     };
   },
 
-  toJSON(message: StreamWalletHistoryRequest): unknown {
+  toJSON(message: StreamWalletLegsRequest): unknown {
     const obj: any = {};
     if (message.address !== "") {
       obj.address = message.address;
@@ -873,30 +873,30 @@ export const StreamWalletHistoryRequest: MessageFns<StreamWalletHistoryRequest> 
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<StreamWalletHistoryRequest>, I>>(base?: I): StreamWalletHistoryRequest {
-    return StreamWalletHistoryRequest.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<StreamWalletLegsRequest>, I>>(base?: I): StreamWalletLegsRequest {
+    return StreamWalletLegsRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<StreamWalletHistoryRequest>, I>>(object: I): StreamWalletHistoryRequest {
-    const message = createBaseStreamWalletHistoryRequest();
+  fromPartial<I extends Exact<DeepPartial<StreamWalletLegsRequest>, I>>(object: I): StreamWalletLegsRequest {
+    const message = createBaseStreamWalletLegsRequest();
     message.address = object.address ?? "";
     message.chainIds = object.chainIds?.map((e) => e) || [];
     return message;
   },
 };
 
-function createBaseWalletHistoryChunk(): WalletHistoryChunk {
-  return { transactions: [] };
+function createBaseWalletLegsChunk(): WalletLegsChunk {
+  return { legs: [] };
 }
 
-export const WalletHistoryChunk: MessageFns<WalletHistoryChunk> = {
-  encode(message: WalletHistoryChunk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.transactions) {
+export const WalletLegsChunk: MessageFns<WalletLegsChunk> = {
+  encode(message: WalletLegsChunk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.legs) {
       writer.uint32(10).bytes(v!);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): WalletHistoryChunk {
+  decode(input: BinaryReader | Uint8Array, length?: number): WalletLegsChunk {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -905,7 +905,7 @@ export const WalletHistoryChunk: MessageFns<WalletHistoryChunk> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseWalletHistoryChunk();
+      const message = createBaseWalletLegsChunk();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -914,7 +914,7 @@ export const WalletHistoryChunk: MessageFns<WalletHistoryChunk> = {
               break;
             }
 
-            message.transactions.push(Buffer.from(reader.bytes()));
+            message.legs.push(Buffer.from(reader.bytes()));
             continue;
           }
         }
@@ -929,28 +929,26 @@ export const WalletHistoryChunk: MessageFns<WalletHistoryChunk> = {
     }
   },
 
-  fromJSON(object: any): WalletHistoryChunk {
+  fromJSON(object: any): WalletLegsChunk {
     return {
-      transactions: globalThis.Array.isArray(object?.transactions)
-        ? object.transactions.map((e: any) => Buffer.from(bytesFromBase64(e)))
-        : [],
+      legs: globalThis.Array.isArray(object?.legs) ? object.legs.map((e: any) => Buffer.from(bytesFromBase64(e))) : [],
     };
   },
 
-  toJSON(message: WalletHistoryChunk): unknown {
+  toJSON(message: WalletLegsChunk): unknown {
     const obj: any = {};
-    if (message.transactions?.length) {
-      obj.transactions = message.transactions.map((e) => base64FromBytes(e));
+    if (message.legs?.length) {
+      obj.legs = message.legs.map((e) => base64FromBytes(e));
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<WalletHistoryChunk>, I>>(base?: I): WalletHistoryChunk {
-    return WalletHistoryChunk.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<WalletLegsChunk>, I>>(base?: I): WalletLegsChunk {
+    return WalletLegsChunk.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<WalletHistoryChunk>, I>>(object: I): WalletHistoryChunk {
-    const message = createBaseWalletHistoryChunk();
-    message.transactions = object.transactions?.map((e) => e) || [];
+  fromPartial<I extends Exact<DeepPartial<WalletLegsChunk>, I>>(object: I): WalletLegsChunk {
+    const message = createBaseWalletLegsChunk();
+    message.legs = object.legs?.map((e) => e) || [];
     return message;
   },
 };
@@ -2534,20 +2532,21 @@ export const IndexerService = {
     responseDeserialize: (value: Buffer): ListWalletHistoryResponse => ListWalletHistoryResponse.decode(value),
   },
   /**
-   * A wallet's whole decoded history on the given chains, oldest first (ListWalletHistory's order
-   * turned around), in chunks from one read: a wallet of 100,000 transactions costs one query
-   * instead of a hundred pages. The caller stops reading (cancels) once it has more than it takes.
-   * INVALID_ARGUMENT for an empty address or no chains.
+   * A wallet's legs (walletapi.events.WalletLegs) of its whole history on the given chains,
+   * oldest first (ListWalletHistory's order turned around), in chunks from one read: a wallet of
+   * 100,000 transactions costs one query of its stored legs instead of a hundred pages of bodies.
+   * The caller stops reading (cancels) once it has more than it takes. INVALID_ARGUMENT for an
+   * empty address or no chains.
    */
-  streamWalletHistory: {
-    path: "/walletapi.indexer.Indexer/StreamWalletHistory" as const,
+  streamWalletLegs: {
+    path: "/walletapi.indexer.Indexer/StreamWalletLegs" as const,
     requestStream: false as const,
     responseStream: true as const,
-    requestSerialize: (value: StreamWalletHistoryRequest): Buffer =>
-      Buffer.from(StreamWalletHistoryRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): StreamWalletHistoryRequest => StreamWalletHistoryRequest.decode(value),
-    responseSerialize: (value: WalletHistoryChunk): Buffer => Buffer.from(WalletHistoryChunk.encode(value).finish()),
-    responseDeserialize: (value: Buffer): WalletHistoryChunk => WalletHistoryChunk.decode(value),
+    requestSerialize: (value: StreamWalletLegsRequest): Buffer =>
+      Buffer.from(StreamWalletLegsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StreamWalletLegsRequest => StreamWalletLegsRequest.decode(value),
+    responseSerialize: (value: WalletLegsChunk): Buffer => Buffer.from(WalletLegsChunk.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WalletLegsChunk => WalletLegsChunk.decode(value),
   },
 } as const;
 
@@ -2566,12 +2565,13 @@ export interface IndexerServer extends UntypedServiceImplementation {
    */
   listWalletHistory: handleUnaryCall<ListWalletHistoryRequest, ListWalletHistoryResponse>;
   /**
-   * A wallet's whole decoded history on the given chains, oldest first (ListWalletHistory's order
-   * turned around), in chunks from one read: a wallet of 100,000 transactions costs one query
-   * instead of a hundred pages. The caller stops reading (cancels) once it has more than it takes.
-   * INVALID_ARGUMENT for an empty address or no chains.
+   * A wallet's legs (walletapi.events.WalletLegs) of its whole history on the given chains,
+   * oldest first (ListWalletHistory's order turned around), in chunks from one read: a wallet of
+   * 100,000 transactions costs one query of its stored legs instead of a hundred pages of bodies.
+   * The caller stops reading (cancels) once it has more than it takes. INVALID_ARGUMENT for an
+   * empty address or no chains.
    */
-  streamWalletHistory: handleServerStreamingCall<StreamWalletHistoryRequest, WalletHistoryChunk>;
+  streamWalletLegs: handleServerStreamingCall<StreamWalletLegsRequest, WalletLegsChunk>;
 }
 
 export interface IndexerClient extends Client {
@@ -2617,20 +2617,21 @@ export interface IndexerClient extends Client {
     callback: (error: ServiceError | null, response: ListWalletHistoryResponse) => void,
   ): ClientUnaryCall;
   /**
-   * A wallet's whole decoded history on the given chains, oldest first (ListWalletHistory's order
-   * turned around), in chunks from one read: a wallet of 100,000 transactions costs one query
-   * instead of a hundred pages. The caller stops reading (cancels) once it has more than it takes.
-   * INVALID_ARGUMENT for an empty address or no chains.
+   * A wallet's legs (walletapi.events.WalletLegs) of its whole history on the given chains,
+   * oldest first (ListWalletHistory's order turned around), in chunks from one read: a wallet of
+   * 100,000 transactions costs one query of its stored legs instead of a hundred pages of bodies.
+   * The caller stops reading (cancels) once it has more than it takes. INVALID_ARGUMENT for an
+   * empty address or no chains.
    */
-  streamWalletHistory(
-    request: StreamWalletHistoryRequest,
+  streamWalletLegs(
+    request: StreamWalletLegsRequest,
     options?: Partial<CallOptions>,
-  ): ClientReadableStream<WalletHistoryChunk>;
-  streamWalletHistory(
-    request: StreamWalletHistoryRequest,
+  ): ClientReadableStream<WalletLegsChunk>;
+  streamWalletLegs(
+    request: StreamWalletLegsRequest,
     metadata?: Metadata,
     options?: Partial<CallOptions>,
-  ): ClientReadableStream<WalletHistoryChunk>;
+  ): ClientReadableStream<WalletLegsChunk>;
 }
 
 export const IndexerClient = makeGenericClientConstructor(IndexerService, "walletapi.indexer.Indexer") as unknown as {

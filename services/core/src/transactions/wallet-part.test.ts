@@ -3,6 +3,7 @@ import { AssetKind, type WalletTransaction } from '../proto/events.js';
 import type { DappTable, TokenTable } from '../reference-data/index.js';
 import type { TokenFacts } from './token-facts.js';
 import { toTransactionRecord } from './transaction-record.js';
+import { walletLegs } from './wallet-legs.js';
 import { walletPart } from './wallet-part.js';
 import { walletView } from './wallet-view.js';
 
@@ -68,6 +69,7 @@ describe('walletPart', () => {
           const part = walletPart(tx, wallet);
           expect(walletView(part, wallet, facts)).toEqual(walletView(tx, wallet, facts));
           expect(toTransactionRecord(part, wallet, { tokens, dapps })).toEqual(toTransactionRecord(tx, wallet, { tokens, dapps }));
+          expect(walletLegs(part, wallet)).toEqual(walletLegs(tx, wallet));
         }
       }),
       { numRuns: 300 },

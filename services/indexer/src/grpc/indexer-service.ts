@@ -141,10 +141,10 @@ export function indexerService({ clickhouse, referenceData, memory, pending = no
       });
       return { transactions: rows.slice(0, request.pageSize).map((row) => row.transaction), hasMore: rows.length > request.pageSize };
     },
-    async *streamWalletHistory(request) {
+    async *streamWalletLegs(request) {
       if (request.address === '') throw invalidArgument('address is required');
       if (request.chainIds.length === 0) throw invalidArgument('chain_ids needs at least one chain');
-      for await (const transactions of store.streamHistory(normalizeAddress(request.address), request.chainIds)) yield { transactions };
+      for await (const legs of store.streamLegs(normalizeAddress(request.address), request.chainIds)) yield { legs };
     },
   });
 }

@@ -45,6 +45,7 @@ export function snapshotRow(record: TransactionRecord): WalletTransactionRecord 
     token_addresses: [...tokenAddresses].sort(),
     counterparties: [...counterparties].sort(),
     body: '',
+    legs: '',
   };
 }
 

@@ -13,6 +13,8 @@ export type WalletTransactionRecord = {
   token_addresses: readonly string[];
   counterparties: readonly string[];
   body: string;
+  /** The wallet's WalletLegs, base64 ('' for a row stored before the column). */
+  legs: string;
 };
 
 /** A `block_states` row as inserted. */

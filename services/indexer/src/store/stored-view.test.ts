@@ -29,6 +29,7 @@ const record = (change: Partial<WalletTransactionRecord>): WalletTransactionReco
   token_addresses: [''],
   counterparties: [],
   body: '',
+  legs: '',
   ...change,
 });
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { WalletTransaction } from '@wallet-api/core/proto/events';
+import { WalletLegs, WalletTransaction } from '@wallet-api/core/proto/events';
 import type { TransactionIdentity } from './wallet-transaction-query.js';
 
 /**
@@ -36,3 +36,6 @@ export function createTransactionBodies(options: TransactionBodiesOptions = {}):
 export const encodeBody = (transaction: WalletTransaction): string => Buffer.from(WalletTransaction.encode(transaction).finish()).toString('base64');
 
 export const decodeBody = (body: string): WalletTransaction => WalletTransaction.decode(Buffer.from(body, 'base64'));
+
+/** The legs stored beside a wallet's row (`legs`): their protobuf encoding in base64. */
+export const encodeLegs = (legs: WalletLegs): string => Buffer.from(WalletLegs.encode(legs).finish()).toString('base64');

@@ -18,6 +18,7 @@ const row = (change: Partial<WalletTransactionRecord> = {}): WalletTransactionRe
   token_addresses: ['', '0xusdc'],
   counterparties: ['0xdef'],
   body: 'AAAA',
+  legs: '',
   ...change,
 });
 

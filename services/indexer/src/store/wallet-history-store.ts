@@ -1,18 +1,18 @@
 import { inList, orphanedBlockRows, sql, type Accepted, type ClickHouse } from '@wallet-api/core/clickhouse';
 import { createLogger } from '@wallet-api/core/logger';
 import { AssetKind, WalletTransaction, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
-import { walletPart } from '@wallet-api/core/transactions';
+import { walletLegs, walletPart } from '@wallet-api/core/transactions';
 import { createHistoryMemory, type HistoryMemory } from './history-memory.js';
 import type { WalletTransactionRecord } from './history-rows.js';
-import { decodeBody, encodeBody, identityKey } from './transaction-bodies.js';
+import { decodeBody, encodeBody, encodeLegs, identityKey } from './transaction-bodies.js';
 import { blockKey, type BlockKey } from './stored-view.js';
 import { asListedRow, firstOfPage, matchesFilter, newestFirst } from './waiting-page.js';
 import {
   listWalletTransactionsQuery,
   orphanedAmongQuery,
   transactionBodiesQuery,
-  walletHistoryQuery,
-  type HistoryRow,
+  walletLegsQuery,
+  type LegsRow,
   type ListedRow,
   type TransactionIdentity,
   type WalletTransactionFilter,
@@ -75,11 +75,12 @@ export interface WalletHistoryStore {
   recordRollbacks(rollbacks: readonly ChainRollback[]): Promise<void>;
   listWalletTransactions(filter: WalletTransactionFilter): Promise<StoredWalletTransaction[]>;
   /**
-   * The wallet's whole history on the chains, oldest first, stored and waiting rows merged as a
-   * page merges them, from one stored read, in chunks of about `chunkSize` stored characters: each
-   * transaction in its stored encoding (encodeBody's bytes), for a reader that decodes it anyway.
+   * The wallet's legs of its whole history on the chains (core walletLegs), oldest first, stored
+   * and waiting rows merged as a page merges them, from one stored read, in chunks of about
+   * `chunkSize` stored characters: each in its stored encoding (WalletLegs' protobuf bytes), for a
+   * reader that decodes it anyway. A row stored before its legs were has them read from its body.
    */
-  streamHistory(address: string, chainIds: readonly string[], chunkSize?: number): AsyncIterable<Buffer[]>;
+  streamLegs(address: string, chainIds: readonly string[], chunkSize?: number): AsyncIterable<Buffer[]>;
 }
 
 const assetKindNames: Record<AssetKind, string> = {
@@ -182,26 +183,41 @@ export function createWalletHistoryStore(
   }
 
   /**
-   * The stored bodies of the wallet's history oldest first, a batch per batch ClickHouse sends,
-   * with the waiting rows a page would show placed among them (a row both waiting and stored, its
-   * INSERT under way, counted once).
+   * The wallet's legs of a batch of stored rows: the stored ones, and those of rows stored before
+   * the `legs` column read from their bodies in one query.
    */
-  async function* mergedHistory(address: string, chainIds: readonly string[]): AsyncGenerator<string[]> {
+  async function legsOf(address: string, rows: readonly LegsRow[]): Promise<string[]> {
+    const older = rows.filter((row) => row.legs === '').map(rowIdentity);
+    if (older.length === 0) return rows.map((row) => row.legs);
+    const fromBodies = new Map<string, string>();
+    for (const row of await clickhouse.query<BodyRow>(transactionBodiesQuery(address, older))) {
+      fromBodies.set(identityKey(rowIdentity(row)), encodeLegs(walletLegs(decodeBody(row.body), address)));
+    }
+    return rows.map((row) => (row.legs === '' ? fromBodies.get(identityKey(rowIdentity(row)))! : row.legs));
+  }
+
+  /**
+   * The wallet's legs of its history oldest first, a batch per batch ClickHouse sends, with the
+   * waiting rows a page would show placed among them (a row both waiting and stored, its INSERT
+   * under way, counted once).
+   */
+  async function* mergedLegs(address: string, chainIds: readonly string[]): AsyncGenerator<string[]> {
     const filter: WalletTransactionFilter = { address, chainIds, operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 0 };
     const waitingRows = memory.rows.waitingFor('wallet_transactions', address).filter((row) => matchesFilter(row, filter));
-    const waitingBodies = new Map(waitingRows.map((row) => [identityKey(rowIdentity(row)), row.body]));
+    const waitingLegs = new Map(waitingRows.map((row) => [identityKey(rowIdentity(row)), row.legs]));
     const waiting = (await unorphaned(firstOfPage(waitingRows.map(asListedRow), waitingRows.length), waitingRows.length)).reverse();
-    const waitingBody = (row: ListedRow) => waitingBodies.get(identityKey(rowIdentity(row)))!;
+    const legsOfWaiting = (row: ListedRow) => waitingLegs.get(identityKey(rowIdentity(row)))!;
     let next = 0;
-    for await (const rows of clickhouse.stream<HistoryRow>(walletHistoryQuery(address, chainIds))) {
-      const bodies: string[] = [];
-      for (const row of rows) {
-        for (; next < waiting.length && newestFirst(waiting[next]!, row) > 0; next += 1) bodies.push(waitingBody(waiting[next]!));
-        if (!waitingBodies.has(identityKey(rowIdentity(row)))) bodies.push(row.body);
-      }
-      yield bodies;
+    for await (const rows of clickhouse.stream<LegsRow>(walletLegsQuery(address, chainIds))) {
+      const stored = await legsOf(address, rows);
+      const legs: string[] = [];
+      rows.forEach((row, index) => {
+        for (; next < waiting.length && newestFirst(waiting[next]!, row) > 0; next += 1) legs.push(legsOfWaiting(waiting[next]!));
+        if (!waitingLegs.has(identityKey(rowIdentity(row)))) legs.push(stored[index]!);
+      });
+      yield legs;
     }
-    yield waiting.slice(next).map(waitingBody);
+    yield waiting.slice(next).map(legsOfWaiting);
   }
 
   return {
@@ -219,6 +235,7 @@ export function createWalletHistoryStore(
           const part = walletPart(transaction, row.address);
           const body = encodeBody(part);
           parts.push({ part, wallet: row.address, body });
+          const legs = encodeLegs(walletLegs(part, row.address));
           return {
             chain_id: transaction.chainId,
             address: row.address,
@@ -233,6 +250,7 @@ export function createWalletHistoryStore(
             token_addresses: row.tokenAddresses,
             counterparties: row.counterparties,
             body,
+            legs,
           };
         }),
       );
@@ -297,13 +315,13 @@ export function createWalletHistoryStore(
       memory.stored?.storedChanged();
     },
 
-    async *streamHistory(address, chainIds, chunkSize = 1_000_000) {
+    async *streamLegs(address, chainIds, chunkSize = 1_000_000) {
       let chunk: Buffer[] = [];
       let size = 0;
-      for await (const bodies of mergedHistory(address, chainIds)) {
-        for (const body of bodies) {
-          chunk.push(Buffer.from(body, 'base64'));
-          size += body.length;
+      for await (const batch of mergedLegs(address, chainIds)) {
+        for (const legs of batch) {
+          chunk.push(Buffer.from(legs, 'base64'));
+          size += legs.length;
           if (size < chunkSize) continue;
           yield chunk;
           chunk = [];

@@ -153,16 +153,16 @@ export function orphanedAmongQuery(blocks: readonly { chainId: string; blockHash
     HAVING argMax(orphaned, sequence) = 1`;
 }
 
-/** A row of walletHistoryQuery: what orders it among waiting rows, and its body. */
-export type HistoryRow = Pick<ListedRow, 'chain_id' | 'block_number' | 'block_hash' | 'mined_at' | 'transaction_index'> & { body: string };
+/** A row of walletLegsQuery: what orders it among waiting rows, and the wallet's legs ('' when stored before them). */
+export type LegsRow = Pick<ListedRow, 'chain_id' | 'block_number' | 'block_hash' | 'mined_at' | 'transaction_index'> & { legs: string };
 
 /**
- * A wallet's whole history on the chains with bodies, oldest first (the page order turned around),
- * one row per transaction identity, orphaned blocks left out: one read for a replay of the wallet,
- * where pages would each scan the wallet's rows again.
+ * A wallet's whole history on the chains as its legs, oldest first (the page order turned
+ * around), one row per transaction identity, orphaned blocks left out: one read for a replay of
+ * the wallet, where pages would each scan the wallet's rows again and read whole bodies.
  */
-export function walletHistoryQuery(address: string, chainIds: readonly string[]): SqlFragment {
-  return sql`SELECT chain_id, block_number, block_hash, toUnixTimestamp(block_timestamp) AS mined_at, transaction_index, body
+export function walletLegsQuery(address: string, chainIds: readonly string[]): SqlFragment {
+  return sql`SELECT chain_id, block_number, block_hash, toUnixTimestamp(block_timestamp) AS mined_at, transaction_index, legs
     FROM wallet_transactions
     WHERE address = ${address} AND chain_id IN ${inList(chainIds)} AND (chain_id, block_hash) NOT IN (${orphanedBlocks(chainIds)})
     ORDER BY block_timestamp, block_number, transaction_index, chain_id

@@ -1,6 +1,6 @@
 import type { ChangeVersions, WalletChangeTokens } from '@wallet-api/core/cache';
 import type { RequestContext } from '@wallet-api/core/proto/common';
-import type { WalletTransactionLegs } from '@wallet-api/core/proto/events';
+import type { WalletLegs } from '@wallet-api/core/proto/events';
 import { LRUCache } from 'lru-cache';
 import { TooManyTransactions, type HistoryReader } from '../history/history-reader.js';
 import type { LedgerKind, LegPricing } from './leg-pricing.js';
@@ -88,14 +88,14 @@ export function createBookKeeper(options: BookKeeperOptions): BookKeeper {
    * follow: a known transaction is gone, or the change reaches further back than it can take back.
    */
   async function follow(book: WalletBook, request: BookRequest, movedSince: number, historyChanged: boolean): Promise<boolean> {
-    let added: WalletTransactionLegs[] = [];
+    let added: WalletLegs[] = [];
     if (historyChanged) {
       const perChain = await Promise.all(request.chainIds.map((chainId) => history.newerThan(request.address, chainId, book.newestByChain.get(chainId))));
       if (perChain.some((found) => found === undefined)) return false;
-      added = (perChain as WalletTransactionLegs[][]).flat().sort(compareHistoryOrder);
+      added = (perChain as WalletLegs[][]).flat().sort(compareHistoryOrder);
     }
     const earliestAdded = added[0];
-    const replayed = (transaction: WalletTransactionLegs) => Number(transaction.blockTimestamp) >= movedSince || (earliestAdded !== undefined && compareHistoryOrder(transaction, earliestAdded) > 0);
+    const replayed = (transaction: WalletLegs) => Number(transaction.blockTimestamp) >= movedSince || (earliestAdded !== undefined && compareHistoryOrder(transaction, earliestAdded) > 0);
     const { recent } = book;
     let taken = 0;
     while (taken < recent.length && replayed(recent[recent.length - 1 - taken]!)) taken++;

@@ -1,9 +1,8 @@
-import { canonicalWallet } from '@wallet-api/core/addresses';
-import { AssetKind, type WalletTransactionLegs } from '@wallet-api/core/proto/events';
+import type { WalletLegs } from '@wallet-api/core/proto/events';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { TokenInterface, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { priceAtStep, priceSeries, pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
-import { feePaidBy, fungibleKinds, implementationKey, type FungibleRef } from '../fifo/transaction-entries.js';
+import { implementationKey, type FungibleRef } from '../fifo/transaction-entries.js';
 import type { FungibleOf, ValueAt } from './wallet-book.js';
 
 /** What a book's ledgers are kept by: the fungible (its implementations together) or each implementation alone. */
@@ -11,30 +10,21 @@ export type LedgerKind = 'fungible' | 'implementation';
 
 export interface PricingRequest {
   context: RequestContext;
-  /** The wallet whose legs are priced: its fees need the native asset's price. */
-  address: string;
   currency: string;
   kind: LedgerKind;
 }
 
 export interface LegPricing {
   /** The ledger key and the value at its time of every leg the transactions move. */
-  price(transactions: readonly WalletTransactionLegs[], request: PricingRequest): Promise<{ fungibleOf: FungibleOf; valueAt: ValueAt }>;
+  price(transactions: readonly WalletLegs[], request: PricingRequest): Promise<{ fungibleOf: FungibleOf; valueAt: ValueAt }>;
 }
 
 
-/** Every fungible implementation a transaction moves, the native asset of its chain when the wallet paid its fee. */
-function implementationsOf(transaction: WalletTransactionLegs, wallet: string): FungibleRef[] {
-  const found = new Map<string, FungibleRef>();
-  // A transaction the wallet did not pay for needs no native price unless it moved the native
-  // asset: a third fewer price lookups for a wallet that mostly receives.
-  if (feePaidBy(transaction, wallet) > 0n) found.set(`${transaction.chainId}:`, { chainId: transaction.chainId, asset: '' });
-  for (const transfer of transaction.transfers) {
-    if (!fungibleKinds.has(transfer.asset?.kind ?? AssetKind.ASSET_KIND_UNSPECIFIED)) continue;
-    const ref = { chainId: transaction.chainId, asset: transfer.asset!.kind === AssetKind.ASSET_KIND_NATIVE ? '' : canonicalWallet(transfer.asset!.address) };
-    found.set(implementationKey(ref), ref);
-  }
-  return [...found.values()];
+/** Every fungible implementation a wallet's legs move, the native asset of its chain when the wallet paid a fee. */
+function implementationsOf(transaction: WalletLegs): FungibleRef[] {
+  const refs = transaction.legs.map((leg) => ({ chainId: transaction.chainId, asset: leg.asset }));
+  if (transaction.feePaid !== '' && !transaction.legs.some((leg) => leg.asset === '')) refs.push({ chainId: transaction.chainId, asset: '' });
+  return refs;
 }
 
 /**
@@ -53,7 +43,7 @@ export function createLegPricing(options: {
   const seriesFromTimes = options.seriesFromTimes ?? 16;
   return {
     async price(transactions, request) {
-      const perTransaction = transactions.map((transaction) => implementationsOf(transaction, request.address));
+      const perTransaction = transactions.map(implementationsOf);
       const implementations = new Map(perTransaction.flat().map((ref) => [implementationKey(ref), ref]));
       const table = await tokens.load(
         [...implementations.values()].map(({ chainId, asset }) => ({ chainId, address: asset })),

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { AssetKind, WalletTransaction, type Transfer } from '@wallet-api/core/proto/events';
+import { AssetKind, WalletTransaction, type Transfer, type WalletLegs } from '@wallet-api/core/proto/events';
+import { walletLegs } from '@wallet-api/core/transactions';
 import type { FungibleRef } from '../fifo/transaction-entries.js';
 import { createWalletBook, type FungibleOf, type WalletBook } from './wallet-book.js';
 
@@ -13,16 +14,16 @@ const unit = 10n ** 18n;
 const token = (address: string, amount: bigint, sender: string, recipient: string): Transfer => ({ actId: 1, asset: { kind: AssetKind.ASSET_KIND_ERC20, address, tokenId: '' }, amount: amount.toString(), sender, recipient });
 
 /** The wallet swaps `usdcAmount` USDC for `govAmount` GOV (or back when `sell`), fee paid by someone else. */
-function swap(chainId: string, time: number, usdcAmount: bigint, govAmount: bigint, sell = false): WalletTransaction {
+function swap(chainId: string, time: number, usdcAmount: bigint, govAmount: bigint, sell = false): WalletLegs {
   const [given, got] = sell ? [token(gov, govAmount, wallet, pool), token(usdc, usdcAmount, pool, wallet)] : [token(usdc, usdcAmount, wallet, pool), token(gov, govAmount, pool, wallet)];
-  return WalletTransaction.fromPartial({ chainId, blockTimestamp: String(time), blockNumber: String(time), from: pool, fee: '0', paymaster: '', transfers: [given, got] });
+  return walletLegs(WalletTransaction.fromPartial({ chainId, blockTimestamp: String(time), blockNumber: String(time), from: pool, fee: '0', paymaster: '', transfers: [given, got] }), wallet);
 }
 
 // USDC and GOV are one fungible each on both chains; the spam token is none.
 const fungibleOf: FungibleOf = ({ asset }) => (asset === usdc ? { fungibleId: 'usdc', decimals: 18 } : asset === gov ? { fungibleId: 'gov', decimals: 18 } : undefined);
 const valueAt = ({ asset }: FungibleRef, amount: bigint) => (asset === usdc ? Number(amount) / 1e18 : undefined);
 
-function bookOf(transactions: readonly WalletTransaction[]): WalletBook {
+function bookOf(transactions: readonly WalletLegs[]): WalletBook {
   const book = createWalletBook(wallet);
   book.apply(transactions, { fungibleOf, valueAt });
   return book;
@@ -69,7 +70,7 @@ test('transactions strictly between two times, in either order', () => {
 });
 
 test('a token that is no fungible is left out', () => {
-  const airdrop = WalletTransaction.fromPartial({ chainId: 'ethereum', blockTimestamp: '50', from: pool, fee: '0', paymaster: '', transfers: [token(spam, unit, pool, wallet)] });
+  const airdrop = walletLegs(WalletTransaction.fromPartial({ chainId: 'ethereum', blockTimestamp: '50', from: pool, fee: '0', paymaster: '', transfers: [token(spam, unit, pool, wallet)] }), wallet);
   expect(bookOf([airdrop]).ledgers.size).toBe(0);
 });
 
@@ -95,7 +96,7 @@ describe('rewind', () => {
   const transactionsOf = (trades: readonly (typeof trade extends fc.Arbitrary<infer T> ? T : never)[], start: number) =>
     trades.map((spec, index) => {
       const transaction = swap(spec.chain, start + Math.floor(index * 1.5), BigInt(spec.usdc) * unit, BigInt(spec.gov) * unit, spec.sell);
-      if (spec.spam) transaction.transfers.push(token(spam, unit, pool, wallet));
+      if (spec.spam) transaction.legs.push({ asset: spam, amount: unit.toString() });
       transaction.transactionIndex = index;
       return { transaction, unpriced: spec.unpriced };
     });

@@ -1,4 +1,4 @@
-import type { WalletTransactionLegs } from '@wallet-api/core/proto/events';
+import type { WalletLegs } from '@wallet-api/core/proto/events';
 import { createFifoLedger, type FifoLedger, type LedgerFigures, type LedgerState } from '../fifo/fifo-ledger.js';
 import { implementationKey, transactionEntries, type FungibleRef } from '../fifo/transaction-entries.js';
 import { createStatisticsSeries, windowFigures, type SeriesMark, type StatisticsSeries } from './statistics-series.js';
@@ -21,7 +21,7 @@ export interface BookLedger {
 export interface WalletBook {
   readonly wallet: string;
   /** Applies transactions that follow every one applied (the indexer's order, oldest first). */
-  apply(transactions: readonly WalletTransactionLegs[], pricing: { fungibleOf: FungibleOf; valueAt: ValueAt }): void;
+  apply(transactions: readonly WalletLegs[], pricing: { fungibleOf: FungibleOf; valueAt: ValueAt }): void;
   /** By ledger key (fungible id, or implementation). */
   readonly ledgers: ReadonlyMap<string, BookLedger>;
   /** A ledger's figures counting the flows of transactions in [since, till] (unix seconds), its lots as they stood at till. */
@@ -29,13 +29,13 @@ export interface WalletBook {
   /** How many applied transactions lie strictly between two times (unix seconds, either order). */
   transactionsBetween(a: number, b: number): number;
   /** The newest transaction applied on each chain. */
-  readonly newestByChain: ReadonlyMap<string, WalletTransactionLegs>;
-  readonly newest: WalletTransactionLegs | undefined;
+  readonly newestByChain: ReadonlyMap<string, WalletLegs>;
+  readonly newest: WalletLegs | undefined;
   readonly count: number;
   /** The newest applied transactions that `rewind` can take back, oldest first. */
-  readonly recent: readonly WalletTransactionLegs[];
+  readonly recent: readonly WalletLegs[];
   /** The newest applied transaction `rewind` can no longer take back; undefined when it can take back every one. */
-  readonly beforeRecent: WalletTransactionLegs | undefined;
+  readonly beforeRecent: WalletLegs | undefined;
   /** Takes back the newest `count` transactions (at most `recent`'s), as if they were never applied; false, changing nothing, when it cannot. */
   rewind(count: number): boolean;
 }
@@ -44,7 +44,7 @@ export interface WalletBook {
 export const defaultRecentTransactions = 32;
 
 /** The indexer's history order: block time, block number, transaction index, chain. */
-export function compareHistoryOrder(a: WalletTransactionLegs, b: WalletTransactionLegs): number {
+export function compareHistoryOrder(a: WalletLegs, b: WalletLegs): number {
   const byTime = Number(a.blockTimestamp) - Number(b.blockTimestamp);
   if (byTime !== 0) return byTime;
   const byBlock = Number(a.blockNumber) - Number(b.blockNumber);
@@ -87,19 +87,19 @@ export function createWalletBook(wallet: string, options: { recentTransactions?:
   }
   /** What taking a transaction back restores. */
   interface Undo {
-    transaction: WalletTransactionLegs;
+    transaction: WalletLegs;
     times: number;
-    newestOfChain: WalletTransactionLegs | undefined;
-    newest: WalletTransactionLegs | undefined;
+    newestOfChain: WalletLegs | undefined;
+    newest: WalletLegs | undefined;
     ledgers: LedgerBefore[];
   }
   const keep = options.recentTransactions ?? defaultRecentTransactions;
   const ledgers = new Map<string, KeptLedger>();
   const times: number[] = [];
-  const newestByChain = new Map<string, WalletTransactionLegs>();
-  let newest: WalletTransactionLegs | undefined;
+  const newestByChain = new Map<string, WalletLegs>();
+  let newest: WalletLegs | undefined;
   const undos: Undo[] = [];
-  let beforeRecent: WalletTransactionLegs | undefined;
+  let beforeRecent: WalletLegs | undefined;
 
   /** The ledger's state before this transaction, taken the first time the transaction touches it (when it is one `rewind` can take back). */
   function before(undo: Undo | undefined, key: string, ledger: KeptLedger, created: boolean): LedgerBefore | undefined {
@@ -158,9 +158,9 @@ export function createWalletBook(wallet: string, options: { recentTransactions?:
       // transactions notes what to restore for those alone.
       const journalFrom = transactions.length - keep;
       for (const [index, transaction] of transactions.entries()) {
-        if (newest && compareHistoryOrder(transaction, newest) <= 0) throw new Error(`transaction ${transaction.hash} on ${transaction.chainId} does not follow the book's newest`);
+        if (newest && compareHistoryOrder(transaction, newest) <= 0) throw new Error(`transaction ${transaction.transactionIndex} of block ${transaction.blockNumber} on ${transaction.chainId} does not follow the book's newest`);
         const time = Number(transaction.blockTimestamp);
-        const { entries, unpriced } = transactionEntries(transaction, wallet, (implementation, amount) => valueAt(implementation, amount, time));
+        const { entries, unpriced } = transactionEntries(transaction, (implementation, amount) => valueAt(implementation, amount, time));
         const undo: Undo | undefined = index >= journalFrom ? { transaction, times: times.length, newestOfChain: newestByChain.get(transaction.chainId), newest, ledgers: [] } : undefined;
         touched.length = 0;
         for (const { fungible: implementation, entry } of entries) {

@@ -1,4 +1,5 @@
 import { AssetKind, WalletTransaction, type Transfer } from '@wallet-api/core/proto/events';
+import { walletLegs } from '@wallet-api/core/transactions';
 import { transactionEntries, type FungibleRef } from './transaction-entries.js';
 
 const wallet = '0x00000000000000000000000000000000000000aa';
@@ -76,12 +77,12 @@ test.each([
     [fee, { fungible: on(''), entry: { type: 'sell', amount: (ether * 3n) / 4n, proceeds: 1_500 } }, { fungible: on(usdc), entry: { type: 'buy', amount: 1_500n * ether, cost: 1_502 } }],
   ],
 ] as const)('%s', (_name, given, expected) => {
-  expect(transactionEntries(given, wallet, valueAt())).toEqual({ entries: expected, unpriced: [] });
+  expect(transactionEntries(walletLegs(given, wallet), valueAt())).toEqual({ entries: expected, unpriced: [] });
 });
 
 test('what a swap got shares the value given by market value', () => {
   const swap = transaction([token(usdc, 1_000n * ether, wallet, pool), token(gov, 100n * ether, pool, wallet), native(ether / 10n, pool, wallet)], { fee: '0' });
-  const { entries } = transactionEntries(swap, wallet, valueAt());
+  const { entries } = transactionEntries(walletLegs(swap, wallet), valueAt());
   // GOV worth 400 and ether worth 200 at market share the 1,000 given two to one.
   expect(entries.filter((entry) => entry.entry.type === 'buy').map((entry) => [entry.fungible.asset, (entry.entry as { cost: number }).cost])).toEqual([
     [gov, (1_000 * 400) / 600],
@@ -91,17 +92,17 @@ test('what a swap got shares the value given by market value', () => {
 
 test('a token without a price is valued by the trade: worth what the other side is worth', () => {
   const sell = transaction([token(gov, 100n * ether, wallet, pool), token(usdc, 500n * ether, pool, wallet)]);
-  expect(transactionEntries(sell, wallet, valueAt(true))).toEqual({
+  expect(transactionEntries(walletLegs(sell, wallet), valueAt(true))).toEqual({
     entries: [fee, { fungible: on(gov), entry: { type: 'sell', amount: 100n * ether, proceeds: 500 } }, { fungible: on(usdc), entry: { type: 'buy', amount: 500n * ether, cost: 502 } }],
     unpriced: [],
   });
   const buy = transaction([token(usdc, 500n * ether, wallet, pool), token(gov, 100n * ether, pool, wallet)]);
-  expect(transactionEntries(buy, wallet, valueAt(true)).entries.at(-1)).toEqual({ fungible: on(gov), entry: { type: 'buy', amount: 100n * ether, cost: 502 } });
+  expect(transactionEntries(walletLegs(buy, wallet), valueAt(true)).entries.at(-1)).toEqual({ fungible: on(gov), entry: { type: 'buy', amount: 100n * ether, cost: 502 } });
 });
 
 test('a token without a price received or sent outside a trade is reported', () => {
   const airdrop = transaction([token(gov, 100n * ether, other, wallet)], { from: other });
-  expect(transactionEntries(airdrop, wallet, valueAt(true))).toEqual({
+  expect(transactionEntries(walletLegs(airdrop, wallet), valueAt(true))).toEqual({
     entries: [{ fungible: on(gov), entry: { type: 'receive', amount: 100n * ether, value: 0 } }],
     unpriced: [on(gov)],
   });
@@ -109,7 +110,7 @@ test('a token without a price received or sent outside a trade is reported', () 
 
 test('a fee without a price counts 0 and leaves the native asset in', () => {
   const noNativePrice = (fungible: FungibleRef, amount: bigint) => (fungible.asset === '' ? undefined : valueAt()(fungible, amount));
-  expect(transactionEntries(transaction([], { to: other }), wallet, noNativePrice)).toEqual({
+  expect(transactionEntries(walletLegs(transaction([], { to: other }), wallet), noNativePrice)).toEqual({
     entries: [{ fungible: on(''), entry: { type: 'fee', amount: ether / 1_000n, value: 0 } }],
     unpriced: [],
   });

@@ -1,5 +1,4 @@
-import { canonicalWallet } from '@wallet-api/core/addresses';
-import { AssetKind, type WalletTransactionLegs } from '@wallet-api/core/proto/events';
+import type { WalletLegs } from '@wallet-api/core/proto/events';
 import type { LedgerEntry } from './fifo-ledger.js';
 
 /** A fungible implementation: '' is the chain's native asset. */
@@ -19,10 +18,6 @@ export interface TransactionEntries {
   /** Fungibles the transaction moved that had no price then: their entries carry 0 for what they lack. */
   unpriced: FungibleRef[];
 }
-
-/** The asset kinds that are fungibles (have lots); NFTs only mark a transaction as a purchase or sale of NFTs. */
-export const fungibleKinds: ReadonlySet<AssetKind> = new Set([AssetKind.ASSET_KIND_NATIVE, AssetKind.ASSET_KIND_ERC20]);
-const nftKinds = new Set([AssetKind.ASSET_KIND_ERC721, AssetKind.ASSET_KIND_ERC1155]);
 
 interface Leg {
   fungible: FungibleRef;
@@ -44,46 +39,17 @@ function tradeValues(side: readonly Leg[], other: readonly Leg[], valueAt: Value
   return values.map((value) => value ?? Math.max(0, rest) / missing);
 }
 
-/** The native fee the wallet spent on the transaction: one it sent without a paymaster paying. */
-export function feePaidBy(transaction: WalletTransactionLegs, wallet: string): bigint {
-  return transaction.from.toLowerCase() === wallet.toLowerCase() && transaction.paymaster === '' ? BigInt(transaction.fee || '0') : 0n;
-}
-
 /**
- * What one transaction did to one wallet's FIFO ledgers. The wallet's fungible legs are netted
- * per asset (a transfer between the wallet and itself is neutral, and a fee-on-transfer token
- * counts what arrived), then read as:
+ * What one transaction did to one wallet's FIFO ledgers, from the wallet's legs of it (its
+ * fungibles netted per asset; core walletLegs), read as:
  * - a trade when it gave some fungibles and got others: each given one is sold at market value,
  *   and what it got costs the value given plus the fee, shared by market value; a leg without a
  *   price is valued by the trade itself (tradeValues);
  * - a purchase of NFTs when it gave fungibles and got NFTs only, a sale of NFTs the other way;
  * - a send or a receive otherwise.
- * The fee is spent from the native asset when the wallet sent the transaction and no paymaster
- * paid it; a failed transaction moved nothing but its fee.
+ * The fee the wallet paid is spent from the native asset.
  */
-export function transactionEntries(transaction: WalletTransactionLegs, wallet: string, valueAt: ValueAt): TransactionEntries {
-  const me = wallet.toLowerCase();
-  const net = new Map<string, bigint>();
-  let nftIn = false;
-  let nftOut = false;
-  if (!transaction.failed) {
-    for (const transfer of transaction.transfers) {
-      const sent = transfer.sender.toLowerCase() === me;
-      const received = transfer.recipient.toLowerCase() === me;
-      const kind = transfer.asset?.kind ?? AssetKind.ASSET_KIND_UNSPECIFIED;
-      if (sent === received) continue;
-      if (nftKinds.has(kind)) {
-        nftIn ||= received;
-        nftOut ||= sent;
-        continue;
-      }
-      if (!fungibleKinds.has(kind)) continue;
-      const asset = kind === AssetKind.ASSET_KIND_NATIVE ? '' : canonicalWallet(transfer.asset!.address);
-      const amount = BigInt(transfer.amount);
-      net.set(asset, (net.get(asset) ?? 0n) + (received ? amount : -amount));
-    }
-  }
-
+export function transactionEntries(transaction: WalletLegs, valueAt: ValueAt): TransactionEntries {
   const unpriced: FungibleRef[] = [];
   const value = (fungible: FungibleRef, amount: bigint): number | undefined => {
     const found = valueAt(fungible, amount);
@@ -93,7 +59,7 @@ export function transactionEntries(transaction: WalletTransactionLegs, wallet: s
   const ref = (asset: string): FungibleRef => ({ chainId: transaction.chainId, asset });
   const entries: TransactionEntries['entries'] = [];
 
-  const fee = feePaidBy(transaction, me);
+  const fee = BigInt(transaction.feePaid || '0');
   // A fee leaves the native lots at their cost whatever it was worth: without a price then (blocks
   // before any pool) it counts 0 in total_fee and does not leave the native asset out.
   const feeValue = fee > 0n ? (valueAt(ref(''), fee) ?? 0) : 0;
@@ -101,9 +67,10 @@ export function transactionEntries(transaction: WalletTransactionLegs, wallet: s
 
   const given: Leg[] = [];
   const got: Leg[] = [];
-  for (const [asset, amount] of net) {
-    if (amount < 0n) given.push({ fungible: ref(asset), amount: -amount });
-    else if (amount > 0n) got.push({ fungible: ref(asset), amount });
+  for (const leg of transaction.legs) {
+    const amount = BigInt(leg.amount);
+    if (amount < 0n) given.push({ fungible: ref(leg.asset), amount: -amount });
+    else got.push({ fungible: ref(leg.asset), amount });
   }
 
   if (given.length > 0 && got.length > 0) {
@@ -122,12 +89,12 @@ export function transactionEntries(transaction: WalletTransactionLegs, wallet: s
   } else if (given.length > 0) {
     for (const leg of given) {
       const worth = value(leg.fungible, leg.amount) ?? 0;
-      entries.push({ fungible: leg.fungible, entry: nftIn ? { type: 'pay-for-nft', amount: leg.amount, value: worth } : { type: 'send', amount: leg.amount, value: worth } });
+      entries.push({ fungible: leg.fungible, entry: transaction.nftReceived ? { type: 'pay-for-nft', amount: leg.amount, value: worth } : { type: 'send', amount: leg.amount, value: worth } });
     }
   } else if (got.length > 0) {
     for (const leg of got) {
       const worth = value(leg.fungible, leg.amount) ?? 0;
-      entries.push({ fungible: leg.fungible, entry: nftOut ? { type: 'receive-for-nft', amount: leg.amount, value: worth } : { type: 'receive', amount: leg.amount, value: worth } });
+      entries.push({ fungible: leg.fungible, entry: transaction.nftSent ? { type: 'receive-for-nft', amount: leg.amount, value: worth } : { type: 'receive', amount: leg.amount, value: worth } });
     }
   }
   return { entries, unpriced };

@@ -1,7 +1,7 @@
 import { serverStream, unary } from '@wallet-api/core/grpc';
-import { WalletTransactionLegs } from '@wallet-api/core/proto/events';
+import { WalletLegs } from '@wallet-api/core/proto/events';
 import type { IndexerClient, TransactionCursor } from '@wallet-api/core/proto/indexer';
-import { historyCursor } from '@wallet-api/core/transactions';
+import { historyCursor, walletLegs } from '@wallet-api/core/transactions';
 
 /** Spec 4.2 rule 4: a wallet with more transactions than this is refused (422). */
 export const maxWalletTransactions = 1_000_000;
@@ -16,18 +16,19 @@ export class TooManyTransactions extends Error {
 
 export interface HistoryReader {
   /**
-   * The wallet's transactions on the chains, oldest first, in the chunks they arrive in (a chunk can
-   * be priced while the next is read); TooManyTransactions once past the limit.
+   * The wallet's legs of its transactions on the chains, oldest first, in the chunks they arrive in
+   * (a chunk can be priced while the next is read); TooManyTransactions once past the limit.
    */
-  history(address: string, chainIds: readonly string[]): AsyncIterable<WalletTransactionLegs[]>;
+  history(address: string, chainIds: readonly string[]): AsyncIterable<WalletLegs[]>;
   /**
-   * The wallet's transactions on one chain after `known` (its newest seen there; every one without
-   * it), oldest first; undefined when `known` is no longer in the history (rolled back).
+   * The wallet's legs of its transactions on one chain after `known` (its newest seen there; every
+   * one without it), oldest first; undefined when `known` is no longer in the history (rolled back).
    */
-  newerThan(address: string, chainId: string, known: WalletTransactionLegs | undefined): Promise<WalletTransactionLegs[] | undefined>;
+  newerThan(address: string, chainId: string, known: WalletLegs | undefined): Promise<WalletLegs[] | undefined>;
 }
 
-const sameTransaction = (a: WalletTransactionLegs, b: WalletTransactionLegs) => a.chainId === b.chainId && a.blockHash === b.blockHash && a.transactionIndex === b.transactionIndex;
+type Identity = Pick<WalletLegs, 'chainId' | 'blockHash' | 'transactionIndex'>;
+const sameTransaction = (a: Identity, b: Identity) => a.chainId === b.chainId && a.blockHash === b.blockHash && a.transactionIndex === b.transactionIndex;
 
 export interface HistoryReaderOptions {
   indexer: IndexerClient;
@@ -47,8 +48,9 @@ export interface HistoryReaderOptions {
 }
 
 /**
- * A wallet's decoded history from the indexer: the whole of it in one StreamWalletHistory read, what
- * followed a known transaction in ListWalletHistory pages (newest first, turned around).
+ * A wallet's history from the indexer as its legs (core walletLegs): the whole of it in one
+ * StreamWalletLegs read of the legs the indexer stores, what followed a known transaction in
+ * ListWalletHistory pages (newest first, turned around), read into legs here.
  */
 export function createHistoryReader(options: HistoryReaderOptions): HistoryReader {
   const { indexer } = options;
@@ -60,17 +62,16 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
   return {
     async *history(address, chainIds) {
       let count = 0;
-      const chunks = serverStream(indexer, indexer.streamWalletHistory, { address, chainIds: [...chainIds] }, { name: 'Indexer/StreamWalletHistory', deadlineMs: options.streamDeadlineMs ?? 600_000 });
-      for await (const { transactions } of chunks) {
-        count += transactions.length;
+      const chunks = serverStream(indexer, indexer.streamWalletLegs, { address, chainIds: [...chainIds] }, { name: 'Indexer/StreamWalletLegs', deadlineMs: options.streamDeadlineMs ?? 600_000 });
+      for await (const { legs } of chunks) {
+        count += legs.length;
         // Leaving the loop cancels the stream: the rest of a refused wallet is never read.
         if (count > limit) throw new TooManyTransactions(limit);
-        // Only what a replay reads is decoded: acts, approvals and wallets are skipped, not built.
-        yield transactions.map((encoded) => WalletTransactionLegs.decode(encoded));
+        yield legs.map((encoded) => WalletLegs.decode(encoded));
       }
     },
     async newerThan(address, chainId, known) {
-      const newestFirst: WalletTransactionLegs[] = [];
+      const newestFirst: WalletLegs[] = [];
       const knownBlock = known === undefined ? -1n : BigInt(known.blockNumber);
       let after: TransactionCursor | undefined;
       for (let size = firstPageSize; ; size = Math.min(size * 2, pageSize)) {
@@ -79,7 +80,7 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
           if (known && sameTransaction(transaction, known)) return newestFirst.reverse();
           // Past the known transaction's block without meeting it: it was rolled back.
           if (BigInt(transaction.blockNumber) < knownBlock) return undefined;
-          newestFirst.push(transaction);
+          newestFirst.push(walletLegs(transaction, address));
         }
         if (newestFirst.length > limit) throw new TooManyTransactions(limit);
         if (!hasMore || transactions.length === 0) return known ? undefined : newestFirst.reverse();
