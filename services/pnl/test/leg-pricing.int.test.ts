@@ -61,9 +61,9 @@ const legs: { ref: FungibleRef; timestamp: number }[] = swaps.flatMap((swap) =>
 );
 
 test('every leg priced from series is worth what it is worth priced alone, with a fraction of the queries', async () => {
-  const pricedWith = async (seriesFromTimes: number) => {
+  const pricedWith = async (seriesFromLegs: number) => {
     const before = referenceData.getPricesRequests.flatMap((asked) => asked.queries).length;
-    const { valueAt } = await createLegPricing({ tokens: createTokenDirectory(referenceData.client), referenceData: referenceData.client, seriesFromTimes }).price(swaps, request);
+    const { valueAt } = await createLegPricing({ tokens: createTokenDirectory(referenceData.client), referenceData: referenceData.client, seriesFromLegs }).price(swaps, request);
     const queries = referenceData.getPricesRequests.flatMap((asked) => asked.queries).length - before;
     return { values: legs.map(({ ref, timestamp }) => [implementationKey(ref), timestamp, valueAt(ref, 10n ** 18n, timestamp)]), queries };
   };
@@ -75,7 +75,7 @@ test('every leg priced from series is worth what it is worth priced alone, with 
   expect(new Set(govValues).size).toBeGreaterThan(5);
   expect(govValues).toContain(undefined);
   // Asked one by one: the long chain's legs (no steps for a span over a day) and the short chain's
-  // ether, whose price changes every second: more steps than its 60 leg times.
+  // ether, whose price changes every second: more steps than its 60 legs.
   expect(alone.queries).toBe(80 * 3);
   expect(fromSeries.queries).toBe(20 * 3 + 60);
 });

@@ -1,7 +1,7 @@
 import type { WalletLegs } from '@wallet-api/core/proto/events';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { TokenInterface, type ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { priceAtStep, priceSeries, pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
+import { priceAtStep, priceSeries, pricesAt, type PriceSteps, type TokenDirectory } from '@wallet-api/core/reference-data';
 import { implementationKey, type FungibleRef } from '../fifo/transaction-entries.js';
 import type { FungibleOf, ValueAt } from './wallet-book.js';
 
@@ -20,11 +20,28 @@ export interface LegPricing {
 }
 
 
-/** Every fungible implementation a wallet's legs move, the native asset of its chain when the wallet paid a fee. */
-function implementationsOf(transaction: WalletLegs): FungibleRef[] {
-  const refs = transaction.legs.map((leg) => ({ chainId: transaction.chainId, asset: leg.asset }));
-  if (transaction.feePaid !== '' && !transaction.legs.some((leg) => leg.asset === '')) refs.push({ chainId: transaction.chainId, asset: '' });
-  return refs;
+/** The implementations a transaction's legs move (the native asset too when the wallet paid a fee), each with the transaction's time. */
+function eachImplementation(transaction: WalletLegs, visit: (chainId: string, asset: string, time: number) => void): void {
+  const time = Number(transaction.blockTimestamp);
+  let native = false;
+  for (const leg of transaction.legs) {
+    visit(transaction.chainId, leg.asset, time);
+    native ||= leg.asset === '';
+  }
+  if (transaction.feePaid !== '' && !native) visit(transaction.chainId, '', time);
+}
+
+/** What pricing knows of one implementation: its ledger, its legs' span, and its prices. */
+interface Implementation {
+  ref: FungibleRef;
+  fungible: ReturnType<FungibleOf>;
+  legs: number;
+  from: number;
+  to: number;
+  /** Its price over [from, to], when reference-data gave a series. */
+  series?: PriceSteps;
+  /** Its price at each leg's time otherwise (undefined: none then). */
+  prices?: Map<number, number | undefined>;
 }
 
 /**
@@ -36,78 +53,80 @@ function implementationsOf(transaction: WalletLegs): FungibleRef[] {
 export function createLegPricing(options: {
   tokens: TokenDirectory;
   referenceData: ReferenceDataClient;
-  /** Leg times an implementation needs before its legs are priced from a series (16 unless given): a book's follow-up of a few legs asks GetPrices alone. */
-  seriesFromTimes?: number;
+  /** Legs an implementation needs before they are priced from a series (16 unless given): a book's follow-up of a few legs asks GetPrices alone. */
+  seriesFromLegs?: number;
 }): LegPricing {
   const { tokens, referenceData } = options;
-  const seriesFromTimes = options.seriesFromTimes ?? 16;
+  const seriesFromLegs = options.seriesFromLegs ?? 16;
   return {
     async price(transactions, request) {
-      const perTransaction = transactions.map(implementationsOf);
-      const implementations = new Map(perTransaction.flat().map((ref) => [implementationKey(ref), ref]));
+      // Per chain and asset, looked up without building a key: replaying 100,000 trades asks millions of times.
+      const known = new Map<string, Map<string, Implementation>>();
+      const implementations: Implementation[] = [];
+      const lookup = (chainId: string, asset: string) => known.get(chainId)?.get(asset);
+      for (const transaction of transactions) {
+        eachImplementation(transaction, (chainId, asset, time) => {
+          let implementation = lookup(chainId, asset);
+          if (!implementation) {
+            implementation = { ref: { chainId, asset }, fungible: undefined, legs: 0, from: Infinity, to: -Infinity };
+            (known.get(chainId) ?? known.set(chainId, new Map()).get(chainId)!).set(asset, implementation);
+            implementations.push(implementation);
+          }
+          implementation.legs += 1;
+          if (time < implementation.from) implementation.from = time;
+          if (time > implementation.to) implementation.to = time;
+        });
+      }
       const table = await tokens.load(
-        [...implementations.values()].map(({ chainId, asset }) => ({ chainId, address: asset })),
+        implementations.map(({ ref }) => ({ chainId: ref.chainId, address: ref.asset })),
         request.context,
       );
-      // Per chain and asset, looked up without building a key: replaying 100,000 trades asks millions of times.
-      const known = new Map<string, Map<string, { fungible: ReturnType<FungibleOf>; times: number[]; prices: Map<number, number | undefined> }>>();
-      for (const ref of implementations.values()) {
+      for (const implementation of implementations) {
+        const { ref } = implementation;
         const info = table.info(ref.chainId, ref.asset);
         const counts = info && !info.isSpam && info.interface !== TokenInterface.TOKEN_INTERFACE_UNKNOWN;
         const fungibleId = request.kind === 'implementation' ? implementationKey(ref) : info?.fungibleId || implementationKey(ref);
-        const onChain = known.get(ref.chainId) ?? known.set(ref.chainId, new Map()).get(ref.chainId)!;
-        onChain.set(ref.asset, { fungible: counts ? { fungibleId, decimals: info.decimals } : undefined, times: [], prices: new Map() });
+        implementation.fungible = counts ? { fungibleId, decimals: info.decimals } : undefined;
       }
-      const lookup = (ref: FungibleRef) => known.get(ref.chainId)?.get(ref.asset);
-      const fungibleOf: FungibleOf = (ref) => lookup(ref)?.fungible;
+      const fungibleOf: FungibleOf = (ref) => lookup(ref.chainId, ref.asset)?.fungible;
 
-      // The times each implementation is priced at, once per second.
-      transactions.forEach((transaction, index) => {
-        const timestamp = Number(transaction.blockTimestamp);
-        for (const ref of perTransaction[index]!) {
-          const implementation = lookup(ref)!;
-          if (!implementation.fungible || implementation.prices.has(timestamp)) continue;
-          implementation.prices.set(timestamp, undefined);
-          implementation.times.push(timestamp);
-        }
-      });
       // One price series per implementation over the span of its legs: a few hundred steps stand for
       // thousands of legs. A token without steps (LP, vault shares), a time of 0 (which GetPrices
       // reads as now) and an implementation of a few legs are asked leg by leg.
-      const spans = [...implementations.values()].flatMap((ref) => {
-        const implementation = lookup(ref)!;
-        if (implementation.times.length === 0) return [];
-        let [from, to] = [Infinity, -Infinity];
-        for (const time of implementation.times) [from, to] = [Math.min(from, time), Math.max(to, time)];
-        return [{ ref, implementation, from, to }];
-      });
-      const stepwise = spans.filter(({ from, implementation }) => from > 0 && implementation.times.length >= seriesFromTimes);
+      const priced = implementations.filter((implementation) => implementation.fungible);
+      const stepwise = priced.filter(({ from, legs }) => from > 0 && legs >= seriesFromLegs);
       const series = await priceSeries(referenceData, {
         context: request.context,
         currency: request.currency,
-        // A series is worth its steps while they are fewer than the legs' times (a liquid token's
-        // minutes over a long span outnumber them): past that, the legs are asked one by one.
-        queries: stepwise.map(({ ref, implementation, from, to }) => ({ token: { chainId: ref.chainId, address: ref.asset }, from, to, maxSteps: implementation.times.length })),
+        // A series is worth its steps while they are fewer than the legs (a liquid token's minutes
+        // over a long span outnumber them): past that, the legs are asked one by one.
+        queries: stepwise.map(({ ref, from, to, legs }) => ({ token: { chainId: ref.chainId, address: ref.asset }, from, to, maxSteps: legs })),
       });
-      const steps = new Map(stepwise.map(({ implementation }, index) => [implementation, series[index]]));
-      const asked: { ref: FungibleRef; timestamp: number }[] = [];
-      for (const { ref, implementation } of spans) {
-        const found = steps.get(implementation);
-        for (const timestamp of implementation.times) {
-          if (found) implementation.prices.set(timestamp, priceAtStep(found, timestamp));
-          else asked.push({ ref, timestamp });
+      stepwise.forEach((implementation, index) => (implementation.series = series[index]));
+      const legByLeg = priced.filter((implementation) => !implementation.series);
+      const asked: { implementation: Implementation; timestamp: number }[] = [];
+      if (legByLeg.length > 0) {
+        for (const implementation of legByLeg) implementation.prices = new Map();
+        for (const transaction of transactions) {
+          eachImplementation(transaction, (chainId, asset, time) => {
+            const implementation = lookup(chainId, asset)!;
+            if (!implementation.prices || implementation.prices.has(time)) return;
+            implementation.prices.set(time, undefined);
+            asked.push({ implementation, timestamp: time });
+          });
         }
       }
       const answers = await pricesAt(referenceData, {
         context: request.context,
         currency: request.currency,
-        queries: asked.map(({ ref, timestamp }) => ({ token: { chainId: ref.chainId, address: ref.asset }, timestamp: String(timestamp) })),
+        queries: asked.map(({ implementation: { ref }, timestamp }) => ({ token: { chainId: ref.chainId, address: ref.asset }, timestamp: String(timestamp) })),
       });
-      asked.forEach(({ ref, timestamp }, index) => lookup(ref)!.prices.set(timestamp, answers[index]));
+      asked.forEach(({ implementation, timestamp }, index) => implementation.prices!.set(timestamp, answers[index]));
       const valueAt: ValueAt = (ref, amount, timestamp) => {
-        const implementation = lookup(ref);
-        const price = implementation?.prices.get(timestamp);
-        return price === undefined || !implementation!.fungible ? undefined : (Number(amount) / 10 ** implementation!.fungible.decimals) * price;
+        const implementation = lookup(ref.chainId, ref.asset);
+        if (!implementation?.fungible) return undefined;
+        const price = implementation.series ? priceAtStep(implementation.series, timestamp) : implementation.prices?.get(timestamp);
+        return price === undefined ? undefined : (Number(amount) / 10 ** implementation.fungible.decimals) * price;
       };
       return { fungibleOf, valueAt };
     },
