@@ -133,7 +133,7 @@ describe("a wallet's waiting rows page exactly as its stored rows do", () => {
     expect(await streamed(randomAddress())).toEqual([]);
   });
 
-  test('rows stored before their legs were stream the legs of their bodies, in order among rows stored with legs', async () => {
+  test('rows stored before their legs were stream the legs of their bodies, in order among rows stored with legs, once when stored both ways', async () => {
     const wallet = randomAddress();
     const received = (block: BlockRef, index: number, amount: string) =>
       transaction(block, index, { from: peer, to: token, transfers: [{ asset: { kind: AssetKind.ASSET_KIND_ERC20, address: token, tokenId: '' }, amount, sender: peer, recipient: wallet }] });
@@ -146,11 +146,15 @@ describe("a wallet's waiting rows page exactly as its stored rows do", () => {
       transaction_index: item.transactionIndex, hash: item.hash, operation_type: 'receive', is_trash: 0, asset_types: ['fungible'], token_addresses: [token],
       counterparties: [peer], body: encodeBody(walletPart(item, wallet)),
     })));
-    await (await writeThrough.writeTransactions(newer.map((item) => ({ transaction: item, rows: [{ address: wallet, operationType: 'receive', isTrash: false, assetTypes: ['fungible'], tokenAddresses: [token], counterparties: [peer] }] })))).durable;
-    const legs: WalletLegs[] = [];
-    for await (const chunk of writeThrough.streamLegs(wallet, [chain])) legs.push(...chunk.map((encoded) => WalletLegs.decode(encoded)));
-    expect(legs.map((leg) => [leg.blockNumber, leg.legs])).toEqual([1, 2, 3, 4, 5].map((height) => [String(height), [{ asset: token, amount: String(height * 10) }]]));
-    expect(legs).toEqual([...older, ...newer].map((item) => walletLegs(item, wallet)));
+    const rows = [{ address: wallet, operationType: 'receive', isTrash: false, assetTypes: ['fungible'], tokenAddresses: [token], counterparties: [peer] }];
+    // The newer ones stored with legs, and one older one again (a replay after the upgrade): stored both ways, streamed once.
+    await (await writeThrough.writeTransactions([...newer, older[1]!].map((item) => ({ transaction: item, rows })))).durable;
+    for (const chunkSize of [undefined, 1]) {
+      const legs: WalletLegs[] = [];
+      for await (const chunk of writeThrough.streamLegs(wallet, [chain], chunkSize)) legs.push(...chunk.map((encoded) => WalletLegs.decode(encoded)));
+      expect(legs.map((leg) => [leg.blockNumber, leg.legs])).toEqual([1, 2, 3, 4, 5].map((height) => [String(height), [{ asset: token, amount: String(height * 10) }]]));
+      expect(legs).toEqual([...older, ...newer].map((item) => walletLegs(item, wallet)));
+    }
   });
 
   // Last: it stores what waits. Pages and orphan states read before are kept by the process until

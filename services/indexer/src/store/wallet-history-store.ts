@@ -111,6 +111,12 @@ function firstTime(seen: Set<string>, key: string): boolean {
   return true;
 }
 
+/** A history entry as merged: the wallet's stored legs, or the identity of a row stored before them. */
+type MergedLegs = string | TransactionIdentity;
+
+/** What a row stored before the `legs` column counts towards a chunk's size: about a body's base64 (a chunk's query names at most a thousand). */
+const bodyCharactersCounted = 1_000;
+
 const rowKey = (chainId: string, blockHash: string, index: number, address: string) => `${chainId}|${blockHash}|${index}|${address}`;
 
 /**
@@ -182,26 +188,21 @@ export function createWalletHistoryStore(
     return shown;
   }
 
-  /**
-   * The wallet's legs of a batch of stored rows: the stored ones, and those of rows stored before
-   * the `legs` column read from their bodies in one query.
-   */
-  async function legsOf(address: string, rows: readonly LegsRow[]): Promise<string[]> {
-    const older = rows.filter((row) => row.legs === '').map(rowIdentity);
-    if (older.length === 0) return rows.map((row) => row.legs);
-    const fromBodies = new Map<string, string>();
-    for (const row of await clickhouse.query<BodyRow>(transactionBodiesQuery(address, older))) {
-      fromBodies.set(identityKey(rowIdentity(row)), encodeLegs(walletLegs(decodeBody(row.body), address)));
+  /** The legs of rows stored before the `legs` column, read from their bodies in one query, by identityKey. */
+  async function legsFromBodies(address: string, identities: readonly TransactionIdentity[]): Promise<Map<string, string>> {
+    const legs = new Map<string, string>();
+    for (const row of await clickhouse.query<BodyRow>(transactionBodiesQuery(address, identities))) {
+      legs.set(identityKey(rowIdentity(row)), encodeLegs(walletLegs(decodeBody(row.body), address)));
     }
-    return rows.map((row) => (row.legs === '' ? fromBodies.get(identityKey(rowIdentity(row)))! : row.legs));
+    return legs;
   }
 
   /**
    * The wallet's legs of its history oldest first, a batch per batch ClickHouse sends, with the
    * waiting rows a page would show placed among them (a row both waiting and stored, its INSERT
-   * under way, counted once).
+   * under way, counted once); a row stored before the `legs` column as its identity.
    */
-  async function* mergedLegs(address: string, chainIds: readonly string[]): AsyncGenerator<string[]> {
+  async function* mergedLegs(address: string, chainIds: readonly string[]): AsyncGenerator<MergedLegs[]> {
     const filter: WalletTransactionFilter = { address, chainIds, operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 0 };
     const waitingRows = memory.rows.waitingFor('wallet_transactions', address).filter((row) => matchesFilter(row, filter));
     const waitingLegs = new Map(waitingRows.map((row) => [identityKey(rowIdentity(row)), row.legs]));
@@ -209,12 +210,11 @@ export function createWalletHistoryStore(
     const legsOfWaiting = (row: ListedRow) => waitingLegs.get(identityKey(rowIdentity(row)))!;
     let next = 0;
     for await (const rows of clickhouse.stream<LegsRow>(walletLegsQuery(address, chainIds))) {
-      const stored = await legsOf(address, rows);
-      const legs: string[] = [];
-      rows.forEach((row, index) => {
+      const legs: MergedLegs[] = [];
+      for (const row of rows) {
         for (; next < waiting.length && newestFirst(waiting[next]!, row) > 0; next += 1) legs.push(legsOfWaiting(waiting[next]!));
-        if (!waitingLegs.has(identityKey(rowIdentity(row)))) legs.push(stored[index]!);
-      });
+        if (!waitingLegs.has(identityKey(rowIdentity(row)))) legs.push(row.legs !== '' ? row.legs : rowIdentity(row));
+      }
       yield legs;
     }
     yield waiting.slice(next).map(legsOfWaiting);
@@ -316,19 +316,25 @@ export function createWalletHistoryStore(
     },
 
     async *streamLegs(address, chainIds, chunkSize = 1_000_000) {
-      let chunk: Buffer[] = [];
+      let chunk: MergedLegs[] = [];
       let size = 0;
+      // Rows stored before the `legs` column are read from their bodies, one query per chunk.
+      const encoded = async () => {
+        const older = chunk.filter((entry): entry is TransactionIdentity => typeof entry !== 'string');
+        const fromBodies = older.length > 0 ? await legsFromBodies(address, older) : undefined;
+        return chunk.map((entry) => Buffer.from(typeof entry === 'string' ? entry : fromBodies!.get(identityKey(entry))!, 'base64'));
+      };
       for await (const batch of mergedLegs(address, chainIds)) {
-        for (const legs of batch) {
-          chunk.push(Buffer.from(legs, 'base64'));
-          size += legs.length;
+        for (const entry of batch) {
+          chunk.push(entry);
+          size += typeof entry === 'string' ? entry.length : bodyCharactersCounted;
           if (size < chunkSize) continue;
-          yield chunk;
+          yield await encoded();
           chunk = [];
           size = 0;
         }
       }
-      if (chunk.length > 0) yield chunk;
+      if (chunk.length > 0) yield await encoded();
     },
 
     async listWalletTransactions(filter) {
