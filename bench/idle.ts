@@ -8,45 +8,11 @@
 // Needs the running stack of `bash scripts/start.sh`. The stores insert every five minutes, so the
 // rows inserted and merged compare over a window of two rounds or more (--seconds 600).
 //   pnpm bench:idle [--seconds 60] [--clickhouse http://127.0.0.1:18123]
-import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { clockTicksPerSecond, stackCpuTicks } from './stack-cpu.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, clickhouse: { type: 'string', default: 'http://127.0.0.1:18123' } } });
 const windowSeconds = Number(values.seconds);
-const clockTicks = 100; // USER_HZ on Linux
-
-/** What a process is, by its command line; undefined for processes outside the stack. */
-function classify(commandLine: string): string | undefined {
-  if (commandLine.includes('clickhouse-server')) return 'clickhouse';
-  if (commandLine.includes('kafka.Kafka') || (commandLine.includes('java') && commandLine.includes('kafka'))) return 'kafka';
-  if (/(^|\/)postgres(:| |$)/.test(commandLine) || commandLine.startsWith('postgres:')) return 'postgres';
-  if (commandLine.includes('redis-server')) return 'redis';
-  if (commandLine.includes('/bin/anvil')) return 'anvil';
-  const service = /services\/([a-z-]+)\/dist\/(main|cli\/main)\.js( live)?/.exec(commandLine);
-  if (service) return service[3] ? 'devnet-live' : service[1];
-  return undefined;
-}
-
-/** CPU ticks used so far, per stack component. */
-function cpuTicks(): Map<string, number> {
-  const totals = new Map<string, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-      const component = classify(commandLine);
-      if (!component) continue;
-      // Fields after the command name in parentheses: utime is the 14th field, stime the 15th.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      totals.set(component, (totals.get(component) ?? 0) + Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // The process ended while it was read.
-    }
-  }
-  return totals;
-}
-
 async function clickhouse<T>(query: string): Promise<T[]> {
   const response = await fetch(`${values.clickhouse}/?query=${encodeURIComponent(`${query} FORMAT JSONEachRow`)}`);
   if (!response.ok) throw new Error(`ClickHouse answered ${response.status}: ${await response.text()}`);
@@ -58,12 +24,12 @@ async function clickHouseEvents(): Promise<Map<string, number>> {
   return new Map(rows.map((row) => [row.event, Number(row.value)]));
 }
 
-const ticksBefore = cpuTicks();
+const ticksBefore = stackCpuTicks();
 const eventsBefore = await clickHouseEvents();
 const started = performance.now();
 await new Promise((resolve) => setTimeout(resolve, windowSeconds * 1000));
 const elapsed = (performance.now() - started) / 1000;
-const ticksAfter = cpuTicks();
+const ticksAfter = stackCpuTicks();
 const eventsAfter = await clickHouseEvents();
 const parts = await clickhouse<{ database: string; table: string; parts: string; max_level: string }>(
   "SELECT database, table, count() AS parts, max(level) AS max_level FROM system.parts WHERE active AND database LIKE 'wallet_api%' GROUP BY database, table ORDER BY parts DESC LIMIT 10",
@@ -78,7 +44,7 @@ const mergedBy = await clickhouse<{ table: string; merges: string; merged_rows: 
 );
 
 const cores = [...ticksAfter]
-  .map(([component, ticks]) => ({ component, cores: Number(((ticks - (ticksBefore.get(component) ?? 0)) / clockTicks / elapsed).toFixed(3)) }))
+  .map(([component, ticks]) => ({ component, cores: Number(((ticks - (ticksBefore.get(component) ?? 0)) / clockTicksPerSecond / elapsed).toFixed(3)) }))
   .sort((a, b) => b.cores - a.cores);
 const total = cores.reduce((sum, entry) => sum + entry.cores, 0);
 const delta = (event: string) => (eventsAfter.get(event) ?? 0) - (eventsBefore.get(event) ?? 0);

@@ -83,17 +83,25 @@ function samples(text: string): { name: string; labels: Record<string, string>; 
   }));
 }
 
-/** The gateway's answer-cache counters of one route: outcomes, and computations with their total seconds. */
-async function answerCacheTotals(route: string): Promise<Record<string, number>> {
+/** The gateway's answer-cache counters by route: outcomes, and computations with their total seconds. */
+export async function answerCacheCounters(): Promise<Map<string, Record<string, number>>> {
   const text = await (await fetch(`http://127.0.0.1:${gatewayMetricsPort}/metrics`)).text();
-  const totals: Record<string, number> = {};
+  const routes = new Map<string, Record<string, number>>();
   for (const sample of samples(text)) {
-    if (sample.labels.route !== route) continue;
+    const route = sample.labels.route;
+    if (route === undefined) continue;
+    const totals = routes.get(route) ?? {};
     if (sample.name === 'wallet_api_gateway_response_cache_total') totals[sample.labels.outcome!] = sample.value;
-    if (sample.name === 'wallet_api_gateway_response_cache_compute_seconds_sum') totals.compute_sum = sample.value;
-    if (sample.name === 'wallet_api_gateway_response_cache_compute_seconds_count') totals.compute_count = sample.value;
+    else if (sample.name === 'wallet_api_gateway_response_cache_compute_seconds_sum') totals.compute_sum = sample.value;
+    else if (sample.name === 'wallet_api_gateway_response_cache_compute_seconds_count') totals.compute_count = sample.value;
+    else continue;
+    routes.set(route, totals);
   }
-  return totals;
+  return routes;
+}
+
+async function answerCacheTotals(route: string): Promise<Record<string, number>> {
+  return (await answerCacheCounters()).get(route) ?? {};
 }
 
 /**

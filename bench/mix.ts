@@ -26,8 +26,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createRng } from '../services/devnet/src/world/index.js';
-import { backendTimeOf, benchAuthorization } from './load.js';
+import { answerCacheCounters, backendTimeOf, benchAuthorization } from './load.js';
 import { servicesMemory } from './process-memory.js';
+import { cpuSecondsBetween, stackCpuTicks } from './stack-cpu.js';
 
 const { values } = parseArgs({
   options: {
@@ -226,7 +227,12 @@ console.log(`working set: ${worldWallets.length} + ${crowd.length} crowd EVM + $
 const results: [string, Figures][] = [['first answers (positions, portfolio)', firstAnswers]];
 if (firstCrowd) results.push([`first answers, ${firstCrowd.requests / 2} crowd wallets`, firstCrowd]);
 results.push(['one wallet', await underLoad(pathSource(one, () => 0, random), duration)]);
+const [uniformTicks, uniformOwnCpu, uniformCacheBefore] = [stackCpuTicks(), process.cpuUsage(), await answerCacheCounters()];
 const uniform = await backendTimeOf(() => underLoad(pathSource(wallets, () => Math.floor(random() * wallets.length), random), duration));
+const ownCpu = process.cpuUsage(uniformOwnCpu);
+const uniformCacheAfter = await answerCacheCounters();
+// The load generator shares the two cores with the stack: its own share is counted beside it.
+const uniformCpu = [...cpuSecondsBetween(uniformTicks, stackCpuTicks()), { component: 'this bench', seconds: (ownCpu.user + ownCpu.system) / 1e6 }].sort((a, b) => b.seconds - a.seconds);
 results.push(['uniform', uniform.result]);
 const zipf = zipfDraw(wallets.length, 1.1, random);
 results.push(['zipf s=1.1', await underLoad(pathSource(wallets, zipf, random), duration)]);
@@ -240,7 +246,15 @@ for (const [name, figures] of results) {
     `| ${name} | ${figures.perSecond.toFixed(0)} | ${(figures.perSecond / baseline).toFixed(2)} | ${figures.p50} | ${figures.p90} | ${figures.p99} | ${figures.max} | ${figures.status5xx} | ${figures.status4xx} | ${figures.status202} |`,
   );
 }
-console.log('\nwhere the uniform phase spent its time (warm-up included; the 12 largest, ms per request of the phase):');
-for (const { method, calls, ms } of uniform.methods.slice(0, 12)) console.log(`  ${method}: ${calls} calls, ${(ms / uniform.result.requests).toFixed(2)} ms`);
+console.log('\nwhere the uniform phase spent its time (warm-up included; the 24 largest, ms per request of the phase):');
+for (const { method, calls, ms } of uniform.methods.slice(0, 24)) console.log(`  ${method}: ${calls} calls, ${(ms / uniform.result.requests).toFixed(2)} ms`);
+console.log(`\nwhere the cores went in the uniform phase (warm-up included; CPU seconds): ${uniformCpu.filter(({ seconds }) => seconds >= 0.1).map(({ component, seconds }) => `${component} ${seconds.toFixed(1)}`).join(', ')}`);
+console.log('\nthe answer cache in the uniform phase (warm-up included): computed / waited for one running / served from the cache, mean computation ms');
+for (const [route, after] of uniformCacheAfter) {
+  const before = uniformCacheBefore.get(route) ?? {};
+  const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
+  if (delta('miss') + delta('shared') + delta('hit') === 0) continue;
+  console.log(`  ${route}: ${delta('miss')} / ${delta('shared')} / ${delta('hit')}, ${((delta('compute_sum') * 1000) / Math.max(1, delta('compute_count'))).toFixed(0)} ms`);
+}
 const memory = servicesMemory();
 console.log(`\nservices' resident memory: ${memory.map(({ name, megabytes }) => `${name} ${megabytes} MB`).join(', ')}; total ${memory.reduce((sum, { megabytes }) => sum + megabytes, 0)} MB`);

@@ -15,11 +15,12 @@
 //                             [--url http://127.0.0.1:8080] [--metrics http://127.0.0.1:9460/metrics]
 // Each phase also prints the share of its answers the gateway served from its cache (its metrics):
 // the live devnet's own price moves make some answers of the hit phase recomputations too.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectChangeVersions } from '@wallet-api/core/cache';
 import { benchAuthorization } from './load.js';
+import { clockTicksPerSecond, stackCpuTicks } from './stack-cpu.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,25 +39,7 @@ const manifest = JSON.parse(readFileSync(join(root, '.data/devnet/manifest.json'
 const wallets = [...new Set(manifest.chains.flatMap((chain) => chain.wallets.map((wallet) => wallet.address)))].slice(0, Number(values.wallets));
 const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: process.env.REDIS_KEY_PREFIX ?? 'wallet-api', onError: () => undefined });
 
-/** Ticks of CPU per process kind: the services, and the infrastructure a request can reach. */
-function cpuTicks(): Map<string, number> {
-  const ticks = new Map<string, number>();
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-      const name = /services\/([\w-]+)\/dist\/main\.js/.exec(commandLine)?.[1] ?? /(clickhouse|redis-server|postgres|anvil|kafka\.Kafka)/.exec(commandLine)?.[1];
-      if (!name) continue;
-      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks.set(name, (ticks.get(name) ?? 0) + Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // The process exited while it was read.
-    }
-  }
-  return ticks;
-}
-
-const ticksPerMs = 100 / 1000;
+const ticksPerMs = clockTicksPerSecond / 1000;
 
 /** The gateway's answer-cache outcomes so far, summed over routes: hits, and all outcomes. */
 async function cacheOutcomes(): Promise<{ hits: number; all: number }> {
@@ -84,11 +67,11 @@ interface Phase {
 
 /** CPU ms per process over `work`, less the idle rate over its duration, and the answers it gave. */
 async function measured(idle: Map<string, number>, idleMs: number, work: () => Promise<number>): Promise<Phase> {
-  const [before, outcomesBefore] = [cpuTicks(), await cacheOutcomes()];
+  const [before, outcomesBefore] = [stackCpuTicks(), await cacheOutcomes()];
   const started = Date.now();
   const answers = await work();
   const elapsed = Date.now() - started;
-  const after = cpuTicks();
+  const after = stackCpuTicks();
   const outcomesAfter = await cacheOutcomes();
   const cpu = new Map<string, number>();
   for (const [name, ticks] of after) {
@@ -100,9 +83,9 @@ async function measured(idle: Map<string, number>, idleMs: number, work: () => P
 }
 
 async function idleRate(ms: number): Promise<Map<string, number>> {
-  const before = cpuTicks();
+  const before = stackCpuTicks();
   await new Promise((resolve) => setTimeout(resolve, ms));
-  const after = cpuTicks();
+  const after = stackCpuTicks();
   return new Map([...after].map(([name, ticks]) => [name, (ticks - (before.get(name) ?? ticks)) / ticksPerMs]));
 }
 
