@@ -11,7 +11,8 @@ describe('wallet addresses', () => {
     ['1111111111111111111111111111111', false],
     ['9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWW0', false], // 0 is not base58
     ['0x9d129cf1bcc44f80c9f0e315c6ef2ed21786dc31', false],
-  ])('isSolanaAddress(%s) is %s', (value, expected) => {
+  ])('isSolanaAddress(%s) is %s, asked again from the kept verdicts too', (value, expected) => {
+    expect(isSolanaAddress(value)).toBe(expected);
     expect(isSolanaAddress(value)).toBe(expected);
   });
 
