@@ -4,6 +4,7 @@ import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data'
 import { pricesAt, type TokenDirectory } from '@wallet-api/core/reference-data';
 import type { MarketStore } from '../store/market-store.js';
 import { collectionKeyOf, type CollectionRow, type KnownToken, type TokenKey, type TokenStore } from '../store/token-store.js';
+import { createFloorMemo } from './floor-memo.js';
 import { toCollectionMessage, toNftMessage, type MarketFacts } from './nft-resources.js';
 
 /** Tokens with their collections, spam marks and the chains' native symbols: what does not move with prices. */
@@ -19,8 +20,12 @@ export interface CatalogEntries {
 
 export interface NftCatalog {
   entries(keys: readonly TokenKey[], context?: RequestContext): Promise<CatalogEntries>;
-  /** Floors of the entries' collections and the native prices; sales of `saleTokens` only (what the answer shows). */
-  market(entries: CatalogEntries, currency: string, context: RequestContext, saleTokens: readonly TokenKey[]): Promise<MarketFacts>;
+  /**
+   * Floors of the entries' collections and the native prices; sales of `saleTokens` only (what the
+   * answer shows). With `version` (sharedVersion of the tokens the caller read for `nfts` data
+   * before it asked) the floors are shared with every reader of that version (FloorMemo).
+   */
+  market(entries: CatalogEntries, currency: string, context: RequestContext, saleTokens: readonly TokenKey[], version?: string): Promise<MarketFacts>;
   /** The newest sales of these tokens, to complete facts whose sales were not read. */
   sales(tokens: readonly TokenKey[]): Promise<MarketFacts['lastSales']>;
   nft(token: KnownToken, entries: CatalogEntries, market: MarketFacts): NftToken;
@@ -30,6 +35,7 @@ export interface NftCatalog {
 /** Reads tokens, collections and market facts from the stores and reference data, and renders them as proto messages. */
 export function createNftCatalog(options: { tokens: TokenStore; market: MarketStore; tokenDirectory: TokenDirectory; referenceData: ReferenceDataClient }): NftCatalog {
   const { tokens, market, tokenDirectory, referenceData } = options;
+  const floorMemo = createFloorMemo(market);
   return {
     async entries(keys, context) {
       const [known, collections] = await Promise.all([tokens.tokens(keys), tokens.collections(keys)]);
@@ -47,10 +53,11 @@ export function createNftCatalog(options: { tokens: TokenStore; market: MarketSt
 
     sales: (keys) => market.lastSales(keys),
 
-    async market(entries, currency, context, saleTokens) {
+    async market(entries, currency, context, saleTokens, version) {
       const chains = [...new Set([...entries.collections.values()].map((row) => row.chainId))];
+      const collections = [...entries.collections.values()];
       const [floors, lastSales, prices] = await Promise.all([
-        market.floors([...entries.collections.values()]),
+        version === undefined ? market.floors(collections) : floorMemo.floors(collections, version),
         market.lastSales(saleTokens),
         chains.length === 0 ? Promise.resolve([]) : pricesAt(referenceData, { context, currency, queries: chains.map((chainId) => ({ token: { chainId, address: '' }, timestamp: '0' })) }),
       ]);

@@ -1,4 +1,4 @@
-import { currentVersion, unpricedVersion, type ChangeVersions } from '@wallet-api/core/cache';
+import { currentVersion, sharedVersion, unpricedVersion, type ChangeVersions } from '@wallet-api/core/cache';
 import type { RequestContext } from '@wallet-api/core/proto/common';
 import { NftPositionsSort, type NftCollection, type NftPosition, type WalletNftCollection } from '@wallet-api/core/proto/nft';
 import { LRUCache } from 'lru-cache';
@@ -126,7 +126,8 @@ export function createWalletNfts(options: { ownership: OwnershipStore; catalog: 
       const cached = viewCache.get(`${key}|${currency}`);
       if (cached?.version === valued) return cached.value;
       const held = await holdingsOf(key, unpricedVersion(tokens), wallet, chains, context);
-      const view = value(held, await catalog.market(held.entries, currency, context, []));
+      // Floors are shared by every wallet read under the same rollback, price and NFT market tokens.
+      const view = value(held, await catalog.market(held.entries, currency, context, [], sharedVersion(tokens)));
       viewCache.set(`${key}|${currency}`, { version: valued, value: view });
       return view;
     },
