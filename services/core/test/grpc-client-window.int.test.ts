@@ -15,7 +15,12 @@ const WindowClient = makeGenericClientConstructor(definition, 'Window') as unkno
 test("a client's receive window holds the largest message, per stream and for the connection", async () => {
   const server = createServer();
   const sessions: Http2Session[] = [];
-  server.on('session', (session) => sessions.push(session));
+  // The client's SETTINGS frame, caught from the moment its session opens.
+  const clientSettings: Promise<Settings>[] = [];
+  server.on('session', (session) => {
+    sessions.push(session);
+    clientSettings.push(once(session, 'remoteSettings').then(([settings]) => settings as Settings));
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const client = createGrpcClient(WindowClient as never, `127.0.0.1:${(server.address() as AddressInfo).port}`);
@@ -23,8 +28,7 @@ test("a client's receive window holds the largest message, per stream and for th
     const connected = new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + 5_000, (error) => (error ? reject(error) : resolve())));
     await connected;
     const session = sessions[0]!;
-    const settings: Settings = session.remoteSettings.initialWindowSize === maxMessageBytes ? session.remoteSettings : ((await once(session, 'remoteSettings')) as [Settings])[0];
-    expect(settings.initialWindowSize).toBe(maxMessageBytes);
+    expect((await clientSettings[0]!).initialWindowSize).toBe(maxMessageBytes);
     // The connection's window grows by a WINDOW_UPDATE the client sends once connected.
     for (let waited = 0; (session.state.remoteWindowSize ?? 0) < maxMessageBytes && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(session.state.remoteWindowSize).toBeGreaterThanOrEqual(maxMessageBytes);
