@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectChangeVersions } from '@wallet-api/core/cache';
 import { benchAuthorization } from './load.js';
-import { clockTicksPerSecond, stackCpuTicks } from './stack-cpu.js';
+import { cpuSecondsBetween, stackCpuTicks } from './stack-cpu.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,8 +38,6 @@ const headers = { ...benchAuthorization(root), 'accept-encoding': 'gzip, deflate
 const manifest = JSON.parse(readFileSync(join(root, '.data/devnet/manifest.json'), 'utf8')) as { chains: { wallets: { address: string }[] }[] };
 const wallets = [...new Set(manifest.chains.flatMap((chain) => chain.wallets.map((wallet) => wallet.address)))].slice(0, Number(values.wallets));
 const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: process.env.REDIS_KEY_PREFIX ?? 'wallet-api', onError: () => undefined });
-
-const ticksPerMs = clockTicksPerSecond / 1000;
 
 /** The gateway's answer-cache outcomes so far, summed over routes: hits, and all outcomes. */
 async function cacheOutcomes(): Promise<{ hits: number; all: number }> {
@@ -73,11 +71,7 @@ async function measured(idle: Map<string, number>, idleMs: number, work: () => P
   const elapsed = Date.now() - started;
   const after = stackCpuTicks();
   const outcomesAfter = await cacheOutcomes();
-  const cpu = new Map<string, number>();
-  for (const [name, ticks] of after) {
-    const used = (ticks - (before.get(name) ?? ticks)) / ticksPerMs;
-    cpu.set(name, used - ((idle.get(name) ?? 0) * elapsed) / idleMs);
-  }
+  const cpu = new Map(cpuSecondsBetween(before, after).map(({ component, seconds }) => [component, seconds * 1000 - ((idle.get(component) ?? 0) * elapsed) / idleMs]));
   const served = outcomesAfter.all - outcomesBefore.all;
   return { answers, cpu, hitShare: served === 0 ? 0 : (outcomesAfter.hits - outcomesBefore.hits) / served };
 }
@@ -86,7 +80,7 @@ async function idleRate(ms: number): Promise<Map<string, number>> {
   const before = stackCpuTicks();
   await new Promise((resolve) => setTimeout(resolve, ms));
   const after = stackCpuTicks();
-  return new Map([...after].map(([name, ticks]) => [name, (ticks - (before.get(name) ?? ticks)) / ticksPerMs]));
+  return new Map(cpuSecondsBetween(before, after).map(({ component, seconds }) => [component, seconds * 1000]));
 }
 
 async function askAll(route: string): Promise<number> {
