@@ -49,20 +49,45 @@ export function authenticate(lookup: OrganizationLookup): RequestHandler {
 /**
  * Caches key lookups briefly so the hot path does not hit PostgreSQL on every request. Unknown
  * keys are cached too (for less time), so a flood of bad keys cannot flood the database either.
- * A revoked key stops working within `ttlMs`.
+ * A revoked key stops working within `ttlMs` of the lookup that last saw it valid.
+ *
+ * Requests with a key being looked up wait for that lookup instead of starting their own (32
+ * clients starting with a new key made 32 lookups, each a few PostgreSQL queries, before any was
+ * answered). A known key in use is looked up again in the background once three quarters of its
+ * time are gone, and served from the cache meanwhile: a busy key's requests never all stop for
+ * PostgreSQL when its entry expires.
  */
 export function cachedLookup(
   lookup: OrganizationLookup,
-  { ttlMs = 30_000, negativeTtlMs = 5_000, maxEntries = 10_000 } = {},
+  { ttlMs = 30_000, negativeTtlMs = 5_000, maxEntries = 10_000, now = Date.now }: { ttlMs?: number; negativeTtlMs?: number; maxEntries?: number; now?: () => number } = {},
 ): OrganizationLookup {
-  const cache = new Map<string, { organization: Organization | null; expiresAt: number }>();
+  const cache = new Map<string, { organization: Organization | null; expiresAt: number; refreshAt: number }>();
+  const running = new Map<string, Promise<Organization | null>>();
+
+  function load(key: string): Promise<Organization | null> {
+    const existing = running.get(key);
+    if (existing) return existing;
+    // Times count from the lookup's start: what it read may have been revoked since.
+    const startedAt = now();
+    const loading = lookup(key)
+      .then((organization) => {
+        cache.delete(key);
+        if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+        const ttl = organization ? ttlMs : negativeTtlMs;
+        cache.set(key, { organization, expiresAt: startedAt + ttl, refreshAt: organization ? startedAt + (ttl * 3) / 4 : Infinity });
+        return organization;
+      })
+      .finally(() => running.delete(key));
+    running.set(key, loading);
+    return loading;
+  }
+
   return async (key) => {
-    const now = Date.now();
+    const at = now();
     const hit = cache.get(key);
-    if (hit && hit.expiresAt > now) return hit.organization;
-    const organization = await lookup(key);
-    if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-    cache.set(key, { organization, expiresAt: now + (organization ? ttlMs : negativeTtlMs) });
-    return organization;
+    if (!hit || hit.expiresAt <= at) return load(key);
+    // A failed refresh leaves the entry to expire; the lookup after that reports the failure.
+    if (hit.refreshAt <= at) load(key).catch(() => undefined);
+    return hit.organization;
   };
 }
