@@ -4011,7 +4011,8 @@ export interface paths {
                     "output[fungible_id]": string;
                     from: string;
                     to?: string;
-                    slippage_percent?: number;
+                    /** @description The slippage allowed, in percent: a decimal number greater than 0 and at most 50 (digits and one point only). */
+                    slippage_percent?: string;
                     currency?: "eth" | "btc" | "usd" | "eur" | "krw" | "rub" | "gbp" | "aud" | "cad" | "inr" | "jpy" | "nzd" | "try" | "zar" | "cny" | "chf";
                 };
                 header?: {

@@ -7,6 +7,7 @@ import type { Organization } from '../auth/authenticate.js';
 import { encodeAnswer, sendEncoded } from '../cache/encoded-answer.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import { apiError, titles, type ErrorStatus } from '../http/api-error.js';
+import { arrayFormKey, nulCharacterPath } from '../http/input-checks.js';
 import { isPayableRequest } from '../payments/payable-request.js';
 import { errorResponseSchema } from '../schemas/common.js';
 
@@ -108,7 +109,17 @@ function describeIssue(location: string, error: z.ZodError): string {
   return `${location === 'path' ? 'path parameter' : location === 'header' ? 'header' : 'parameter'} ${name}: ${issue.message}`;
 }
 
-function parse<S extends AnyObject>(schema: S, value: unknown, location: string): z.infer<S> {
+const locationNames: Record<string, string> = { path: 'path parameter', header: 'header', query: 'parameter' };
+
+function parse<S extends AnyObject>(schema: S, value: Record<string, unknown>, location: string): z.infer<S> {
+  const nul = nulCharacterPath(value);
+  if (nul) throw apiError(400, `${locationNames[location]} ${String(nul[0])}: must not contain NUL characters`);
+  if (location === 'query') {
+    const arrayForm = arrayFormKey(value, Object.keys(schema.shape));
+    if (arrayForm) {
+      throw apiError(400, `parameter ${arrayForm.key}: is not a parameter (array-form keys are not read); send ${arrayForm.parameter}= instead, a list as comma-separated values`);
+    }
+  }
   const result = schema.safeParse(value);
   if (!result.success) throw apiError(400, describeIssue(location, result.error));
   return result.data;
@@ -136,6 +147,8 @@ function parseBody<B extends z.ZodType>(schema: B, req: Request): z.infer<B> {
   // most clients send for a POST without one) is no body either, whatever its Content-Type.
   const json = req.get('content-length') === '0' ? null : req.is('application/json');
   if (json === false) throw apiError(400, 'request body: Content-Type must be application/json');
+  const nul = json === null ? undefined : nulCharacterPath(req.body);
+  if (nul) throw apiError(400, nul.length === 0 ? 'request body: must not contain NUL characters' : `parameter ${bodyFieldName(nul)}: must not contain NUL characters`);
   const result = schema.safeParse(json === null ? {} : req.body);
   if (!result.success) throw apiError(400, describeBodyIssue(result.error));
   return result.data;

@@ -21,11 +21,14 @@ export const swapQuotesQuery = z
     'output[fungible_id]': fungibleIdValue,
     from: evmAddressValue,
     to: evmAddressValue.optional(),
-    slippage_percent: z.coerce
-      .number({ error: 'must be a number greater than 0 and at most 50' })
-      .gt(0, 'must be greater than 0 and at most 50')
-      .max(50, 'must be greater than 0 and at most 50')
-      .default(2),
+    // Decimal digits only: a number as JavaScript reads it would take 0x10 for 16 and 1e1 for 10.
+    slippage_percent: z
+      .string()
+      .regex(/^\d{1,3}(\.\d{1,9})?$/, 'must be a decimal number greater than 0 and at most 50, such as 0.5')
+      .transform(Number)
+      .pipe(z.number().gt(0, 'must be greater than 0 and at most 50').max(50, 'must be greater than 0 and at most 50'))
+      .default(2)
+      .meta({ description: 'The slippage allowed, in percent: a decimal number greater than 0 and at most 50 (digits and one point only).' }),
     currency: currencyParam,
   })
   .refine((query) => query['output[chain_id]'] === undefined || query['output[chain_id]'] === query['input[chain_id]'], {

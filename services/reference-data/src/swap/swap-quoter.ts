@@ -1,5 +1,5 @@
 import { invalidArgument } from '@wallet-api/core/grpc';
-import { getAddress, type Address, type PublicClient } from 'viem';
+import { formatUnits, getAddress, maxUint256, type Address, type PublicClient } from 'viem';
 import type { ChainConfig } from '../chains/chain-config.js';
 import { createRpcClient } from '../tokens/token-reader.js';
 import type { Currency } from '../prices/currencies.js';
@@ -129,7 +129,9 @@ export function createSwapQuoter(options: {
       const [inputDecimals, outputDecimals] = await Promise.all([decimalsOf(input), decimalsOf(output)]);
       const amountIn = parseDisplayAmount(request.inputAmount, inputDecimals);
       if (amountIn === undefined) {
-        throw invalidArgument(`input[amount]: must be a positive decimal amount of ${input.fungibleId} with at most ${inputDecimals} decimal places, e.g. 1.5`);
+        throw invalidArgument(
+          `input[amount]: must be a positive decimal amount of ${input.fungibleId} with at most ${inputDecimals} decimal places and at most ${formatUnits(maxUint256, inputDecimals)}, e.g. 1.5`,
+        );
       }
 
       const routes = await findRoutes({ client, protocols: registry.protocols(chain.id), tokenIn: input.token, tokenOut: output.token, hubs, blockNumber });

@@ -19,6 +19,14 @@ describe('parseDisplayAmount', () => {
   test.each([['0'], ['0.000'], ['-1'], ['1e18'], ['1,5'], ['.5'], ['1.'], [''], ['abc'], ['0.0000001']])('%s is refused for 6 decimals', (text) => {
     expect(parseDisplayAmount(text, 6)).toBeUndefined();
   });
+  test('the largest uint256 in base units is the largest amount, at any decimals', () => {
+    const largest = (2n ** 256n - 1n).toString();
+    expect(parseDisplayAmount(largest, 0)).toBe(2n ** 256n - 1n);
+    expect(parseDisplayAmount(`${largest.slice(0, -18)}.${largest.slice(-18)}`, 18)).toBe(2n ** 256n - 1n);
+    expect(parseDisplayAmount((2n ** 256n).toString(), 0)).toBeUndefined();
+    expect(parseDisplayAmount('9'.repeat(78), 0)).toBeUndefined();
+    expect(parseDisplayAmount('9'.repeat(60), 18)).toBeUndefined();
+  });
 });
 
 describe('minimumOutput', () => {

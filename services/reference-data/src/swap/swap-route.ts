@@ -1,4 +1,4 @@
-import { encodePacked, type Address, type Hex } from 'viem';
+import { encodePacked, maxUint256, type Address, type Hex } from 'viem';
 
 /**
  * One way through the chain's trusted pools: `tokens` from the input token (the wrapped native
@@ -46,7 +46,8 @@ export function minimumOutput(output: bigint, slippagePercent: number): bigint {
 
 /**
  * A decimal display amount (`1.5`) in base units; undefined when it is not a positive decimal
- * with at most `decimals` fraction digits (no sign, exponent or grouping).
+ * with at most `decimals` fraction digits (no sign, exponent or grouping), or when it is more
+ * base units than a uint256 holds (no transaction can move it; the quoter's calls could not encode it).
  */
 export function parseDisplayAmount(text: string, decimals: number): bigint | undefined {
   const match = /^(\d{1,78})(?:\.(\d+))?$/.exec(text.trim());
@@ -54,7 +55,7 @@ export function parseDisplayAmount(text: string, decimals: number): bigint | und
   const fraction = match[2] ?? '';
   if (fraction.length > decimals) return undefined;
   const amount = BigInt(match[1]!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
-  return amount > 0n ? amount : undefined;
+  return amount > 0n && amount <= maxUint256 ? amount : undefined;
 }
 
 const whole = (amount: bigint, decimals: number) => Number(amount) / 10 ** decimals;
