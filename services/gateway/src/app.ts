@@ -10,6 +10,7 @@ import type { ListWalletTransactionsResponse } from '@wallet-api/core/proto/inde
 import type { PositionRows } from './cache/position-rows.js';
 import type { ResponseCache, VersionedCache } from './cache/response-cache.js';
 import type { Backends } from './grpc/backends.js';
+import { declaredPathMatcher } from './http/declared-paths.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
 import { requestMetrics } from './http/request-metrics.js';
@@ -130,8 +131,9 @@ export function createApp(deps: GatewayDependencies): Express {
   app.use('/docs', docsPage());
   app.get(webhookCertificatePath, webhookCertificate(deps.webhookCertificateFile, deps.logger));
   // A paid request (x402) is served without a key and without rate limits; every other goes through both.
-  const payments = deps.payments ? [payPerRequest(deps.payments.config, deps.payments.facilitator, deps.logger)] : [];
-  app.use('/v1', ...payments, unlessPaid(authenticate(deps.lookupOrganization)), unlessPaid(rateLimit(deps.redis, deps.rateLimits)), router);
+  const payments = deps.payments ? [payPerRequest(deps.payments.config, deps.payments.facilitator, deps.logger, deps.publicUrl)] : [];
+  const declared = declaredPathMatcher(Object.keys(openApiDocument.paths ?? {}));
+  app.use('/v1', (req, res, next) => (declared(`${req.baseUrl}${req.path}`) ? next() : notFoundHandler(req, res, next)), ...payments, unlessPaid(authenticate(deps.lookupOrganization)), unlessPaid(rateLimit(deps.redis, deps.rateLimits)), router);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createWalletClient, getAddress, http, parseAbi, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { x402Client } from '@x402/core/client';
@@ -151,6 +152,44 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
     expect(browser.status).toBe(402);
     expect(browser.headers.get('content-type')).toMatch(/^application\/json/);
     expect((await json(browser)).accepts).toEqual(required.accepts);
+  });
+
+  /** A keyless GET sent with its own Host header (fetch sends the URL's). */
+  function getWithHost(path: string, host: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(`${baseUrl}${path}`, { headers: { host } }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+  }
+
+  test("the 402 names the resource at the configured public URL: not the client's Host header, nor the query it sent", async () => {
+    const forged = await getWithHost('/v1/chains/', 'evil.invalid');
+    expect(forged.status).toBe(402);
+    const required = decodePaymentRequiredHeader(forged.headers['payment-required'] as string);
+    expect(required.resource.url).toBe('https://api.wallet.test/v1/chains/');
+    expect(forged.body).not.toContain('evil.invalid');
+
+    const keyInQuery = await fetch(`${baseUrl}/v1/chains/?api_key=wak_leaked_secret&currency=usd`);
+    expect(keyInQuery.status).toBe(402);
+    expect(keyInQuery.headers.get('payment-required')).not.toBeNull();
+    expect(decodePaymentRequiredHeader(keyInQuery.headers.get('payment-required')!).resource.url).toBe('https://api.wallet.test/v1/chains/');
+    expect(await keyInQuery.text()).not.toContain('wak_leaked_secret');
+  });
+
+  test('a keyless request to no endpoint answers 404, with no price quoted and no key asked for', async () => {
+    for (const path of ['/v1/nope', '/v1/chains/base/extra']) {
+      const response = await fetch(`${baseUrl}${path}`);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('payment-required')).toBeNull();
+      expect(response.headers.get('www-authenticate')).toBeNull();
+      expect(await json(response)).toEqual({ errors: [{ title: 'Not Found', detail: `no endpoint GET ${path}` }] });
+    }
   });
 
   test('@x402/fetch pays and gets the keyed body; the payee gains exactly the price on chain, with the receipt header', async () => {

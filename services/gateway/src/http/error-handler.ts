@@ -4,7 +4,7 @@ import { ApiError, apiError, errorBody } from './api-error.js';
 import { grpcErrorToApiError, isGrpcServiceError } from '../grpc/status-to-http.js';
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(apiError(404, `no endpoint ${req.method} ${req.path}`));
+  next(apiError(404, `no endpoint ${req.method} ${req.baseUrl}${req.path}`));
 };
 
 /** Body-parser and similar middleware signal client mistakes with `status`/`type` on the error. */

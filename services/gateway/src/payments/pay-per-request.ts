@@ -66,8 +66,11 @@ function rewritePaymentAnswers(res: Response, config: PaymentConfig, resourceUrl
       if (required.error !== undefined && !isReasonCode(required.error)) {
         logger.warn({ reason: required.error }, 'pay-per-request verification failed');
         required = { ...required, error: 'payment_verification_failed' };
-        setHeader('PAYMENT-REQUIRED', encodePaymentRequiredHeader(required));
       }
+      // x402 names the resource from the request's Host header and query: the configured public
+      // URL of the path is named instead (a client's Host is not ours to echo, nor a key it sent in the query).
+      required = { ...required, resource: { ...required.resource, url: resourceUrl } };
+      setHeader('PAYMENT-REQUIRED', encodePaymentRequiredHeader(required));
     } else {
       // A failed settlement: x402 sends only the failed receipt, so the requirements are restated.
       const receipt = res.getHeader('PAYMENT-RESPONSE');
@@ -92,7 +95,8 @@ function rewritePaymentAnswers(res: Response, config: PaymentConfig, resourceUrl
  * request that fails (400, 404...) after a valid payment is answered without settling, so the
  * payer is charged only for answers. Keyed requests and keyless writes pass through untouched.
  */
-export function payPerRequest(config: PaymentConfig, facilitator: FacilitatorClient | FacilitatorClient[], logger: Logger): RequestHandler {
+export function payPerRequest(config: PaymentConfig, facilitator: FacilitatorClient | FacilitatorClient[], logger: Logger, publicUrl: string): RequestHandler {
+  const origin = publicUrl.replace(/\/$/, '');
   const resourceServer = new x402ResourceServer(facilitator).register(config.evm.network, new ExactEvmScheme());
   // No RPC URL for the Solana scheme: the payer's client reads a fresh blockhash itself when it signs.
   if (config.svm) resourceServer.register(config.svm.network, new ExactSvmScheme());
@@ -113,7 +117,7 @@ export function payPerRequest(config: PaymentConfig, facilitator: FacilitatorCli
     // x402 answers browsers (Accept: text/html, a Mozilla user agent) with an HTML paywall; this API
     // answers JSON only, so its 402 is the JSON requirements for every client.
     req.headers.accept = 'application/json';
-    rewritePaymentAnswers(res, config, `${req.protocol}://${req.get('host') ?? ''}${req.originalUrl}`, logger);
+    rewritePaymentAnswers(res, config, `${origin}${req.baseUrl}${req.path}`, logger);
     void middleware(req, res, (error?: unknown) => {
       if (error) {
         next(error);

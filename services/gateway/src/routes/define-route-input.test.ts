@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import express from 'express';
@@ -41,6 +41,14 @@ describe('define-route: input no schema should have to expect', () => {
         handled.push(input);
         return { data: input.body };
       },
+    });
+    routes.add({
+      method: 'get',
+      path: '/v1/self',
+      summary: 'A route answering with its links.self',
+      tag: 'test',
+      response: z.object({ data: z.string() }),
+      handle: async (_input, { selfUrl }) => ({ data: selfUrl }),
     });
     const app = express();
     app.use((_req, res, next) => {
@@ -105,5 +113,25 @@ describe('define-route: input no schema should have to expect', () => {
     expect(await (await post('{"callback_url":"https://example.com/","filters":{"dapp_ids":["uniswap"]}}')).json()).toEqual({
       data: { callback_url: 'https://example.com/', filters: { dapp_ids: ['uniswap'] } },
     });
+  });
+
+  test('links.self is the public URL with the path and query as sent: an absolute-form target gives its path alone, a fragment is left out', async () => {
+    const sent = (target: string) =>
+      new Promise<string>((resolve, reject) => {
+        const { hostname, port } = new URL(base);
+        // http.request sends `path` verbatim as the request target.
+        const request = httpRequest({ hostname, port, path: target }, (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve((JSON.parse(body) as { data: string }).data));
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    expect(await sent('/v1/self?currency=usd')).toBe('https://api.test/v1/self?currency=usd');
+    expect(await sent(`${base}/v1/self?currency=usd`)).toBe('https://api.test/v1/self?currency=usd');
+    expect(await sent('http://evil.invalid/v1/self')).toBe('https://api.test/v1/self');
+    expect(await sent('/v1/self?currency=usd#fragment')).toBe('https://api.test/v1/self?currency=usd');
   });
 });

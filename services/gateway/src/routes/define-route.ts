@@ -8,6 +8,7 @@ import { encodeAnswer, sendEncoded } from '../cache/encoded-answer.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import { apiError, titles, type ErrorStatus } from '../http/api-error.js';
 import { arrayFormKey, nulCharacterPath } from '../http/input-checks.js';
+import { requestTarget } from './request-url.js';
 import { isPayableRequest } from '../payments/payable-request.js';
 import { errorResponseSchema } from '../schemas/common.js';
 
@@ -221,7 +222,7 @@ export function createApiRoutes(options: {
         } as RouteInput<P, Q, H, B>;
         const organization = res.locals.organization as Organization;
         const respond = async (changeTokens?: WalletChangeTokens): Promise<{ status: number; body: unknown }> => {
-          const answer = await spec.handle(input, { organization, requestId: res.locals.requestId as string, selfUrl: `${baseUrl}${req.originalUrl}`, baseUrl, ...(changeTokens ? { changeTokens } : {}) });
+          const answer = await spec.handle(input, { organization, requestId: res.locals.requestId as string, selfUrl: `${baseUrl}${requestTarget(req.originalUrl)}`, baseUrl, ...(changeTokens ? { changeTokens } : {}) });
           const { status, body } = answer instanceof StatusAnswer ? answer : { status: successStatus, body: answer };
           if (status !== successStatus && spec.alsoAnswers?.[status as AlternateStatus] === undefined) {
             // The OpenAPI document would not list it: a programming error, not the client's.
@@ -242,7 +243,7 @@ export function createApiRoutes(options: {
           // Everything an answer depends on besides the wallet's data: the URL as sent (links.self
           // repeats it), the headers the route reads, and the caller's entitlements.
           const { variant = '', ...served } = cached;
-          const key = [spec.path, req.originalUrl, JSON.stringify(input.headers), organization.roles.join(','), organization.addons.join(','), variant].join('\n');
+          const key = [spec.path, requestTarget(req.originalUrl), JSON.stringify(input.headers), organization.roles.join(','), organization.addons.join(','), variant].join('\n');
           const { body } = await options.responseCache.serve({ route: spec.path, ...served, key }, async (tokens) => {
             const { status, body: computed } = await respond(tokens);
             const encoded = encodeAnswer(JSON.stringify(computed));
