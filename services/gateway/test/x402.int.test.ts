@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createWalletClient, getAddress, http, parseAbi, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
@@ -272,6 +273,32 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
       expect({ name, used: await nonceUsed(payment.nonce) }).toEqual({ name, used: false });
     }
     expect(await balances()).toEqual(before);
+  });
+
+  test('malformed payment headers answer 402 naming the header and the field, with no exception text and nothing written to the console', async () => {
+    const required = await requirementsFor('/v1/chains/');
+    const { header: valid } = await signedPayment(required);
+    const envelope = JSON.parse(Buffer.from(valid, 'base64').toString('utf8'));
+    const encoded = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
+    const consoleSpies = [jest.spyOn(globalThis.console, 'error'), jest.spyOn(globalThis.console, 'warn'), jest.spyOn(globalThis.console, 'log')];
+    try {
+      for (const [name, value, detail] of [
+        ['PAYMENT-SIGNATURE', Buffer.from('abc\u0000\u0001def').toString('base64'), 'header PAYMENT-SIGNATURE: is not base64 of a JSON payment payload'],
+        ['X-PAYMENT', 'not base64!', 'header X-PAYMENT: is not base64'],
+        ['X-PAYMENT', encoded({ ...envelope, payload: { ...envelope.payload, authorization: { ...envelope.payload.authorization, value: undefined } } }), 'header X-PAYMENT: payload.authorization.value: must be a decimal integer in a string'],
+        ['PAYMENT-SIGNATURE', encoded({ ...envelope, payload: 'str' }), 'header PAYMENT-SIGNATURE: payload: Invalid input: expected record, received string'],
+      ] as const) {
+        const response = await fetch(`${baseUrl}/v1/chains/`, { headers: { [name]: value } });
+        expect(response.status).toBe(402);
+        const body = await json(response);
+        expect(body.error).toBe('invalid_payload');
+        expect(body.errors).toEqual([{ title: 'Payment Required', detail: `${detail}; nothing was charged or served` }]);
+        expect(decodePaymentRequiredHeader(response.headers.get('payment-required')!).error).toBe('invalid_payload');
+      }
+      for (const spy of consoleSpies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of consoleSpies) spy.mockRestore();
+    }
   });
 
   test('the payment in X-PAYMENT (the decisions\' v1 header name) is accepted the same way', async () => {

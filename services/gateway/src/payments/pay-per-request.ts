@@ -9,6 +9,7 @@ import type { Logger } from '@wallet-api/core/logger';
 import type { Organization } from '../auth/authenticate.js';
 import { apiError, errorBody } from '../http/api-error.js';
 import { isPayableRequest } from './payable-request.js';
+import { paymentHeaderProblem } from './payment-header.js';
 import type { PaymentConfig } from './payment-config.js';
 import { isReasonCode, paymentRequiredBody, paymentRequirements } from './payment-required-body.js';
 import { paidRouteConfig } from './payment-requirements.js';
@@ -41,7 +42,7 @@ export function unlessPaid(handler: RequestHandler): RequestHandler {
  * sent, and every 402 gets the requirements object with a JSON:API `errors` entry as its body
  * (the x402 server writes `{}` there).
  */
-function rewritePaymentAnswers(res: Response, config: PaymentConfig, resourceUrl: string, logger: Logger): void {
+function rewritePaymentAnswers(res: Response, config: PaymentConfig, resourceUrl: string, logger: Logger, refusal: MalformedPayment | undefined): void {
   const setHeader = res.setHeader.bind(res);
   res.setHeader = (name: string, value: number | string | readonly string[]) => {
     if (name.toLowerCase() === 'payment-response') setHeader('X-PAYMENT-RESPONSE', value);
@@ -69,7 +70,7 @@ function rewritePaymentAnswers(res: Response, config: PaymentConfig, resourceUrl
       }
       // x402 names the resource from the request's Host header and query: the configured public
       // URL of the path is named instead (a client's Host is not ours to echo, nor a key it sent in the query).
-      required = { ...required, resource: { ...required.resource, url: resourceUrl } };
+      required = { ...required, ...(refusal ? { error: 'invalid_payload' } : {}), resource: { ...required.resource, url: resourceUrl } };
       setHeader('PAYMENT-REQUIRED', encodePaymentRequiredHeader(required));
     } else {
       // A failed settlement: x402 sends only the failed receipt, so the requirements are restated.
@@ -83,8 +84,14 @@ function rewritePaymentAnswers(res: Response, config: PaymentConfig, resourceUrl
       };
       setHeader('PAYMENT-REQUIRED', encodePaymentRequiredHeader(required));
     }
-    return json(paymentRequiredBody(required));
+    return json(paymentRequiredBody(required, refusal && `header ${refusal.header}: ${refusal.problem}; nothing was charged or served`));
   };
+}
+
+/** A payment header refused before x402 read it: which header, and what is wrong with it. */
+interface MalformedPayment {
+  header: 'PAYMENT-SIGNATURE' | 'X-PAYMENT';
+  problem: string;
 }
 
 /**
@@ -113,11 +120,16 @@ export function payPerRequest(config: PaymentConfig, facilitator: FacilitatorCli
     // x402 v2 reads the payment from PAYMENT-SIGNATURE only; the decisions name X-PAYMENT (v1's
     // header), which carries the same base64 payload: it is read as PAYMENT-SIGNATURE when alone.
     const xPayment = req.headers['x-payment'];
-    if (req.headers['payment-signature'] === undefined && typeof xPayment === 'string') req.headers['payment-signature'] = xPayment;
+    const header: MalformedPayment['header'] = req.headers['payment-signature'] === undefined && typeof xPayment === 'string' ? 'X-PAYMENT' : 'PAYMENT-SIGNATURE';
+    if (header === 'X-PAYMENT') req.headers['payment-signature'] = xPayment;
+    const payment = req.headers['payment-signature'];
+    // A malformed payment is refused here, and x402 answers as for none (its requirements).
+    const problem = typeof payment === 'string' ? paymentHeaderProblem(payment) : undefined;
+    if (problem) delete req.headers['payment-signature'];
     // x402 answers browsers (Accept: text/html, a Mozilla user agent) with an HTML paywall; this API
     // answers JSON only, so its 402 is the JSON requirements for every client.
     req.headers.accept = 'application/json';
-    rewritePaymentAnswers(res, config, `${origin}${req.baseUrl}${req.path}`, logger);
+    rewritePaymentAnswers(res, config, `${origin}${req.baseUrl}${req.path}`, logger, problem === undefined ? undefined : { header, problem });
     void middleware(req, res, (error?: unknown) => {
       if (error) {
         next(error);
