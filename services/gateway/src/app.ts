@@ -10,6 +10,7 @@ import type { ListWalletTransactionsResponse } from '@wallet-api/core/proto/inde
 import type { PositionRows } from './cache/position-rows.js';
 import type { ResponseCache, VersionedCache } from './cache/response-cache.js';
 import type { Backends } from './grpc/backends.js';
+import { refuseOversizedBodies } from './http/body-limit.js';
 import { declaredPathMatcher } from './http/declared-paths.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
@@ -118,6 +119,7 @@ export function createApp(deps: GatewayDependencies): Express {
   app.set('etag', false);
   app.use(requestMetrics);
   app.use(requestContext);
+  app.use(refuseOversizedBodies);
   // Request bodies are parsed by the routes that declare one (define-route), after authentication.
   const { router, openApiDocument } = declareApi(deps);
 

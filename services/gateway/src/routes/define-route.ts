@@ -7,6 +7,7 @@ import type { Organization } from '../auth/authenticate.js';
 import { encodeAnswer, sendEncoded } from '../cache/encoded-answer.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import { apiError, titles, type ErrorStatus } from '../http/api-error.js';
+import { maxBodyBytes } from '../http/body-limit.js';
 import { arrayFormKey, nulCharacterPath } from '../http/input-checks.js';
 import { requestTarget } from './request-url.js';
 import { isPayableRequest } from '../payments/payable-request.js';
@@ -157,7 +158,7 @@ function parseBody<B extends z.ZodType>(schema: B, req: Request): z.infer<B> {
 
 // Only routes declaring a body parse one, after authentication and rate limiting. Any JSON value
 // parses (not only objects and arrays), so that `"text"` is answered as the wrong shape, not as invalid JSON.
-const jsonBody = express.json({ limit: '1mb', strict: false });
+const jsonBody = express.json({ limit: maxBodyBytes, strict: false });
 
 function readHeaders(schema: AnyObject, req: Request): Record<string, string | undefined> {
   return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, req.get(name)]));
