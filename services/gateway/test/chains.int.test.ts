@@ -173,6 +173,17 @@ describe('gateway chains endpoints end to end through gRPC', () => {
 
     const notBasic = await get('/v1/chains/', { Authorization: 'Bearer something' });
     expect(notBasic.status).toBe(401);
+
+    // One rule (spec 8.1, RFC 7617): the scheme in any case, the key, a colon and no password.
+    expect((await get('/v1/chains/', { Authorization: `basic ${Buffer.from(`${key}:`).toString('base64')}` })).status).toBe(200);
+    for (const [credentials, problem] of [
+      [`${key}:secret`, 'a password was sent'],
+      [key, 'the colon is missing'],
+    ]) {
+      const refused = await get('/v1/chains/', { Authorization: `Basic ${Buffer.from(credentials!).toString('base64')}` });
+      expect(refused.status).toBe(401);
+      expect((await json(refused)).errors[0].detail).toContain(problem);
+    }
   });
 
   test('400 with a detail naming the malformed parameter', async () => {

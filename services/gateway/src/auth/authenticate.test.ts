@@ -5,17 +5,30 @@ const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toStrin
 describe('parseBasicApiKey', () => {
   test.each([
     [basic('wak_abc:'), 'wak_abc'],
-    [basic('wak_abc'), 'wak_abc'],
-    [basic('wak_abc:ignored-password'), 'wak_abc'],
     [`basic ${Buffer.from('k:').toString('base64')}`, 'k'],
-    [basic(':'), undefined],
-    [basic(''), undefined],
-    ['Bearer wak_abc', undefined],
-    ['Basic', undefined],
-    ['Basic !!!', undefined],
-    [undefined, undefined],
-  ])('%p -> %p', (header, expected) => {
-    expect(parseBasicApiKey(header)).toBe(expected);
+    [`BASIC ${Buffer.from('wak_abc:').toString('base64')}`, 'wak_abc'],
+    [basic('wak_ab:'), 'wak_ab'],
+  ])('%p is the key %p', (header, key) => {
+    expect(parseBasicApiKey(header)).toEqual({ key });
+  });
+
+  const missingColon = 'the Authorization header must carry the API key followed by a colon (an empty password); the colon is missing';
+  const password = 'the Authorization header must carry the API key followed by a colon and no password; a password was sent';
+  const notBasic = 'the Authorization header must be Basic followed by the standard base64 of the API key and a colon';
+  test.each([
+    [basic('wak_abc'), missingColon],
+    [basic('wak_abc:ignored-password'), password],
+    [basic('wak_abc::'), password],
+    [basic(':'), 'the Authorization header carries no API key before the colon'],
+    [`Basic ${Buffer.from('wak_abc?>:').toString('base64url')}`, notBasic],
+    [`Basic ${Buffer.from('wak_ab:').toString('base64').replace(/=+$/, '')}`, notBasic],
+    ['Basic ', notBasic],
+    ['Basic', notBasic],
+    ['Bearer wak_abc', notBasic],
+    ['Basic !!!', notBasic],
+    [undefined, 'an API key is required: send it as the username of HTTP Basic authentication with an empty password'],
+  ])('%p is refused: %s', (header, problem) => {
+    expect(parseBasicApiKey(header)).toEqual({ problem });
   });
 });
 

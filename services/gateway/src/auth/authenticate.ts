@@ -14,32 +14,32 @@ export type OrganizationLookup = (apiKey: string) => Promise<Organization | null
 
 const challenge = { 'WWW-Authenticate': 'Basic realm="wallet-api", charset="UTF-8"' };
 
+/** Standard base64 (RFC 4648 section 4) with its padding: what RFC 7617 puts after `Basic`. */
+const basicCredentials = /^Basic ((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)$/i;
+
 /**
- * Reads the key from `Authorization: Basic base64(<key>:)`: the key is the username and the
- * password is empty (a non-empty password is ignored rather than refused, as HTTP clients that
- * always send one would otherwise be locked out).
+ * The API key of `Authorization: Basic base64(<key>:)` (spec 8.1: the key is the username, the
+ * password is empty), or what is wrong with the header. One rule, no leniency: the scheme in any
+ * case (RFC 7617), standard padded base64, and the decoded credentials exactly the key and one
+ * colon. A password, a missing colon and URL-safe or unpadded base64 are refused, each saying so.
  */
-export function parseBasicApiKey(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
-  if (!match) return undefined;
+export function parseBasicApiKey(header: string | undefined): { key: string } | { problem: string } {
+  if (!header) return { problem: 'an API key is required: send it as the username of HTTP Basic authentication with an empty password' };
+  const match = basicCredentials.exec(header.trim());
+  if (!match || match[1] === '') return { problem: 'the Authorization header must be Basic followed by the standard base64 of the API key and a colon' };
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  const key = colon === -1 ? decoded : decoded.slice(0, colon);
-  return key.length > 0 ? key : undefined;
+  if (colon === -1) return { problem: 'the Authorization header must carry the API key followed by a colon (an empty password); the colon is missing' };
+  if (colon !== decoded.length - 1) return { problem: 'the Authorization header must carry the API key followed by a colon and no password; a password was sent' };
+  if (colon === 0) return { problem: 'the Authorization header carries no API key before the colon' };
+  return { key: decoded.slice(0, colon) };
 }
 
 export function authenticate(lookup: OrganizationLookup): RequestHandler {
   return async (req, res, next) => {
-    const header = req.get('authorization');
-    const key = parseBasicApiKey(header);
-    if (!key) {
-      const detail = header
-        ? 'the Authorization header is not HTTP Basic with the API key as username and an empty password'
-        : 'an API key is required: send it as the username of HTTP Basic authentication with an empty password';
-      throw apiError(401, detail, challenge);
-    }
-    const organization = await lookup(key);
+    const credentials = parseBasicApiKey(req.get('authorization'));
+    if ('problem' in credentials) throw apiError(401, credentials.problem, challenge);
+    const organization = await lookup(credentials.key);
     if (!organization) throw apiError(401, 'the API key is invalid', challenge);
     res.locals.organization = organization;
     next();
