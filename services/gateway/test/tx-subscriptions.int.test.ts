@@ -379,6 +379,19 @@ describe('/v1/tx-subscriptions end to end through the subscription service', () 
 
     await patch('callback_url', { json: { callback_url: 'https://127.0.0.1:9/renamed' } });
     expect((await attributes(id)).callback_url).toBe('https://127.0.0.1:9/renamed');
+    // Kept in its normalized form: scheme and host lowercased, the default port and dot segments dropped.
+    await patch('callback_url', { json: { callback_url: 'HTTPS://127.0.0.1:443/a/../Hooks?x=1' } });
+    expect((await attributes(id)).callback_url).toBe('https://127.0.0.1/Hooks?x=1');
+    for (const [url, problem] of [
+      ['https://127.0.0.1:9/a\r\nX-Injected: 1', 'callback_url must not contain spaces or control characters'],
+      ['https://127.0.0.1:9/a\tb', 'callback_url must not contain spaces or control characters'],
+      ['https://:@127.0.0.1:9/hooks', 'callback_url must not contain credentials'],
+      ['https://127.0.0.1:0/hooks', 'callback_url must not use port 0'],
+    ]) {
+      expect(await refusal(await gateway.request('PATCH', `${base}/${id}/callback_url`, { json: { callback_url: url } }))).toEqual([400, malformed(problem!)]);
+      expect(await refusal(await gateway.request('POST', `${base}/`, { json: { callback_url: url, addresses: [evm(1)] } }))).toEqual([400, malformed(problem!)]);
+    }
+    expect((await attributes(id)).callback_url).toBe('https://127.0.0.1/Hooks?x=1');
 
     await patch('chain_ids', { json: { chain_ids: ['base', 'ethereum', 'base'] } });
     expect((await attributes(id)).chain_ids).toEqual(['base', 'ethereum']);

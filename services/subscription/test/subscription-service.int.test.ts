@@ -481,7 +481,7 @@ describe('validation', () => {
     expect(await createWith({ addresses: ['0x1234'] })).toEqual(invalid('addresses holds "0x1234", which is not an EVM or Solana address'));
     expect(await createWith({ callbackUrl: 'https://10.0.0.1/hook' })).toEqual(invalid('callback_url host is a private address (10.0.0.1)'));
     expect(await createWith({ callbackUrl: 'ftp://127.0.0.1/hook' })).toEqual(invalid('callback_url must use https'));
-    expect(await createWith({ callbackUrl: 'not a url' })).toEqual(invalid('callback_url is not a valid absolute URL'));
+    expect(await createWith({ callbackUrl: 'not-a-url' })).toEqual(invalid('callback_url is not a valid absolute URL'));
     expect(await createWith({ filters: excludeOf({ addresses: list('nope') }) })).toEqual(
       invalid('filters.exclude.addresses holds "nope", which is not an EVM or Solana address'),
     );

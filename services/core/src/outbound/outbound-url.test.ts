@@ -35,7 +35,7 @@ describe('createCallbackUrlGuard (no allow-list)', () => {
   });
 
   it.each([
-    { url: 'not a url', reason: 'callback_url is not a valid absolute URL' },
+    { url: 'not-a-url', reason: 'callback_url is not a valid absolute URL' },
     { url: '/relative/path', reason: 'callback_url is not a valid absolute URL' },
     { url: 'http://hooks.example.com/webhook', reason: 'callback_url must use https' },
     { url: 'ftp://hooks.example.com/', reason: 'callback_url must use https' },
@@ -44,6 +44,14 @@ describe('createCallbackUrlGuard (no allow-list)', () => {
     { url: 'wss://hooks.example.com/', reason: 'callback_url must use https' },
     { url: 'https://user:pw@hooks.example.com/', reason: 'callback_url must not contain credentials' },
     { url: 'https://user@hooks.example.com/', reason: 'callback_url must not contain credentials' },
+    { url: 'https://:@hooks.example.com/', reason: 'callback_url must not contain credentials' },
+    { url: 'https://@hooks.example.com/', reason: 'callback_url must not contain credentials' },
+    { url: 'https://hooks.example.com:0/', reason: 'callback_url must not use port 0' },
+    { url: 'https://hooks.example.com/a\r\nX-Injected: 1', reason: 'callback_url must not contain spaces or control characters' },
+    { url: 'https://hooks.exa\tmple.com/', reason: 'callback_url must not contain spaces or control characters' },
+    { url: 'https://hooks.example.com/a b', reason: 'callback_url must not contain spaces or control characters' },
+    { url: ' https://hooks.example.com/', reason: 'callback_url must not contain spaces or control characters' },
+    { url: 'https://hooks.example.com/\u007f', reason: 'callback_url must not contain spaces or control characters' },
     { url: 'https://internal.example.com/', reason: 'callback_url host resolves to a private address (10.0.0.1)' },
     { url: 'https://mixed.example.com/', reason: 'callback_url host resolves to a private address (192.168.0.10)' },
     { url: 'https://metadata.example.com/', reason: 'callback_url host resolves to a link-local address (169.254.169.254)' },
@@ -116,6 +124,11 @@ describe('createOutboundUrlGuard', () => {
       reason: 'token_uri is not a valid absolute URL',
       retryable: false,
     });
+  });
+
+  it('reads URLs from chains as the URL standard does: a stray line break or a surrounding space is dropped, not refused', async () => {
+    const guard = createOutboundUrlGuard({ allow: [], lookup });
+    expect(await guard.check(' https://hooks.example.com/meta/1\n')).toMatchObject({ ok: true, url: new URL('https://hooks.example.com/meta/1') });
   });
 
   it('refuses http to public hosts unless allowPublicHttp', async () => {

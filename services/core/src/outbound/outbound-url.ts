@@ -32,6 +32,14 @@ export interface OutboundUrlGuardOptions {
    * Allow-listed hosts and ranges may use http either way.
    */
   allowPublicHttp?: boolean;
+  /**
+   * The URL is text a client typed for us to keep (a callback URL), refused unless it means what
+   * it says: no control character or space (the URL standard drops tabs and line breaks, which
+   * would make the stored URL another than the one sent), no `@` in the authority (`https://:@host`
+   * parses to no credentials), no port 0. Off for URLs read from chains (NFT metadata), where a
+   * stray line break is common and harmless.
+   */
+  exactText?: boolean;
 }
 
 const systemLookup: ResolveHost = (host) => dnsLookup(host, { all: true, verbatim: true });
@@ -43,6 +51,7 @@ export function createOutboundUrlGuard({
   lookup = systemLookup,
   subject = 'url',
   allowPublicHttp = false,
+  exactText = false,
 }: OutboundUrlGuardOptions): OutboundUrlGuard {
   const schemeRule = allowPublicHttp ? `${subject} must use http or https` : `${subject} must use https`;
 
@@ -57,6 +66,7 @@ export function createOutboundUrlGuard({
 
   return {
     async check(text) {
+      if (exactText && /[\x00-\x20\x7f]/.test(text)) return refuse(`${subject} must not contain spaces or control characters`);
       let url: URL;
       try {
         url = new URL(text);
@@ -65,6 +75,8 @@ export function createOutboundUrlGuard({
       }
       if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse(schemeRule);
       if (url.username !== '' || url.password !== '') return refuse(`${subject} must not contain credentials`);
+      if (exactText && /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(text)) return refuse(`${subject} must not contain credentials`);
+      if (url.port === '0') return refuse(`${subject} must not use port 0`);
 
       const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
       const addresses = await resolve(host);
@@ -97,12 +109,13 @@ function firstProblem(allow: readonly AllowRule[], addresses: readonly string[],
 
 /**
  * The subscription service's webhook guard: https only for public hosts, since webhooks carry
- * signed payloads, and refusals name `callback_url` because clients see them as is.
+ * signed payloads, the URL's text exactly as it is to be kept, and refusals name `callback_url`
+ * because clients see them as is.
  */
 export type CallbackUrlGuard = OutboundUrlGuard;
 export type CallbackUrlCheck = OutboundUrlCheck;
 export type CallbackUrlGuardOptions = Pick<OutboundUrlGuardOptions, 'allow' | 'lookup'>;
 
 export function createCallbackUrlGuard(options: CallbackUrlGuardOptions): CallbackUrlGuard {
-  return createOutboundUrlGuard({ ...options, subject: 'callback_url' });
+  return createOutboundUrlGuard({ ...options, subject: 'callback_url', exactText: true });
 }

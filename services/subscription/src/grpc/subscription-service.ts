@@ -23,7 +23,7 @@ import { normalizeAddressList } from '../subscriptions/wallet-address.js';
  * as is, so it names `callback_url` (createCallbackUrlGuard of @wallet-api/core/outbound fits).
  */
 export interface CallbackUrlChecker {
-  check(url: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+  check(url: string): Promise<{ ok: true; url: URL } | { ok: false; reason: string }>;
 }
 
 export interface SubscriptionServiceDeps {
@@ -139,10 +139,11 @@ export function subscriptionService(deps: SubscriptionServiceDeps): ServiceRegis
   }
   const changed = () => notify(deps.onChange, 'onChange');
 
+  /** The URL as kept and shown: its normalized form (scheme and host lowercased, default port and dot segments dropped). */
   async function checkCallbackUrl(url: string): Promise<string> {
     const verdict = await callbackUrls.check(url);
     if (!verdict.ok) throw invalidArgument(verdict.reason);
-    return url;
+    return verdict.url.href;
   }
 
   async function owned(ref: SubscriptionRef): Promise<StoredSubscription> {
