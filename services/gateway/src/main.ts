@@ -10,6 +10,7 @@ import { startTelemetry } from '@wallet-api/core/telemetry';
 import { createApp } from './app.js';
 import { findOrganizationByKey } from './auth/api-keys.js';
 import { cachedLookup } from './auth/authenticate.js';
+import { followKeyRevocations } from './auth/key-revocations.js';
 import { createResponseCache } from './cache/response-cache.js';
 import { createPositionRows } from './cache/position-rows.js';
 import { createTransactionPages } from './cache/transaction-pages.js';
@@ -70,8 +71,17 @@ const transactionPages =
   cacheBytes > 0 ? createTransactionPages({ versions: changes, logger, maxBytes: (cacheBytes * 3) / 16, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
 const positionRows = cacheBytes > 0 ? createPositionRows({ versions: changes, logger, maxBytes: cacheBytes / 16, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
 
+const lookupOrganization = cachedLookup((key) => findOrganizationByKey(prisma, key));
+// A revoked key is forgotten when `keys revoke` says so, not when its cache entry ends. Not awaited:
+// the gateway serves while Redis is unreachable, the subscription follows when it connects.
+const revocations = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+revocations.on('error', (error) => logger.warn({ err: error }, 'redis error (key revocations)'));
+followKeyRevocations(revocations, config.REDIS_KEY_PREFIX, () => lookupOrganization.forgetAll(), logger).catch((error: unknown) =>
+  logger.warn({ err: error }, 'not following API key revocations: a revoked key stops working within 30 s'),
+);
+
 const app = createApp({
-  lookupOrganization: cachedLookup((key) => findOrganizationByKey(prisma, key)),
+  lookupOrganization,
   redis,
   backends,
   publicUrl: config.PUBLIC_URL,
@@ -120,6 +130,7 @@ async function stop(signal: string) {
   clearTimeout(deadline);
   backends.close();
   redis.disconnect();
+  revocations.disconnect();
   await prisma.$disconnect();
   await metrics.close();
   await telemetry.shutdown().catch(() => undefined);

@@ -2,8 +2,11 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createPrisma } from '@wallet-api/core/db';
-import { testConfig, uniqueName } from '@wallet-api/core/testing';
+import { testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
+import { Redis } from 'ioredis';
 import { createOrganizationKey, findOrganizationByKey, hashApiKey, InvalidKeyRequestError } from '../src/auth/api-keys.js';
+import { cachedLookup } from '../src/auth/authenticate.js';
+import { followKeyRevocations } from '../src/auth/key-revocations.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const cliMain = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
@@ -15,12 +18,12 @@ interface CliResult {
 }
 
 /** Runs the CLI from source through tsx, as a separate process like an operator would. */
-function runCli(args: string[]): Promise<CliResult> {
+function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       `${repoRoot}node_modules/.bin/tsx`,
       [cliMain, ...args],
-      { cwd: repoRoot, env: { ...process.env, DATABASE_URL: testConfig().DATABASE_URL } },
+      { cwd: repoRoot, env: { ...process.env, DATABASE_URL: testConfig().DATABASE_URL, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
@@ -128,6 +131,10 @@ describe('API keys in PostgreSQL', () => {
     [['keys', 'create', '--org', 'x', '--roles', 'admin'], 'unknown role "admin"'],
     [['keys', 'create', '--org', 'x', '--colour', 'red'], "Unknown option '--colour'"],
     [['keys', 'delete'], 'unknown command "keys delete"'],
+    [['keys', 'revoke'], 'keys revoke takes one key id'],
+    [['keys', 'revoke', 'not-a-key-id'], 'no API key has the id "not-a-key-id"'],
+    [['keys', 'rotate', '00000000-0000-4000-8000-000000000000'], 'no API key has the id "00000000-0000-4000-8000-000000000000"'],
+    [['keys', 'rotate', 'x', '--previous-valid-hours', '-1'], "Option '--previous-valid-hours"],
   ])('the CLI exits 2 with a message on stderr for %p', async (args, message) => {
     const result = await runCli(args);
 
@@ -135,5 +142,89 @@ describe('API keys in PostgreSQL', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(message);
     expect(result.stderr).toContain('usage: wallet-api keys create');
+  });
+
+  /** The id of the only key of `org`, from `keys list --org`. */
+  async function listedKeys(org: string): Promise<string[][]> {
+    const listed = await runCli(['keys', 'list', '--org', org]);
+    expect(listed.code).toBe(0);
+    const [header, ...rows] = listed.stdout.trim().split('\n').map((line) => line.split(/\s{2,}/));
+    expect(header).toEqual(['id', 'prefix', 'organization', 'created', 'revoked', 'expires']);
+    return rows;
+  }
+
+  test('keys list shows ids and first characters, never a key; revoke stops the key; rotate issues a new one and ends the old', async () => {
+    const org = orgName('lifecycle');
+    const created = await runCli(['keys', 'create', '--org', org, '--expires-in-days', '30']);
+    const first = created.stdout.trim().split('\n').at(-1)!;
+    const [row] = await listedKeys(org);
+    const [id, prefix, listedOrg, , revoked, expires] = row!;
+    expect([prefix, listedOrg, revoked]).toEqual([first.slice(0, 12), org, '-']);
+    expect(Math.abs(Date.parse(expires!) - Date.now() - 30 * 86_400_000)).toBeLessThan(120_000);
+    expect((await runCli(['keys', 'list'])).stdout).not.toContain(first);
+
+    // Rotation with an overlap: the new key works, the old one until its new expiry.
+    const rotated = await runCli(['keys', 'rotate', id!, '--previous-valid-hours', '2']);
+    expect(rotated.code).toBe(0);
+    const second = rotated.stdout.trim().split('\n').at(-1)!;
+    expect(second).toMatch(/^wak_/);
+    expect(await findOrganizationByKey(prisma, second)).toEqual(expect.objectContaining({ name: org }));
+    const overlapping = await findOrganizationByKey(prisma, first);
+    expect(overlapping?.keyExpiresAt! - Date.now()).toBeGreaterThan(2 * 3_600_000 - 120_000);
+    expect(overlapping?.keyExpiresAt! - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
+
+    // Rotation without one revokes the old key at once; revoking it again is harmless.
+    const secondId = (await listedKeys(org)).find(([, keyPrefix]) => keyPrefix === second.slice(0, 12))![0]!;
+    const third = (await runCli(['keys', 'rotate', secondId])).stdout.trim().split('\n').at(-1)!;
+    expect(await findOrganizationByKey(prisma, second)).toBeNull();
+    expect(await findOrganizationByKey(prisma, third)).toEqual(expect.objectContaining({ name: org }));
+    const thirdId = (await listedKeys(org)).find(([, keyPrefix]) => keyPrefix === third.slice(0, 12))![0]!;
+    const revoke = await runCli(['keys', 'revoke', thirdId]);
+    expect(revoke.code).toBe(0);
+    expect(revoke.stdout).toContain(`revoked ${thirdId}`);
+    expect(await findOrganizationByKey(prisma, third)).toBeNull();
+    expect((await runCli(['keys', 'revoke', thirdId])).code).toBe(0);
+    const rotateRevoked = await runCli(['keys', 'rotate', thirdId]);
+    expect([rotateRevoked.code, rotateRevoked.stderr]).toEqual([2, expect.stringContaining('is revoked already')]);
+  });
+
+  test('an expired key finds nothing; one that expires later says when', async () => {
+    const org = orgName('expiring');
+    const expired = await createOrganizationKey(prisma, { org, expiresAt: new Date(Date.now() - 1_000) });
+    expect(await findOrganizationByKey(prisma, expired.key)).toBeNull();
+    const later = new Date(Date.now() + 60_000);
+    const live = await createOrganizationKey(prisma, { org, expiresAt: later });
+    expect(await findOrganizationByKey(prisma, live.key)).toEqual(expect.objectContaining({ name: org, keyExpiresAt: later.getTime() }));
+    expect(await findOrganizationByKey(prisma, live.key, () => later.getTime())).toBeNull();
+  });
+
+  test('keys revoke: every replica that kept the key answers for it no more within a second', async () => {
+    const org = orgName('replicas');
+    const { key } = await createOrganizationKey(prisma, { org });
+    const keyPrefix = uniqueName('keys');
+    const redisUrl = testConfig().REDIS_URL;
+    // Two gateway replicas' key caches, each following the revocations on its own connection.
+    const replicas = [0, 1].map(() => {
+      const lookup = cachedLookup((candidate) => findOrganizationByKey(prisma, candidate));
+      return { lookup, subscriber: new Redis(redisUrl) };
+    });
+    try {
+      for (const { lookup, subscriber } of replicas) {
+        await followKeyRevocations(subscriber, keyPrefix, () => lookup.forgetAll(), testLogger);
+        expect(await lookup(key)).toEqual(expect.objectContaining({ name: org }));
+      }
+      const { id } = (await prisma.apiKey.findMany({ where: { organization: { name: org } }, select: { id: true } }))[0]!;
+      const revoke = await runCli(['keys', 'revoke', id], { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: keyPrefix });
+      expect(revoke.stdout).toContain('gateways told: 2 listening');
+      const revokedAt = Date.now();
+      for (const { lookup } of replicas) {
+        while ((await lookup(key)) !== null) {
+          expect(Date.now() - revokedAt).toBeLessThan(1_000);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+    } finally {
+      for (const { subscriber } of replicas) subscriber.disconnect();
+    }
   });
 });

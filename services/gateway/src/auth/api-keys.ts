@@ -38,6 +38,8 @@ export interface OrganizationKeyRequest {
   rateLimitPerSecond?: number | null;
   /** Burst size; omitted keeps the current value, null restores the deployment default. */
   rateLimitBurst?: number | null;
+  /** When the new key stops working; omitted, it works until revoked. */
+  expiresAt?: Date;
 }
 
 const allowed = (kind: string, values: readonly string[]) => (issue: { input?: unknown }) =>
@@ -79,7 +81,7 @@ export async function createOrganizationKey(
   }
   const { org, roles, addons, rateLimitPerSecond, rateLimitBurst } = parsed.data;
   const key = generateApiKey();
-  const apiKeys = { create: { keyHash: hashApiKey(key), prefix: key.slice(0, displayPrefixLength) } };
+  const apiKeys = { create: { keyHash: hashApiKey(key), prefix: displayPrefix(key), expiresAt: request.expiresAt ?? null } };
   // One upsert with the key nested in both branches, so the organization and its key are written
   // together or not at all. Prisma skips fields that are undefined, which keeps current settings.
   const organization = await prisma.organization.upsert({
@@ -104,11 +106,18 @@ export async function createOrganizationKey(
   return { key, organization };
 }
 
-/** The organization that owns `key`, or null when the key is unknown or revoked. */
-export async function findOrganizationByKey(prisma: PrismaClient, key: string): Promise<Organization | null> {
+/** What a listing shows of a key: its first characters, never enough to use it. */
+export const displayPrefix = (key: string): string => key.slice(0, displayPrefixLength);
+
+/**
+ * The organization that owns `key`, or null when the key is unknown, revoked or expired; with the
+ * key's expiry (`keyExpiresAt`), so that a cached answer ends with it.
+ */
+export async function findOrganizationByKey(prisma: PrismaClient, key: string, now: () => number = Date.now): Promise<Organization | null> {
   const apiKey = await prisma.apiKey.findUnique({
     where: { keyHash: hashApiKey(key), revokedAt: null },
-    select: { organization: { select: organizationFields } },
+    select: { expiresAt: true, organization: { select: organizationFields } },
   });
-  return apiKey?.organization ?? null;
+  if (!apiKey || (apiKey.expiresAt !== null && apiKey.expiresAt.getTime() <= now())) return null;
+  return { ...apiKey.organization, ...(apiKey.expiresAt ? { keyExpiresAt: apiKey.expiresAt.getTime() } : {}) };
 }

@@ -8,9 +8,14 @@ export interface Organization {
   addons: string[];
   rateLimitPerSecond: number | null;
   rateLimitBurst: number | null;
+  /** When the key that authenticated the request expires (unix ms); absent: it does not. */
+  keyExpiresAt?: number;
 }
 
 export type OrganizationLookup = (apiKey: string) => Promise<Organization | null>;
+
+/** A lookup whose answers are kept: forgetAll drops them (a key was revoked somewhere). */
+export type CachedLookup = OrganizationLookup & { forgetAll(): void };
 
 const challenge = { 'WWW-Authenticate': 'Basic realm="wallet-api", charset="UTF-8"' };
 
@@ -60,29 +65,34 @@ export function authenticate(lookup: OrganizationLookup): RequestHandler {
 export function cachedLookup(
   lookup: OrganizationLookup,
   { ttlMs = 30_000, negativeTtlMs = 5_000, maxEntries = 10_000, now = Date.now }: { ttlMs?: number; negativeTtlMs?: number; maxEntries?: number; now?: () => number } = {},
-): OrganizationLookup {
+): CachedLookup {
   const cache = new Map<string, { organization: Organization | null; expiresAt: number; refreshAt: number }>();
   const running = new Map<string, Promise<Organization | null>>();
+  /** Bumped by forgetAll: a lookup begun before it keeps nothing. */
+  let generation = 0;
 
   function load(key: string): Promise<Organization | null> {
     const existing = running.get(key);
     if (existing) return existing;
     // Times count from the lookup's start: what it read may have been revoked since.
     const startedAt = now();
+    const begun = generation;
     const loading = lookup(key)
       .then((organization) => {
+        if (begun !== generation) return organization;
         cache.delete(key);
         if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
         const ttl = organization ? ttlMs : negativeTtlMs;
-        cache.set(key, { organization, expiresAt: startedAt + ttl, refreshAt: organization ? startedAt + (ttl * 3) / 4 : Infinity });
+        const expiresAt = Math.min(startedAt + ttl, organization?.keyExpiresAt ?? Infinity);
+        cache.set(key, { organization, expiresAt, refreshAt: organization ? startedAt + (ttl * 3) / 4 : Infinity });
         return organization;
       })
-      .finally(() => running.delete(key));
+      .finally(() => running.get(key) === loading && running.delete(key));
     running.set(key, loading);
     return loading;
   }
 
-  return async (key) => {
+  const cached = async (key: string) => {
     const at = now();
     const hit = cache.get(key);
     if (!hit || hit.expiresAt <= at) return load(key);
@@ -90,4 +100,11 @@ export function cachedLookup(
     if (hit.refreshAt <= at) load(key).catch(() => undefined);
     return hit.organization;
   };
+  return Object.assign(cached, {
+    forgetAll() {
+      generation++;
+      cache.clear();
+      running.clear();
+    },
+  });
 }
