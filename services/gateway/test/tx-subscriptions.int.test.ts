@@ -11,7 +11,8 @@ import {
 // Response bodies are checked field by field below, so they are read untyped.
 const json = (response: Response): Promise<any> => response.json();
 
-const evm = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+// Never the zero address (a burn address, which subscriptions refuse), in the order of n.
+const evm = (n: number) => `0x1${n.toString(16).padStart(39, '0')}`;
 /** The same EVM address with its hex digits in upper case. */
 const shouting = (address: string) => `0x${address.slice(2).toUpperCase()}`;
 const solana = 'DRpbCBMxVnDK7maPM5tGv6MvB3v1sRMC86PZ8okm21hy';
@@ -52,6 +53,22 @@ describe('/v1/tx-subscriptions: what the gateway refuses before asking the subsc
       .toEqual([400, malformed('parameter addresses: must be a list of 1 to 100 addresses (got 0)')]);
     expect(await refusal(await create({ callback_url: callbackUrl })))
       .toEqual([400, malformed('parameter addresses: is required')]);
+    // Burn addresses are watched by no subscription, as no wallet endpoint serves them; removing one stays possible.
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1), '0x0000000000000000000000000000000000000000'] })))
+      .toEqual([400, malformed('parameter addresses[1]: is a burn address; its transactions are not tracked')]);
+    const wallets = (method: string, body: unknown) => gateway.request(method, `/v1/tx-subscriptions/${someId}/wallets`, { json: body });
+    expect(await refusal(await wallets('PATCH', { add: ['0x000000000000000000000000000000000000dEaD'] })))
+      .toEqual([400, malformed('parameter add[0]: is a burn address; its transactions are not tracked')]);
+    expect(await refusal(await wallets('PUT', { addresses: [evm(1), '0xdead000000000000000000000000000000000000'] })))
+      .toEqual([400, malformed('parameter addresses[1]: is a burn address; its transactions are not tracked')]);
+    expect((await wallets('PATCH', { remove: ['0x0000000000000000000000000000000000000000'] })).status).not.toBe(400);
+  });
+
+  test('addresses: each of a family some named chain carries', async () => {
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1), solana], chain_ids: ['base'] })))
+      .toEqual([400, malformed('parameter addresses[1]: is a Solana address, and chain_ids names no chain of its family (base)')]);
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [solana, evm(1)], chain_ids: ['solana'] })))
+      .toEqual([400, malformed('parameter addresses[1]: is an EVM address, and chain_ids names no chain of its family (solana)')]);
   });
 
   test('callback_url must be an absolute URL', async () => {
@@ -209,7 +226,7 @@ describe('/v1/tx-subscriptions end to end through the subscription service', () 
       json: {
         callback_url: callbackUrl,
         addresses: [shouting(evm(0xab)), evm(0xab), solana],
-        chain_ids: ['ethereum', 'base'],
+        chain_ids: ['ethereum', 'base', 'solana'],
         filters: { exclude: { operation_types: ['trade'], trash: true, addresses: ['0x00000000000000000000000000000000000000CD'] } },
       },
     });
@@ -223,7 +240,7 @@ describe('/v1/tx-subscriptions end to end through the subscription service', () 
         id,
         attributes: {
           callback_url: callbackUrl,
-          chain_ids: ['ethereum', 'base'],
+          chain_ids: ['ethereum', 'base', 'solana'],
           enabled: true,
           filters: { exclude: { operation_types: ['trade'], trash: true, addresses: ['0x00000000000000000000000000000000000000cd'] } },
           // The same EVM wallet in two cases is one wallet.

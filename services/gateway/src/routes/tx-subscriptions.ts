@@ -18,7 +18,7 @@ import { toRequestContext } from './request-context.js';
 import { addTxSubscriptionDeliveryRoutes } from './tx-subscriptions-deliveries.js';
 import { pageLinks, subscriptionUrl, toProtoFilters, toSubscriptionResource } from './tx-subscriptions-resource.js';
 import { addTxSubscriptionWalletRoutes } from './tx-subscriptions-wallets.js';
-import { gateSubscriptionChains } from './wallet-scope.js';
+import { checkAddressFamilies, gateSubscriptionChains } from './wallet-scope.js';
 
 const tag = 'tx-subscriptions';
 
@@ -43,6 +43,7 @@ export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): 
     async handle({ headers, body }, { organization, baseUrl }) {
       const context = toRequestContext(organization, headers['X-Env']);
       const chainIds = await gateSubscriptionChains(backends.chains, context, body.chain_ids ?? []);
+      await checkAddressFamilies(backends.chains, context, body.addresses, chainIds);
       const created = await unary(subscription, subscription.createSubscription, {
         context,
         callbackUrl: body.callback_url,

@@ -13,7 +13,8 @@ import {
   walletsPageQuery,
 } from './tx-subscription.js';
 
-const evm = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+// Never the zero address (a burn address, refused as a wallet to watch), in the order of n.
+const evm = (n: number) => `0x1${n.toString(16).padStart(39, '0')}`;
 const solana = 'DRpbCBMxVnDK7maPM5tGv6MvB3v1sRMC86PZ8okm21hy';
 const callback = 'https://hooks.example.com/wallets';
 

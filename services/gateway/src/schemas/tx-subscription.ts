@@ -1,4 +1,5 @@
 import type { OperationType } from '@wallet-api/core/transactions';
+import { isBuiltInBurnAddress } from '@wallet-api/core/addresses';
 import { z } from 'zod';
 import { selfLinksSchema } from './common.js';
 import { chainIdPattern, evmAddressPattern, isSolanaAddress } from './wallet-query.js';
@@ -35,11 +36,17 @@ const walletAddress = z
   .refine(isWalletAddress, 'is not an EVM or Solana address')
   .meta({ description: 'EVM address (0x and 40 hexadecimal digits, any case) or Solana address (base58, 32 to 44 characters).' });
 
-/** A list of wallet addresses whose size rule names the limit and the count, e.g. `must hold at most 100 addresses (got 101)`. */
-function addressList(min: number, max: number) {
+/** A wallet to watch: no burn address, which every burn of every token pays and no one signs for (the wallet endpoints refuse it too). */
+const watchedAddress = walletAddress.refine((address) => !isBuiltInBurnAddress(address), 'is a burn address; its transactions are not tracked');
+
+/**
+ * A list of wallet addresses whose size rule names the limit and the count, e.g. `must hold at
+ * most 100 addresses (got 101)`. `watched`: addresses to watch (not those to remove).
+ */
+function addressList(min: number, max: number, watched = true) {
   const rule = min > 0 ? `must be a list of ${min} to ${max} addresses` : `must be a list of at most ${max} addresses`;
   return z
-    .array(walletAddress, { error: required(rule) })
+    .array(watched ? watchedAddress : walletAddress, { error: required(rule) })
     .superRefine((list, context) => {
       if (list.length < min || list.length > max) context.addIssue({ code: 'custom', message: `${rule} (got ${list.length})`, abort: true });
     });
@@ -99,7 +106,7 @@ export const createSubscriptionBody = body({
 
 export const updateWalletsBody = body({
   add: addressList(0, maxWalletChangesPerRequest).optional(),
-  remove: addressList(0, maxWalletChangesPerRequest).optional(),
+  remove: addressList(0, maxWalletChangesPerRequest, false).optional(),
 })
   .refine((value) => value.add !== undefined || value.remove !== undefined, 'must contain add, remove or both')
   .meta({ id: 'UpdateTxSubscriptionWallets' });

@@ -1,4 +1,4 @@
-import { isSolanaAddress } from '@wallet-api/core/addresses';
+import { isBuiltInBurnAddress, isSolanaAddress } from '@wallet-api/core/addresses';
 import { invalidArgument, unavailable } from '@wallet-api/core/grpc';
 import { rpcFailure } from '../tokens/rpc-errors.js';
 import type { Logger } from '@wallet-api/core/logger';
@@ -7,7 +7,7 @@ import { AddressKind, type AddressClassification } from '@wallet-api/core/proto/
 import type { Address } from 'viem';
 import type { ChainConfig } from '../chains/chain-config.js';
 import type { Registry } from '../registry/registry.js';
-import { burnClassification, classifyFromChains, highVolumeClassification, isBuiltInBurnAddress } from './address-kind.js';
+import { burnClassification, classifyFromChains, highVolumeClassification } from './address-kind.js';
 import type { AddressProber } from './address-prober.js';
 
 export interface AddressClassifier {

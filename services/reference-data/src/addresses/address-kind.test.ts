@@ -1,5 +1,5 @@
 import { AddressKind } from '@wallet-api/core/proto/reference_data';
-import { classifyFromChains, isBuiltInBurnAddress, type OnChainKind } from './address-kind.js';
+import { classifyFromChains, type OnChainKind } from './address-kind.js';
 
 const address = '0x2b187d58bbd15bc6bd274097863f043d4ae13df6';
 
@@ -19,14 +19,5 @@ describe('address classification', () => {
     expect(classifyFromChains(address, ['contract']).reason).toBe(
       `address ${address} is a contract that is not a smart-contract wallet; its transactions are not tracked`,
     );
-  });
-
-  test.each([
-    ['0x0000000000000000000000000000000000000000', true],
-    ['0x000000000000000000000000000000000000dEaD', true],
-    ['0xdead000000000000000000000000000000000000', true],
-    ['0x000000000000000000000000000000000000dea0', false],
-  ])('%s is a built-in burn address: %s', (candidate, expected) => {
-    expect(isBuiltInBurnAddress(candidate)).toBe(expected);
   });
 });

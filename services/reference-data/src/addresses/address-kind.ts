@@ -3,15 +3,6 @@ import { AddressKind, type AddressClassification } from '@wallet-api/core/proto/
 /** What one chain says about an address. */
 export type OnChainKind = 'none' | 'safe' | 'smart-account' | 'contract';
 
-const builtInBurnAddresses = new Set([
-  '0x0000000000000000000000000000000000000000',
-  '0x000000000000000000000000000000000000dead',
-  '0xdead000000000000000000000000000000000000',
-]);
-
-export function isBuiltInBurnAddress(address: string): boolean {
-  return builtInBurnAddresses.has(address.toLowerCase());
-}
 
 export function burnClassification(address: string): AddressClassification {
   return {
