@@ -50,6 +50,8 @@ if ((${DEVNET_CROWD:-0} > 0)); then
 fi
 
 pids=()
+# Each service's log size when it was started: where the start reads its exits from.
+log_offsets=()
 stopping=false
 stop_all() {
   trap - INT TERM EXIT
@@ -111,11 +113,16 @@ for service in "${services[@]}"; do
   [[ "${service}" == gateway ]] && service_env=(WEBHOOK_CERTIFICATE_FILE="${webhook_dir}/certificate.pem" "${x402_env[@]}")
   # The devnet's NFT metadata server is on loopback; production fetches public addresses only.
   [[ "${service}" == nft ]] && service_env=(NFT_METADATA_ALLOW_LIST="${NFT_METADATA_ALLOW_LIST:-loopback}")
-  env NODE_ENV=production "${service_env[@]}" node "services/${service}/dist/main.js" >>"${logs}/${service}.log" 2>&1 &
+  # Each under a supervisor, as Kubernetes would run it: a service that dies is started again
+  # (its exit logged), and the others keep serving.
+  log_offsets+=("$(stat -c %s "${logs}/${service}.log" 2>/dev/null || echo 0)")
+  bash scripts/lib/supervise.sh "${service}" "${logs}/${service}.log" env NODE_ENV=production "${service_env[@]}" node "services/${service}/dist/main.js" &
   pids+=($!)
 done
 
-node services/devnet/dist/cli/main.js live --interval-ms "${DEVNET_BLOCK_MS:-1000}" --actions "${DEVNET_ACTIONS:-4}" >>"${logs}/devnet-live.log" 2>&1 &
+log_offsets+=("$(stat -c %s "${logs}/devnet-live.log" 2>/dev/null || echo 0)")
+bash scripts/lib/supervise.sh devnet-live "${logs}/devnet-live.log" \
+  node services/devnet/dist/cli/main.js live --interval-ms "${DEVNET_BLOCK_MS:-1000}" --actions "${DEVNET_ACTIONS:-4}" &
 pids+=($!)
 services+=(devnet-live)
 
@@ -132,8 +139,11 @@ chains_status() {
 }
 deadline=$((SECONDS + 60))
 until [[ "$(chains_status)" == 200 ]]; do
+  # A service that dies before the API answers (a configuration error) fails the start at once,
+  # rather than being restarted until the deadline: its supervisor's line is in its log.
   for index in "${!pids[@]}"; do
-    kill -0 "${pids[$index]}" 2>/dev/null || fail_with_log "${services[$index]} exited" "${logs}/${services[$index]}.log"
+    tail -c "+$((log_offsets[index] + 1))" "${logs}/${services[$index]}.log" 2>/dev/null | grep -q '"name":"supervisor"' &&
+      fail_with_log "${services[$index]} exited" "${logs}/${services[$index]}.log"
   done
   if [[ "$(chains_status)" == 401 ]]; then
     log "the saved demo key is unknown to this database; creating a new one"
@@ -162,6 +172,6 @@ cat <<EOT
 EOT
 wait -n "${pids[@]}" || true
 if [[ "${stopping}" == false ]]; then
-  log "a service exited unexpectedly; see ${logs}"
+  log "a service's supervisor exited unexpectedly; see ${logs}"
   exit 1
 fi
