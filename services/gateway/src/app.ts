@@ -134,7 +134,8 @@ export function createApp(deps: GatewayDependencies): Express {
   app.get(webhookCertificatePath, webhookCertificate(deps.webhookCertificateFile, deps.logger));
   // A paid request (x402) is served without a key and without rate limits; every other goes through both.
   const payments = deps.payments ? [payPerRequest(deps.payments.config, deps.payments.facilitator, deps.logger, deps.publicUrl)] : [];
-  const declared = declaredPathMatcher(Object.keys(openApiDocument.paths ?? {}));
+  // Every route the router has, the OpenAPI document's and the retired ones' (410) alike.
+  const declared = declaredPathMatcher('/v1', router);
   app.use('/v1', (req, res, next) => (declared(`${req.baseUrl}${req.path}`) ? next() : notFoundHandler(req, res, next)), ...payments, unlessPaid(authenticate(deps.lookupOrganization)), unlessPaid(rateLimit(deps.redis, deps.rateLimits)), router);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
