@@ -139,11 +139,13 @@ chains_status() {
 }
 deadline=$((SECONDS + 60))
 until [[ "$(chains_status)" == 200 ]]; do
-  # A service that dies before the API answers (a configuration error) fails the start at once,
-  # rather than being restarted until the deadline: its supervisor's line is in its log.
+  # A service that keeps dying before the API answers (a configuration error) fails the start
+  # then, rather than being restarted until the deadline: its supervisor's lines are in its log.
+  # One exit is not enough: the default gRPC ports lie in Linux's ephemeral range, and a port
+  # briefly held by an outgoing connection (EADDRINUSE) is gone by the restart a second later.
   for index in "${!pids[@]}"; do
-    tail -c "+$((log_offsets[index] + 1))" "${logs}/${services[$index]}.log" 2>/dev/null | grep -q '"name":"supervisor"' &&
-      fail_with_log "${services[$index]} exited" "${logs}/${services[$index]}.log"
+    exits="$(tail -c "+$((log_offsets[index] + 1))" "${logs}/${services[$index]}.log" 2>/dev/null | grep -c '"name":"supervisor"' || true)"
+    ((exits < 3)) || fail_with_log "${services[$index]} exited ${exits} times" "${logs}/${services[$index]}.log"
   done
   if [[ "$(chains_status)" == 401 ]]; then
     log "the saved demo key is unknown to this database; creating a new one"

@@ -37,7 +37,7 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(clickHouseEnv.shape)
 await runGrpcService('chart', parseEnv(serviceAddressEnv).CHART_GRPC_PORT, async ({ logger }) => {
   const config = parseEnv(env);
   const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'chart', logger });
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'chart', logger, consumerSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
   const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
   const clickhouse = createClickHouse({
     url: config.CLICKHOUSE_URL,

@@ -1,125 +1,53 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createPublicClient, http } from 'viem';
-import { metricsPortVariable, type ServiceName } from '../src/config/index.js';
-import { ensureTopics, platformTopics, type TopicSpec } from '../src/kafka/index.js';
-import { eventually, freePort, setupClickHouseDatabase, setupKafka, setupPostgresDatabase, testConfig, uniqueName, type ClickHouseDatabase, type PostgresDatabase } from '../src/testing/index.js';
-import { createOrganizationKey } from '../../gateway/src/auth/api-keys.js';
-import { parseScrape, seriesSum, type Scrape } from './prometheus-text.js';
+import type { ServiceName } from '../src/config/index.js';
+import { platformTopics } from '../src/kafka/index.js';
+import { eventually } from '../src/testing/index.js';
+import { grpcServiceNames, startProcessStack, type ProcessStack } from './process-stack.js';
+import { seriesSum, type Scrape } from './prometheus-text.js';
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
 
 // The whole stack as it runs in production, one built process per service, on databases, topics
 // and consumer groups of its own, sending traces to a local OTLP receiver: what an operator's
 // Prometheus and trace backend would see.
-const root = new URL('../../../', import.meta.url).pathname;
 const ethereumRpc = 'http://127.0.0.1:18545';
-const grpcServices = ['reference-data', 'indexer', 'positions', 'pnl', 'chart', 'nft', 'subscription'] as const;
-const services: readonly ServiceName[] = ['gateway', ...grpcServices];
+const services: readonly ServiceName[] = ['gateway', ...grpcServiceNames];
 const blocksIndexed = 12n;
 
-const variable = (name: string, suffix: string) => `${name.toUpperCase().replaceAll('-', '_')}_${suffix}`;
-
-let postgres: PostgresDatabase;
-let clickhouse: ClickHouseDatabase;
+let stack: ProcessStack;
 let receiver: OtlpReceiver;
-let env: Record<string, string>;
-let authorization: string;
-let gatewayUrl: string;
 let suffix: string;
-const metricsPorts = new Map<ServiceName, number>();
-const children = new Map<ServiceName, { child: ChildProcess; stderr: () => string }>();
 
-function start(name: ServiceName, extra: Record<string, string> = {}): void {
-  const entry = `${root}services/${name}/dist/main.js`;
-  if (!existsSync(entry)) throw new Error(`${entry} is missing: run bash scripts/build.sh`);
-  const child = spawn('node', [entry], { env: { ...process.env, ...env, ...extra }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4_000)));
-  children.set(name, { child, stderr: () => stderr });
-}
-
-/** SIGTERM, then SIGKILL if the process has not drained within 12 s. */
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  let timer: NodeJS.Timeout | undefined;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 12_000)))]);
-  clearTimeout(timer);
-  child.kill('SIGKILL');
-}
-
-async function scrape(name: ServiceName): Promise<Scrape> {
-  const running = children.get(name);
-  if (running?.child.exitCode != null) throw new Error(`${name} exited with ${running.child.exitCode}: ${running.stderr()}`);
-  const response = await fetch(`http://127.0.0.1:${metricsPorts.get(name)}/metrics`);
-  expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-  return parseScrape(await response.text());
-}
-
+const scrape = (name: ServiceName) => stack.scrape(name);
 const scrapeAll = async (names: readonly ServiceName[]) => new Map(await Promise.all(names.map(async (name) => [name, await scrape(name)] as const)));
 
 async function get(path: string): Promise<number> {
-  const response = await fetch(`${gatewayUrl}${path}`, { headers: { authorization } });
+  const response = await fetch(`${stack.gatewayUrl}${path}`, { headers: { authorization: stack.authorization } });
   await response.arrayBuffer();
   return response.status;
 }
 
 beforeAll(async () => {
-  suffix = uniqueName('stack');
   receiver = await startOtlpReceiver();
-  postgres = await setupPostgresDatabase(suffix);
-  clickhouse = await setupClickHouseDatabase(suffix);
-  const kafka = setupKafka('stack-observability');
-  await ensureTopics(kafka, Object.values(platformTopics(suffix)) as TopicSpec<unknown>[]);
-  const { key } = await createOrganizationKey(postgres.prisma, { org: uniqueName('stack'), roles: [], addons: [] });
-  authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
-
-  const keyFile = join(mkdtempSync(join(tmpdir(), 'stack-webhook-key-')), 'signing-key.pem');
-  writeFileSync(keyFile, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }));
-  env = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: postgres.url,
-    CLICKHOUSE_DATABASE: clickhouse.database,
-    KAFKA_TOPIC_SUFFIX: suffix,
-    REGISTRY_PATHS: `${root}.data/devnet/registry.json`,
-    INDEXER_CHAINS: 'ethereum',
-    // Rows reach ClickHouse within the test's window instead of once a minute, so its INSERTs show.
-    INDEXER_STORE_INTERVAL_MS: '1000',
-    PRICES_STORE_INTERVAL_MS: '1000',
-    SUBSCRIPTION_SECRET_KEY: randomBytes(32).toString('base64'),
-    WEBHOOK_SIGNING_KEY_FILE: keyFile,
-    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-    // Spans leave every 200 ms instead of every 5 s.
-    OTEL_BSP_SCHEDULE_DELAY: '200',
-  };
-  for (const name of grpcServices) {
-    const port = await freePort();
-    env[variable(name, 'GRPC_PORT')] = String(port);
-    env[variable(name, 'GRPC_ADDRESS')] = `127.0.0.1:${port}`;
-  }
-  for (const name of services) {
-    metricsPorts.set(name, await freePort());
-    env[metricsPortVariable(name)] = String(metricsPorts.get(name));
-  }
-  const httpPort = await freePort();
-  gatewayUrl = `http://127.0.0.1:${httpPort}`;
-  env.HTTP_PORT = String(httpPort);
-
+  stack = await startProcessStack({
+    name: 'stack',
+    env: {
+      // Rows reach ClickHouse within the test's window instead of once a minute, so its INSERTs show.
+      INDEXER_STORE_INTERVAL_MS: '1000',
+      PRICES_STORE_INTERVAL_MS: '1000',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      // Spans leave every 200 ms instead of every 5 s.
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+    },
+  });
+  suffix = stack.suffix;
   // The indexer starts in the test, so the first scrape sees the stack before any chain traffic.
-  for (const name of services) if (name !== 'indexer') start(name);
+  for (const name of services) if (name !== 'indexer') stack.start(name);
   await Promise.all(services.filter((name) => name !== 'indexer').map((name) => eventually(() => scrape(name), 30_000)));
 }, 90_000);
 
 afterAll(async () => {
-  await Promise.all([...children.values()].map(({ child }) => stop(child)));
+  await stack?.stop();
   await receiver?.close();
-  await clickhouse?.drop();
-  await postgres?.drop();
 });
 
 /** The consumer groups the tests follow, each with a topic the indexed blocks always feed. */
@@ -142,7 +70,7 @@ describe('the running stack, as an operator sees it', () => {
   beforeAll(async () => {
     before = await scrapeAll(services.filter((name) => name !== 'indexer'));
     head = await createPublicClient({ transport: http(ethereumRpc) }).getBlockNumber();
-    start('indexer', { INDEXER_START_BLOCK: String(head - blocksIndexed + 1n) });
+    stack.start('indexer', { INDEXER_START_BLOCK: String(head - blocksIndexed + 1n) });
     await eventually(() => scrape('indexer'), 30_000);
     // Chain traffic: the indexer publishes the last blocks, every consumer group reads them. Each
     // group reads at its own pace, so the wait covers every one the tests look at.
@@ -170,7 +98,10 @@ describe('the running stack, as an operator sees it', () => {
     // The indexer starts after the first scrape: everything it reports is new.
     seriesSum(after.get(name), series, labels) - seriesSum(before.get(name), series, labels);
 
-  test.each(services)('%s serves the process metrics and the shared series on its metrics port', (name) => {
+  test.each(services)('%s serves the process metrics and the shared series on its metrics port', async (name) => {
+    const response = await fetch(stack.metricsUrl(name));
+    await response.arrayBuffer();
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const scraped = after.get(name)!;
     for (const series of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
       expect({ series, value: seriesSum(scraped, series, { service: name }) }).toEqual({ series, value: expect.any(Number) });

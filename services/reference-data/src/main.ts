@@ -63,7 +63,7 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
   // Until the set is complete, lookups read ClickHouse for every token; a failed build is tried again by the next lookup.
   priced.ensureComplete().catch((error: unknown) => logger.warn({ err: error }, 'priced tokens: building the set failed'));
   const domain = createReferenceDataDomain({ chains, registry, prisma, logger, scaledTtlMs: config.TOKENS_SCALED_TTL_MS, prices: { clickhouse, fx, versions: changes.versions, currencyChainId: config.PRICES_CURRENCY_CHAIN, priced, rows: priceRows } });
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'reference-data', logger });
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'reference-data', logger, consumerSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
   const consumer = createPriceConsumer({
     kafka,
     versions: changes.versions,

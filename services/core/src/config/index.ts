@@ -33,6 +33,9 @@ export const kafkaEnv = z.object({
   KAFKA_CLIENT_ID: z.string().optional(),
   // Topics `<topic>.<suffix>` and consumer groups `<group>.<suffix>` (see platformTopics, consumerGroup).
   KAFKA_TOPIC_SUFFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').optional(),
+  // How soon a dead member's partitions are read again (its restarted process waits this long
+  // too); the broker accepts 6 s to 300 s by default. kafkajs's default.
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6_000).max(300_000).default(30_000),
 });
 
 export const clickHouseEnv = z.object({

@@ -8,6 +8,11 @@ export interface KafkaOptions {
   brokers: string[];
   clientId: string;
   logger: Logger;
+  /**
+   * How long the broker waits for a silent consumer before its partitions go to the group's other
+   * members, or to its own next incarnation: a killed process's successor reads nothing until then.
+   */
+  consumerSessionTimeoutMs?: number;
 }
 
 const pinoLevel: Record<LogLevel, 'error' | 'warn' | 'info' | 'debug'> = {
@@ -18,9 +23,9 @@ const pinoLevel: Record<LogLevel, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.DEBUG]: 'debug',
 };
 
-export function createKafka({ brokers, clientId, logger }: KafkaOptions): KafkaClient {
+export function createKafka({ brokers, clientId, logger, consumerSessionTimeoutMs }: KafkaOptions): KafkaClient {
   const kafkaLogger = logger.child({ component: 'kafkajs' });
-  return new Kafka({
+  const client = new Kafka({
     clientId,
     brokers,
     // kafkajs logs routine group rebalances at INFO; WARN keeps service logs readable.
@@ -31,4 +36,10 @@ export function createKafka({ brokers, clientId, logger }: KafkaOptions): KafkaC
     },
     retry: { initialRetryTime: 200, retries: 8 },
   });
+  if (consumerSessionTimeoutMs === undefined) return client;
+  // Every consumer of the process gets the timeout; heartbeats stay at kafkajs's ratio (3 s of 30 s).
+  const consumer = client.consumer.bind(client);
+  client.consumer = (config) =>
+    consumer({ sessionTimeout: consumerSessionTimeoutMs, heartbeatInterval: Math.max(100, Math.floor(consumerSessionTimeoutMs / 10)), ...config });
+  return client;
 }
