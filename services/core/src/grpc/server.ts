@@ -17,6 +17,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { grpcServerDuration, secondsSince } from '../metrics/platform-metrics.js';
 import { extractTraceContext } from '../telemetry/index.js';
+import { isDependencyOutage } from './dependency-outage.js';
 import { GrpcError } from './errors.js';
 
 export interface CallContext {
@@ -103,6 +104,13 @@ function served(
         } else if (abort.signal.aborted) {
           // The client went away mid-answer (a stream it stopped reading): nothing failed here.
           answered(status.CANCELLED);
+        } else if (isDependencyOutage(error)) {
+          // A store or broker is down: the caller answers 503 with Retry-After, and the same
+          // request succeeds once it is back. One warning per call, without the stack.
+          span.recordException(error as Error);
+          logger.warn({ err: error, path }, 'gRPC handler failed: a dependency is unreachable');
+          answered(status.UNAVAILABLE);
+          fail({ code: status.UNAVAILABLE, details: 'a dependency is unreachable' });
         } else {
           span.recordException(error as Error);
           logger.error({ err: error, path }, 'gRPC handler failed');

@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isDependencyOutage } from '@wallet-api/core/grpc';
 import type { Logger } from '@wallet-api/core/logger';
 import { ApiError, apiError, errorBody } from './api-error.js';
-import { grpcErrorToApiError, isGrpcServiceError } from '../grpc/status-to-http.js';
+import { grpcErrorToApiError, isGrpcServiceError, unavailableRetryAfterSeconds } from '../grpc/status-to-http.js';
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(apiError(404, `no endpoint ${req.method} ${req.baseUrl}${req.path}`));
@@ -27,7 +28,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     let apiErr: ApiError;
     if (error instanceof ApiError) apiErr = error;
     else if (isGrpcServiceError(error)) apiErr = grpcErrorToApiError(error, logger);
-    else {
+    else if (isDependencyOutage(error)) {
+      // PostgreSQL (API keys) or Redis (rate limits, payments' replay guard) is down: retrying helps.
+      logger.warn({ err: error, requestId: res.locals.requestId, path: req.path }, 'a dependency is unreachable');
+      apiErr = apiError(503, 'a dependency of the service is unavailable; retry later', { 'Retry-After': String(unavailableRetryAfterSeconds) });
+    } else {
       apiErr = clientErrorFromMiddleware(error) ?? apiError(500, 'the request could not be completed');
       if (apiErr.status === 500) logger.error({ err: error, requestId: res.locals.requestId, path: req.path }, 'unhandled error');
     }
