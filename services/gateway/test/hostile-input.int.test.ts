@@ -275,8 +275,6 @@ describe('every route under hostile input', () => {
     expect(lines.length).toBeGreaterThan(0);
     const bad = lines.filter(([, line]) => hasControlBytes(line) || Buffer.byteLength(line) > maxLogLineBytes);
     expect(bad.map(([name, line]) => `${name}: ${line.slice(0, 300)}`)).toEqual([]);
-    // What the services wrote in this run stayed in the bounds whatever they were sent.
-    expect(lines.filter(([, line]) => /"level":(50|60)/.test(line)).map(([name, line]) => `${name}: ${line.slice(0, 300)}`)).toEqual([]);
   });
 });
 

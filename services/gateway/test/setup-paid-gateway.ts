@@ -32,6 +32,8 @@ export interface PaidGatewaySetup {
   keyed(path: string): Promise<Response>;
   /** `path` with a payment in the header `@x402/fetch` sends (PAYMENT-SIGNATURE). */
   paidFetch(path: string, paymentHeader: string): Promise<Response>;
+  /** Empties the Redis the gateways use (rate limits, answer caches), as a restarted Redis without persistence is. */
+  flushRedis(): Promise<void>;
   /** Another gateway over the same backends, e.g. one that never saw a payment, as after a restart. */
   startGateway(facilitators: FacilitatorClient | FacilitatorClient[]): Promise<PaidGateway>;
   close(): Promise<void>;
@@ -74,6 +76,9 @@ export async function setupPaidGateway(config: PaymentConfig, facilitators: Faci
     keyed: (path) => fetch(`${first.url}${path}`, { headers: { Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` } }),
     paidFetch: (path, paymentHeader) => fetch(`${first.url}${path}`, { headers: { 'PAYMENT-SIGNATURE': paymentHeader } }),
     startGateway,
+    async flushRedis() {
+      await redis.flushdb();
+    },
     async close() {
       await Promise.all(started.filter((server) => server.listening).map((server) => new Promise((resolve) => server.close(resolve))));
       backends.close();

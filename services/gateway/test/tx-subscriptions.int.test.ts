@@ -341,6 +341,27 @@ describe('/v1/tx-subscriptions end to end through the subscription service', () 
     expect(list.data.map((item: { id: string }) => item.id)).not.toContain(id);
   });
 
+  test('a stored subscription: added, replacing and existing wallets each of a family some named chain carries', async () => {
+    const { data } = await create({ addresses: [evm(1)], chain_ids: ['ethereum'] });
+    const id: string = data.id;
+    const send = (method: string, path: string, body: unknown) => gateway.request(method, `${base}/${id}/${path}`, { json: body });
+    expect(await refusal(await send('PATCH', 'wallets', { add: [evm(2), solana] })))
+      .toEqual([400, malformed("parameter add[1]: is a Solana address, and the subscription's chain_ids name no chain of its family (ethereum)")]);
+    expect(await refusal(await send('PUT', 'wallets', { addresses: [solana] })))
+      .toEqual([400, malformed("parameter addresses[0]: is a Solana address, and the subscription's chain_ids name no chain of its family (ethereum)")]);
+    expect(await refusal(await send('PATCH', 'chain_ids', { chain_ids: ['solana'] })))
+      .toEqual([400, malformed(`parameter chain_ids: names no chain of the family of the subscription's wallet ${evm(1)} (an EVM address): solana`)]);
+    // Nothing of the refused requests was applied.
+    expect((await json(await gateway.request('GET', `${base}/${id}/wallets`))).data.map((item: { id: string }) => item.id)).toEqual([evm(1)]);
+    // Both families named, or none (every eligible chain): every address is carried.
+    expect((await send('PATCH', 'chain_ids', { chain_ids: ['ethereum', 'solana'] })).status).toBe(204);
+    expect((await send('PATCH', 'wallets', { add: [solana] })).status).toBe(204);
+    expect(await refusal(await send('PATCH', 'chain_ids', { chain_ids: ['base'] })))
+      .toEqual([400, malformed(`parameter chain_ids: names no chain of the family of the subscription's wallet ${solana} (a Solana address): base`)]);
+    expect((await send('PATCH', 'chain_ids', { chain_ids: [] })).status).toBe(204);
+    expect((await send('PUT', 'wallets', { addresses: [solana, evm(3)] })).status).toBe(204);
+  });
+
   test('wallets: add and remove (101 is a 400), count, paged list with links.next, replace', async () => {
     const { data } = await create({ addresses: [evm(1), solana] });
     const id: string = data.id;

@@ -226,8 +226,10 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
     expect(after.payee - before.payee).toBe(config.price);
     expect(before.payer - after.payer).toBe(config.price);
 
-    // The same payment again: refused, nothing served, nothing moved.
+    // The same payment again, after Redis lost everything it held: refused, nothing served, nothing
+    // moved. What refuses a replay is the token's record of the used nonce, not anything in Redis.
     expect(sent).toHaveLength(1);
+    await gateway.flushRedis();
     const replay = await paidFetch('/v1/chains/', sent[0]!);
     expect(replay.status).toBe(402);
     const refusal = await json(replay);

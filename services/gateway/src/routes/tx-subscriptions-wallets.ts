@@ -10,6 +10,7 @@ import {
 } from '../schemas/tx-subscription.js';
 import { noContent, type ApiRoutes } from './define-route.js';
 import { toRequestContext } from './request-context.js';
+import { checkNewWalletFamilies } from './subscription-families.js';
 import { pageLinks } from './tx-subscriptions-resource.js';
 
 const tag = 'tx-subscriptions';
@@ -75,6 +76,7 @@ export function addTxSubscriptionWalletRoutes(routes: ApiRoutes, backends: Backe
     successStatus: 204,
     errors: [404],
     async handle({ params, body }, { organization }) {
+      await checkNewWalletFamilies(backends, organization, params.subscription_id, { parameter: 'add', list: body.add ?? [] });
       await unary(subscription, subscription.updateWallets, {
         context: toRequestContext(organization, undefined),
         subscriptionId: params.subscription_id,
@@ -95,6 +97,7 @@ export function addTxSubscriptionWalletRoutes(routes: ApiRoutes, backends: Backe
     successStatus: 204,
     errors: [404],
     async handle({ params, body }, { organization }) {
+      await checkNewWalletFamilies(backends, organization, params.subscription_id, { parameter: 'addresses', list: body.addresses });
       await unary(subscription, subscription.replaceWallets, {
         context: toRequestContext(organization, undefined),
         subscriptionId: params.subscription_id,

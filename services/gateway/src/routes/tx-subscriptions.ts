@@ -18,7 +18,8 @@ import { toRequestContext } from './request-context.js';
 import { addTxSubscriptionDeliveryRoutes } from './tx-subscriptions-deliveries.js';
 import { pageLinks, subscriptionUrl, toProtoFilters, toSubscriptionResource } from './tx-subscriptions-resource.js';
 import { addTxSubscriptionWalletRoutes } from './tx-subscriptions-wallets.js';
-import { checkAddressFamilies, gateSubscriptionChains } from './wallet-scope.js';
+import { checkAddressFamilies, checkChainIdsCarryWallets } from './subscription-families.js';
+import { gateSubscriptionChains } from './wallet-scope.js';
 
 const tag = 'tx-subscriptions';
 
@@ -149,6 +150,7 @@ export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): 
     async handle({ params, headers, body }, { organization }) {
       const context = toRequestContext(organization, headers['X-Env']);
       const chainIds = await gateSubscriptionChains(backends.chains, context, body.chain_ids);
+      await checkChainIdsCarryWallets(backends, context, organization, params.subscription_id, chainIds);
       await unary(subscription, subscription.setChainIds, { context, subscriptionId: params.subscription_id, chainIds }, { name: 'Subscription/SetChainIds' });
     },
   });

@@ -126,23 +126,8 @@ export async function gateSubscriptionChains(catalog: ChainCatalog, context: Req
   return checkSubscriptionChains(await catalog.list(context), requested);
 }
 
-const familyOf = (address: string) => (evmAddressPattern.test(address) ? ChainFamily.CHAIN_FAMILY_EVM : ChainFamily.CHAIN_FAMILY_SOLANA);
-
-const familyNames: Partial<Record<ChainFamily, string>> = { [ChainFamily.CHAIN_FAMILY_EVM]: 'an EVM', [ChainFamily.CHAIN_FAMILY_SOLANA]: 'a Solana' };
-
-/**
- * A subscription that names its chains watches each address on those of its family: an address
- * no named chain could carry (a Solana address with chain_ids [base]) would never be delivered a
- * transaction, so it is a 400 naming it. Empty `chainIds` (every eligible chain) passes.
- */
-export async function checkAddressFamilies(catalog: ChainCatalog, context: RequestContext, addresses: readonly string[], chainIds: readonly string[]): Promise<void> {
-  if (chainIds.length === 0) return;
-  const families = new Map((await catalog.list(context)).map((chain) => [chain.id, chain.family]));
-  const named = new Set(chainIds.map((id) => families.get(id)));
-  const index = addresses.findIndex((address) => !named.has(familyOf(address)));
-  if (index === -1) return;
-  throw apiError(400, `parameter addresses[${index}]: is ${familyNames[familyOf(addresses[index]!)]} address, and chain_ids names no chain of its family (${chainIds.join(', ')})`);
-}
+/** The chain family an address belongs to (its shape was checked before). */
+export const familyOf = (address: string) => (evmAddressPattern.test(address) ? ChainFamily.CHAIN_FAMILY_EVM : ChainFamily.CHAIN_FAMILY_SOLANA);
 
 /**
  * The scope of each address of a wallet set, in the order given. `filter[chain_ids]` restricts
