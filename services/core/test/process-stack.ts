@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { metricsPortVariable, type ServiceName } from '../src/config/index.js';
@@ -43,6 +43,7 @@ export interface ProcessStack {
   scrape(name: ServiceName): Promise<Scrape>;
   /** Every line the service's processes wrote to stdout and stderr so far, over its restarts. */
   output(name: ServiceName): string[];
+  /** Stops every process and drops the databases; each service's output is left in `.data/logs/<suffix>/`. */
   stop(): Promise<void>;
 }
 
@@ -153,6 +154,10 @@ export async function startProcessStack(options: { name: string; env?: Record<st
     output: (name) => [...output(name)],
     async stop() {
       await Promise.all([...children.values()].map(({ child }) => stopChild(child)));
+      // What a failed suite's processes said, for whoever reads why.
+      const logs = `${root}.data/logs/${suffix}`;
+      mkdirSync(logs, { recursive: true });
+      for (const [name, lines] of outputs) writeFileSync(`${logs}/${name}.log`, lines.join('\n'));
       await clickhouse.drop();
       await postgres.drop();
     },

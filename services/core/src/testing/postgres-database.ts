@@ -20,9 +20,18 @@ export interface PostgresDatabase {
 export async function setupPostgresDatabase(database: string): Promise<PostgresDatabase> {
   if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`database name ${database} is not a plain lowercase identifier`);
   const server = new URL(testConfig().DATABASE_URL);
-  const admin = new pg.Client({ connectionString: server.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
+  // An administrative connection per statement, none held meanwhile: a suite that stops the server
+  // (the infrastructure outage suite) would otherwise get an idle client's unhandled 'error'.
+  const asAdmin = async (statement: string) => {
+    const admin = new pg.Client({ connectionString: server.toString() });
+    await admin.connect();
+    try {
+      await admin.query(statement);
+    } finally {
+      await admin.end();
+    }
+  };
+  await asAdmin(`CREATE DATABASE ${database}`);
   const url = new URL(server);
   url.pathname = `/${database}`;
   const migrator = new pg.Client({ connectionString: url.toString() });
@@ -39,8 +48,7 @@ export async function setupPostgresDatabase(database: string): Promise<PostgresD
     prisma,
     async drop() {
       await prisma.$disconnect();
-      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await admin.end();
+      await asAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     },
   };
 }
