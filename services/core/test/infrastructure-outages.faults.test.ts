@@ -10,7 +10,10 @@ import type { ProcessStack } from './process-stack.js';
 // recovers by itself, and afterwards every answer is compared with the chain: nothing was lost.
 // Redis keeps nothing on disk here, so its restart is also a flush (rate limits, change tokens).
 //
-// The suite stops the infrastructure of scripts/up.sh: the other suites wait (jest runs one at a time).
+// The suite stops the infrastructure of scripts/up.sh, so it runs apart from the test command:
+// `pnpm test:faults` after `bash scripts/up.sh` and a build. Not in the test command yet: its last
+// full runs lost transactions from the history after the four outages, and one hung in the Redis
+// outage (issue 38).
 
 const root = new URL('../../../', import.meta.url).pathname;
 const outageMs = Number(process.env.OUTAGE_MS ?? 30_000);
