@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPublicClient, createTestClient, createWalletClient, http, parseEther, type Hash } from 'viem';
+import { readManifest } from '@wallet-api/devnet/manifest';
+import { createPublicClient, createTestClient, createWalletClient, http, parseAbi, parseEther, type Address, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { inList, sql } from '../src/clickhouse/index.js';
 import { eventually } from '../src/testing/index.js';
@@ -17,6 +18,7 @@ const sender = privateKeyToAccount('0x2a871d0798f97d79848a013d4936a73bf4cc922c82
 
 export const chainClient = createPublicClient({ transport: http(ethereumRpc) });
 const wallet = createWalletClient({ account: sender, transport: http(ethereumRpc) });
+const pairSync = parseAbi(['function sync()']);
 const anvil = createTestClient({ mode: 'anvil', transport: http(ethereumRpc) });
 
 export interface ChainTraffic {
@@ -67,7 +69,26 @@ export async function startServingStack(name: string): Promise<ProcessStack> {
   });
   for (const service of allServices) stack.start(service);
   for (const service of allServices) await serving(stack, service);
+  await priceEther(stack);
   return stack;
+}
+
+/**
+ * A stack indexing from the head has seen no pool event, so nothing is priced: every Uniswap V2
+ * pair of ethereum states its reserves again (`sync()`, callable by anyone), and ETH is priced
+ * from them before the traffic starts, so the wallets' PnL and charts carry value.
+ */
+async function priceEther(stack: ProcessStack): Promise<void> {
+  const manifest = await readManifest();
+  const uniswap = manifest.chains.find((chain) => chain.id === 'ethereum')!.protocols.uniswap as { v2: { pairs: { address: Address }[] } };
+  for (const pair of uniswap.v2.pairs) {
+    const hash = await wallet.writeContract({ chain: null, address: pair.address, abi: pairSync, functionName: 'sync' });
+    await chainClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+  }
+  await eventually(async () => {
+    const { body } = await api<{ data?: { attributes: { market_data: { price: unknown } } } }>(stack, '/v1/fungibles/eth');
+    expect(body.data?.attributes.market_data.price).toEqual(expect.any(Number));
+  }, 60_000);
 }
 
 export async function startChainTraffic(recipientCount = 4): Promise<ChainTraffic> {
@@ -133,8 +154,17 @@ export async function expectTransactionsAgree(stack: ProcessStack, traffic: Chai
   for (const address of traffic.recipients) {
     const hashes = traffic.sent.filter(({ to }) => to === address).map(({ hash }) => hash).sort();
     await eventually(async () => {
-      const { status, body } = await api<{ data: { attributes: { hash: string } }[] }>(stack, `/v1/wallets/${address}/transactions/?filter[chain_ids]=ethereum&page[size]=100`);
-      expect({ address, status, hashes: body.data?.map((transaction) => transaction.attributes.hash).sort() }).toEqual({ address, status: 200, hashes });
+      const listed: string[] = [];
+      const statuses = new Set<number>();
+      // A long fault run sends a wallet more transfers than one page holds.
+      let path: string | undefined = `/v1/wallets/${address}/transactions/?filter[chain_ids]=ethereum&page[size]=100`;
+      while (path) {
+        const { status, body }: { status: number; body: { data?: { attributes: { hash: string } }[]; links?: { next?: string } } } = await api(stack, path);
+        statuses.add(status);
+        listed.push(...(body.data ?? []).map((transaction) => transaction.attributes.hash));
+        path = status === 200 && body.links?.next ? new URL(body.links.next).pathname + new URL(body.links.next).search : undefined;
+      }
+      expect({ address, statuses: [...statuses], hashes: listed.sort() }).toEqual({ address, statuses: [200], hashes });
     }, 60_000);
   }
 }

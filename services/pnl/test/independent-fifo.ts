@@ -62,7 +62,16 @@ function nativeMovements(frame: CallFrame, createdContract: string | undefined, 
 }
 
 /** Every transaction of blocks 0..endBlock, with its movements as the raw chain data shows them. */
-export async function readWorldTransactions(client: PublicClient, chainId: string, endBlock: number): Promise<WorldTransaction[]> {
+export function readWorldTransactions(client: PublicClient, chainId: string, endBlock: number): Promise<WorldTransaction[]> {
+  return readBlockTransactions(
+    client,
+    chainId,
+    Array.from({ length: endBlock + 1 }, (_, number) => number),
+  );
+}
+
+/** Every transaction of the blocks `numbers`, in their order, with its movements as the raw chain data shows them. */
+export async function readBlockTransactions(client: PublicClient, chainId: string, numbers: readonly number[]): Promise<WorldTransaction[]> {
   const readBlock = async (number: number): Promise<WorldTransaction[]> => {
     const [block, receipts, traces] = await Promise.all([
       client.getBlock({ blockNumber: BigInt(number), includeTransactions: true }),
@@ -108,7 +117,6 @@ export async function readWorldTransactions(client: PublicClient, chainId: strin
       };
     });
   };
-  const numbers = Array.from({ length: endBlock + 1 }, (_, number) => number);
   const transactions: WorldTransaction[] = [];
   for (let start = 0; start < numbers.length; start += 16) {
     for (const block of await Promise.all(numbers.slice(start, start + 16).map(readBlock))) transactions.push(...block);
