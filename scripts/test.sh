@@ -51,6 +51,11 @@ if [[ -s "${results}" ]]; then
   node -e '
     const runs = process.argv.slice(1).filter((file) => require("fs").existsSync(file)).map((file) => require(file));
     const total = (field) => runs.reduce((sum, run) => sum + run[field], 0);
+    // Where the minutes go: the fifteen slowest suites, for whoever makes the suite faster.
+    const suites = runs.flatMap((run) => run.testResults).map((suite) => ({ seconds: (suite.endTime - suite.startTime) / 1000, name: require("path").relative(process.cwd(), suite.name) }));
+    suites.sort((a, b) => b.seconds - a.seconds);
+    console.log(`slowest suites (of ${suites.length}, ${Math.round(suites.reduce((sum, suite) => sum + suite.seconds, 0))} s in all):`);
+    for (const suite of suites.slice(0, 15)) console.log(`${suite.seconds.toFixed(1).padStart(8)} s  ${suite.name}`);
     // A suite that fails to load runs no test, so it would not show in the test counts.
     const unloaded = total("numRuntimeErrorTestSuites") ? `, ${total("numRuntimeErrorTestSuites")} suites failed to run` : "";
     console.log(`${total("numPassedTests")} passed, ${total("numFailedTests")} failed` + (total("numPendingTests") ? `, ${total("numPendingTests")} skipped` : "") + unloaded);

@@ -2,8 +2,7 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Consumer, IHeaders, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { extractTraceContext } from '../telemetry/index.js';
-import type { IncomingMessage, MessageConsumer } from './consumer.js';
-import { consumerReporting, headerCarrier, incomingMessage, logCrashes, runWithManualCommits } from './consumer-common.js';
+import { consumerReporting, headerCarrier, incomingMessage, logCrashes, runWithManualCommits, type IncomingMessage, type MessageConsumer } from './consumer-common.js';
 import type { TopicSpec } from './topics.js';
 
 export interface AccumulatingConsumerOptions<T> {

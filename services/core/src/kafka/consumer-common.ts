@@ -1,10 +1,22 @@
 import type { Batch, Consumer, EachBatchHandler, IHeaders, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import { kafkaConsumedMessages, kafkaConsumerLag } from '../metrics/platform-metrics.js';
-import type { IncomingMessage } from './consumer.js';
 import type { TopicSpec } from './topics.js';
 
 // What both consumers (startConsumer, startAccumulatingConsumer) do alike.
+
+export interface IncomingMessage<T> {
+  topic: string;
+  partition: number;
+  offset: string;
+  key: string | null;
+  value: T;
+}
+
+export interface MessageConsumer {
+  /** Stops fetching, lets the message in hand finish, commits what was handled and leaves the group. */
+  stop(): Promise<void>;
+}
 
 /** A fetched message decoded with its topic's codec. */
 export function incomingMessage<T>(topic: TopicSpec<T>, batch: Batch, message: KafkaMessage): IncomingMessage<T> {

@@ -2,21 +2,8 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Consumer, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { extractTraceContext } from '../telemetry/index.js';
-import { consumerReporting, headerCarrier, incomingMessage, logCrashes, runWithManualCommits } from './consumer-common.js';
+import { consumerReporting, headerCarrier, incomingMessage, logCrashes, runWithManualCommits, type IncomingMessage, type MessageConsumer } from './consumer-common.js';
 import type { TopicSpec } from './topics.js';
-
-export interface IncomingMessage<T> {
-  topic: string;
-  partition: number;
-  offset: string;
-  key: string | null;
-  value: T;
-}
-
-export interface MessageConsumer {
-  /** Stops fetching, lets the message in hand finish, commits what was handled and leaves the group. */
-  stop(): Promise<void>;
-}
 
 interface ConsumerCommon<T> {
   groupId: string;

@@ -1,6 +1,7 @@
 export { startAccumulatingConsumer, type AccumulatingConsumerOptions } from './accumulating-consumer.js';
 export { createKafka, type KafkaOptions } from './client.js';
-export { startConsumer, type ConsumerOptions, type IncomingMessage, type MessageConsumer } from './consumer.js';
+export type { IncomingMessage, MessageConsumer } from './consumer-common.js';
+export { startConsumer, type ConsumerOptions } from './consumer.js';
 export { ensureTopics, type TopicChange } from './ensure-topics.js';
 export { createProducer, type MessageProducer, type OutgoingMessage } from './producer.js';
 export { allTopics, consumerGroup, platformTopics, topics, type MessageCodec, type PlatformTopics, type TopicSpec } from './topics.js';

@@ -1,4 +1,5 @@
-import { formatUnits, quantity, tokenQuantity } from './quantity.js';
+import { formatUnits } from '../units/format-units.js';
+import { quantity, tokenQuantity } from './quantity.js';
 
 describe('formatUnits and quantity', () => {
   test.each([

@@ -1,15 +1,6 @@
 import type { TokenInfo } from '../proto/reference_data.js';
 import { scaledQuantity, uiMultiplierAt } from '../solana/scaled-ui-amount.js';
-
-/** `int / 10^decimals` as exact decimal text, without trailing zeros. */
-export function formatUnits(amount: string, decimals: number): string {
-  const value = BigInt(amount);
-  const negative = value < 0n;
-  const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0');
-  const whole = digits.slice(0, digits.length - decimals);
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
-}
+import { formatUnits } from '../units/format-units.js';
 
 /**
  * Spec 2.1 Quantity of `amount` base units: `float` is the number nearest to the exact `numeric`.

@@ -1,5 +1,5 @@
 import type { TokenInfo } from '../proto/reference_data.js';
-import { formatUnits } from '../resources/quantity.js';
+import { formatUnits } from '../units/format-units.js';
 
 /**
  * The display multiplier of a Token-2022 ScaledUiAmount mint at `unixSeconds`: `new_multiplier`

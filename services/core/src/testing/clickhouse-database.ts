@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createClickHouse, identifier, migrationStatement, sql, type ClickHouse } from '../clickhouse/index.js';
-import { testConfig } from './index.js';
+import { testConfig } from './test-config.js';
 
 const migrationsDir = new URL('../../../../infra/clickhouse/migrations/', import.meta.url).pathname;
 

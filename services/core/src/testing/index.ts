@@ -1,11 +1,11 @@
 // Setup helpers for tests that talk to the real infrastructure started by scripts/up.sh.
 // Tests use the `_test` databases so they never touch what the start command serves.
 import { randomUUID } from 'node:crypto';
-import { clickHouseEnv, databaseEnv, kafkaEnv, parseEnv, redisEnv } from '../config/index.js';
 import { connectChangeVersions, type ChangeVersions } from '../cache/index.js';
 import { createClickHouse, type ClickHouse } from '../clickhouse/index.js';
 import { createKafka } from '../kafka/index.js';
 import { createLogger, type Logger } from '../logger/index.js';
+import { testConfig } from './test-config.js';
 
 export { checkHealth } from './health-check.js';
 export { consumerGroupCaughtUp } from './consumer-caught-up.js';
@@ -14,19 +14,9 @@ export { freePort } from './free-port.js';
 export { jsonServiceDefinition } from './json-service.js';
 export { migrationStatements, setupClickHouseDatabase, type ClickHouseDatabase } from './clickhouse-database.js';
 export { setupPostgresDatabase, type PostgresDatabase } from './postgres-database.js';
+export { testConfig } from './test-config.js';
 
 export const testLogger: Logger = createLogger('test', process.env.LOG_LEVEL ?? 'warn');
-
-const testEnv = clickHouseEnv.extend(kafkaEnv.shape).extend(redisEnv.shape).extend(databaseEnv.shape);
-
-export function testConfig() {
-  const env = parseEnv(testEnv, {
-    ...process.env,
-    CLICKHOUSE_DATABASE: process.env.TEST_CLICKHOUSE_DATABASE ?? 'wallet_api_test',
-    DATABASE_URL: process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/wallet_api_test',
-  });
-  return env;
-}
 
 export function setupClickHouse(): ClickHouse {
   const config = testConfig();

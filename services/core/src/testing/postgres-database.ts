@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createPrisma, type PrismaClient } from '../db/index.js';
-import { testConfig } from './index.js';
+import { testConfig } from './test-config.js';
 
 const migrationsDir = new URL('../../prisma/migrations/', import.meta.url).pathname;
 

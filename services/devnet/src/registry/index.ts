@@ -1,1 +1,2 @@
-export { defaultRegistryPath, devnetMinLiquidityUsd, devnetRegistry, writeDevnetRegistry, type DevnetRegistry, type RegistryDapp, type RegistryPricing, type RegistryProtocols, type RegistryToken } from './registry.js';
+export { defaultRegistryPath, devnetMinLiquidityUsd, devnetRegistry, writeDevnetRegistry } from './registry.js';
+export type { DevnetRegistry, RegistryDapp, RegistryPricing, RegistryProtocols, RegistryToken } from './registry-shape.js';

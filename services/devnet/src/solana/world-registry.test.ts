@@ -1,4 +1,4 @@
-import type { DevnetRegistry } from '../registry/registry.js';
+import type { DevnetRegistry } from '../registry/registry-shape.js';
 import type { SolanaWorldManifest } from './world-manifest.js';
 import { solanaRegistryEntries, withSolanaRegistryEntries } from './world-registry.js';
 

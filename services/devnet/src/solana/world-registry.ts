@@ -3,7 +3,7 @@
 // ids as the EVM tokens (lowercase symbol, so Solana USDC is the `usdc` fungible of the EVM USDC),
 // the spam mint joins the spam list. Solana addresses are base58 and case-sensitive: they are kept
 // as they are, never lowercased.
-import type { DevnetRegistry, RegistryToken } from '../registry/registry.js';
+import type { DevnetRegistry, RegistryToken } from '../registry/registry-shape.js';
 import type { SolanaWorldManifest } from './world-manifest.js';
 
 export type SolanaRegistryEntries = Pick<DevnetRegistry, 'tokens' | 'spam_tokens'>;
