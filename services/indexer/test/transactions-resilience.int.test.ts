@@ -71,7 +71,8 @@ test('after a reorg the orphaned transactions are gone from the API, the new bra
   const pipeline = await ownPipeline();
   const rollbacks = await collectRollbacks(pipeline, chainId);
   cleanups.push(() => rollbacks.stop());
-  pipeline.index({ chainId, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
+  // Only the blocks mined here matter: indexing starts a finality depth below the world's head.
+  pipeline.index({ chainId, rpcUrl: chain.rpcUrl, finalityDepth: 12, startBlock: (await chain.session.client.getBlockNumber()) - 12n });
   const wallet = ethereum.wallets.find((candidate) => candidate.kind === 'eoa')!.address.toLowerCase() as Address;
   const recipient = (tag: number) => `0x${tag.toString(16).padStart(40, '0')}` as Address;
   const history = (address: string) => pipeline.getAll(`/v1/wallets/${address}/transactions/?filter[trash]=no_filter`);

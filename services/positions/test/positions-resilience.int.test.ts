@@ -116,7 +116,7 @@ test('consumers killed with SIGKILL mid-stream and started again, and a restarte
   const harness = await harnessFor({ [chainId]: chain.rpcUrl });
   const start = (): ChildProcess => {
     const child = spawn(process.execPath, ['--import', 'tsx', consumerFixture], {
-      env: { ...process.env, DATABASE_URL: harness.database.url, TOPIC_SUFFIX: harness.suffix, REFERENCE_DATA_ADDRESS: harness.referenceDataAddress, REDIS_KEY_PREFIX: harness.changes.keyPrefix, LOG_LEVEL: 'error' },
+      env: { ...process.env, DATABASE_URL: harness.database.url, TOPIC_SUFFIX: harness.suffix, REFERENCE_DATA_ADDRESS: harness.referenceDataAddress, REDIS_KEY_PREFIX: harness.changes.keyPrefix, LOG_LEVEL: 'error', KAFKA_SESSION_TIMEOUT_MS: '6000' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     cleanups.push(async () => {

@@ -13,6 +13,11 @@ export interface KafkaOptions {
    * members, or to its own next incarnation: a killed process's successor reads nothing until then.
    */
   consumerSessionTimeoutMs?: number;
+  /**
+   * How long the broker holds a fetch that has nothing to answer (kafkajs: 5 s), for consumers
+   * that set none of their own. A consumer's stop waits for the fetch in flight.
+   */
+  consumerMaxWaitMs?: number;
 }
 
 const pinoLevel: Record<LogLevel, 'error' | 'warn' | 'info' | 'debug'> = {
@@ -23,7 +28,7 @@ const pinoLevel: Record<LogLevel, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.DEBUG]: 'debug',
 };
 
-export function createKafka({ brokers, clientId, logger, consumerSessionTimeoutMs }: KafkaOptions): KafkaClient {
+export function createKafka({ brokers, clientId, logger, consumerSessionTimeoutMs, consumerMaxWaitMs }: KafkaOptions): KafkaClient {
   const kafkaLogger = logger.child({ component: 'kafkajs' });
   const client = new Kafka({
     clientId,
@@ -36,10 +41,14 @@ export function createKafka({ brokers, clientId, logger, consumerSessionTimeoutM
     },
     retry: { initialRetryTime: 200, retries: 8 },
   });
-  if (consumerSessionTimeoutMs === undefined) return client;
-  // Every consumer of the process gets the timeout; heartbeats stay at kafkajs's ratio (3 s of 30 s).
+  const defaults = {
+    // Heartbeats stay at kafkajs's ratio (3 s of 30 s).
+    ...(consumerSessionTimeoutMs === undefined ? {} : { sessionTimeout: consumerSessionTimeoutMs, heartbeatInterval: Math.max(100, Math.floor(consumerSessionTimeoutMs / 10)) }),
+    ...(consumerMaxWaitMs === undefined ? {} : { maxWaitTimeInMs: consumerMaxWaitMs }),
+  };
+  if (Object.keys(defaults).length === 0) return client;
+  // Every consumer of the process gets them, unless it sets its own.
   const consumer = client.consumer.bind(client);
-  client.consumer = (config) =>
-    consumer({ sessionTimeout: consumerSessionTimeoutMs, heartbeatInterval: Math.max(100, Math.floor(consumerSessionTimeoutMs / 10)), ...config });
+  client.consumer = (config) => consumer({ ...defaults, ...config });
   return client;
 }

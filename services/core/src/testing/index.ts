@@ -29,7 +29,8 @@ export function setupClickHouse(): ClickHouse {
 }
 
 export function setupKafka(clientId = 'test') {
-  return createKafka({ brokers: testConfig().KAFKA_BROKERS, clientId, logger: testLogger });
+  // A test closes its consumers many times over: each stop waits for the fetch in flight, 5 s by default.
+  return createKafka({ brokers: testConfig().KAFKA_BROKERS, clientId, logger: testLogger, consumerMaxWaitMs: 250 });
 }
 
 /** A name no earlier run used, for topics, consumer groups and tables. */
