@@ -17,7 +17,7 @@ export default {
     '<rootDir>/services/*/test/**/*.test.ts',
     '<rootDir>/charts/*/test/**/*.test.ts',
   ],
-  // *.faults.test.ts stop the shared infrastructure: scripts/test.sh runs them after the rest, in a run of their own.
+  // *.faults.test.ts stop the shared infrastructure: `pnpm test:faults` runs them, not the test command.
   testPathIgnorePatterns: ['/node_modules/', '\\.faults\\.test\\.ts$'],
   testTimeout: 60_000,
 };
