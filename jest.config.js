@@ -17,7 +17,8 @@ export default {
     '<rootDir>/services/*/test/**/*.test.ts',
     '<rootDir>/charts/*/test/**/*.test.ts',
   ],
-  // *.faults.test.ts stop the shared infrastructure: `pnpm test:faults` runs them, not the test command.
+  // *.faults.test.ts stop the shared infrastructure: scripts/test.sh runs them after every other
+  // suite, on their own (and `pnpm test:faults` alone).
   testPathIgnorePatterns: ['/node_modules/', '\\.faults\\.test\\.ts$'],
   testTimeout: 60_000,
 };

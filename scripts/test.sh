@@ -22,7 +22,8 @@ bash scripts/infra/anvil.sh restart
 bash scripts/infra/solana.sh restart
 
 results="${DATA_DIR}/test-results.json"
-rm -f "${results}"
+faults="${DATA_DIR}/test-results-faults.json"
+rm -f "${results}" "${faults}"
 log "running jest"
 set +e
 # --forceExit: the results alone decide the exit status. Without it the process lingers until every
@@ -33,22 +34,32 @@ set +e
 # replaces whenever it holds more than 1 GB between suites. In band, what each suite's module
 # registry leaves behind accumulates in jest's own process: a CI run died of heap exhaustion at
 # 3.6 GB after 2,437 s, about 40 minutes into the suites.
-NODE_OPTIONS=--experimental-vm-modules LOG_LEVEL="${LOG_LEVEL:-warn}" node_modules/.bin/jest --maxWorkers=1 --workerIdleMemoryLimit=1GB --forceExit --json --outputFile="${results}" "$@"
+jest() {
+  NODE_OPTIONS=--experimental-vm-modules LOG_LEVEL="${LOG_LEVEL:-warn}" node_modules/.bin/jest --maxWorkers=1 --workerIdleMemoryLimit=1GB --forceExit --json "$@"
+}
+jest --outputFile="${results}" "$@"
 status=$?
+# The fault suites (*.faults.test.ts) stop Redis, PostgreSQL, ClickHouse and Kafka themselves, so
+# they run after every other suite, on their own; with the whole test command only (no arguments).
+if [[ $# -eq 0 ]]; then
+  log "running the fault suites"
+  jest --outputFile="${faults}" --testPathIgnorePatterns=/node_modules/ --testMatch='**/*.faults.test.ts' || status=1
+fi
 set -e
 # Print the counts as one plain line that CI reads, whatever jest printed before it.
 if [[ -s "${results}" ]]; then
   node -e '
-    const r = require(process.argv[1]);
+    const runs = process.argv.slice(1).filter((file) => require("fs").existsSync(file)).map((file) => require(file));
+    const total = (field) => runs.reduce((sum, run) => sum + run[field], 0);
     // Where the minutes go: the fifteen slowest suites, for whoever makes the suite faster.
-    const suites = r.testResults.map((suite) => ({ seconds: (suite.endTime - suite.startTime) / 1000, name: require("path").relative(process.cwd(), suite.name) }));
+    const suites = runs.flatMap((r) => r.testResults).map((suite) => ({ seconds: (suite.endTime - suite.startTime) / 1000, name: require("path").relative(process.cwd(), suite.name) }));
     suites.sort((a, b) => b.seconds - a.seconds);
     console.log(`slowest suites (of ${suites.length}, ${Math.round(suites.reduce((sum, suite) => sum + suite.seconds, 0))} s in all):`);
     for (const suite of suites.slice(0, 15)) console.log(`${suite.seconds.toFixed(1).padStart(8)} s  ${suite.name}`);
     // A suite that fails to load runs no test, so it would not show in the test counts.
-    const unloaded = r.numRuntimeErrorTestSuites ? `, ${r.numRuntimeErrorTestSuites} suites failed to run` : "";
-    console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : "") + unloaded);
-    if (r.numTotalTests === 0) process.exitCode = 1;
-  ' "${results}" || status=1
+    const unloaded = total("numRuntimeErrorTestSuites") ? `, ${total("numRuntimeErrorTestSuites")} suites failed to run` : "";
+    console.log(`${total("numPassedTests")} passed, ${total("numFailedTests")} failed` + (total("numPendingTests") ? `, ${total("numPendingTests")} skipped` : "") + unloaded);
+    if (runs.some((run) => run.numTotalTests === 0)) process.exitCode = 1;
+  ' "${results}" "${faults}" || status=1
 fi
 exit ${status}

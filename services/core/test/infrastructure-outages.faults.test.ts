@@ -11,10 +11,8 @@ import { expectChartPointsAgree, expectPnlAgrees } from './valued-truth.js';
 // recovers by itself, and afterwards every answer is compared with the chain: nothing was lost.
 // Redis keeps nothing on disk here, so its restart is also a flush (rate limits, change tokens).
 //
-// The suite stops the infrastructure of scripts/up.sh, so it runs apart from the test command:
-// `pnpm test:faults` after `bash scripts/up.sh` and a build. Not in the test command yet: run after
-// the whole suite in CI, the subscription service died of an unhandled pg 'error' event (57P01)
-// when PostgreSQL stopped, and the API never recovered (issue 38).
+// The suite stops the infrastructure of scripts/up.sh, so the test command runs it after every
+// other suite, on its own; alone: `pnpm test:faults` after `bash scripts/up.sh` and a build.
 
 const root = new URL('../../../', import.meta.url).pathname;
 const outageMs = Number(process.env.OUTAGE_MS ?? 30_000);

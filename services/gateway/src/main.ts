@@ -48,7 +48,7 @@ const metrics = await startMetricsServer({ port: metricsPort('gateway'), service
   logger.fatal({ err: error }, 'gateway cannot serve metrics');
   process.exit(1);
 });
-const prisma = createPrisma(config.DATABASE_URL);
+const prisma = createPrisma(config.DATABASE_URL, logger);
 // Auto-pipelining sends the rate limiter's and the answer cache's commands of concurrent requests in one write.
 const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: false, enableAutoPipelining: true });
 redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));

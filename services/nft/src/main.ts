@@ -44,7 +44,7 @@ const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).e
 await runGrpcService('nft', parseEnv(serviceAddressEnv).NFT_GRPC_PORT, async ({ logger }) => {
   const config = parseEnv(env);
   const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
-  const prisma = createPrisma(config.DATABASE_URL);
+  const prisma = createPrisma(config.DATABASE_URL, logger);
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'nft', logger, consumerSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
   const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
   const clients = createChainClients(referenceData, { rpcTimeoutMs: config.NFT_RPC_TIMEOUT_MS });

@@ -49,7 +49,7 @@ await runGrpcService('reference-data', config.REFERENCE_DATA_GRPC_PORT, async ({
   const chains = await loadChainsConfig(config.CHAINS_CONFIG_FILE);
   const registry = await loadRegistryConfig([config.REGISTRY_CONFIG_FILE, ...config.REGISTRY_PATHS]);
   const fx = await loadFxTable(config.FX_RATES_FILE);
-  const prisma = createPrisma(config.DATABASE_URL);
+  const prisma = createPrisma(config.DATABASE_URL, logger);
   const clickhouse = createClickHouse({
     url: config.CLICKHOUSE_URL,
     database: config.CLICKHOUSE_DATABASE,

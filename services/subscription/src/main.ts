@@ -52,7 +52,7 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
   const metrics = createSubscriptionMetrics(registry);
   const secrets = createSecretBox(subscriptionConfig.secretKey);
   const guard = createCallbackUrlGuard({ allow: parseAllowList(subscriptionConfig.callbackAllowList, 'callback allow-list') });
-  const prisma = createPrisma(config.DATABASE_URL);
+  const prisma = createPrisma(config.DATABASE_URL, logger);
   const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'subscription', logger, consumerSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
   const store = createSubscriptionStore(prisma);
