@@ -12,11 +12,7 @@ export default {
     '^@wallet-api/devnet/(.*)$': '<rootDir>/services/devnet/src/$1/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: [
-    '<rootDir>/services/*/src/**/*.test.ts',
-    '<rootDir>/services/*/test/**/*.test.ts',
-    '<rootDir>/charts/*/test/**/*.test.ts',
-  ],
+  testMatch: ['<rootDir>/services/*/src/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/charts/*/test/**/*.test.ts'],
   // *.faults.test.ts stop the shared infrastructure: scripts/test.sh runs them after every other
   // suite, on their own (and `pnpm test:faults` alone).
   testPathIgnorePatterns: ['/node_modules/', '\\.faults\\.test\\.ts$'],

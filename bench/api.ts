@@ -91,16 +91,24 @@ try {
     const barePort = port++;
     // Chains is served plain (not from the answer cache), the wallet endpoints as the cache keeps them.
     const bareMode = endpoint === 'chains' ? 'plain' : 'encoded';
-    const bare = fork(join(root, 'bench/bare-server.ts'), [bodyFile, String(barePort), path.split('?')[0]!, bareMode], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    const bare = fork(join(root, 'bench/bare-server.ts'), [bodyFile, String(barePort), path.split('?')[0]!, bareMode], {
+      execArgv: ['--import', 'tsx'],
+      stdio: 'inherit',
+    });
     children.push(bare);
     await new Promise((resolve) => bare.once('message', resolve));
-    const { result: gateway, recomputed, meanComputeMs, waitedPercent } = await answerCacheDuring(routes[endpoint], () => measure(`${values.url}${path}`, loadHeaders, { connections, duration }));
+    const {
+      result: gateway,
+      recomputed,
+      meanComputeMs,
+      waitedPercent,
+    } = await answerCacheDuring(routes[endpoint], () => measure(`${values.url}${path}`, loadHeaders, { connections, duration }));
     const baseline = await measure(`http://127.0.0.1:${barePort}${path}`, { 'accept-encoding': acceptEncoding }, { connections, duration });
     bare.kill('SIGTERM');
     const ratio = gateway.requestsPerSecond / baseline.requestsPerSecond;
     rows.push({
       endpoint,
-      'KB': Math.round(Buffer.byteLength(body) / 1024),
+      KB: Math.round(Buffer.byteLength(body) / 1024),
       'KB sent': Number((gateway.bytesPerAnswer / 1024).toFixed(1)),
       'gateway req/s': Math.round(gateway.requestsPerSecond),
       'gateway p50 ms': gateway.p50,
@@ -114,8 +122,12 @@ try {
       'targets met (p99 < 50 ms, ratio)': missedTargets(gateway.p99, ratio, targets[endpoint]),
     });
   }
-  console.log(`\nwallet ${wallet}; ${connections} connections, ${duration} s per target after a 2 s warm-up; the gateway's answers warm; Accept-Encoding: ${acceptEncoding}`);
-  console.log("recomputed: answers computed again during the run (the wallet's data or prices changed); compute ms: their mean; waited %: requests that waited for one");
+  console.log(
+    `\nwallet ${wallet}; ${connections} connections, ${duration} s per target after a 2 s warm-up; the gateway's answers warm; Accept-Encoding: ${acceptEncoding}`,
+  );
+  console.log(
+    "recomputed: answers computed again during the run (the wallet's data or prices changed); compute ms: their mean; waited %: requests that waited for one",
+  );
   console.table(rows);
 } finally {
   for (const child of children) child.kill('SIGTERM');

@@ -153,7 +153,9 @@ async function positionsConsumer(): Promise<number> {
   // Never called: the benchmark's transaction and pool topics stay empty.
   const referenceData = createGrpcClient(ReferenceDataClient, '127.0.0.1:1');
   // The service's chain reader on the benchmark's anvil, with the chain directory's client settings.
-  const reader = createChainReader(createPublicClient({ transport: http(chain.rpcUrl, { timeout: 10_000, retryCount: 1, batch: { batchSize: 500 } }), cacheTime: 0 }));
+  const reader = createChainReader(
+    createPublicClient({ transport: http(chain.rpcUrl, { timeout: 10_000, retryCount: 1, batch: { batchSize: 500 } }), cacheTime: 0 }),
+  );
   const chains = { reader: async (id: string) => (id === chainId ? reader : undefined), solanaReader: async () => undefined };
   const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: `bench-${chainId}`, onError: () => undefined });
   const balances = createBalanceStore(prisma);
@@ -175,7 +177,8 @@ async function positionsConsumer(): Promise<number> {
   });
   await consumers.start();
   try {
-    const applied = async () => (await metrics.messages.get()).values.filter((entry) => entry.labels.topic === 'balance-changes').reduce((sum, entry) => sum + entry.value, 0);
+    const applied = async () =>
+      (await metrics.messages.get()).values.filter((entry) => entry.labels.topic === 'balance-changes').reduce((sum, entry) => sum + entry.value, 0);
     await untilCount(applied, messageCount);
     return (performance.now() - started) / 1000;
   } finally {

@@ -51,7 +51,11 @@ async function measure(title: string, url: string, headers: Record<string, strin
 }
 
 try {
-  const keyOutput = execFileSync('node', [join(root, 'services/gateway/dist/cli/main.js'), 'keys', 'create', '--org', 'bench', '--rate-limit', '1000000', '--burst', '1000000'], { encoding: 'utf8' });
+  const keyOutput = execFileSync(
+    'node',
+    [join(root, 'services/gateway/dist/cli/main.js'), 'keys', 'create', '--org', 'bench', '--rate-limit', '1000000', '--burst', '1000000'],
+    { encoding: 'utf8' },
+  );
   const key = keyOutput.trim().split('\n').at(-1)!;
   const headers = { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` };
 
@@ -71,13 +75,15 @@ try {
   const gateway = await measure('gateway + gRPC', gatewayUrl, headers);
   const baseline = await measure('bare Express', bareUrl, {});
   console.log(`\nGET /v1/chains/  (${connections} connections, ${duration} s each, after 2 s warm-up)`);
-  console.table([gateway, baseline].map((row) => ({
-    target: row.title,
-    'req/s': Math.round(row.requestsPerSecond),
-    'p50 ms': row.p50,
-    'p99 ms': row.p99,
-    requests: row.total,
-  })));
+  console.table(
+    [gateway, baseline].map((row) => ({
+      target: row.title,
+      'req/s': Math.round(row.requestsPerSecond),
+      'p50 ms': row.p50,
+      'p99 ms': row.p99,
+      requests: row.total,
+    })),
+  );
   console.log(`gateway / bare throughput ratio: ${(gateway.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)}`);
   console.log(`gateway / bare p50 latency ratio: ${(gateway.p50 / Math.max(baseline.p50, 0.001)).toFixed(2)}`);
 } finally {

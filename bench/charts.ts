@@ -49,7 +49,11 @@ const logger = createLogger('bench-charts', 'warn');
 const kafka = createKafka({ brokers: (process.env.KAFKA_BROKERS ?? '127.0.0.1:19092').split(','), clientId: 'bench-charts', logger });
 const name = `bench_charts_${Date.now()}`;
 const rename = <T>(spec: TopicSpec<T>): TopicSpec<T> => ({ ...spec, name: `${spec.name}.${name}` });
-const benchTopics: ChartConsumerTopics = { balanceChanges: rename(topics.balanceChanges), chainRollbacks: rename(topics.chainRollbacks), chainBlocks: rename(topics.chainBlocks) };
+const benchTopics: ChartConsumerTopics = {
+  balanceChanges: rename(topics.balanceChanges),
+  chainRollbacks: rename(topics.chainRollbacks),
+  chainBlocks: rename(topics.chainBlocks),
+};
 const groupId = name;
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
 // A fresh address has no code, so reference-data classifies it as a tracked (served) wallet.
@@ -60,14 +64,21 @@ const wallet = hex(20);
 const manifest = await readManifest();
 const known = manifest.chains
   .filter((chain) => chainIds.includes(chain.id))
-  .flatMap((chain) => [{ chainId: chain.id, address: '', decimals: 18 }, ...worldTokens(chain).tokens.map((token) => ({ chainId: chain.id, address: token.address.toLowerCase(), decimals: token.decimals }))]);
+  .flatMap((chain) => [
+    { chainId: chain.id, address: '', decimals: 18 },
+    ...worldTokens(chain).tokens.map((token) => ({ chainId: chain.id, address: token.address.toLowerCase(), decimals: token.decimals })),
+  ]);
 const assets = known.slice(0, assetCount);
 while (assets.length < assetCount) assets.push({ chainId: chainIds[assets.length % 2]!, address: hex(20), decimals: 18 });
 // Vault shares (ERC-4626) are held only from a day after the world's genesis, once the vaults
 // exist: their price reads convertToAssets on the chain, and reference-data answers UNAVAILABLE
 // (failing the whole chart) for a time before the vault was deployed but after its asset had a price.
 const worldStart = Math.max(...manifest.chains.map((chain) => chain.genesisTimestamp)) + day;
-const vaults = new Set(manifest.chains.flatMap((chain) => (chain.protocols.defi as { vaults: { address: string }[] }).vaults.map((vault) => `${chain.id}:${vault.address.toLowerCase()}`)));
+const vaults = new Set(
+  manifest.chains.flatMap((chain) =>
+    (chain.protocols.defi as { vaults: { address: string }[] }).vaults.map((vault) => `${chain.id}:${vault.address.toLowerCase()}`),
+  ),
+);
 const anytime = assets.flatMap((asset, index) => (vaults.has(`${asset.chainId}:${asset.address}`) ? [] : [index]));
 
 // Changes spread evenly over the 5 years before now, in time order; each in a block of its own
@@ -83,7 +94,8 @@ function syntheticChange(index: number): OutgoingMessage<BalanceChange> {
   const unit = 10n ** BigInt(asset.decimals);
   const held = balances[which]!;
   // Mostly credits (1-1000 whole tokens and a fraction), and debits of up to what is held.
-  const amount = held === 0n || randomInt(5) < 3 ? BigInt(randomInt(1, 1001)) * unit + BigInt(randomInt(1_000_000)) : -(held * BigInt(randomInt(1, 1001))) / 1000n;
+  const amount =
+    held === 0n || randomInt(5) < 3 ? BigInt(randomInt(1, 1001)) * unit + BigInt(randomInt(1_000_000)) : -(held * BigInt(randomInt(1, 1001))) / 1000n;
   balances[which] = held + amount;
   const blockNumber = blockNumbers.get(asset.chainId)! + randomInt(1, 20);
   blockNumbers.set(asset.chainId, blockNumber);
@@ -145,7 +157,9 @@ const timedValuation = (valuation: ChartValuation): ChartValuation => ({
   },
 });
 const getPricesCalls = async () =>
-  (await grpcClientDuration.get()).values.filter((entry) => entry.metricName?.endsWith('_count') && String(entry.labels.method).endsWith('/GetPrices')).reduce((sum, entry) => sum + entry.value, 0);
+  (await grpcClientDuration.get()).values
+    .filter((entry) => entry.metricName?.endsWith('_count') && String(entry.labels.method).endsWith('/GetPrices'))
+    .reduce((sum, entry) => sum + entry.value, 0);
 
 const database = await setupClickHouseDatabase(name);
 const clickhouse: ClickHouse = database.clickhouse;
@@ -153,7 +167,10 @@ const referenceData = createGrpcClient(ReferenceDataClient, process.env.REFERENC
 // Only simple charts are measured: the positions service is never asked.
 const positions = createGrpcClient(PositionsClient, process.env.POSITIONS_GRPC_ADDRESS ?? '127.0.0.1:50053');
 // The stack's key space: the price moves and rollbacks the chart service sees are the live devnet's.
-const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: process.env.REDIS_KEY_PREFIX ?? 'wallet-api', onError: (error) => logger.warn({ err: error }, 'redis error') });
+const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+  keyPrefix: process.env.REDIS_KEY_PREFIX ?? 'wallet-api',
+  onError: (error) => logger.warn({ err: error }, 'redis error'),
+});
 let handed = 0;
 // The store's own ClickHouse round trips are timed too: what of `changes` is SQL, what bigint work.
 const storeClickHouse: ClickHouse = {
@@ -164,21 +181,67 @@ const storeClickHouse: ClickHouse = {
     return result;
   },
 };
-const store = timedStore(createChartStore({ clickhouse: storeClickHouse, logger, storeEveryMs: 300_000, everything: () => changes.versions.everything() }), (rows) => (handed += rows));
+const store = timedStore(
+  createChartStore({ clickhouse: storeClickHouse, logger, storeEveryMs: 300_000, everything: () => changes.versions.everything() }),
+  (rows) => (handed += rows),
+);
 const clock = createBlockClock({ clickhouse, logger, storeEveryMs: 300_000, everything: () => changes.versions.everything() });
-const consumer = createChartConsumer({ kafka, store, clock, tracking: createWalletTracking(referenceData), versions: changes.versions, logger, groupId, topics: benchTopics });
+const consumer = createChartConsumer({
+  kafka,
+  store,
+  clock,
+  tracking: createWalletTracking(referenceData),
+  versions: changes.versions,
+  logger,
+  groupId,
+  topics: benchTopics,
+});
 // As the service runs it: past points' prices kept across charts until a price move reaches their time.
 const valuation = timedValuation(
-  createChartValuation({ referenceData, tokens: createTokenDirectory(referenceData), cache: createPointPriceCache({ versions: changes.versions, settleSeconds: 600, maxEntries: 500_000 }) }),
+  createChartValuation({
+    referenceData,
+    tokens: createTokenDirectory(referenceData),
+    cache: createPointPriceCache({ versions: changes.versions, settleSeconds: 600, maxEntries: 500_000 }),
+  }),
 );
 // The store's reads are what this measures: a memo that can never read the tokens reads the store every time.
 const storeEveryTime = createChangesMemo({ store, versions: { walletTokens: () => Promise.reject(new Error('not kept')) }, maxEntries: 1 });
-const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [chartService({ store, clock, changes: storeEveryTime, valuation, protocols: createProtocolSeries({ positions, clock, everything: () => changes.versions.everything() }) })], logger });
+const server = await startGrpcServer({
+  host: '127.0.0.1',
+  port: 0,
+  services: [
+    chartService({
+      store,
+      clock,
+      changes: storeEveryTime,
+      valuation,
+      protocols: createProtocolSeries({ positions, clock, everything: () => changes.versions.everything() }),
+    }),
+  ],
+  logger,
+});
 const client = createGrpcClient(ChartClient, `127.0.0.1:${server.port}`);
 const context = { organizationId: '', roles: [], addons: [], network: Network.NETWORK_MAINNET };
 const chart = (period: string) =>
-  unary(client, client.getWalletChart, { context, addresses: [wallet], chainIds, currency: 'usd', period, fungibleIds: [], excludeFungibleIds: [], positions: 'only_simple', poolAddresses: [], excludePoolAddresses: [] }, { name: 'Chart/GetWalletChart', deadlineMs: 120_000 });
-const countRows = async () => Number((await clickhouse.query<{ count: string }>(sql`SELECT count() AS count FROM chart_balance_changes WHERE address = ${wallet}`))[0]!.count);
+  unary(
+    client,
+    client.getWalletChart,
+    {
+      context,
+      addresses: [wallet],
+      chainIds,
+      currency: 'usd',
+      period,
+      fungibleIds: [],
+      excludeFungibleIds: [],
+      positions: 'only_simple',
+      poolAddresses: [],
+      excludePoolAddresses: [],
+    },
+    { name: 'Chart/GetWalletChart', deadlineMs: 120_000 },
+  );
+const countRows = async () =>
+  Number((await clickhouse.query<{ count: string }>(sql`SELECT count() AS count FROM chart_balance_changes WHERE address = ${wallet}`))[0]!.count);
 
 let stopped = false;
 try {
@@ -191,7 +254,10 @@ try {
   // 2,000 messages a send: all go to two partitions (two keys), and a partition's batch must stay
   // under the broker's 1 MB message limit.
   for (let start = 0; start < changeCount; start += 2_000) {
-    await producer.send(benchTopics.balanceChanges, Array.from({ length: Math.min(2_000, changeCount - start) }, (_, offset) => syntheticChange(start + offset)));
+    await producer.send(
+      benchTopics.balanceChanges,
+      Array.from({ length: Math.min(2_000, changeCount - start) }, (_, offset) => syntheticChange(start + offset)),
+    );
   }
   const published = (performance.now() - started) / 1000;
   await producer.disconnect();
@@ -200,7 +266,10 @@ try {
   let storedByStop = false;
   for (;;) {
     if (readable === 0 && handed >= changeCount) readable = (performance.now() - started) / 1000;
-    const caughtUp = await consumerGroupCaughtUp(kafka, `${groupId}.balance-changes`, benchTopics.balanceChanges.name).then(() => true, () => false);
+    const caughtUp = await consumerGroupCaughtUp(kafka, `${groupId}.balance-changes`, benchTopics.balanceChanges.name).then(
+      () => true,
+      () => false,
+    );
     if (caughtUp) {
       committed = (performance.now() - started) / 1000;
       break;
@@ -215,7 +284,9 @@ try {
     await sleep(250);
   }
   const rows = await countRows();
-  console.log(`published in ${published.toFixed(1)} s; readable by charts after ${readable.toFixed(1)} s; committed after ${committed.toFixed(1)} s${storedByStop ? ' (last rows stored by stopping the consumer)' : ''}`);
+  console.log(
+    `published in ${published.toFixed(1)} s; readable by charts after ${readable.toFixed(1)} s; committed after ${committed.toFixed(1)} s${storedByStop ? ' (last rows stored by stopping the consumer)' : ''}`,
+  );
   console.log(`ingest: ${Math.round(changeCount / committed)} changes/s; rows of the wallet in chart_balance_changes: ${rows}`);
   if (rows !== changeCount) throw new Error(`expected ${changeCount} rows, found ${rows}`);
 
@@ -224,7 +295,9 @@ try {
   for (const period of periods) {
     Object.assign(spent, none);
     const cold = await timed(() => chart(period));
-    console.log(`${period}: cold ${round(cold.ms)} ms (firstActivity ${round(spent.firstActivity)}, changes ${round(spent.changes)}, SQL ${round(spent.sql)}, valuation ${round(spent.valuation)} ms)`);
+    console.log(
+      `${period}: cold ${round(cold.ms)} ms (firstActivity ${round(spent.firstActivity)}, changes ${round(spent.changes)}, SQL ${round(spent.sql)}, valuation ${round(spent.valuation)} ms)`,
+    );
     if (period === 'max') check(cold.result);
     const callsBefore = await getPricesCalls();
     Object.assign(spent, none);
@@ -281,6 +354,8 @@ function check(result: WalletChart): void {
   const first = result.points[0]!;
   const last = result.points.at(-1)!;
   const nonZero = result.points.filter((point) => point.value !== 0).length;
-  console.log(`max chart: ${result.points.length} points, ${nonZero} non-zero; first ${new Date(Number(first.timestamp) * 1000).toISOString()} ${first.value.toFixed(2)} usd, last ${new Date(Number(last.timestamp) * 1000).toISOString()} ${last.value.toFixed(2)} usd`);
+  console.log(
+    `max chart: ${result.points.length} points, ${nonZero} non-zero; first ${new Date(Number(first.timestamp) * 1000).toISOString()} ${first.value.toFixed(2)} usd, last ${new Date(Number(last.timestamp) * 1000).toISOString()} ${last.value.toFixed(2)} usd`,
+  );
   if (nonZero === 0) throw new Error('every point of the max chart is 0: the assets have no price');
 }

@@ -46,7 +46,9 @@ try {
   const transactions = rows.reduce((sum, row) => sum + row.transactions, 0);
   console.log(`\ndevnet world: ${values.wallets} wallets, ${values.days} days, ${values['actions-per-wallet']} actions per wallet`);
   console.table(rows);
-  console.log(`built in ${seconds.toFixed(1)} s: ${(blocks / seconds).toFixed(1)} blocks/s, ${(transactions / seconds).toFixed(0)} tx/s (three chains built concurrently)`);
+  console.log(
+    `built in ${seconds.toFixed(1)} s: ${(blocks / seconds).toFixed(1)} blocks/s, ${(transactions / seconds).toFixed(0)} tx/s (three chains built concurrently)`,
+  );
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -40,8 +40,18 @@ const capital = (text: string) => text[0]!.toUpperCase() + text.slice(1);
 
 const fungibles: IndexedFungible[] = Array.from({ length: fungibleCount }, (_, index) => {
   const name = Array.from({ length: 1 + Math.floor(random() * 3) }, () => capital(word())).join(' ');
-  const symbol = word().slice(0, 3 + Math.floor(random() * 3)).toUpperCase();
-  return { id: `f${index}`, name, symbol, verified: random() < 0.2, native: false, implementations: [{ chainId: 'ethereum', address: `0x${index.toString(16).padStart(40, '0')}` }], assetClass: undefined };
+  const symbol = word()
+    .slice(0, 3 + Math.floor(random() * 3))
+    .toUpperCase();
+  return {
+    id: `f${index}`,
+    name,
+    symbol,
+    verified: random() < 0.2,
+    native: false,
+    implementations: [{ chainId: 'ethereum', address: `0x${index.toString(16).padStart(40, '0')}` }],
+    assetClass: undefined,
+  };
 });
 
 const queries = Array.from({ length: queryCount }, (_, index) => {

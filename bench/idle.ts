@@ -16,11 +16,17 @@ const windowSeconds = Number(values.seconds);
 async function clickhouse<T>(query: string): Promise<T[]> {
   const response = await fetch(`${values.clickhouse}/?query=${encodeURIComponent(`${query} FORMAT JSONEachRow`)}`);
   if (!response.ok) throw new Error(`ClickHouse answered ${response.status}: ${await response.text()}`);
-  return (await response.text()).trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as T);
+  return (await response.text())
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T);
 }
 
 async function clickHouseEvents(): Promise<Map<string, number>> {
-  const rows = await clickhouse<{ event: string; value: string }>("SELECT event, value FROM system.events WHERE event IN ('InsertQuery', 'InsertedRows', 'MergedRows', 'SelectQuery')");
+  const rows = await clickhouse<{ event: string; value: string }>(
+    "SELECT event, value FROM system.events WHERE event IN ('InsertQuery', 'InsertedRows', 'MergedRows', 'SelectQuery')",
+  );
   return new Map(rows.map((row) => [row.event, Number(row.value)]));
 }
 
@@ -50,7 +56,14 @@ const total = cores.reduce((sum, entry) => sum + entry.cores, 0);
 const delta = (event: string) => (eventsAfter.get(event) ?? 0) - (eventsBefore.get(event) ?? 0);
 console.table(cores);
 console.table(parts);
-console.table(mergedBy.map((row) => ({ table: row.table, 'parts merged into': Number(row.merges), 'rows written by merges': Number(row.merged_rows), 'largest merge (rows)': Number(row.largest_rows) })));
+console.table(
+  mergedBy.map((row) => ({
+    table: row.table,
+    'parts merged into': Number(row.merges),
+    'rows written by merges': Number(row.merged_rows),
+    'largest merge (rows)': Number(row.largest_rows),
+  })),
+);
 const inserted = delta('InsertedRows');
 console.log(
   JSON.stringify({

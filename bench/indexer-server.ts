@@ -12,7 +12,12 @@ import { indexerService } from '../services/indexer/src/grpc/indexer-service.js'
 
 const [database] = process.argv.slice(2);
 const config = testConfig();
-const clickhouse = createClickHouse({ url: config.CLICKHOUSE_URL, username: config.CLICKHOUSE_USER, password: config.CLICKHOUSE_PASSWORD, database: database! });
+const clickhouse = createClickHouse({
+  url: config.CLICKHOUSE_URL,
+  username: config.CLICKHOUSE_USER,
+  password: config.CLICKHOUSE_PASSWORD,
+  database: database!,
+});
 const referenceData = createGrpcClient(ReferenceDataClient, process.env.REFERENCE_DATA_GRPC_ADDRESS ?? '127.0.0.1:50051');
 const logger = createLogger('bench-indexer', 'warn');
 const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData })], logger });

@@ -17,7 +17,11 @@ const { values } = parseArgs({
 });
 const root = new URL('..', import.meta.url).pathname;
 // A key of the benchmark's own: the demo key's rate limit would answer most requests with 429.
-const keyOutput = execFileSync('node', [join(root, 'services/gateway/dist/cli/main.js'), 'keys', 'create', '--org', 'bench', '--rate-limit', '1000000', '--burst', '1000000'], { encoding: 'utf8' });
+const keyOutput = execFileSync(
+  'node',
+  [join(root, 'services/gateway/dist/cli/main.js'), 'keys', 'create', '--org', 'bench', '--rate-limit', '1000000', '--burst', '1000000'],
+  { encoding: 'utf8' },
+);
 const key = keyOutput.trim().split('\n').at(-1)!;
 const headers = { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` };
 const client = createPublicClient({ transport: http(values.rpc), cacheTime: 0 });
@@ -46,8 +50,14 @@ const latencies: number[] = [];
 const startNonce = await client.getTransactionCount({ address: sender, blockTag: 'pending' });
 for (let round = 0; round < Number(values.rounds); round++) {
   const recipient = `0x${'be'.repeat(4)}${Date.now().toString(16).padStart(16, '0')}${round.toString(16).padStart(16, '0')}` as Address;
-  const hash: Hash = await rpc('eth_sendTransaction', [{ from: sender, to: recipient, value: '0x1', gas: '0x5208', nonce: `0x${(startNonce + round).toString(16)}` }]);
-  const minedAt = await until(async () => ((await client.getTransactionReceipt({ hash }).catch(() => undefined)) ? performance.now() : undefined), 60_000, `mining of ${hash}`);
+  const hash: Hash = await rpc('eth_sendTransaction', [
+    { from: sender, to: recipient, value: '0x1', gas: '0x5208', nonce: `0x${(startNonce + round).toString(16)}` },
+  ]);
+  const minedAt = await until(
+    async () => ((await client.getTransactionReceipt({ hash }).catch(() => undefined)) ? performance.now() : undefined),
+    60_000,
+    `mining of ${hash}`,
+  );
   const servedAt = await until(
     async () => {
       const response = await fetch(`${values.url}/v1/wallets/${recipient}/transactions/`, { headers });
@@ -62,4 +72,6 @@ for (let round = 0; round < Number(values.rounds); round++) {
 latencies.sort((a, b) => a - b);
 const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]!;
 console.log(`\nlive latency, block mined -> transaction served by the API (${latencies.length} rounds, polled every ${pollMs} ms)`);
-console.table([{ 'p50 ms': Math.round(percentile(50)), 'p99 ms': Math.round(percentile(99)), 'min ms': Math.round(latencies[0]!), 'max ms': Math.round(latencies.at(-1)!) }]);
+console.table([
+  { 'p50 ms': Math.round(percentile(50)), 'p99 ms': Math.round(percentile(99)), 'min ms': Math.round(latencies[0]!), 'max ms': Math.round(latencies.at(-1)!) },
+]);

@@ -8,7 +8,11 @@ import autocannon from 'autocannon';
  * answer most requests with 429), made by the gateway's key command.
  */
 export function benchAuthorization(root: string): Record<string, string> {
-  const output = execFileSync('node', [join(root, 'services/gateway/dist/cli/main.js'), 'keys', 'create', '--org', 'bench', '--rate-limit', '1000000', '--burst', '1000000'], { encoding: 'utf8' });
+  const output = execFileSync(
+    'node',
+    [join(root, 'services/gateway/dist/cli/main.js'), 'keys', 'create', '--org', 'bench', '--rate-limit', '1000000', '--burst', '1000000'],
+    { encoding: 'utf8' },
+  );
   const key = output.trim().split('\n').at(-1)!;
   return { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` };
 }
@@ -19,7 +23,13 @@ export async function measure(url: string, headers: Record<string, string>, load
   const result = await autocannon({ url, headers, connections: load.connections, duration: load.duration });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   // Bytes per answer as read off the wire, headers included: what the client's Accept-Encoding got.
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, bytesPerAnswer: result.throughput.total / Math.max(1, result.requests.total) };
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    bytesPerAnswer: result.throughput.total / Math.max(1, result.requests.total),
+  };
 }
 
 /** Metrics ports of the start command's gateway and the services that answer its gRPC calls (scripts/lib/ports). */
@@ -66,7 +76,11 @@ export async function backendTimeOf<T>(request: () => Promise<T>): Promise<{ res
   const result = await request();
   const after = await histogramTotals();
   const methods = [...after]
-    .map(([method, total]) => ({ method, calls: total.calls - (before.get(method)?.calls ?? 0), ms: Math.round((total.seconds - (before.get(method)?.seconds ?? 0)) * 1000) }))
+    .map(([method, total]) => ({
+      method,
+      calls: total.calls - (before.get(method)?.calls ?? 0),
+      ms: Math.round((total.seconds - (before.get(method)?.seconds ?? 0)) * 1000),
+    }))
     .filter((entry) => entry.calls > 0)
     .sort((a, b) => b.ms - a.ms);
   return { result, methods };
@@ -108,7 +122,10 @@ async function answerCacheTotals(route: string): Promise<Record<string, number>>
  * What the gateway's answer cache did for `route` while `load` ran: answers recomputed, their mean
  * computation time, and the share of requests that waited for one (the p99 under live changes).
  */
-export async function answerCacheDuring<T>(route: string, load: () => Promise<T>): Promise<{ result: T; recomputed: number; meanComputeMs: number; waitedPercent: number }> {
+export async function answerCacheDuring<T>(
+  route: string,
+  load: () => Promise<T>,
+): Promise<{ result: T; recomputed: number; meanComputeMs: number; waitedPercent: number }> {
   const before = await answerCacheTotals(route);
   const result = await load();
   const after = await answerCacheTotals(route);

@@ -71,7 +71,10 @@ const solanaPaths = (address: string) => [
   `/v1/wallets/${address}/transactions/?page[size]=100`,
   `/v1/wallets/${address}/charts/day`,
 ];
-const setPaths = (evm: string, solana: string) => [`/v1/wallet-sets/positions/?addresses=${evm},${solana}`, `/v1/wallet-sets/portfolio?addresses=${evm},${solana}`];
+const setPaths = (evm: string, solana: string) => [
+  `/v1/wallet-sets/positions/?addresses=${evm},${solana}`,
+  `/v1/wallet-sets/portfolio?addresses=${evm},${solana}`,
+];
 
 type Draw = () => number;
 
@@ -180,7 +183,17 @@ async function timedRequests(lists: readonly (readonly string[])[], clients: num
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (quantile: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))]!);
-  return { requests: latencies.length, perSecond: latencies.length / seconds, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: Math.round(latencies.at(-1)!), status5xx, status4xx, status202 };
+  return {
+    requests: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    max: Math.round(latencies.at(-1)!),
+    status5xx,
+    status4xx,
+    status202,
+  };
 }
 
 /** One client, one request at a time: latency percentiles over `count` requests. */
@@ -219,20 +232,36 @@ const firstPaths = (address: string) => [`/v1/wallets/${address}/positions/`, `/
 // time in random order; cold only on a stack no request has asked about them since it started.
 const firstAnswers = await timedRequests(rng.shuffle([...worldWallets, ...solanaWallets]).map(firstPaths), connections);
 // Crowd wallets no request has asked about (the wait above asked only the last one).
-const firstCrowd = crowd.length > 0 ? await timedRequests(rng.shuffle(crowd.slice(0, -1)).slice(0, Number(values['first-crowd'])).map(firstPaths), connections) : undefined;
+const firstCrowd =
+  crowd.length > 0 ? await timedRequests(rng.shuffle(crowd.slice(0, -1)).slice(0, Number(values['first-crowd'])).map(firstPaths), connections) : undefined;
 const busiest = await busiestWallet();
 const one = [[...evmPaths(busiest), ...solanaPaths(solanaWallets[0]!), ...setPaths(busiest, solanaWallets[0]!)]];
-console.log(`working set: ${worldWallets.length} + ${crowd.length} crowd EVM + ${solanaWallets.length} Solana wallets + ${Math.min(evmWallets.length, solanaWallets.length)} wallet sets; ${connections} connections, ${duration} s per phase`);
+console.log(
+  `working set: ${worldWallets.length} + ${crowd.length} crowd EVM + ${solanaWallets.length} Solana wallets + ${Math.min(evmWallets.length, solanaWallets.length)} wallet sets; ${connections} connections, ${duration} s per phase`,
+);
 
 const results: [string, Figures][] = [['first answers (positions, portfolio)', firstAnswers]];
 if (firstCrowd) results.push([`first answers, ${firstCrowd.requests / 2} crowd wallets`, firstCrowd]);
-results.push(['one wallet', await underLoad(pathSource(one, () => 0, random), duration)]);
+results.push([
+  'one wallet',
+  await underLoad(
+    pathSource(one, () => 0, random),
+    duration,
+  ),
+]);
 const [uniformTicks, uniformOwnCpu, uniformCacheBefore] = [stackCpuTicks(), process.cpuUsage(), await answerCacheCounters()];
-const uniform = await backendTimeOf(() => underLoad(pathSource(wallets, () => Math.floor(random() * wallets.length), random), duration));
+const uniform = await backendTimeOf(() =>
+  underLoad(
+    pathSource(wallets, () => Math.floor(random() * wallets.length), random),
+    duration,
+  ),
+);
 const ownCpu = process.cpuUsage(uniformOwnCpu);
 const uniformCacheAfter = await answerCacheCounters();
 // The load generator shares the two cores with the stack: its own share is counted beside it.
-const uniformCpu = [...cpuSecondsBetween(uniformTicks, stackCpuTicks()), { component: 'this bench', seconds: (ownCpu.user + ownCpu.system) / 1e6 }].sort((a, b) => b.seconds - a.seconds);
+const uniformCpu = [...cpuSecondsBetween(uniformTicks, stackCpuTicks()), { component: 'this bench', seconds: (ownCpu.user + ownCpu.system) / 1e6 }].sort(
+  (a, b) => b.seconds - a.seconds,
+);
 results.push(['uniform', uniform.result]);
 const zipf = zipfDraw(wallets.length, 1.1, random);
 results.push(['zipf s=1.1', await underLoad(pathSource(wallets, zipf, random), duration)]);
@@ -248,13 +277,22 @@ for (const [name, figures] of results) {
 }
 console.log('\nwhere the uniform phase spent its time (warm-up included; the 24 largest, ms per request of the phase):');
 for (const { method, calls, ms } of uniform.methods.slice(0, 24)) console.log(`  ${method}: ${calls} calls, ${(ms / uniform.result.requests).toFixed(2)} ms`);
-console.log(`\nwhere the cores went in the uniform phase (warm-up included; CPU seconds): ${uniformCpu.filter(({ seconds }) => seconds >= 0.1).map(({ component, seconds }) => `${component} ${seconds.toFixed(1)}`).join(', ')}`);
+console.log(
+  `\nwhere the cores went in the uniform phase (warm-up included; CPU seconds): ${uniformCpu
+    .filter(({ seconds }) => seconds >= 0.1)
+    .map(({ component, seconds }) => `${component} ${seconds.toFixed(1)}`)
+    .join(', ')}`,
+);
 console.log('\nthe answer cache in the uniform phase (warm-up included): computed / waited for one running / served from the cache, mean computation ms');
 for (const [route, after] of uniformCacheAfter) {
   const before = uniformCacheBefore.get(route) ?? {};
   const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
   if (delta('miss') + delta('shared') + delta('hit') === 0) continue;
-  console.log(`  ${route}: ${delta('miss')} / ${delta('shared')} / ${delta('hit')}, ${((delta('compute_sum') * 1000) / Math.max(1, delta('compute_count'))).toFixed(0)} ms`);
+  console.log(
+    `  ${route}: ${delta('miss')} / ${delta('shared')} / ${delta('hit')}, ${((delta('compute_sum') * 1000) / Math.max(1, delta('compute_count'))).toFixed(0)} ms`,
+  );
 }
 const memory = servicesMemory();
-console.log(`\nservices' resident memory: ${memory.map(({ name, megabytes }) => `${name} ${megabytes} MB`).join(', ')}; total ${memory.reduce((sum, { megabytes }) => sum + megabytes, 0)} MB`);
+console.log(
+  `\nservices' resident memory: ${memory.map(({ name, megabytes }) => `${name} ${megabytes} MB`).join(', ')}; total ${memory.reduce((sum, { megabytes }) => sum + megabytes, 0)} MB`,
+);

@@ -140,7 +140,15 @@ async function walletWithNfts(): Promise<{ wallet: Address; lastBlock: bigint }>
             (transaction, index) =>
               client.request({
                 method: 'eth_sendTransaction',
-                params: [{ from: wallet, ...(transaction.to ? { to: transaction.to } : {}), data: transaction.data, gas: toHex(transaction.gas), nonce: toHex(firstNonce + index) }],
+                params: [
+                  {
+                    from: wallet,
+                    ...(transaction.to ? { to: transaction.to } : {}),
+                    data: transaction.data,
+                    gas: toHex(transaction.gas),
+                    nonce: toHex(firstNonce + index),
+                  },
+                ],
               } as never) as Promise<Hash>,
           ),
         );
@@ -166,7 +174,9 @@ async function walletWithNfts(): Promise<{ wallet: Address; lastBlock: bigint }>
         if (count >= next) return;
         if (count !== mined) [mined, progressAt] = [count, Date.now()];
         if (Date.now() - progressAt > 120_000) {
-          throw new Error(`${label}: no transaction of ${wallet} mined for 2 minutes (${count} of ${next}); is anything mining ${rpcUrl} (the start command's devnet live)?`);
+          throw new Error(
+            `${label}: no transaction of ${wallet} mined for 2 minutes (${count} of ${next}); is anything mining ${rpcUrl} (the start command's devnet live)?`,
+          );
         }
         await sleep(200);
       }
@@ -174,7 +184,10 @@ async function walletWithNfts(): Promise<{ wallet: Address; lastBlock: bigint }>
 
     const deployData = encodeDeployData({ abi: birds.abi, bytecode: birds.bytecode, args: [baseUri] });
     const deployGas = ((await client.estimateGas({ account: wallet, data: deployData })) * 5n) / 4n;
-    const deployed = await sendAll(`deploying ${collectionCount} collections`, Array.from({ length: collectionCount }, () => ({ data: deployData, gas: deployGas })));
+    const deployed = await sendAll(
+      `deploying ${collectionCount} collections`,
+      Array.from({ length: collectionCount }, () => ({ data: deployData, gas: deployGas })),
+    );
     const collections = deployed.map((receipt) => receipt.contractAddress!);
 
     const maxPerMint = Number(await client.readContract({ address: collections[0]!, abi: birds.abi, functionName: 'MAX_PER_MINT' }));
@@ -268,7 +281,9 @@ async function waitForMetadata(wallet: string): Promise<void> {
       return;
     }
     if (elapsed > metadataTimeoutMs) {
-      console.log(`metadata: ${pending} of ${tokens} NFTs still pending after ${seconds(elapsed)}; measuring anyway (their fetches recompute the answer: see "recomputed")`);
+      console.log(
+        `metadata: ${pending} of ${tokens} NFTs still pending after ${seconds(elapsed)}; measuring anyway (their fetches recompute the answer: see "recomputed")`,
+      );
       return;
     }
     if (elapsed - shownAt >= 10_000) {
@@ -292,7 +307,9 @@ try {
     const setup = await walletWithNfts();
     wallet = setup.wallet;
     expected = collectionCount * perCollection;
-    console.log(`wallet ${wallet}: ${collectionCount} collections, ${expected} NFTs, mined by block ${setup.lastBlock}; setup took ${seconds(performance.now() - started)}`);
+    console.log(
+      `wallet ${wallet}: ${collectionCount} collections, ${expected} NFTs, mined by block ${setup.lastBlock}; setup took ${seconds(performance.now() - started)}`,
+    );
     const waited = await waitForBlock(setup.lastBlock);
     console.log(`the nft service had block ${setup.lastBlock} ${seconds(waited)} later`);
   }
@@ -301,7 +318,9 @@ try {
   // The benchmark's API key is new: a request naming no wallet first, so the first read's figure is the wallet's.
   await get(`${values.url}/v1/chains/`);
   const read = await firstRead(`${values.url}${path}`);
-  console.log(`first read: 200 after ${read.ms.toFixed(0)} ms from the first request (${read.accepted} answers 202 before it; the first one took ${read.firstMs.toFixed(0)} ms)`);
+  console.log(
+    `first read: 200 after ${read.ms.toFixed(0)} ms from the first request (${read.accepted} answers 202 before it; the first one took ${read.firstMs.toFixed(0)} ms)`,
+  );
 
   const first = JSON.parse((await get(`${values.url}${path}`)).text) as { data: unknown[]; links: { next?: string }; included?: { type: string }[] };
   const byType = new Map<string, number>();
@@ -326,24 +345,43 @@ try {
   if (warm.status !== 200) throw new Error(`${path}: ${warm.status} after the first read`);
   const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-')), 'nft-positions.json');
   writeFileSync(bodyFile, warm.text);
-  const bare = fork(join(root, 'bench/bare-server.ts'), [bodyFile, String(barePort), path.split('?')[0]!, 'encoded'], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const bare = fork(join(root, 'bench/bare-server.ts'), [bodyFile, String(barePort), path.split('?')[0]!, 'encoded'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'inherit',
+  });
   children.push(bare);
   await new Promise((resolve) => bare.once('message', resolve));
   const load = { connections, duration };
-  const { result: gateway, recomputed, meanComputeMs, waitedPercent } = await answerCacheDuring(route, () => measure(`${values.url}${path}`, loadHeaders, load));
+  const {
+    result: gateway,
+    recomputed,
+    meanComputeMs,
+    waitedPercent,
+  } = await answerCacheDuring(route, () => measure(`${values.url}${path}`, loadHeaders, load));
   const baseline = await measure(`http://127.0.0.1:${barePort}${path}`, { 'accept-encoding': acceptEncoding }, load);
   bare.kill('SIGTERM');
   const ratio = gateway.requestsPerSecond / baseline.requestsPerSecond;
 
-  console.log(`\nGET ${path}: ${Math.round(Buffer.byteLength(warm.text) / 1024)} KB of JSON; ${connections} connections, ${duration} s each after a 2 s warm-up; Accept-Encoding: ${acceptEncoding}`);
+  console.log(
+    `\nGET ${path}: ${Math.round(Buffer.byteLength(warm.text) / 1024)} KB of JSON; ${connections} connections, ${duration} s each after a 2 s warm-up; Accept-Encoding: ${acceptEncoding}`,
+  );
   console.table(
     [
       { target: 'gateway + nft service (warm)', ...gateway },
       { target: 'bare Express, same bytes', ...baseline },
-    ].map((row) => ({ target: row.target, 'req/s': Math.round(row.requestsPerSecond), 'p50 ms': row.p50, 'p99 ms': row.p99, requests: row.total, 'KB sent': Number((row.bytesPerAnswer / 1024).toFixed(1)) })),
+    ].map((row) => ({
+      target: row.target,
+      'req/s': Math.round(row.requestsPerSecond),
+      'p50 ms': row.p50,
+      'p99 ms': row.p99,
+      requests: row.total,
+      'KB sent': Number((row.bytesPerAnswer / 1024).toFixed(1)),
+    })),
   );
   console.log(`gateway / bare throughput ratio: ${ratio.toFixed(3)}`);
-  console.log(`answer cache during the gateway run: recomputed ${recomputed} times (mean ${meanComputeMs} ms), ${waitedPercent}% of requests waited for a computation`);
+  console.log(
+    `answer cache during the gateway run: recomputed ${recomputed} times (mean ${meanComputeMs} ms), ${waitedPercent}% of requests waited for a computation`,
+  );
   console.log(`target warm p99 < 50 ms: ${gateway.p99 < 50 ? 'met' : 'not met'} (${gateway.p99} ms)`);
 } finally {
   for (const child of children) child.kill('SIGTERM');

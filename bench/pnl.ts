@@ -38,7 +38,9 @@ import { pnlService } from '../services/pnl/src/grpc/pnl-service.js';
 import { createHistoryReader, maxWalletTransactions, type HistoryReader } from '../services/pnl/src/history/history-reader.js';
 import { marks } from '../services/pnl/src/marks/marks.js';
 
-const { values } = parseArgs({ options: { trades: { type: 'string', default: '100000' }, fungibles: { type: 'string', default: '20' }, samples: { type: 'string', default: '200' } } });
+const { values } = parseArgs({
+  options: { trades: { type: 'string', default: '100000' }, fungibles: { type: 'string', default: '20' }, samples: { type: 'string', default: '200' } },
+});
 const tradeCount = Number(values.trades);
 const fungibleCount = Number(values.fungibles);
 const samples = Number(values.samples);
@@ -54,9 +56,10 @@ const pool = hex(20);
 const manifest = await readManifest();
 const chain = manifest.chains.find((candidate) => candidate.id === chainId)!;
 const vaults = new Set((chain.protocols.defi as { vaults: { address: string }[] }).vaults.map((vault) => vault.address.toLowerCase()));
-const priced = [{ address: '', decimals: 18 }, ...worldTokens(chain).tokens.map((token) => ({ address: token.address.toLowerCase(), decimals: token.decimals }))].filter(
-  (asset) => !vaults.has(asset.address),
-);
+const priced = [
+  { address: '', decimals: 18 },
+  ...worldTokens(chain).tokens.map((token) => ({ address: token.address.toLowerCase(), decimals: token.decimals })),
+].filter((asset) => !vaults.has(asset.address));
 const assets = priced.slice(0, fungibleCount);
 // The demo world has fewer priced fungibles than asked: the rest are tokens reference-data does not
 // know (no ledger, no price: they cost history rows, lookups and price queries, and add no figure).
@@ -71,7 +74,11 @@ function syntheticTransaction(index: number): WalletTransaction {
   const timestamp = firstAt + Math.floor((index * (nowSeconds - 60 - firstAt)) / tradeCount);
   const got = randomInt(assets.length);
   const given = (got + 1 + randomInt(assets.length - 1)) % assets.length;
-  const asset = (which: number) => ({ kind: assets[which]!.address === '' ? AssetKind.ASSET_KIND_NATIVE : AssetKind.ASSET_KIND_ERC20, address: assets[which]!.address, tokenId: '' });
+  const asset = (which: number) => ({
+    kind: assets[which]!.address === '' ? AssetKind.ASSET_KIND_NATIVE : AssetKind.ASSET_KIND_ERC20,
+    address: assets[which]!.address,
+    tokenId: '',
+  });
   const gotAmount = BigInt(randomInt(1, 1_000)) * 10n ** BigInt(Math.max(0, assets[got]!.decimals - 3));
   const transfers = [{ actId: 1, asset: asset(got), amount: gotAmount.toString(), sender: pool, recipient: wallet }];
   if (held[given]! > 0n && randomInt(10) > 0) {
@@ -81,13 +88,32 @@ function syntheticTransaction(index: number): WalletTransaction {
   }
   held[got] = held[got]! + gotAmount;
   return {
-    chainId, blockNumber: String(10_000_000 + index), blockHash: hex(32), blockTimestamp: String(timestamp), transactionIndex: 0, hash: hex(32),
-    from: wallet, to: pool, nonce: String(index), failed: false, fee: String(21_000n * 10n ** 9n), value: '0', methodId: '0x38ed1739', methodName: 'swapExactTokensForTokens',
-    createdContract: '', paymaster: '', acts: [{ id: 1, type: 'trade', sentFrom: wallet, contractAddress: pool }], transfers, approvals: [], collectionApprovals: [], wallets: [pool, wallet].sort(),
+    chainId,
+    blockNumber: String(10_000_000 + index),
+    blockHash: hex(32),
+    blockTimestamp: String(timestamp),
+    transactionIndex: 0,
+    hash: hex(32),
+    from: wallet,
+    to: pool,
+    nonce: String(index),
+    failed: false,
+    fee: String(21_000n * 10n ** 9n),
+    value: '0',
+    methodId: '0x38ed1739',
+    methodName: 'swapExactTokensForTokens',
+    createdContract: '',
+    paymaster: '',
+    acts: [{ id: 1, type: 'trade', sentFrom: wallet, contractAddress: pool }],
+    transfers,
+    approvals: [],
+    collectionApprovals: [],
+    wallets: [pool, wallet].sort(),
   };
 }
 
-const percentile = (millis: readonly number[], p: number) => [...millis].sort((a, b) => a - b)[Math.min(millis.length - 1, Math.floor((p / 100) * millis.length))]!;
+const percentile = (millis: readonly number[], p: number) =>
+  [...millis].sort((a, b) => a - b)[Math.min(millis.length - 1, Math.floor((p / 100) * millis.length))]!;
 const round = (ms: number) => Number(ms.toFixed(1));
 async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> {
   const started = performance.now();
@@ -98,7 +124,10 @@ async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number 
 const database = await setupClickHouseDatabase(`bench_pnl_${Date.now()}`);
 const referenceData = createGrpcClient(ReferenceDataClient, process.env.REFERENCE_DATA_GRPC_ADDRESS ?? '127.0.0.1:50051');
 // The stack's key space: the live devnet's price moves reach the bench's answers as they reach the service's.
-const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: process.env.REDIS_KEY_PREFIX ?? 'wallet-api', onError: (error) => logger.warn({ err: error }, 'redis error') });
+const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+  keyPrefix: process.env.REDIS_KEY_PREFIX ?? 'wallet-api',
+  onError: (error) => logger.warn({ err: error }, 'redis error'),
+});
 const indexerServer = fork(new URL('./indexer-server.ts', import.meta.url).pathname, [database.database], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
 const [{ port: indexerPort }] = (await once(indexerServer, 'message')) as [{ port: number }];
 const indexer = createGrpcClient(IndexerClient, `127.0.0.1:${indexerPort}`);
@@ -124,10 +153,27 @@ const pricing: LegPricing = {
   },
 };
 const books = createBookKeeper({ history, pricing, versions: changes.versions, maxTransactions: maxWalletTransactions });
-const pnlServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [pnlService({ pnl: createWalletPnl({ books, referenceData }), versions: changes.versions, waitMs: 600_000 })], logger });
+const pnlServer = await startGrpcServer({
+  host: '127.0.0.1',
+  port: 0,
+  services: [pnlService({ pnl: createWalletPnl({ books, referenceData }), versions: changes.versions, waitMs: 600_000 })],
+  logger,
+});
 const client = createGrpcClient(PnlClient, `127.0.0.1:${pnlServer.port}`);
 const context = { organizationId: '', roles: [], addons: [], network: Network.NETWORK_MAINNET };
-const ask = (sinceMs?: number) => unary(client, client.getWalletPnl, GetWalletPnlRequest.fromPartial({ context, addresses: [wallet], chainIds: [chainId], currency: 'usd', ...(sinceMs === undefined ? {} : { sinceMs: String(sinceMs) }) }), { name: 'Pnl/GetWalletPnl', deadlineMs: 600_000 });
+const ask = (sinceMs?: number) =>
+  unary(
+    client,
+    client.getWalletPnl,
+    GetWalletPnlRequest.fromPartial({
+      context,
+      addresses: [wallet],
+      chainIds: [chainId],
+      currency: 'usd',
+      ...(sinceMs === undefined ? {} : { sinceMs: String(sinceMs) }),
+    }),
+    { name: 'Pnl/GetWalletPnl', deadlineMs: 600_000 },
+  );
 
 try {
   const store = createWalletHistoryStore(database.clickhouse);
@@ -138,13 +184,17 @@ try {
     }
   });
   const known = Math.min(priced.length, fungibleCount);
-  console.log(`wallet ${wallet}: ${tradeCount} transactions across ${assets.length} assets on ${chainId} (${known} priced fungibles of the demo world, ${assets.length - known} unknown tokens), written in ${(written.ms / 1000).toFixed(1)} s`);
+  console.log(
+    `wallet ${wallet}: ${tradeCount} transactions across ${assets.length} assets on ${chainId} (${known} priced fungibles of the demo world, ${assets.length - known} unknown tokens), written in ${(written.ms / 1000).toFixed(1)} s`,
+  );
 
   const cold = await timed(() => ask());
   console.log(
     `cold: ${round(cold.ms)} ms (overlapping: history stream ${round(spent.history)} ms from its first to its last chunk, leg pricing ${round(spent.pricing)} ms summed over chunks, reference-data price series per implementation and chunk)`,
   );
-  console.log(`  realized ${cold.result.figures!.realizedGain.toFixed(2)} usd, unrealized ${cold.result.figures!.unrealizedGain.toFixed(2)} usd, excluded ${cold.result.excludedFungibleIds.length} fungibles`);
+  console.log(
+    `  realized ${cold.result.figures!.realizedGain.toFixed(2)} usd, unrealized ${cold.result.figures!.unrealizedGain.toFixed(2)} usd, excluded ${cold.result.excludedFungibleIds.length} fungibles`,
+  );
   // The replay alone, on the same transactions and prices, with nothing else running: what the cold figure spends in computation.
   const transactions: WalletLegs[] = [];
   const streamStarted = performance.now();
@@ -157,7 +207,12 @@ try {
   console.log(`replay alone (${transactions.length} transactions, median of 5 runs): ${round(replayed)} ms`);
 
   // The baseline: a bare gRPC server answering the cold answer's message, through the same client stack.
-  const bare = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [registration<PnlServer>('walletapi.pnl.Pnl', PnlService, { getWalletPnl: async () => cold.result as WalletPnl })], logger });
+  const bare = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [registration<PnlServer>('walletapi.pnl.Pnl', PnlService, { getWalletPnl: async () => cold.result as WalletPnl })],
+    logger,
+  });
   const bareClient = createGrpcClient(PnlClient, `127.0.0.1:${bare.port}`);
   const results = [];
   const now = Date.now();
@@ -169,7 +224,10 @@ try {
     const baseline: number[] = [];
     for (let sample = 0; sample < samples; sample++) {
       warm.push((await timed(() => ask(sinceMs))).ms);
-      baseline.push((await timed(() => unary(bareClient, bareClient.getWalletPnl, GetWalletPnlRequest.fromPartial({ addresses: [wallet] }), { name: 'Bare/GetWalletPnl' }))).ms);
+      baseline.push(
+        (await timed(() => unary(bareClient, bareClient.getWalletPnl, GetWalletPnlRequest.fromPartial({ addresses: [wallet] }), { name: 'Bare/GetWalletPnl' })))
+          .ms,
+      );
     }
     results.push({
       mark: index === 0 ? 'now' : `since ${markNames[index - 1]}`,

@@ -93,7 +93,8 @@ async function timedGet(url: string): Promise<{ ms: number; body: any }> {
 const children: ChildProcess[] = [];
 let port = barePort;
 async function benchmark(endpoint: 'positions' | 'portfolio', wallet: Address) {
-  const path = endpoint === 'positions' ? `/v1/wallets/${wallet}/positions/?filter[positions]=no_filter` : `/v1/wallets/${wallet}/portfolio?filter[positions]=no_filter`;
+  const path =
+    endpoint === 'positions' ? `/v1/wallets/${wallet}/positions/?filter[positions]=no_filter` : `/v1/wallets/${wallet}/portfolio?filter[positions]=no_filter`;
   // The benchmark's API key is new and its process has not talked to the gateway yet: a request
   // that names no wallet first, so the cold figure is the wallet's, not the key's or the socket's.
   await timedGet(`${values.url}/v1/chains/`);
@@ -101,7 +102,10 @@ async function benchmark(endpoint: 'positions' | 'portfolio', wallet: Address) {
   const bodyFile = join(mkdtempSync(join(tmpdir(), 'bench-')), `${endpoint}.json`);
   writeFileSync(bodyFile, JSON.stringify(cold.body));
   const barePortForEndpoint = port++;
-  const bare = fork(join(root, 'bench/bare-server.ts'), [bodyFile, String(barePortForEndpoint), path.split('?')[0]!], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const bare = fork(join(root, 'bench/bare-server.ts'), [bodyFile, String(barePortForEndpoint), path.split('?')[0]!], {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'inherit',
+  });
   children.push(bare);
   await new Promise((resolve) => bare.once('message', resolve));
   const load = { connections, duration };
@@ -118,10 +122,20 @@ try {
   await Promise.all([waitForBalances(positionsWallet), waitForBalances(portfolioWallet)]);
   const results = [await benchmark('positions', positionsWallet), await benchmark('portfolio', portfolioWallet)];
   for (const result of results) {
-    console.log(`\nGET ${result.path}${result.rows === undefined ? '' : `  (${result.rows} positions)`}; ${connections} connections, ${duration} s each, after 2 s warm-up`);
+    console.log(
+      `\nGET ${result.path}${result.rows === undefined ? '' : `  (${result.rows} positions)`}; ${connections} connections, ${duration} s each, after 2 s warm-up`,
+    );
     console.log(`cold (first request for the wallet): ${result.coldMs.toFixed(1)} ms; time the services behind it spent per gRPC method:`);
     console.table(result.coldMethods);
-    console.table([result.gateway, result.baseline].map((row) => ({ target: row.title, 'req/s': Math.round(row.requestsPerSecond), 'p50 ms': row.p50, 'p99 ms': row.p99, requests: row.total })));
+    console.table(
+      [result.gateway, result.baseline].map((row) => ({
+        target: row.title,
+        'req/s': Math.round(row.requestsPerSecond),
+        'p50 ms': row.p50,
+        'p99 ms': row.p99,
+        requests: row.total,
+      })),
+    );
     console.log(`gateway / bare throughput ratio: ${(result.gateway.requestsPerSecond / result.baseline.requestsPerSecond).toFixed(3)}`);
   }
 } finally {

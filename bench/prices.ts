@@ -67,10 +67,20 @@ for (let round = 0; round < 20; round++) {
 client.close();
 
 const perLookup = (millis: number[]) => millis.map((value) => value / pairs.length);
-const results = [summary('GetPrices, one pair per call', single), summary('GetPrices, 1,000 pairs per call (per call)', batched), summary('Map, 1,000 lookups (per 1,000)', bare)];
+const results = [
+  summary('GetPrices, one pair per call', single),
+  summary('GetPrices, 1,000 pairs per call (per call)', batched),
+  summary('Map, 1,000 lookups (per 1,000)', bare),
+];
 console.table(results);
-const batchP50 = percentile([...perLookup(batched)].sort((a, b) => a - b), 50);
-const bareP50 = percentile([...perLookup(bare)].sort((a, b) => a - b), 50);
+const batchP50 = percentile(
+  [...perLookup(batched)].sort((a, b) => a - b),
+  50,
+);
+const bareP50 = percentile(
+  [...perLookup(bare)].sort((a, b) => a - b),
+  50,
+);
 console.log(
   JSON.stringify({
     pairs: pairs.length,

@@ -37,7 +37,10 @@ const root = new URL('..', import.meta.url).pathname;
 const headers = { ...benchAuthorization(root), 'accept-encoding': 'gzip, deflate, br' };
 const manifest = JSON.parse(readFileSync(join(root, '.data/devnet/manifest.json'), 'utf8')) as { chains: { wallets: { address: string }[] }[] };
 const wallets = [...new Set(manifest.chains.flatMap((chain) => chain.wallets.map((wallet) => wallet.address)))].slice(0, Number(values.wallets));
-const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: process.env.REDIS_KEY_PREFIX ?? 'wallet-api', onError: () => undefined });
+const changes = connectChangeVersions(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+  keyPrefix: process.env.REDIS_KEY_PREFIX ?? 'wallet-api',
+  onError: () => undefined,
+});
 
 /** The gateway's answer-cache outcomes so far, summed over routes: hits, and all outcomes. */
 async function cacheOutcomes(): Promise<{ hits: number; all: number }> {
@@ -71,7 +74,9 @@ async function measured(idle: Map<string, number>, idleMs: number, work: () => P
   const elapsed = Date.now() - started;
   const after = stackCpuTicks();
   const outcomesAfter = await cacheOutcomes();
-  const cpu = new Map(cpuSecondsBetween(before, after).map(({ component, seconds }) => [component, seconds * 1000 - ((idle.get(component) ?? 0) * elapsed) / idleMs]));
+  const cpu = new Map(
+    cpuSecondsBetween(before, after).map(({ component, seconds }) => [component, seconds * 1000 - ((idle.get(component) ?? 0) * elapsed) / idleMs]),
+  );
   const served = outcomesAfter.all - outcomesBefore.all;
   return { answers, cpu, hitShare: served === 0 ? 0 : (outcomesAfter.hits - outcomesBefore.hits) / served };
 }
@@ -117,10 +122,14 @@ for (const route of values.routes!.split(',')) {
     return answers;
   });
   const perAnswer = (phase: Phase, name: string) => Math.max(0, (phase.cpu.get(name) ?? 0) / phase.answers);
-  const names = [...recomputed.cpu.keys()].filter((name) => perAnswer(recomputed, name) >= 0.1 || perAnswer(hits, name) >= 0.1).sort((a, b) => perAnswer(recomputed, b) - perAnswer(recomputed, a));
+  const names = [...recomputed.cpu.keys()]
+    .filter((name) => perAnswer(recomputed, name) >= 0.1 || perAnswer(hits, name) >= 0.1)
+    .sort((a, b) => perAnswer(recomputed, b) - perAnswer(recomputed, a));
   const total = (phase: Phase) => names.reduce((sum, name) => sum + perAnswer(phase, name), 0);
   const share = (phase: Phase) => `${Math.round(phase.hitShare * 100)}%`;
-  rows.push(`| ${route} | ${total(hits).toFixed(1)} (${share(hits)}) | ${total(recomputed).toFixed(1)} (${share(recomputed)}) | ${names.map((name) => `${name} ${perAnswer(hits, name).toFixed(1)} / ${perAnswer(recomputed, name).toFixed(1)}`).join(', ')} |`);
+  rows.push(
+    `| ${route} | ${total(hits).toFixed(1)} (${share(hits)}) | ${total(recomputed).toFixed(1)} (${share(recomputed)}) | ${names.map((name) => `${name} ${perAnswer(hits, name).toFixed(1)} / ${perAnswer(recomputed, name).toFixed(1)}`).join(', ')} |`,
+  );
 }
 changes.close();
 

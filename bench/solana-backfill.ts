@@ -38,7 +38,9 @@ const world = await buildSolanaWorld(ledger, {
   days: 450,
   endTimestamp: Date.parse('2026-11-01T00:00:00Z') / 1000,
 });
-console.log(`world of ${values.wallets} wallets: ${world.transactions.sent} transactions up to slot ${world.endSlot}, built in ${((performance.now() - builtAt) / 1000).toFixed(1)} s`);
+console.log(
+  `world of ${values.wallets} wallets: ${world.transactions.sent} transactions up to slot ${world.endSlot}, built in ${((performance.now() - builtAt) / 1000).toFixed(1)} s`,
+);
 // No slot timer: the chain stands still at the world's end while both readers walk it.
 const server = await startSolanaRpcServer({ ledger, port: await freePort(), slotIntervalMs: 0 });
 const rpc = createSolanaRpc(server.url);

@@ -30,7 +30,10 @@ async function getJson(url: string): Promise<any> {
   return response.json();
 }
 
-const measure = async (title: string, url: string, requestHeaders: Record<string, string>) => ({ title, ...(await measureLoad(url, requestHeaders, { connections, duration })) });
+const measure = async (title: string, url: string, requestHeaders: Record<string, string>) => ({
+  title,
+  ...(await measureLoad(url, requestHeaders, { connections, duration })),
+});
 
 const children: ChildProcess[] = [];
 try {
@@ -53,7 +56,15 @@ try {
   const gateway = await measure('gateway + gRPC + ClickHouse', `${values.url}${chosen.path}`, headers);
   const baseline = await measure('bare Express', `http://127.0.0.1:${barePort}${chosen.path}`, {});
   console.log(`\nGET ${chosen.path}  (${chosen.body.data.length} transactions per answer; ${connections} connections, ${duration} s each, after 2 s warm-up)`);
-  console.table([gateway, baseline].map((row) => ({ target: row.title, 'req/s': Math.round(row.requestsPerSecond), 'p50 ms': row.p50, 'p99 ms': row.p99, requests: row.total })));
+  console.table(
+    [gateway, baseline].map((row) => ({
+      target: row.title,
+      'req/s': Math.round(row.requestsPerSecond),
+      'p50 ms': row.p50,
+      'p99 ms': row.p99,
+      requests: row.total,
+    })),
+  );
   console.log(`gateway / bare throughput ratio: ${(gateway.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)}`);
   console.log(`gateway p99: ${gateway.p99} ms (bare: ${baseline.p99} ms)`);
 } finally {

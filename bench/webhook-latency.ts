@@ -149,7 +149,8 @@ let cleaned = false;
 async function cleanUp(): Promise<void> {
   if (cleaned) return;
   cleaned = true;
-  for (const id of created) await api('DELETE', `/v1/tx-subscriptions/${id}`).catch((error: unknown) => console.error(`could not delete ${id}: ${String(error)}`));
+  for (const id of created)
+    await api('DELETE', `/v1/tx-subscriptions/${id}`).catch((error: unknown) => console.error(`could not delete ${id}: ${String(error)}`));
   for (const sender of senders) await rpc('anvil_stopImpersonatingAccount', [sender]).catch(() => undefined);
   server.closeAllConnections();
   server.close();
@@ -167,10 +168,13 @@ try {
     const id = response.data.id as string;
     created.push(id);
     secrets.set(id, response.meta.signing_secret as string);
-    for (let start = 100; start < wallets.length; start += 100) await api('PATCH', `/v1/tx-subscriptions/${id}/wallets`, { add: wallets.slice(start, start + 100) });
+    for (let start = 100; start < wallets.length; start += 100)
+      await api('PATCH', `/v1/tx-subscriptions/${id}/wallets`, { add: wallets.slice(start, start + 100) });
   }
   const setupSeconds = (performance.now() - setupStarted) / 1000;
-  console.log(`${subscriptionCount} subscriptions of ${walletsPerSubscription} wallets created in ${setupSeconds.toFixed(1)} s (${senderCount} of them hold a sender)`);
+  console.log(
+    `${subscriptionCount} subscriptions of ${walletsPerSubscription} wallets created in ${setupSeconds.toFixed(1)} s (${senderCount} of them hold a sender)`,
+  );
 
   for (const sender of senders) {
     await rpc('anvil_setBalance', [sender, `0x${parseEther('1000').toString(16)}`]);
@@ -181,7 +185,9 @@ try {
   /** Sends one transfer from the sender and answers when its block appeared and when its webhook arrived. */
   async function sample(senderAt: number): Promise<{ latencyMs: number; signed: boolean }> {
     const nonce = nonces[senderAt]!++;
-    const hash: Hash = await rpc('eth_sendTransaction', [{ from: senders[senderAt], to: randomAddress(), value: '0x1', gas: '0x5208', nonce: `0x${nonce.toString(16)}` }]);
+    const hash: Hash = await rpc('eth_sendTransaction', [
+      { from: senders[senderAt], to: randomAddress(), value: '0x1', gas: '0x5208', nonce: `0x${nonce.toString(16)}` },
+    ]);
     const webhook = webhookFor(hash);
     // Awaited below; a transaction that is never mined must not leave its rejection unhandled.
     webhook.catch(() => undefined);

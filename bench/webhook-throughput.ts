@@ -22,7 +22,12 @@ import { Agent, request } from '../services/subscription/node_modules/undici/ind
 import { newDeliveryId } from '../services/subscription/src/match/delivery-id.js';
 import { defaultRetrySchedule } from '../services/subscription/src/deliver/retry-schedule.js';
 import { createWebhookPoster, type WebhookPoster } from '../services/subscription/src/deliver/webhook-poster.js';
-import { generateSigningSecret, loadRsaSigningKey, rsaSignatureHeaders, standardWebhookHeaders } from '../services/subscription/src/deliver/webhook-signature.js';
+import {
+  generateSigningSecret,
+  loadRsaSigningKey,
+  rsaSignatureHeaders,
+  standardWebhookHeaders,
+} from '../services/subscription/src/deliver/webhook-signature.js';
 import { startDispatcher } from '../services/subscription/src/dispatch/dispatcher.js';
 import { webhookBody } from '../services/subscription/src/render/webhook-body.js';
 import { createSecretBox } from '../services/subscription/src/secrets/secret-box.js';
@@ -73,7 +78,12 @@ function sendResource(wallet: string, hash: string, block: number): TransactionR
   });
   const usdc = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
   const recipient = '0x28c6c06298d514db089934071355e5743bf21d60';
-  const quantity = (int: string, decimals: number) => ({ int, decimals, float: Number(int) / 10 ** decimals, numeric: (Number(int) / 10 ** decimals).toString() });
+  const quantity = (int: string, decimals: number) => ({
+    int,
+    decimals,
+    float: Number(int) / 10 ** decimals,
+    numeric: (Number(int) / 10 ** decimals).toString(),
+  });
   return {
     type: 'transactions',
     id: `ethereum:${block}:17`,
@@ -88,13 +98,28 @@ function sendResource(wallet: string, hash: string, block: number): TransactionR
       nonce: 412,
       fee: { fungible_info: fungible('Ether', 'ETH', 18, null, 3120.55), quantity: quantity('1843220000000000', 18), price: 3120.55, value: 5.75 },
       transfers: [
-        { direction: 'out', quantity: quantity('2500000000', 6), value: 2500, price: 1, sender: wallet, recipient, act_id: 'act_0', fungible_info: fungible('USD Coin', 'USDC', 6, usdc, 1), nft_info: null },
+        {
+          direction: 'out',
+          quantity: quantity('2500000000', 6),
+          value: 2500,
+          price: 1,
+          sender: wallet,
+          recipient,
+          act_id: 'act_0',
+          fungible_info: fungible('USD Coin', 'USDC', 6, usdc, 1),
+          nft_info: null,
+        },
       ],
       approvals: [],
       address: wallet,
       collection_approvals: [],
       delegations: [],
-      application_metadata: { contract_address: usdc, name: 'USD Coin', icon: { url: 'https://cdn.example.com/fungibles/usdc.png' }, method: { id: '0xa9059cbb', name: 'transfer' } },
+      application_metadata: {
+        contract_address: usdc,
+        name: 'USD Coin',
+        icon: { url: 'https://cdn.example.com/fungibles/usdc.png' },
+        method: { id: '0xa9059cbb', name: 'transfer' },
+      },
       flags: { is_trash: false },
       acts: [{ id: 'act_0', type: 'send', sent_from: wallet }],
       paymaster: null,
@@ -159,7 +184,11 @@ const prisma = database.prisma;
 let poster: WebhookPoster | undefined;
 try {
   const secrets = createSecretBox(randomBytes(32).toString('base64'));
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const { privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   const rsa = { privateKey: loadRsaSigningKey(privateKey), certificateUrl: 'http://127.0.0.1:8080/v1/webhooks/certificate.pem' };
   const wallet = hex(20);
   const subscription = await createSubscriptionStore(prisma).create({
@@ -186,9 +215,27 @@ try {
       const id = newDeliveryId();
       const hash = hex(32);
       const block = 21_000_000 + Math.floor(offset / 100);
-      const body = webhookBody({ deliveryId: id, subscriptionId: subscription.id, callbackUrl: subscription.callbackUrl, address: wallet, timestamp: new Date(), transaction: sendResource(wallet, hash, block), deleted: false });
+      const body = webhookBody({
+        deliveryId: id,
+        subscriptionId: subscription.id,
+        callbackUrl: subscription.callbackUrl,
+        address: wallet,
+        timestamp: new Date(),
+        transaction: sendResource(wallet, hash, block),
+        deleted: false,
+      });
       sampleBody ||= body;
-      batch.push({ id, subscriptionId: subscription.id, address: wallet, chainId: 'ethereum', transactionHash: hash, blockHash: hex(32), blockNumber: BigInt(block), body, sourceOffset: BigInt(offset) });
+      batch.push({
+        id,
+        subscriptionId: subscription.id,
+        address: wallet,
+        chainId: 'ethereum',
+        transactionHash: hash,
+        blockHash: hex(32),
+        blockNumber: BigInt(block),
+        body,
+        sourceOffset: BigInt(offset),
+      });
     }
     await outbox.recordMatches(position, BigInt(start + batch.length), batch);
   }
@@ -249,7 +296,9 @@ try {
     `\n${deliveryCount} webhooks of ${Buffer.byteLength(sampleBody)} bytes to a loopback receiver answering 204 ` +
       `(${concurrency} deliveries in flight, ${connections} connections to the host)`,
   );
-  console.log(`recorded through the outbox in ${recordSeconds.toFixed(2)} s (${Math.round(deliveryCount / recordSeconds)} deliveries/s, ${batchSize} a transaction)`);
+  console.log(
+    `recorded through the outbox in ${recordSeconds.toFixed(2)} s (${Math.round(deliveryCount / recordSeconds)} deliveries/s, ${batchSize} a transaction)`,
+  );
   console.table([
     {
       target: 'dispatcher (outbox + signing + poster)',
@@ -269,7 +318,9 @@ try {
     },
   ]);
   console.log(`dispatcher / bare throughput ratio: ${(bare.seconds / dispatchSeconds).toFixed(3)}`);
-  console.log(`attempt outcomes: ${[...outcomes].map(([outcome, count]) => `${outcome} ${count}`).join(', ')}; outbox rows: ${statuses.map((row) => `${row.status} ${row.count}`).join(', ')}`);
+  console.log(
+    `attempt outcomes: ${[...outcomes].map(([outcome, count]) => `${outcome} ${count}`).join(', ')}; outbox rows: ${statuses.map((row) => `${row.status} ${row.count}`).join(', ')}`,
+  );
   console.log(`signing alone (HMAC + RSA-2048, one core): ${Math.round(signingRounds / signSeconds)} deliveries/s`);
   console.log('latency: the dispatcher row is the attempt latency it records (whole ms, from guard check to reply read); the bare row is per request');
 } finally {

@@ -13,6 +13,8 @@ bash scripts/codegen-proto.sh --check
 bash scripts/codegen-client.sh --check
 log "type-checking sources and tests"
 node_modules/.bin/tsc -p tsconfig.json --noEmit || die "type errors (see above)"
+log "formatting and lint (Biome, biome.jsonc)"
+node_modules/.bin/biome ci --reporter=summary . || die "Biome findings (see above; 'node_modules/.bin/biome check --write .' fixes the formatting)"
 log "helm for the chart tests (built from its Go module once, then taken from .data/tools)"
 bash scripts/lib/helm.sh >/dev/null
 bash scripts/up.sh

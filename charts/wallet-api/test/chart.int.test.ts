@@ -49,8 +49,7 @@ beforeAll(() => {
   helm = locateHelm();
 }, 16 * 60_000);
 
-const component = (manifest: { metadata?: { labels?: Record<string, string> } }): string =>
-  manifest.metadata?.labels?.['app.kubernetes.io/component'] ?? '';
+const component = (manifest: { metadata?: { labels?: Record<string, string> } }): string => manifest.metadata?.labels?.['app.kubernetes.io/component'] ?? '';
 const podSpec = (workload: IDeployment | IJob): IPodSpec => workload.spec!.template.spec!;
 const onlyContainer = (workload: IDeployment | IJob): IContainer => {
   expect(podSpec(workload).containers).toHaveLength(1);
@@ -183,7 +182,7 @@ describe('default values', () => {
     expect(env(onlyContainer(migrate), 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: 'wallet-api-hooks', key: 'DATABASE_URL' });
   });
 
-  it("wire the nft service: the gateway dials its Service, it gets reference-data, the stores and the safe metadata settings", () => {
+  it('wire the nft service: the gateway dials its Service, it gets reference-data, the stores and the safe metadata settings', () => {
     const deployment = (name: string) => byComponent<IDeployment & Manifest>(manifests, 'Deployment', name);
     const chartSecret = (key: string) => ({ name: 'wallet-api', key });
     expect(env(onlyContainer(deployment('gateway')), 'NFT_GRPC_ADDRESS')?.value).toBe('wallet-api-nft.wallet-api.svc:50056');
@@ -200,7 +199,7 @@ describe('default values', () => {
     expect(env(nft, 'NFT_IPFS_GATEWAY')?.value).toBe('https://ipfs.io/ipfs/');
   });
 
-  it('take the gateway\'s NFT_GRPC_ADDRESS from services.gateway.nftAddress when set', () => {
+  it("take the gateway's NFT_GRPC_ADDRESS from services.gateway.nftAddress when set", () => {
     const overridden = renderChart(helm, [...requiredValues, '--set', 'services.gateway.nftAddress=nft.other-namespace.svc:6000']);
     const gateway = onlyContainer(byComponent<IDeployment & Manifest>(overridden, 'Deployment', 'gateway'));
     expect(gateway.env?.filter((entry) => entry.name === 'NFT_GRPC_ADDRESS')).toEqual([{ name: 'NFT_GRPC_ADDRESS', value: 'nft.other-namespace.svc:6000' }]);
@@ -287,9 +286,7 @@ describe('production values (values-production.yaml)', () => {
       expect(monitor.spec.namespaceSelector).toEqual({ matchNames: ['wallet-api'] });
       const selected = allServices.filter((service) => matches(monitor.spec.selector.matchLabels ?? {}, service.metadata.labels));
       expect(selected.map((service) => service.metadata.name)).toEqual([`wallet-api-${name}`]);
-      expect(monitor.spec.endpoints).toEqual([
-        expect.objectContaining({ port: 'metrics', path: '/metrics', interval: production.serviceMonitor.interval }),
-      ]);
+      expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: 'metrics', path: '/metrics', interval: production.serviceMonitor.interval })]);
       const metricsPort = selected[0]!.spec?.ports?.find((port) => port.name === 'metrics');
       expect(metricsPort?.port).toBe(metricsPorts[name]);
     }

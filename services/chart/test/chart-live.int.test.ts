@@ -50,7 +50,8 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-const chartOf = (wallet: Address, period: string): Promise<WalletChart> => charts.chart({ context: contextOf(chainId), addresses: [wallet], chainIds: [chainId], period });
+const chartOf = (wallet: Address, period: string): Promise<WalletChart> =>
+  charts.chart({ context: contextOf(chainId), addresses: [wallet], chainIds: [chainId], period });
 
 /** Mines a block at `time`, then waits until the hour chart's last point (a multiple of 10 s) is at or after it. */
 async function mineAt(time: number): Promise<void> {
@@ -131,7 +132,8 @@ test('transfers mined now move the hour chart at their points; a reorg replacing
 
   // Points before the first live block are what they were; the year chart did not move at all.
   // (The hour window slid meanwhile: the points both charts have are compared.)
-  const older = (chart: WalletChart) => new Map(chart.points.filter((point) => Number(point.timestamp) < firstLive).map((point) => [point.timestamp, point.value]));
+  const older = (chart: WalletChart) =>
+    new Map(chart.points.filter((point) => Number(point.timestamp) < firstLive).map((point) => [point.timestamp, point.value]));
   const shared = (after: WalletChart, before: WalletChart) => {
     const [now, then] = [older(after), older(before)];
     const common = [...now.keys()].filter((timestamp) => then.has(timestamp));
@@ -164,7 +166,9 @@ test('a liquidity position moved now moves the protocol chart at its point; a re
   let provider: { wallet: Address; pair: Address } | undefined;
   for (const candidate of world.wallets.filter((entry) => entry.kind === 'eoa' && entry.address !== world.deployer)) {
     const wallet = candidate.address.toLowerCase() as Address;
-    const v2 = (await truth.holdingsAt(wallet, now)).find((holding) => holding.receipt.startsWith('fungible:') && holding.pool === holding.receipt.split(':')[1]);
+    const v2 = (await truth.holdingsAt(wallet, now)).find(
+      (holding) => holding.receipt.startsWith('fungible:') && holding.pool === holding.receipt.split(':')[1],
+    );
     if (v2 && (await client.getBalance({ address: wallet })) > parseEther('0.1')) {
       provider = { wallet, pair: v2.pool as Address };
       break;
@@ -179,7 +183,12 @@ test('a liquidity position moved now moves the protocol chart at its point; a re
   const firstLive = clock;
   const lp = await client.readContract({ address: pair, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] });
   chain.session.resetNonces();
-  await chain.session.send({ from: wallet, to: pair, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, lp / 2n] }), gas: 100_000n });
+  await chain.session.send({
+    from: wallet,
+    to: pair,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, lp / 2n] }),
+    gas: 100_000n,
+  });
   await mineAt(clock);
   const moved = await eventually(async () => {
     const chart = await checkHour(wallet, pair);
@@ -199,7 +208,8 @@ test('a liquidity position moved now moves the protocol chart at its point; a re
     return chart;
   }, 120_000);
 
-  const older = (chart: WalletChart) => new Map(chart.points.filter((point) => Number(point.timestamp) < firstLive).map((point) => [point.timestamp, point.value]));
+  const older = (chart: WalletChart) =>
+    new Map(chart.points.filter((point) => Number(point.timestamp) < firstLive).map((point) => [point.timestamp, point.value]));
   const [then, after] = [older(before), older(restored)];
   const common = [...after.keys()].filter((timestamp) => then.has(timestamp));
   expect(common.length).toBeGreaterThan(100);
@@ -213,7 +223,11 @@ test("a chart's last point is the wallet at the newest indexed block, stamped wi
   for (const candidate of world.wallets.filter((entry) => entry.kind === 'eoa' && entry.address !== world.deployer)) {
     const wallet = candidate.address.toLowerCase() as Address;
     const complex = await positions.list({ address: wallet, chainIds: [chainId], positions: PositionsFilter.POSITIONS_FILTER_ONLY_COMPLEX, sync: true });
-    if (complex.length > 0 && complex.every((row) => row.protocolModule === 'liquidity_pool' || row.protocolModule === 'vault') && (await client.getBalance({ address: wallet })) > parseEther('0.1')) {
+    if (
+      complex.length > 0 &&
+      complex.every((row) => row.protocolModule === 'liquidity_pool' || row.protocolModule === 'vault') &&
+      (await client.getBalance({ address: wallet })) > parseEther('0.1')
+    ) {
       chosen = wallet;
       break;
     }

@@ -25,7 +25,10 @@ function change(block: number, amount: bigint, options: { asset?: string; time?:
   const message: BalanceChange = {
     chainId: 'ethereum',
     wallet,
-    asset: options.asset === undefined ? { kind: AssetKind.ASSET_KIND_ERC20, address: token, tokenId: '' } : { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' },
+    asset:
+      options.asset === undefined
+        ? { kind: AssetKind.ASSET_KIND_ERC20, address: token, tokenId: '' }
+        : { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' },
     blockNumber: String(block),
     blockHash: `0x${block.toString(16).padStart(64, '0')}`,
     blockTimestamp: String(options.time ?? window.beginAt - 100 + block * 10),
@@ -96,7 +99,14 @@ test('an orphaned block counts nowhere, a revived one counts again; first activi
   expect(await store.firstActivity({ addresses: [wallet], chainIds: ['ethereum'] })).toBe(window.beginAt - 90);
 
   everything++;
-  await store.recordRollback({ chainId: 'ethereum', commonAncestorNumber: '0', commonAncestorHash: '', orphanedBlockHashes: [rows[0]!.block_hash, rows[3]!.block_hash], orphanedBlockNumbers: ['1', '20'], sequence: '10' });
+  await store.recordRollback({
+    chainId: 'ethereum',
+    commonAncestorNumber: '0',
+    commonAncestorHash: '',
+    orphanedBlockHashes: [rows[0]!.block_hash, rows[3]!.block_hash],
+    orphanedBlockNumbers: ['1', '20'],
+    sequence: '10',
+  });
   const orphaned = await balances(store);
   expect(orphaned[`ethereum:${token}`]![0]).toBe(-(max - 5n));
   expect(orphaned[`ethereum:${token}`]!.at(-1)).toBe(-(max - 5n) - 2n);
@@ -145,7 +155,14 @@ test('old days are read once as day sums: a change on one of them or a rollback 
   expect(hour[`ethereum:${token}`]![0]).toBe(77n + 1_000n + 5n);
   // A rollback replaces the token: the summarised day of the orphaned block is read again.
   everything++;
-  await store.recordRollback({ chainId: 'ethereum', commonAncestorNumber: '0', commonAncestorHash: '', orphanedBlockHashes: [old[0]!.block_hash], orphanedBlockNumbers: ['1'], sequence: '20' });
+  await store.recordRollback({
+    chainId: 'ethereum',
+    commonAncestorNumber: '0',
+    commonAncestorHash: '',
+    orphanedBlockHashes: [old[0]!.block_hash],
+    orphanedBlockNumbers: ['1'],
+    sequence: '20',
+  });
   expect((await yearBalances(store)).at(-1)).toBe(77n + 1_000n + 5n - 100n);
   expect(await store.firstActivity({ addresses: [wallet], chainIds: ['ethereum'] })).toBe(now - 200 * day + 5);
 });
@@ -189,7 +206,8 @@ test('whole-hour points read the hours after their first day as hour sums: each 
 
 test('the changes after the summarised days are read once: a window that moves on, and changes through the store (a copy once), are summed from memory', async () => {
   const scope = { addresses: [wallet], chainIds: ['ethereum'] };
-  const lastBalance = async (store: ChartStore, of = window) => (await store.changes(scope, of)).balances(pointCount(of)).get(`ethereum:${token}`)!.balances.at(-1);
+  const lastBalance = async (store: ChartStore, of = window) =>
+    (await store.changes(scope, of)).balances(pointCount(of)).get(`ethereum:${token}`)!.balances.at(-1);
   const store = newStore(600_000);
   await (await newStore(0).add([change(1, 100n, { time: now - 3_000 }), change(2, 20n, { time: now - 2_000 })])).durable;
   expect(await lastBalance(store)).toBe(120n);

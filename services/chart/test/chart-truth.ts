@@ -10,7 +10,12 @@ import { protocolHoldings, type Holding } from '../../positions/test/chain-truth
 
 const testnets = new Set(['sepolia']);
 
-export const contextOf = (chainId: string) => ({ organizationId: '', roles: [], addons: [], network: testnets.has(chainId) ? Network.NETWORK_TESTNET : Network.NETWORK_MAINNET });
+export const contextOf = (chainId: string) => ({
+  organizationId: '',
+  roles: [],
+  addons: [],
+  network: testnets.has(chainId) ? Network.NETWORK_TESTNET : Network.NETWORK_MAINNET,
+});
 
 /**
  * A chart's values as the chain and reference-data say they must be, worked out without the chart
@@ -94,7 +99,11 @@ export async function createChartTruth(options: { chain: ChainWorld; client: Pub
         return pools.length > 0 ? names.some((name) => pools.includes(name)) : !names.some((name) => excluded.includes(name));
       });
       // A share token's balance is the position it stands for (each share token once: a V2 pair's two rows carry it alike).
-      const receipts = new Map(holdings.flatMap((holding) => (holding.receipt.startsWith('fungible:') ? [[holding.receipt.split(':')[1]!, BigInt(holding.receipt.split(':')[2]!)] as const] : [])));
+      const receipts = new Map(
+        holdings.flatMap((holding) =>
+          holding.receipt.startsWith('fungible:') ? [[holding.receipt.split(':')[1]!, BigInt(holding.receipt.split(':')[2]!)] as const] : [],
+        ),
+      );
       const [native, balances, shares] = simple
         ? await Promise.all([
             nativeBalance(client, wallet, block),
@@ -105,11 +114,19 @@ export async function createChartTruth(options: { chain: ChainWorld; client: Pub
       // LP tokens are ERC-20s held outright: simple balances, valued at their own price (as the positions endpoint's only_simple rows).
       const held = [
         { address: '', decimals: 18, balance: native },
-        ...balances.filter((token) => !spam.has(token.address.toLowerCase())).map((token) => ({ address: token.address.toLowerCase(), decimals: token.decimals, balance: token.balance })),
+        ...balances
+          .filter((token) => !spam.has(token.address.toLowerCase()))
+          .map((token) => ({ address: token.address.toLowerCase(), decimals: token.decimals, balance: token.balance })),
         ...shares.map((share) => ({ address: share.pair.toLowerCase(), decimals: 18, balance: share.balance })),
       ]
         .map((entry) => ({ ...entry, balance: entry.balance - (receipts.get(entry.address) ?? 0n) }))
-        .concat(selected.map((holding) => ({ address: holding.token, decimals: decimals.get(holding.token) ?? 18, balance: holding.type === 'loan' ? -holding.amount : holding.amount })))
+        .concat(
+          selected.map((holding) => ({
+            address: holding.token,
+            decimals: decimals.get(holding.token) ?? 18,
+            balance: holding.type === 'loan' ? -holding.amount : holding.amount,
+          })),
+        )
         .filter((entry) => entry.balance !== 0n);
       if (held.length === 0) return 0;
       const { prices } = await unary(referenceData, referenceData.getPrices, {
@@ -125,7 +142,9 @@ export async function createChartTruth(options: { chain: ChainWorld; client: Pub
       // then compare in order, so the first mismatch named is the same as one at a time.
       const values: number[] = [];
       for (let start = 0; start < ordered.length; start += 8) {
-        values.push(...(await Promise.all(ordered.slice(start, start + 8).map((index) => truth.valueAt(wallet, Number(chart.points[index]!.timestamp), selection)))));
+        values.push(
+          ...(await Promise.all(ordered.slice(start, start + 8).map((index) => truth.valueAt(wallet, Number(chart.points[index]!.timestamp), selection)))),
+        );
       }
       let nonZero = 0;
       for (const [position, index] of ordered.entries()) {
@@ -133,7 +152,8 @@ export async function createChartTruth(options: { chain: ChainWorld; client: Pub
         const expected = values[position]!;
         if (expected > 0) nonZero++;
         const tolerance = 1e-9 * Math.max(Math.abs(expected), 1e-12);
-        if (Math.abs(point.value - expected) > tolerance) throw new Error(`${label} point ${index} (${point.timestamp}): served ${point.value}, chain and prices say ${expected}`);
+        if (Math.abs(point.value - expected) > tolerance)
+          throw new Error(`${label} point ${index} (${point.timestamp}): served ${point.value}, chain and prices say ${expected}`);
       }
       return { nonZero };
     },

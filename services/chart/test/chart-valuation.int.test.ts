@@ -14,7 +14,13 @@ import type { ChartAsset } from '../src/series/bucketed-changes.js';
 // summed in the series' order, and each fungible's price at a time is asked once.
 
 const token = (chainId: string, address: string, decimals: number, extra: Partial<TokenInfo> = {}) =>
-  TokenInfo.fromPartial({ chainId, address, decimals, interface: address === '' ? TokenInterface.TOKEN_INTERFACE_NATIVE : TokenInterface.TOKEN_INTERFACE_ERC20, ...extra });
+  TokenInfo.fromPartial({
+    chainId,
+    address,
+    decimals,
+    interface: address === '' ? TokenInterface.TOKEN_INTERFACE_NATIVE : TokenInterface.TOKEN_INTERFACE_ERC20,
+    ...extra,
+  });
 const tokens = [
   // Ether on two chains and a dollar on two chains: one fungible each, one price each.
   token('ethereum', '', 18, { fungibleId: 'eth' }),
@@ -55,7 +61,12 @@ afterAll(async () => {
 });
 
 /** What every point must be: its non-trash balances, in the series' order, times their prices then. */
-function modelValues(times: readonly number[], held: readonly { asset: ChartAsset; balances: readonly bigint[] }[], only: readonly string[], excluded: readonly string[]): number[] {
+function modelValues(
+  times: readonly number[],
+  held: readonly { asset: ChartAsset; balances: readonly bigint[] }[],
+  only: readonly string[],
+  excluded: readonly string[],
+): number[] {
   return times.map((timestamp, point) => {
     let value = 0;
     for (const { asset, balances } of held) {
@@ -71,26 +82,42 @@ function modelValues(times: readonly number[], held: readonly { asset: ChartAsse
 
 /** The (series, time) pairs each GetPrices request since `before` asked. */
 const askedSince = (before: number) =>
-  referenceData.getPricesRequests.slice(before).flatMap((request) => request.queries.map((query) => `${seriesOf(infoOf({ chainId: query.token!.chainId, asset: query.token!.address }))}@${query.timestamp}`));
+  referenceData.getPricesRequests
+    .slice(before)
+    .flatMap((request) =>
+      request.queries.map((query) => `${seriesOf(infoOf({ chainId: query.token!.chainId, asset: query.token!.address }))}@${query.timestamp}`),
+    );
 
 const balance = fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 10n ** 24n }));
 /** Balances that mostly hold for a few points, as a wallet's do. */
-const balancesOf = (points: number) => fc.array(fc.tuple(balance, fc.integer({ min: 1, max: 8 })), { minLength: 1, maxLength: points }).map((runs) => runs.flatMap(([amount, length]) => Array<bigint>(length).fill(amount)).concat(Array<bigint>(points).fill(0n)).slice(0, points));
+const balancesOf = (points: number) =>
+  fc.array(fc.tuple(balance, fc.integer({ min: 1, max: 8 })), { minLength: 1, maxLength: points }).map((runs) =>
+    runs
+      .flatMap(([amount, length]) => Array<bigint>(length).fill(amount))
+      .concat(Array<bigint>(points).fill(0n))
+      .slice(0, points),
+  );
 const fungibleIds = fc.subarray(['eth', 'usd-coin', 'spam', 'missing']);
 
 test('every point equals its balances times their prices then; each price is asked once, and kept prices not again', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.integer({ min: 1, max: 40 }).chain((points) =>
-        fc.record({
-          start: fc.integer({ min: 1_600_000_000, max: 1_700_000_000 }),
-          step: fc.integer({ min: 1, max: 3_600 }),
-          held: fc.uniqueArray(fc.integer({ min: 0, max: assets.length - 1 }), { minLength: 1, maxLength: assets.length }).chain((picked) =>
-            fc.tuple(...picked.map((index) => balancesOf(points).map((balances) => ({ asset: assets[index]!, balances })))),
-          ),
-          filter: fc.oneof(fc.constant({ only: [] as string[], excluded: [] as string[] }), fungibleIds.map((only) => ({ only, excluded: [] })), fungibleIds.map((excluded) => ({ only: [], excluded }))),
-          level: fc.integer({ min: 1, max: 5 }),
-        }).map((run) => ({ ...run, times: Array.from({ length: points }, (_, point) => run.start + point * run.step) })),
+        fc
+          .record({
+            start: fc.integer({ min: 1_600_000_000, max: 1_700_000_000 }),
+            step: fc.integer({ min: 1, max: 3_600 }),
+            held: fc
+              .uniqueArray(fc.integer({ min: 0, max: assets.length - 1 }), { minLength: 1, maxLength: assets.length })
+              .chain((picked) => fc.tuple(...picked.map((index) => balancesOf(points).map((balances) => ({ asset: assets[index]!, balances }))))),
+            filter: fc.oneof(
+              fc.constant({ only: [] as string[], excluded: [] as string[] }),
+              fungibleIds.map((only) => ({ only, excluded: [] })),
+              fungibleIds.map((excluded) => ({ only: [], excluded })),
+            ),
+            level: fc.integer({ min: 1, max: 5 }),
+          })
+          .map((run) => ({ ...run, times: Array.from({ length: points }, (_, point) => run.start + point * run.step) })),
       ),
       async ({ times, held, filter, level: runLevel }) => {
         level = runLevel;

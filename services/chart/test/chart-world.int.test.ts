@@ -89,27 +89,38 @@ afterAll(async () => {
 });
 
 describe('GetWalletChart over the test world', () => {
-  test.each(chartPeriods.map((period) => [period]))('%s: every sampled point equals chain balances times prices at its time', async (period: ChartPeriod) => {
-    const random = seededRandom(chartPeriods.indexOf(period) + 1);
-    let nonZero = 0;
-    for (const chain of manifest.chains) {
-      for (const { address } of chain.wallets.slice(0, walletsPerChain)) {
-        const wallet = address.toLowerCase() as Address;
-        const chart: WalletChart = await charts.chart({ context: contextOf(chain.id), addresses: [wallet], chainIds: [chain.id], period });
-        const begin = Number(chart.beginAt);
-        const end = Number(chart.endAt);
-        const interval = (end - begin) / (chart.points.length - 1);
-        expect(chart.points.map((point) => Number(point.timestamp))).toEqual(Array.from({ length: chart.points.length }, (_, index) => begin + index * interval));
-        expect(end % interval).toBe(0);
-        if (period !== 'max') expect(chart.points.length).toBeGreaterThanOrEqual(289);
-        expect(chart.points.length).toBeLessThanOrEqual(460);
-        const sampled = new Set([0, chart.points.length - 1, ...stepIndices(chart, stepsPerChart), ...Array.from({ length: pointsPerChart - 2 }, () => Math.floor(random() * chart.points.length))]);
-        nonZero += (await truths.get(chain.id)!.check(chart, wallet, sampled, `${chain.id} ${wallet} ${period}`)).nonZero;
+  test.each(chartPeriods.map((period) => [period]))(
+    '%s: every sampled point equals chain balances times prices at its time',
+    async (period: ChartPeriod) => {
+      const random = seededRandom(chartPeriods.indexOf(period) + 1);
+      let nonZero = 0;
+      for (const chain of manifest.chains) {
+        for (const { address } of chain.wallets.slice(0, walletsPerChain)) {
+          const wallet = address.toLowerCase() as Address;
+          const chart: WalletChart = await charts.chart({ context: contextOf(chain.id), addresses: [wallet], chainIds: [chain.id], period });
+          const begin = Number(chart.beginAt);
+          const end = Number(chart.endAt);
+          const interval = (end - begin) / (chart.points.length - 1);
+          expect(chart.points.map((point) => Number(point.timestamp))).toEqual(
+            Array.from({ length: chart.points.length }, (_, index) => begin + index * interval),
+          );
+          expect(end % interval).toBe(0);
+          if (period !== 'max') expect(chart.points.length).toBeGreaterThanOrEqual(289);
+          expect(chart.points.length).toBeLessThanOrEqual(460);
+          const sampled = new Set([
+            0,
+            chart.points.length - 1,
+            ...stepIndices(chart, stepsPerChart),
+            ...Array.from({ length: pointsPerChart - 2 }, () => Math.floor(random() * chart.points.length)),
+          ]);
+          nonZero += (await truths.get(chain.id)!.check(chart, wallet, sampled, `${chain.id} ${wallet} ${period}`)).nonZero;
+        }
       }
-    }
-    // The world's wallets hold priced assets over its days: a chart of zeros would prove nothing.
-    if (period === 'max' || period === 'year' || period === '5years') expect(nonZero).toBeGreaterThan(0);
-  }, 300_000);
+      // The world's wallets hold priced assets over its days: a chart of zeros would prove nothing.
+      if (period === 'max' || period === 'year' || period === '5years') expect(nonZero).toBeGreaterThan(0);
+    },
+    300_000,
+  );
 });
 
 describe('protocol positions over time', () => {
@@ -126,7 +137,13 @@ describe('protocol positions over time', () => {
         const wallet = address.toLowerCase() as Address;
         const holdings = await truths.get(chain.id)!.holdingsAt(wallet, chain.endTimestamp);
         const kinds = new Set(holdings.map((holding) => `${holding.type}:${holding.pool}`)).size;
-        const pools = [...new Set(holdings.flatMap((holding) => [holding.pool, ...(holding.receipt.startsWith('nft:') ? [holding.receipt.slice(4)] : [])]).filter((pool) => pool !== ''))];
+        const pools = [
+          ...new Set(
+            holdings
+              .flatMap((holding) => [holding.pool, ...(holding.receipt.startsWith('nft:') ? [holding.receipt.slice(4)] : [])])
+              .filter((pool) => pool !== ''),
+          ),
+        ];
         if (!best || kinds > best.kinds) best = { wallet, kinds, pools };
       }
       if (best && best.kinds > 0) {
@@ -150,22 +167,36 @@ describe('protocol positions over time', () => {
       excludePoolAddresses: selection.excludePoolAddresses ?? [],
     });
     const random = seededRandom(seed);
-    const sampled = new Set([0, chart.points.length - 1, ...stepIndices(chart, stepsPerChart), ...Array.from({ length: pointsPerChart - 2 }, () => Math.floor(random() * chart.points.length))]);
+    const sampled = new Set([
+      0,
+      chart.points.length - 1,
+      ...stepIndices(chart, stepsPerChart),
+      ...Array.from({ length: pointsPerChart - 2 }, () => Math.floor(random() * chart.points.length)),
+    ]);
     const { nonZero } = await truths.get(chainId)!.check(chart, wallet, sampled, `${chainId} ${wallet} ${period} ${JSON.stringify(selection)}`, selection);
     return { nonZero, chart };
   }
 
-  test.each(chartPeriods.map((period) => [period]))('%s, only_complex: every sampled point equals the truth readers at its block times prices then', async (period: ChartPeriod) => {
-    let nonZero = 0;
-    for (const chain of manifest.chains) nonZero += (await checkChart(chain.id, period, { positions: 'only_complex' }, chartPeriods.indexOf(period) + 20)).nonZero;
-    if (period === 'max' || period === 'year') expect(nonZero).toBeGreaterThan(0);
-  }, 300_000);
+  test.each(chartPeriods.map((period) => [period]))(
+    '%s, only_complex: every sampled point equals the truth readers at its block times prices then',
+    async (period: ChartPeriod) => {
+      let nonZero = 0;
+      for (const chain of manifest.chains)
+        nonZero += (await checkChart(chain.id, period, { positions: 'only_complex' }, chartPeriods.indexOf(period) + 20)).nonZero;
+      if (period === 'max' || period === 'year') expect(nonZero).toBeGreaterThan(0);
+    },
+    300_000,
+  );
 
-  test.each([['max'], ['month'], ['day']] as const)('%s, no_filter: simple balances and protocol positions, each share token counted once', async (period) => {
-    let nonZero = 0;
-    for (const chain of manifest.chains) nonZero += (await checkChart(chain.id, period, { positions: 'no_filter' }, 40)).nonZero;
-    if (period === 'max') expect(nonZero).toBeGreaterThan(0);
-  }, 300_000);
+  test.each([['max'], ['month'], ['day']] as const)(
+    '%s, no_filter: simple balances and protocol positions, each share token counted once',
+    async (period) => {
+      let nonZero = 0;
+      for (const chain of manifest.chains) nonZero += (await checkChart(chain.id, period, { positions: 'no_filter' }, 40)).nonZero;
+      if (period === 'max') expect(nonZero).toBeGreaterThan(0);
+    },
+    300_000,
+  );
 
   test('pool filters: one pool alone, every position but it, and a pool the wallet never had', async () => {
     const forms = new Set<string>();
@@ -198,7 +229,12 @@ describe('GET /v1/wallets/{address}/charts/{chart_period} through the gateway', 
   let api: WalletApiClient;
 
   beforeAll(async () => {
-    backends = createBackends({ referenceData: harness.referenceDataAddress, indexer: harness.referenceDataAddress, positions: harness.referenceDataAddress, chart: charts.address });
+    backends = createBackends({
+      referenceData: harness.referenceDataAddress,
+      indexer: harness.referenceDataAddress,
+      positions: harness.referenceDataAddress,
+      chart: charts.address,
+    });
     gatewayRedis = connectChangeVersions(testConfig().REDIS_URL, { keyPrefix: harness.changes.keyPrefix, onError: () => undefined });
     const changes = gatewayRedis.versions;
     const app = createApp({
@@ -231,7 +267,9 @@ describe('GET /v1/wallets/{address}/charts/{chart_period} through the gateway', 
     const wallet = chain.wallets[0]!.address;
     const lower = wallet.toLowerCase();
     const path = `/v1/wallets/${wallet}/charts/year?filter[chain_ids]=ethereum`;
-    const first = await api.GET('/v1/wallets/{address}/charts/{chart_period}', { params: { path: { address: wallet, chart_period: 'year' }, query: { 'filter[chain_ids]': 'ethereum' } } });
+    const first = await api.GET('/v1/wallets/{address}/charts/{chart_period}', {
+      params: { path: { address: wallet, chart_period: 'year' }, query: { 'filter[chain_ids]': 'ethereum' } },
+    });
     expect(first.response.status).toBe(200);
     const expected = await charts.chart({ context: contextOf('ethereum'), addresses: [lower], chainIds: ['ethereum'], period: 'year' });
     expect(first.data).toEqual({
@@ -247,7 +285,9 @@ describe('GET /v1/wallets/{address}/charts/{chart_period} through the gateway', 
       },
     });
     expect((await get(path)).body).toEqual(first.data);
-    const set = await api.GET('/v1/wallet-sets/charts/{chart_period}', { params: { path: { chart_period: 'year' }, query: { addresses: wallet, 'filter[chain_ids]': 'ethereum' } } });
+    const set = await api.GET('/v1/wallet-sets/charts/{chart_period}', {
+      params: { path: { chart_period: 'year' }, query: { addresses: wallet, 'filter[chain_ids]': 'ethereum' } },
+    });
     expect(set.response.status).toBe(200);
     expect(set.data!.data.id).toBe(`${lower}-year`);
     expect(set.data!.data.attributes).toEqual(first.data!.data.attributes);
@@ -259,7 +299,10 @@ describe('GET /v1/wallets/{address}/charts/{chart_period} through the gateway', 
   test.each([
     ['/charts/decade', 'path parameter chart_period: must be one of hour, day, week, month, 3months, 6months, year, 5years, max'],
     ['/charts/day?filter[chain_ids]=sepolia', 'parameter filter[chain_ids]: chain sepolia is not supported'],
-    ['/charts/day?filter[fungible_ids]=eth&filter[exclude_fungible_ids]=usdc', 'parameter filter[fungible_ids]: cannot be combined with filter[exclude_fungible_ids]; send one of them'],
+    [
+      '/charts/day?filter[fungible_ids]=eth&filter[exclude_fungible_ids]=usdc',
+      'parameter filter[fungible_ids]: cannot be combined with filter[exclude_fungible_ids]; send one of them',
+    ],
     [
       '/charts/day?filter[positions]=only_simple&filter[pool_addresses]=0x0000000000000000000000000000000000000001',
       'parameter filter[pool_addresses]: cannot be combined with filter[positions]=only_simple, which charts no protocol positions',
@@ -276,7 +319,7 @@ describe('GET /v1/wallets/{address}/charts/{chart_period} through the gateway', 
     expect(untracked.status).toBe(400);
   });
 
-  test("protocol positions: the filters reach the service as rule 3 settles them, pool values in any case", async () => {
+  test('protocol positions: the filters reach the service as rule 3 settles them, pool values in any case', async () => {
     const chain = manifest.chains.find((candidate) => candidate.id === 'ethereum')!;
     const wallet = chain.wallets[0]!.address;
     const lower = wallet.toLowerCase();
@@ -284,7 +327,9 @@ describe('GET /v1/wallets/{address}/charts/{chart_period} through the gateway', 
       charts.chart({ context: contextOf('ethereum'), addresses: [lower], chainIds: ['ethereum'], period: 'year', poolAddresses: [], ...request });
     const complex = await get(`/v1/wallets/${wallet}/charts/year?filter[chain_ids]=ethereum&filter[positions]=only_complex`);
     expect(complex.status).toBe(200);
-    expect(complex.body.data.attributes.points).toEqual((await service({ positions: 'only_complex' })).points.map((point) => [Number(point.timestamp), point.value]));
+    expect(complex.body.data.attributes.points).toEqual(
+      (await service({ positions: 'only_complex' })).points.map((point) => [Number(point.timestamp), point.value]),
+    );
     const pair = (chain.protocols.uniswap as { v2: { pairs: { address: string }[] } }).v2.pairs[0]!.address;
     const pooled = await get(`/v1/wallets/${wallet}/charts/year?filter[chain_ids]=ethereum&filter[pool_addresses]=${pair.toUpperCase().replace('0X', '0x')}`);
     expect(pooled.status).toBe(200);

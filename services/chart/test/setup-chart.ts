@@ -96,7 +96,8 @@ export async function startChartHarness(options: ChartHarnessOptions): Promise<C
     consumer,
     groupId: name,
     address,
-    chart: (request) => unary(client, client.getWalletChart, GetWalletChartRequest.fromPartial({ currency: 'usd', ...request }), { name: 'Chart/GetWalletChart' }),
+    chart: (request) =>
+      unary(client, client.getWalletChart, GetWalletChartRequest.fromPartial({ currency: 'usd', ...request }), { name: 'Chart/GetWalletChart' }),
     async close() {
       client.close();
       positions.close();

@@ -143,8 +143,15 @@ export async function expectBalancesAgree(stack: ProcessStack, traffic: ChainTra
   for (const address of traffic.recipients) {
     const balance = await chainClient.getBalance({ address });
     await eventually(async () => {
-      const { status, body } = await api<{ data: { attributes: { quantity: { int: string } } }[] }>(stack, `/v1/wallets/${address}/positions/?filter[chain_ids]=ethereum`);
-      expect({ address, status, held: body.data?.map((position) => position.attributes.quantity.int) }).toEqual({ address, status: 200, held: [balance.toString()] });
+      const { status, body } = await api<{ data: { attributes: { quantity: { int: string } } }[] }>(
+        stack,
+        `/v1/wallets/${address}/positions/?filter[chain_ids]=ethereum`,
+      );
+      expect({ address, status, held: body.data?.map((position) => position.attributes.quantity.int) }).toEqual({
+        address,
+        status: 200,
+        held: [balance.toString()],
+      });
     }, 60_000);
   }
 }
@@ -152,7 +159,10 @@ export async function expectBalancesAgree(stack: ProcessStack, traffic: ChainTra
 /** Each recipient's transaction list through the API holds exactly the transfers sent to it. */
 export async function expectTransactionsAgree(stack: ProcessStack, traffic: ChainTraffic): Promise<void> {
   for (const address of traffic.recipients) {
-    const hashes = traffic.sent.filter(({ to }) => to === address).map(({ hash }) => hash).sort();
+    const hashes = traffic.sent
+      .filter(({ to }) => to === address)
+      .map(({ hash }) => hash)
+      .sort();
     await eventually(async () => {
       const listed: string[] = [];
       const statuses = new Set<number>();

@@ -96,7 +96,8 @@ describe('change tokens in Redis', () => {
     const before = await reads();
     await versions.everythingChanged();
     const after = await reads();
-    for (const key of ['current', 'unpriced', 'history', 'holdings', 'unpricedHistory', 'other', 'everything', 'rollbacksOnly'] as const) expect([key, after[key]]).not.toEqual([key, before[key]]);
+    for (const key of ['current', 'unpriced', 'history', 'holdings', 'unpricedHistory', 'other', 'everything', 'rollbacksOnly'] as const)
+      expect([key, after[key]]).not.toEqual([key, before[key]]);
   });
 
   test("one read of a wallet's tokens forms the same versions as the reads of each", async () => {

@@ -4,8 +4,8 @@ import { setupClickHouse, uniqueName } from '../src/testing/index.js';
 const hostile = [
   "'",
   "\\'",
-  "\\",
-  "a\\",
+  '\\',
+  'a\\',
   "'; DROP TABLE {table}; --",
   "x'); DROP TABLE {table}; SELECT ('",
   'nul\0inside',

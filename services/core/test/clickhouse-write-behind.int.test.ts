@@ -15,9 +15,16 @@ describe('write-behind rows against the real server', () => {
     return table;
   };
   const stored = async (table: string) =>
-    (await clickhouse.query<{ wallet: string; n: number }>(sql`SELECT wallet, n FROM ${identifier(table)} ORDER BY wallet, n`)).map((row) => ({ wallet: row.wallet, n: Number(row.n) }));
+    (await clickhouse.query<{ wallet: string; n: number }>(sql`SELECT wallet, n FROM ${identifier(table)} ORDER BY wallet, n`)).map((row) => ({
+      wallet: row.wallet,
+      n: Number(row.n),
+    }));
   const parts = async (table: string) =>
-    Number((await clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND table = ${table} AND level = 0`))[0]!.n);
+    Number(
+      (
+        await clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND table = ${table} AND level = 0`)
+      )[0]!.n,
+    );
 
   beforeAll(() => {
     clickhouse = setupClickHouse();
@@ -40,25 +47,53 @@ describe('write-behind rows against the real server', () => {
       keys: { [table]: (row) => row.wallet },
       onStored: (stored) => rounds.push({ stored, waitingThen: rows.waitingFor(table, 'a').length }),
     });
-    const first = await rows.add(table, [{ wallet: 'a', n: 1 }, { wallet: 'b', n: 1 }]);
+    const first = await rows.add(table, [
+      { wallet: 'a', n: 1 },
+      { wallet: 'b', n: 1 },
+    ]);
     const second = await rows.add(table, [{ wallet: 'a', n: 2 }]);
-    expect(rows.waitingFor(table, 'a')).toEqual([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }]);
+    expect(rows.waitingFor(table, 'a')).toEqual([
+      { wallet: 'a', n: 1 },
+      { wallet: 'a', n: 2 },
+    ]);
     expect(rows.waitingFor(table, 'c')).toEqual([]);
     expect(await stored(table)).toEqual([]);
 
     await Promise.all([first.durable, second.durable]);
-    expect(await stored(table)).toEqual([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }, { wallet: 'b', n: 1 }]);
+    expect(await stored(table)).toEqual([
+      { wallet: 'a', n: 1 },
+      { wallet: 'a', n: 2 },
+      { wallet: 'b', n: 1 },
+    ]);
     expect(await parts(table)).toBe(1);
     expect(rows.waitingFor(table, 'a')).toEqual([]);
     // One round, handed its rows while they were still readable in memory.
-    expect(rounds).toEqual([{ stored: { [table]: [{ wallet: 'a', n: 1 }, { wallet: 'b', n: 1 }, { wallet: 'a', n: 2 }] }, waitingThen: 2 }]);
+    expect(rounds).toEqual([
+      {
+        stored: {
+          [table]: [
+            { wallet: 'a', n: 1 },
+            { wallet: 'b', n: 1 },
+            { wallet: 'a', n: 2 },
+          ],
+        },
+        waitingThen: 2,
+      },
+    ]);
     await rows.close();
   });
 
   test('a refused INSERT keeps its rows readable and is tried again until it is stored', async () => {
     // The table does not exist yet: every INSERT fails until it is created.
     const table = await newTable(false);
-    const rows = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 200, retryMs: 200, keys: { [table]: (row) => row.wallet } });
+    const rows = createWriteBehind<Tables>({
+      clickhouse,
+      tables: [table],
+      logger: testLogger,
+      storeEveryMs: 200,
+      retryMs: 200,
+      keys: { [table]: (row) => row.wallet },
+    });
     const accepted = await rows.add(table, [{ wallet: 'a', n: 7 }]);
     let durable = false;
     void accepted.durable.then(() => (durable = true));
@@ -109,7 +144,11 @@ describe('write-behind rows against the real server', () => {
     const table = await newTable();
     const rows = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 3_600_000, storeAtOnceFrom: 3 });
     await rows.add(table, [{ wallet: 'a', n: 1 }]);
-    const large = await rows.add(table, [{ wallet: 'b', n: 1 }, { wallet: 'b', n: 2 }, { wallet: 'b', n: 3 }]);
+    const large = await rows.add(table, [
+      { wallet: 'b', n: 1 },
+      { wallet: 'b', n: 2 },
+      { wallet: 'b', n: 3 },
+    ]);
     await large.durable;
     expect(await stored(table)).toHaveLength(4);
     await rows.close();
@@ -117,18 +156,37 @@ describe('write-behind rows against the real server', () => {
 
   test('close stores what waits at once, and every later add is stored before it returns', async () => {
     const table = await newTable();
-    const rows = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 3_600_000, keys: { [table]: (row) => row.wallet } });
+    const rows = createWriteBehind<Tables>({
+      clickhouse,
+      tables: [table],
+      logger: testLogger,
+      storeEveryMs: 3_600_000,
+      keys: { [table]: (row) => row.wallet },
+    });
     await rows.add(table, [{ wallet: 'a', n: 1 }]);
     await rows.close();
     expect(await stored(table)).toEqual([{ wallet: 'a', n: 1 }]);
     await rows.add(table, [{ wallet: 'a', n: 2 }]);
-    expect(await stored(table)).toEqual([{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }]);
+    expect(await stored(table)).toEqual([
+      { wallet: 'a', n: 1 },
+      { wallet: 'a', n: 2 },
+    ]);
   });
 
   test('at maxRows the INSERT goes out at once and add waits for it; a write-through instance stores every add', async () => {
     const table = await newTable();
-    const bounded = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 3_600_000, maxRows: 3, keys: { [table]: (row) => row.wallet } });
-    await bounded.add(table, [{ wallet: 'a', n: 1 }, { wallet: 'a', n: 2 }]);
+    const bounded = createWriteBehind<Tables>({
+      clickhouse,
+      tables: [table],
+      logger: testLogger,
+      storeEveryMs: 3_600_000,
+      maxRows: 3,
+      keys: { [table]: (row) => row.wallet },
+    });
+    await bounded.add(table, [
+      { wallet: 'a', n: 1 },
+      { wallet: 'a', n: 2 },
+    ]);
     expect(await stored(table)).toEqual([]);
     await bounded.add(table, [{ wallet: 'b', n: 1 }]);
     expect(await stored(table)).toHaveLength(3);
@@ -141,7 +199,13 @@ describe('write-behind rows against the real server', () => {
 
   test('a failed final INSERT at close rejects `durable`, and its rows leave memory (Kafka hands them over again)', async () => {
     const table = await newTable(false);
-    const rows = createWriteBehind<Tables>({ clickhouse, tables: [table], logger: testLogger, storeEveryMs: 3_600_000, keys: { [table]: (row) => row.wallet } });
+    const rows = createWriteBehind<Tables>({
+      clickhouse,
+      tables: [table],
+      logger: testLogger,
+      storeEveryMs: 3_600_000,
+      keys: { [table]: (row) => row.wallet },
+    });
     const accepted = await rows.add(table, [{ wallet: 'a', n: 1 }]);
     await expect(rows.close()).rejects.toThrow();
     await expect(accepted.durable).rejects.toThrow();

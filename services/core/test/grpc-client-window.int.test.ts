@@ -30,7 +30,8 @@ test("a client's receive window holds the largest message, per stream and for th
     const session = sessions[0]!;
     expect((await clientSettings[0]!).initialWindowSize).toBe(maxMessageBytes);
     // The connection's window grows by a WINDOW_UPDATE the client sends once connected.
-    for (let waited = 0; (session.state.remoteWindowSize ?? 0) < maxMessageBytes && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; (session.state.remoteWindowSize ?? 0) < maxMessageBytes && waited < 5_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(session.state.remoteWindowSize).toBeGreaterThanOrEqual(maxMessageBytes);
   } finally {
     client.close();

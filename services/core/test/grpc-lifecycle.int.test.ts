@@ -30,7 +30,7 @@ function slowService(): ServiceRegistration {
 
 function call(client: InstanceType<typeof SlowClient>, request: object): Promise<unknown> {
   return new Promise((resolve, reject) =>
-    (client as unknown as { sleep: Function }).sleep(request, (error: ServiceError | null, response: unknown) =>
+    (client as unknown as { sleep: (...args: unknown[]) => void }).sleep(request, (error: ServiceError | null, response: unknown) =>
       error ? reject(error) : resolve(response),
     ),
   );
@@ -116,11 +116,7 @@ describe('gRPC server lifecycle', () => {
     stuck.catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();
-    const result = await shutdownService(
-      { grpc: server, closers: [{ name: 'hangs', close: () => new Promise(() => undefined) }] },
-      1_500,
-      testLogger,
-    );
+    const result = await shutdownService({ grpc: server, closers: [{ name: 'hangs', close: () => new Promise(() => undefined) }] }, 1_500, testLogger);
     expect(Date.now() - started).toBeLessThan(2_500);
     expect(result.completed).toBe(false);
     expect(result.failures).toEqual(['hangs: timed out']);

@@ -38,7 +38,8 @@ beforeAll(async () => {
             let produced = 0;
             try {
               for (let n = 0; n < request.to; n += 1) {
-                if (n === request.failAt) throw request.failWith === 'grpc' ? new GrpcError(status.FAILED_PRECONDITION, `stopped at ${n}`) : new Error('secret internals');
+                if (n === request.failAt)
+                  throw request.failWith === 'grpc' ? new GrpcError(status.FAILED_PRECONDITION, `stopped at ${n}`) : new Error('secret internals');
                 produced += 1;
                 yield { n, padding: 'x'.repeat(request.padding ?? 0) };
               }
@@ -75,7 +76,7 @@ test('every message arrives in order, past the flow-control window, and the hand
   expect(await read({ to: 0 })).toEqual([]);
 });
 
-test("errors reach the reader with their code; a crash is INTERNAL without its message", async () => {
+test('errors reach the reader with their code; a crash is INTERNAL without its message', async () => {
   await expect(read({ to: 10, failAt: 4, failWith: 'grpc' })).rejects.toMatchObject({ code: status.FAILED_PRECONDITION, details: 'stopped at 4' });
   await expect(read({ to: 10, failAt: 4, failWith: 'crash' })).rejects.toMatchObject({ code: status.INTERNAL, details: 'internal error' });
 });

@@ -1,7 +1,16 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { eventually } from '../src/testing/index.js';
-import { api, expectBalancesAgree, expectChartRowsAgree, expectTransactionsAgree, expectWebhooksAgree, startChainTraffic, startServingStack, type ChainTraffic } from './chain-traffic.js';
+import {
+  api,
+  expectBalancesAgree,
+  expectChartRowsAgree,
+  expectTransactionsAgree,
+  expectWebhooksAgree,
+  startChainTraffic,
+  startServingStack,
+  type ChainTraffic,
+} from './chain-traffic.js';
 import type { ProcessStack } from './process-stack.js';
 import { expectChartPointsAgree, expectPnlAgrees } from './valued-truth.js';
 
@@ -26,7 +35,8 @@ type Dependency = (typeof everyDependency)[number];
 const dependencies = everyDependency.filter((dependency) => process.env.OUTAGE_DEPENDENCIES?.split(',').includes(dependency) ?? true);
 
 const run = promisify(execFile);
-const infra = (dependency: Dependency, command: 'up' | 'down') => run('bash', [`${root}scripts/infra/${dependency}.sh`, command], { cwd: root, timeout: 120_000 });
+const infra = (dependency: Dependency, command: 'up' | 'down') =>
+  run('bash', [`${root}scripts/infra/${dependency}.sh`, command], { cwd: root, timeout: 120_000 });
 
 let stack: ProcessStack;
 let traffic: ChainTraffic;
@@ -115,7 +125,10 @@ describe('a dependency stopped for 30 s under load', () => {
         const recovered = await eventually(async () => {
           const outcomes = await Promise.all(paths().map(ask));
           expect(outcomes.filter(({ status }) => status !== 200)).toEqual([]);
-        }, recoveryMs).then(() => true, () => false);
+        }, recoveryMs).then(
+          () => true,
+          () => false,
+        );
         recoveredInMs.set(dependency, recovered ? Date.now() - back : Infinity);
       }
     } finally {
@@ -140,9 +153,13 @@ describe('a dependency stopped for 30 s under load', () => {
 
   test('the chart service stored a balance change for every transfer', () => expectChartRowsAgree(stack, traffic), 60_000);
 
-  test('every wallet\'s PnL equals the independent FIFO over the chain\'s record of its transfers', () => expectPnlAgrees(stack, traffic), 120_000);
+  test("every wallet's PnL equals the independent FIFO over the chain's record of its transfers", () => expectPnlAgrees(stack, traffic), 120_000);
 
-  test('every point of every wallet\'s hour chart equals its balance on the chain then, times the price then', () => expectChartPointsAgree(stack, traffic), 180_000);
+  test(
+    "every point of every wallet's hour chart equals its balance on the chain then, times the price then",
+    () => expectChartPointsAgree(stack, traffic),
+    180_000,
+  );
 
   test('every transfer reached its webhook at least once, and never under two delivery ids', () => expectWebhooksAgree(traffic), 180_000);
 });

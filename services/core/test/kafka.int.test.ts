@@ -1,13 +1,29 @@
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Kafka } from 'kafkajs';
-import { ensureTopics, createProducer, startAccumulatingConsumer, startConsumer, type IncomingMessage, type MessageConsumer, type TopicSpec } from '../src/kafka/index.js';
+import {
+  ensureTopics,
+  createProducer,
+  startAccumulatingConsumer,
+  startConsumer,
+  type IncomingMessage,
+  type MessageConsumer,
+  type TopicSpec,
+} from '../src/kafka/index.js';
 import { ChainBlock } from '../src/proto/events.js';
 import { startTelemetry, type Telemetry } from '../src/telemetry/index.js';
 import { setupKafka, testLogger, uniqueName } from '../src/testing/index.js';
 
 function block(number: number): ChainBlock {
-  return { chainId: 'ethereum', number: String(number), hash: `0x${number.toString(16).padStart(64, '0')}`, parentHash: '0x00', timestamp: String(1_700_000_000 + number), sequence: String(number), transactionCount: 0 };
+  return {
+    chainId: 'ethereum',
+    number: String(number),
+    hash: `0x${number.toString(16).padStart(64, '0')}`,
+    parentHash: '0x00',
+    timestamp: String(1_700_000_000 + number),
+    sequence: String(number),
+    transactionCount: 0,
+  };
 }
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -69,7 +85,10 @@ describe('Kafka producer and consumer wrappers against the real broker', () => {
 
     const tracer = trace.getTracer('kafka-test');
     const sentTraceId = await tracer.startActiveSpan('produce first half', async (span) => {
-      await producer.send(topic, [1, 2, 3, 4, 5].map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+      await producer.send(
+        topic,
+        [1, 2, 3, 4, 5].map((n) => ({ key: `chain-${n % 2}`, value: block(n) })),
+      );
       span.end();
       return span.spanContext().traceId;
     });
@@ -85,7 +104,10 @@ describe('Kafka producer and consumer wrappers against the real broker', () => {
     expect(processSpans.length).toBeGreaterThanOrEqual(5);
     expect(processSpans.every((span) => span.spanContext().traceId === sentTraceId)).toBe(true);
 
-    await producer.send(topic, [6, 7, 8].map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+    await producer.send(
+      topic,
+      [6, 7, 8].map((n) => ({ key: `chain-${n % 2}`, value: block(n) })),
+    );
     const second = await startConsumer(kafka, { groupId, topic, handle, logger: testLogger });
     consumers.push(second);
     await waitFor(() => received.length >= 8);
@@ -100,7 +122,10 @@ describe('Kafka producer and consumer wrappers against the real broker', () => {
     // 50 messages of 64 KiB: a busy block's transactions, each naming many wallets.
     const large = (n: number) => ({ ...block(n), parentHash: `0x${String(n % 10).repeat(64 * 1024)}` });
     const numbers = range(5_001, 5_050);
-    await producer.send(topic, numbers.map((n) => ({ key: 'chain-busy', value: large(n) })));
+    await producer.send(
+      topic,
+      numbers.map((n) => ({ key: 'chain-busy', value: large(n) })),
+    );
     const received: ChainBlock[] = [];
     consumers.push(await startConsumer(kafka, { groupId, topic, handle: async (message) => void received.push(message.value), logger: testLogger }));
     await waitFor(() => received.filter((value) => Number(value.number) > 5_000).length === numbers.length);
@@ -111,18 +136,32 @@ describe('Kafka producer and consumer wrappers against the real broker', () => {
   });
 
   describe('the accumulating consumer', () => {
-    const numbers = (batches: IncomingMessage<ChainBlock>[][]) => batches.flat().map((message) => Number(message.value.number)).sort((a, b) => a - b);
+    const numbers = (batches: IncomingMessage<ChainBlock>[][]) =>
+      batches
+        .flat()
+        .map((message) => Number(message.value.number))
+        .sort((a, b) => a - b);
 
     test('hands what arrived within the delay over in one call, across partitions, each partition in order', async () => {
       const groupId = uniqueName('test-accumulate');
       const producer = await createProducer(kafka);
       const batches: IncomingMessage<ChainBlock>[][] = [];
-      const consumer = await startAccumulatingConsumer(kafka, { groupId, topic, logger: testLogger, maxDelayMs: 1_500, handleBatch: async (messages) => void batches.push(messages) });
+      const consumer = await startAccumulatingConsumer(kafka, {
+        groupId,
+        topic,
+        logger: testLogger,
+        maxDelayMs: 1_500,
+        handleBatch: async (messages) => void batches.push(messages),
+      });
       consumers.push(consumer);
       // The group reads the earlier tests' messages first; then 40 more go to both partitions in four sends.
       await waitFor(() => numbers(batches).filter((n) => n <= 8).length >= 8);
       const before = batches.length;
-      for (let send = 0; send < 4; send++) await producer.send(topic, range(1_001 + send * 10, 1_010 + send * 10).map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+      for (let send = 0; send < 4; send++)
+        await producer.send(
+          topic,
+          range(1_001 + send * 10, 1_010 + send * 10).map((n) => ({ key: `chain-${n % 2}`, value: block(n) })),
+        );
       await waitFor(() => numbers(batches.slice(before)).length >= 40);
       await producer.disconnect();
       const fresh = batches.slice(before);
@@ -148,14 +187,20 @@ describe('Kafka producer and consumer wrappers against the real broker', () => {
         handleBatch: async (messages) => {
           if (slow && messages.some((message) => Number(message.value.number) > 3_000)) {
             slow = false;
-            await producer.send(topic, [3_002].map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+            await producer.send(
+              topic,
+              [3_002].map((n) => ({ key: `chain-${n % 2}`, value: block(n) })),
+            );
             await new Promise((resolve) => setTimeout(resolve, 1_500));
           }
           batches.push(messages);
         },
       });
       consumers.push(consumer);
-      await producer.send(topic, [3_001].map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+      await producer.send(
+        topic,
+        [3_001].map((n) => ({ key: `chain-${n % 2}`, value: block(n) })),
+      );
       await waitFor(() => numbers(batches).includes(3_002), 15_000);
       await producer.disconnect();
     });
@@ -163,7 +208,10 @@ describe('Kafka producer and consumer wrappers against the real broker', () => {
     test('flushes at maxMessages without waiting, re-hands a failed batch, and commits only what was stored', async () => {
       const groupId = uniqueName('test-accumulate');
       const producer = await createProducer(kafka);
-      await producer.send(topic, range(2_001, 2_030).map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+      await producer.send(
+        topic,
+        range(2_001, 2_030).map((n) => ({ key: `chain-${n % 2}`, value: block(n) })),
+      );
       const stored: IncomingMessage<ChainBlock>[][] = [];
       let failures = 1;
       const handleBatch = async (messages: IncomingMessage<ChainBlock>[]) => {
@@ -181,10 +229,19 @@ describe('Kafka producer and consumer wrappers against the real broker', () => {
       // Nothing was lost to the failure, and the stop flushed what was waiting.
       expect(afterFirst).toEqual(range(2_001, 2_030));
 
-      await producer.send(topic, range(2_031, 2_035).map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+      await producer.send(
+        topic,
+        range(2_031, 2_035).map((n) => ({ key: `chain-${n % 2}`, value: block(n) })),
+      );
       await producer.disconnect();
       const resumed: IncomingMessage<ChainBlock>[][] = [];
-      const second = await startAccumulatingConsumer(kafka, { groupId, topic, logger: testLogger, maxDelayMs: 200, handleBatch: async (messages) => void resumed.push(messages) });
+      const second = await startAccumulatingConsumer(kafka, {
+        groupId,
+        topic,
+        logger: testLogger,
+        maxDelayMs: 200,
+        handleBatch: async (messages) => void resumed.push(messages),
+      });
       consumers.push(second);
       await waitFor(() => numbers(resumed).includes(2_035));
       await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -196,7 +253,10 @@ describe('Kafka producer and consumer wrappers against the real broker', () => {
       const admin = kafka.admin();
       await admin.connect();
       const producer = await createProducer(kafka);
-      await producer.send(topic, range(4_001, 4_006).map((n) => ({ key: `chain-${n % 2}`, value: block(n) })));
+      await producer.send(
+        topic,
+        range(4_001, 4_006).map((n) => ({ key: `chain-${n % 2}`, value: block(n) })),
+      );
       await producer.disconnect();
       const ends = new Map((await admin.fetchTopicOffsets(topic.name)).map(({ partition, high }) => [partition, high]));
       const committed = async (groupId: string) => {

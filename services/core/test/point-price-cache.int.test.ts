@@ -22,7 +22,12 @@ test('a price move drops the kept prices from its earliest time on, and no other
     // Not settled yet: never kept.
     { key: key(now - 60), price: 120 },
   ]);
-  expect([cache.get(key(now - 7_200)), cache.get(key(now - 3_600)), cache.get(key(now - 3_600, 'usdc')), cache.get(key(now - 60))]).toEqual([100, 110, undefined, null]);
+  expect([cache.get(key(now - 7_200)), cache.get(key(now - 3_600)), cache.get(key(now - 3_600, 'usdc')), cache.get(key(now - 60))]).toEqual([
+    100,
+    110,
+    undefined,
+    null,
+  ]);
 
   await versions.pricesChanged(undefined, { since: now - 5_000 });
   await versions.pricesChanged(undefined, { since: now - 100 });
@@ -30,7 +35,12 @@ test('a price move drops the kept prices from its earliest time on, and no other
   // Answers read under the old tokens come too late once the cache moved on.
   const moved = await cache.refresh();
   cache.keep(baseline, [{ key: key(now - 7_000), price: 1 }]);
-  expect([cache.get(key(now - 7_200)), cache.get(key(now - 3_600)), cache.get(key(now - 3_600, 'usdc')), cache.get(key(now - 7_000))]).toEqual([100, null, null, null]);
+  expect([cache.get(key(now - 7_200)), cache.get(key(now - 3_600)), cache.get(key(now - 3_600, 'usdc')), cache.get(key(now - 7_000))]).toEqual([
+    100,
+    null,
+    null,
+    null,
+  ]);
   expect(await versions.pricesMovedSince(moved.prices)).toBe(Infinity);
 
   cache.keep(moved, [{ key: key(now - 3_600), price: 111 }]);

@@ -11,7 +11,13 @@ import { eventually, freePort } from '../src/testing/index.js';
 // the suite keeps its database.
 const busyPrisma = new URL('./fixtures/busy-prisma.ts', import.meta.url).pathname;
 const asRoot = process.getuid?.() === 0;
-const serverBin = join('/usr/lib/postgresql', readdirSync('/usr/lib/postgresql').sort((a, b) => Number(a) - Number(b)).at(-1)!, 'bin');
+const serverBin = join(
+  '/usr/lib/postgresql',
+  readdirSync('/usr/lib/postgresql')
+    .sort((a, b) => Number(a) - Number(b))
+    .at(-1)!,
+  'bin',
+);
 // PostgreSQL refuses to run as root; as root the cluster belongs to Debian's `postgres` user.
 const asServerUser = (command: string, args: string[]) =>
   execFileSync(asRoot ? 'runuser' : join(serverBin, command), asRoot ? ['-u', 'postgres', '--', join(serverBin, command), ...args] : args, { stdio: 'ignore' });

@@ -30,7 +30,9 @@ afterAll(async () => {
 
 /** The (token index, now or day ago) pairs each GetPrices request since `before` asked for. */
 const askedSince = (before: number) =>
-  referenceData.getPricesRequests.slice(before).map((request) => request.queries.map((query) => `${indexOf(query.token!.address)}${query.timestamp === '0' ? ' now' : ' day ago'}`));
+  referenceData.getPricesRequests
+    .slice(before)
+    .map((request) => request.queries.map((query) => `${indexOf(query.token!.address)}${query.timestamp === '0' ? ' now' : ' day ago'}`));
 
 test('callers at once under one generation share the calls asking a price; later ones find it kept', async () => {
   const quotes = createPriceQuotes(referenceData.client, testLogger);
@@ -40,8 +42,14 @@ test('callers at once under one generation share the calls asking a price; later
     quotes.quotes([token(1), token(2)], 'usd', context, 'one'),
     quotes.quotes([token(2), token(3), token(2)], 'usd', context, 'one'),
   ]);
-  expect(Object.fromEntries(first)).toEqual({ [`ethereum:${token(1).address}`]: { now: 11, dayAgo: 1 }, [`ethereum:${token(2).address}`]: { now: 12, dayAgo: 2 } });
-  expect(Object.fromEntries(second)).toEqual({ [`ethereum:${token(2).address}`]: { now: 12, dayAgo: 2 }, [`ethereum:${token(3).address}`]: { now: 13, dayAgo: 3 } });
+  expect(Object.fromEntries(first)).toEqual({
+    [`ethereum:${token(1).address}`]: { now: 11, dayAgo: 1 },
+    [`ethereum:${token(2).address}`]: { now: 12, dayAgo: 2 },
+  });
+  expect(Object.fromEntries(second)).toEqual({
+    [`ethereum:${token(2).address}`]: { now: 12, dayAgo: 2 },
+    [`ethereum:${token(3).address}`]: { now: 13, dayAgo: 3 },
+  });
   expect(askedSince(before)).toEqual([
     ['1 now', '1 day ago', '2 now', '2 day ago'],
     ['3 now', '3 day ago'],

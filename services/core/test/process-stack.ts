@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { metricsPortVariable, type ServiceName } from '../src/config/index.js';
 import { ensureTopics, platformTopics, type TopicSpec } from '../src/kafka/index.js';
-import { freePort, setupClickHouseDatabase, setupKafka, setupPostgresDatabase, uniqueName, type ClickHouseDatabase, type PostgresDatabase } from '../src/testing/index.js';
+import {
+  freePort,
+  setupClickHouseDatabase,
+  setupKafka,
+  setupPostgresDatabase,
+  uniqueName,
+  type ClickHouseDatabase,
+  type PostgresDatabase,
+} from '../src/testing/index.js';
 import { createOrganizationKey } from '../../gateway/src/auth/api-keys.js';
 import { parseScrape, type Scrape } from './prometheus-text.js';
 

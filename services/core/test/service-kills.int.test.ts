@@ -1,5 +1,14 @@
 import type { ServiceName } from '../src/config/index.js';
-import { expectBalancesAgree, expectChartRowsAgree, expectTransactionsAgree, expectWebhooksAgree, serving, startChainTraffic, startServingStack, type ChainTraffic } from './chain-traffic.js';
+import {
+  expectBalancesAgree,
+  expectChartRowsAgree,
+  expectTransactionsAgree,
+  expectWebhooksAgree,
+  serving,
+  startChainTraffic,
+  startServingStack,
+  type ChainTraffic,
+} from './chain-traffic.js';
 import type { ProcessStack } from './process-stack.js';
 import { expectChartPointsAgree, expectPnlAgrees } from './valued-truth.js';
 
@@ -44,11 +53,19 @@ describe('a service killed with SIGKILL and started again', () => {
 
   test('every wallet lists exactly the transactions the chain has for it', () => expectTransactionsAgree(stack, traffic), 300_000);
 
-  test('the chart service stored a balance change for every transfer, rows the killed process had not stored included', () => expectChartRowsAgree(stack, traffic), 60_000);
+  test(
+    'the chart service stored a balance change for every transfer, rows the killed process had not stored included',
+    () => expectChartRowsAgree(stack, traffic),
+    60_000,
+  );
 
-  test('every wallet\'s PnL equals the independent FIFO over the chain\'s record of its transfers', () => expectPnlAgrees(stack, traffic), 120_000);
+  test("every wallet's PnL equals the independent FIFO over the chain's record of its transfers", () => expectPnlAgrees(stack, traffic), 120_000);
 
-  test('every point of every wallet\'s hour chart equals its balance on the chain then, times the price then', () => expectChartPointsAgree(stack, traffic), 180_000);
+  test(
+    "every point of every wallet's hour chart equals its balance on the chain then, times the price then",
+    () => expectChartPointsAgree(stack, traffic),
+    180_000,
+  );
 
   test('every transfer reached its webhook at least once, and never under two delivery ids', () => expectWebhooksAgree(traffic), 180_000);
 });

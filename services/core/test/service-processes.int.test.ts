@@ -32,7 +32,10 @@ async function start(name: ServiceName, env: Record<string, string>): Promise<Ch
   const entry = `${root}services/${name}/dist/main.js`;
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run bash scripts/build.sh`);
   const metrics = { [metricsPortVariable(name)]: String(await freePort()) };
-  return spawn('node', [entry], { env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...metrics, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  return spawn('node', [entry], {
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...metrics, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 }
 
 function exitOf(child: ChildProcess): Promise<{ code: number | null; ms: number }> {

@@ -103,11 +103,22 @@ describe('the running stack, as an operator sees it', () => {
     await response.arrayBuffer();
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const scraped = after.get(name)!;
-    for (const series of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
+    for (const series of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_heap_size_used_bytes',
+    ]) {
       expect({ series, value: seriesSum(scraped, series, { service: name }) }).toEqual({ series, value: expect.any(Number) });
       expect(scraped.help.has(series)).toBe(true);
     }
-    for (const series of ['wallet_api_grpc_server_duration_seconds', 'wallet_api_grpc_client_duration_seconds', 'wallet_api_kafka_consumer_lag', 'wallet_api_clickhouse_query_duration_seconds', 'wallet_api_postgres_query_duration_seconds']) {
+    for (const series of [
+      'wallet_api_grpc_server_duration_seconds',
+      'wallet_api_grpc_client_duration_seconds',
+      'wallet_api_kafka_consumer_lag',
+      'wallet_api_clickhouse_query_duration_seconds',
+      'wallet_api_postgres_query_duration_seconds',
+    ]) {
       expect({ name, series, registered: scraped.help.has(series) }).toEqual({ name, series, registered: true });
     }
     expect(moved(name, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
@@ -118,19 +129,27 @@ describe('the running stack, as an operator sees it', () => {
     expect(moved('gateway', 'wallet_api_http_request_duration_seconds_count', { route: '/v1/chains/', status: '200' })).toBe(3);
     expect(moved('gateway', 'wallet_api_http_request_duration_seconds_count', { route: '/v1/wallets/{address}/transactions/', status: '200' })).toBe(1);
     expect(moved('gateway', 'wallet_api_http_requests_total', { route: 'unmatched', status: '404' })).toBe(1);
-    expect(moved('gateway', 'wallet_api_grpc_client_duration_seconds_count', { method: '/walletapi.referencedata.ReferenceData/ListChains', code: 'OK' })).toBeGreaterThanOrEqual(1);
+    expect(
+      moved('gateway', 'wallet_api_grpc_client_duration_seconds_count', { method: '/walletapi.referencedata.ReferenceData/ListChains', code: 'OK' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(moved('gateway', 'wallet_api_postgres_query_duration_seconds_count', { operation: 'select' })).toBeGreaterThanOrEqual(1);
   });
 
   test('gRPC servers time every call by method and status', () => {
-    expect(moved('reference-data', 'wallet_api_grpc_server_duration_seconds_count', { method: '/walletapi.referencedata.ReferenceData/ListChains', code: 'OK' })).toBeGreaterThanOrEqual(1);
+    expect(
+      moved('reference-data', 'wallet_api_grpc_server_duration_seconds_count', { method: '/walletapi.referencedata.ReferenceData/ListChains', code: 'OK' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(moved('indexer', 'wallet_api_grpc_server_duration_seconds_count', { code: 'OK' })).toBeGreaterThanOrEqual(1);
   });
 
   test('consumers report messages and lag per topic and partition; stores report query latency', () => {
     for (const [name, topic] of consumed()) {
       const read = after.get(name)!;
-      expect({ name, topic: topic.name, moved: moved(name, 'wallet_api_kafka_consumer_messages_total', { topic: topic.name }) > 0 }).toEqual({ name, topic: topic.name, moved: true });
+      expect({ name, topic: topic.name, moved: moved(name, 'wallet_api_kafka_consumer_messages_total', { topic: topic.name }) > 0 }).toEqual({
+        name,
+        topic: topic.name,
+        moved: true,
+      });
       const partitions = read.samples.filter((sample) => sample.name === 'wallet_api_kafka_consumer_lag' && sample.labels.topic === topic.name);
       expect(partitions.length).toBeGreaterThan(0);
       for (const sample of partitions) expect(sample.value).toBeGreaterThanOrEqual(0);

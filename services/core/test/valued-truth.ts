@@ -38,7 +38,8 @@ export async function expectPnlAgrees(stack: ProcessStack, traffic: ChainTraffic
     const eth = (await createTokenDirectory(referenceData).load([native], context)).info(native.chainId, native.address)!;
     const times = [...new Set(transactions.map((transaction) => transaction.timestamp))];
     const facts = (prices: (number | undefined)[]) => ({
-      counting: (chainId: string, address: string) => (chainId === native.chainId && address === native.address ? { key: eth.fungibleId, decimals: eth.decimals } : undefined),
+      counting: (chainId: string, address: string) =>
+        chainId === native.chainId && address === native.address ? { key: eth.fungibleId, decimals: eth.decimals } : undefined,
       priceAt: (_chainId: string, _address: string, timestamp: number) => prices[times.indexOf(timestamp)],
     });
     for (const address of traffic.recipients) {
@@ -47,13 +48,21 @@ export async function expectPnlAgrees(stack: ProcessStack, traffic: ChainTraffic
       // A restarted reference-data answers from what it stored until it has folded the pool events again.
       await eventually(async () => {
         // Timestamp 0 asks for the price now, which values open lots.
-        const prices = await pricesAt(referenceData, { context, currency: 'usd', queries: [...times, 0].map((time) => ({ token: native, timestamp: String(time) })) });
+        const prices = await pricesAt(referenceData, {
+          context,
+          currency: 'usd',
+          queries: [...times, 0].map((time) => ({ token: native, timestamp: String(time) })),
+        });
         expect(prices.filter((price) => price === undefined)).toEqual([]);
         const expected = figuresOf([...replay(steps, facts(prices)).values()], () => prices.at(-1)!);
         const { status, body } = await api<{ data: { attributes: Record<string, number> } }>(stack, `/v1/wallets/${address}/pnl?filter[chain_ids]=ethereum`);
         const served = body.data?.attributes ?? {};
         const differing = (Object.keys(expected) as (keyof Figures)[]).filter((name) => !close(served[snakeCase(name)] ?? NaN, expected[name]));
-        expect({ address, status, differing: differing.map((name) => ({ name, served: served[snakeCase(name)], fifo: expected[name] })) }).toEqual({ address, status: 200, differing: [] });
+        expect({ address, status, differing: differing.map((name) => ({ name, served: served[snakeCase(name)], fifo: expected[name] })) }).toEqual({
+          address,
+          status: 200,
+          differing: [],
+        });
       }, 90_000);
     }
   });
@@ -68,7 +77,8 @@ export async function expectChartPointsAgree(stack: ProcessStack, traffic: Chain
   const numbers = Array.from({ length: Number(head - first) + 1 }, (_, offset) => first + BigInt(offset));
   const times: number[] = [];
   for (let start = 0; start < numbers.length; start += 32) {
-    for (const block of await Promise.all(numbers.slice(start, start + 32).map((blockNumber) => chainClient.getBlock({ blockNumber })))) times.push(Number(block.timestamp));
+    for (const block of await Promise.all(numbers.slice(start, start + 32).map((blockNumber) => chainClient.getBlock({ blockNumber }))))
+      times.push(Number(block.timestamp));
   }
   /** The newest block at or before `time`; undefined before the traffic's first block. */
   const blockAt = (time: number): bigint | undefined => {
@@ -78,12 +88,20 @@ export async function expectChartPointsAgree(stack: ProcessStack, traffic: Chain
   await withReferenceData(stack, async (referenceData) => {
     for (const address of traffic.recipients) {
       const balances = new Map<bigint, Promise<bigint>>();
-      const balanceAt = (blockNumber: bigint) => balances.get(blockNumber) ?? balances.set(blockNumber, chainClient.getBalance({ address, blockNumber })).get(blockNumber)!;
+      const balanceAt = (blockNumber: bigint) =>
+        balances.get(blockNumber) ?? balances.set(blockNumber, chainClient.getBalance({ address, blockNumber })).get(blockNumber)!;
       await eventually(async () => {
-        const { status, body } = await api<{ data: { attributes: { points: [number, number][] } } }>(stack, `/v1/wallets/${address}/charts/hour?filter[chain_ids]=ethereum`);
+        const { status, body } = await api<{ data: { attributes: { points: [number, number][] } } }>(
+          stack,
+          `/v1/wallets/${address}/charts/hour?filter[chain_ids]=ethereum`,
+        );
         expect(status).toBe(200);
         const points = body.data.attributes.points;
-        const prices = await pricesAt(referenceData, { context, currency: 'usd', queries: points.map(([time]) => ({ token: native, timestamp: String(time) })) });
+        const prices = await pricesAt(referenceData, {
+          context,
+          currency: 'usd',
+          queries: points.map(([time]) => ({ token: native, timestamp: String(time) })),
+        });
         const differing: object[] = [];
         for (const [index, [time, value]] of points.entries()) {
           const block = blockAt(time);

@@ -69,7 +69,9 @@ describe('a crowd of wallets', () => {
       add(send.to, send.token, send.amount - (send.amount * feeBps.get(send.token)!) / 10_000n);
     }
     const pairs = [...expected.keys()].map((entry) => entry.split('/') as [Address, Address]);
-    const balances = await Promise.all(pairs.map(([wallet, token]) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] })));
+    const balances = await Promise.all(
+      pairs.map(([wallet, token]) => client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] })),
+    );
     expect(Object.fromEntries(pairs.map((pair, index) => [pair.join('/'), balances[index]]))).toEqual(Object.fromEntries(expected));
     for (const wallet of crowd) {
       expect(await client.getBalance({ address: wallet.address })).toBe(wallet.eth - (gasPaid.get(wallet.address.toLowerCase()) ?? 0n));

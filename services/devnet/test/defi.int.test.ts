@@ -57,12 +57,32 @@ describe('defi module', () => {
   });
 
   test('every action and label ran, and each transaction succeeded or failed as declared', () => {
-    expect([...new Set(performed.map((entry) => entry.kind))].sort()).toEqual(defiModule.actions(defi).map((action) => action.kind).sort());
+    expect([...new Set(performed.map((entry) => entry.kind))].sort()).toEqual(
+      defiModule
+        .actions(defi)
+        .map((action) => action.kind)
+        .sort(),
+    );
     expect([...new Set(performed.map((entry) => entry.result.label))].sort()).toEqual(
       [
-        'defi:borrow', 'defi:borrow-over-limit', 'defi:claim-rewards', 'defi:price-update', 'defi:repay', 'defi:repay-all', 'defi:stake',
-        'defi:stake-locked', 'defi:supply', 'defi:unstake', 'defi:unstake-early', 'defi:unstake-locked', 'defi:vault-deposit',
-        'defi:vault-redeem', 'defi:vault-withdraw', 'defi:vault-yield', 'defi:withdraw-supply', 'defi:withdraw-supply-all',
+        'defi:borrow',
+        'defi:borrow-over-limit',
+        'defi:claim-rewards',
+        'defi:price-update',
+        'defi:repay',
+        'defi:repay-all',
+        'defi:stake',
+        'defi:stake-locked',
+        'defi:supply',
+        'defi:unstake',
+        'defi:unstake-early',
+        'defi:unstake-locked',
+        'defi:vault-deposit',
+        'defi:vault-redeem',
+        'defi:vault-withdraw',
+        'defi:vault-yield',
+        'defi:withdraw-supply',
+        'defi:withdraw-supply-all',
       ].sort(),
     );
     expectDeclaredOutcomes(performed, 'last');
@@ -92,7 +112,9 @@ describe('defi module', () => {
       for (const wallet of wallets) {
         const truth = await readDefiHoldings(client, defi, wallet, blockNumber);
         for (const vault of truth.vaults) {
-          expect(await client.readContract({ address: vault.vault, abi: vaultAbi, functionName: 'previewRedeem', args: [vault.shares], blockNumber })).toBe(vault.assets);
+          expect(await client.readContract({ address: vault.vault, abi: vaultAbi, functionName: 'previewRedeem', args: [vault.shares], blockNumber })).toBe(
+            vault.assets,
+          );
         }
         const staking = { address: defi.staking.address, abi: stakingAbi, blockNumber } as const;
         expect(truth.staking.earned).toBe(await client.readContract({ ...staking, functionName: 'earned', args: [wallet] }));
@@ -112,11 +134,15 @@ describe('defi module', () => {
         const pool = { address: defi.lending.address, abi: lendingAbi, blockNumber } as const;
         for (const position of positions) {
           expect(await client.readContract({ ...pool, functionName: 'accruedState', args: [position.token] })).toEqual(position.state);
-          expect(await client.readContract({ ...pool, functionName: 'borrowRatePerSecond', args: [position.token] })).toBe(borrowRatePerSecond(position.config, position.state));
+          expect(await client.readContract({ ...pool, functionName: 'borrowRatePerSecond', args: [position.token] })).toBe(
+            borrowRatePerSecond(position.config, position.state),
+          );
         }
         const { powerUsd, debtUsd } = lendingAccountValue(positions);
         const [liquidity, shortfall] = await client.readContract({ ...pool, functionName: 'accountLiquidity', args: [wallet] });
-        expect({ liquidity, shortfall }).toEqual(powerUsd >= debtUsd ? { liquidity: powerUsd - debtUsd, shortfall: 0n } : { liquidity: 0n, shortfall: debtUsd - powerUsd });
+        expect({ liquidity, shortfall }).toEqual(
+          powerUsd >= debtUsd ? { liquidity: powerUsd - debtUsd, shortfall: 0n } : { liquidity: 0n, shortfall: debtUsd - powerUsd },
+        );
       }
     }
     expect(checked).toBeGreaterThan(10);
@@ -174,7 +200,9 @@ describe('defi module', () => {
       }
       expect(truth.staking.flexible).toBe(flexible);
       expect(truth.staking.locked.map((lock) => [lock.lockId, lock.amount])).toEqual([...locks.entries()].sort((a, b) => a[0] - b[0]));
-      expect(await client.readContract({ address: defi.staking.rewardToken, abi: erc20Abi, functionName: 'balanceOf', args: [wallet], blockNumber })).toBe(rewardsPaid);
+      expect(await client.readContract({ address: defi.staking.rewardToken, abi: erc20Abi, functionName: 'balanceOf', args: [wallet], blockNumber })).toBe(
+        rewardsPaid,
+      );
 
       for (const market of defi.lending.markets) {
         const logs = mine(poolLogs, 'account').filter((log) => log.args.token === market.token);
@@ -227,9 +255,27 @@ describe('defi module', () => {
     const weth = tokenBySymbol(tokens, 'WETH');
     for (const wallet of wallets) {
       for (const market of defi.lending.markets) {
-        await session.send({ from: wallet, to: market.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [defi.lending.address, maxUint256] }), gas: 80_000n });
-        if (market.token === weth.address) await session.send({ from: wallet, to: weth.address, data: encodeFunctionData({ abi: wethAbi, functionName: 'deposit' }), value: parseEther('3'), gas: 80_000n });
-        else await session.send({ from: deployer, to: market.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [wallet, 10n ** BigInt(market.decimals + 4)] }), gas: 120_000n });
+        await session.send({
+          from: wallet,
+          to: market.token,
+          data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [defi.lending.address, maxUint256] }),
+          gas: 80_000n,
+        });
+        if (market.token === weth.address)
+          await session.send({
+            from: wallet,
+            to: weth.address,
+            data: encodeFunctionData({ abi: wethAbi, functionName: 'deposit' }),
+            value: parseEther('3'),
+            gas: 80_000n,
+          });
+        else
+          await session.send({
+            from: deployer,
+            to: market.token,
+            data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [wallet, 10n ** BigInt(market.decimals + 4)] }),
+            gas: 120_000n,
+          });
       }
     }
     const block = await session.mine(devnet.clock.advance(30 * day));
@@ -242,7 +288,13 @@ describe('defi module', () => {
     for (const [index, wallet] of wallets.entries()) {
       const truth = await readDefiHoldings(client, defi, wallet, block.number);
       for (const vault of truth.vaults.filter((entry) => entry.shares > 0n)) {
-        const { result } = await client.simulateContract({ address: vault.vault, abi: vaultAbi, functionName: 'redeem', args: [vault.shares, wallet, wallet], account: wallet });
+        const { result } = await client.simulateContract({
+          address: vault.vault,
+          abi: vaultAbi,
+          functionName: 'redeem',
+          args: [vault.shares, wallet, wallet],
+          account: wallet,
+        });
         expect(result).toBe(vault.assets);
         redeemed++;
       }
@@ -256,18 +308,35 @@ describe('defi module', () => {
         const before = positionsBefore[index]!.lending.find((entry) => entry.token === position.token)!;
         if (position.debt > 0n) {
           expect(position.debt > before.debt).toBe(true);
-          const { result } = await client.simulateContract({ address: defi.lending.address, abi: lendingAbi, functionName: 'repay', args: [position.token, maxUint256], account: wallet });
+          const { result } = await client.simulateContract({
+            address: defi.lending.address,
+            abi: lendingAbi,
+            functionName: 'repay',
+            args: [position.token, maxUint256],
+            account: wallet,
+          });
           expect(result).toBe(position.debt);
           repaid++;
         }
         if (position.supplied > 0n && !inDebt) {
-          const { result } = await client.simulateContract({ address: defi.lending.address, abi: lendingAbi, functionName: 'withdraw', args: [position.token, maxUint256], account: wallet });
+          const { result } = await client.simulateContract({
+            address: defi.lending.address,
+            abi: lendingAbi,
+            functionName: 'withdraw',
+            args: [position.token, maxUint256],
+            account: wallet,
+          });
           expect(result).toBe(position.supplied);
           withdrawn++;
         }
       }
     }
-    expect({ redeemed: redeemed > 0, claimed: claimed > 0, withdrawn: withdrawn > 0, repaid: repaid > 0 }).toEqual({ redeemed: true, claimed: true, withdrawn: true, repaid: true });
+    expect({ redeemed: redeemed > 0, claimed: claimed > 0, withdrawn: withdrawn > 0, repaid: repaid > 0 }).toEqual({
+      redeemed: true,
+      claimed: true,
+      withdrawn: true,
+      repaid: true,
+    });
 
     // Interest accrues to the reading block's timestamp even when nothing touched the market.
     const positions = await readLendingPositions(client, defi.lending, wallets[0]!, { blockNumber: block.number });

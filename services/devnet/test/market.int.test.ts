@@ -21,7 +21,10 @@ async function poolPrices(client: DevnetClient, uniswap: UniswapManifest, blockN
   const tokens = new Map(uniswap.tokens.map((token) => [token.address.toLowerCase(), token]));
   const reference = (token0: Address, token1: Address) => {
     const [a, b] = [tokens.get(token0.toLowerCase())!, tokens.get(token1.toLowerCase())!];
-    return { ratio: (referencePrice(uniswap.market, a.symbol, timestamp)! / referencePrice(uniswap.market, b.symbol, timestamp)!) * 10 ** (b.decimals - a.decimals), pair: `${a.symbol}/${b.symbol}` };
+    return {
+      ratio: (referencePrice(uniswap.market, a.symbol, timestamp)! / referencePrice(uniswap.market, b.symbol, timestamp)!) * 10 ** (b.decimals - a.decimals),
+      pair: `${a.symbol}/${b.symbol}`,
+    };
   };
   const v2 = await Promise.all(
     uniswap.v2.pairs.map(async (pair) => {

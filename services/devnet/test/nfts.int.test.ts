@@ -56,9 +56,15 @@ describe('nfts module', () => {
 
   test('every action kind ran and its transactions succeeded', () => {
     const kinds = new Set(performed.map((entry) => entry.kind));
-    expect([...kinds].sort()).toEqual(nftsModule.actions(manifest).map((action) => action.kind).sort());
+    expect([...kinds].sort()).toEqual(
+      nftsModule
+        .actions(manifest)
+        .map((action) => action.kind)
+        .sort(),
+    );
     for (const entry of performed) {
-      for (const hash of entry.result.hashes) expect({ kind: entry.kind, status: entry.block.receipts.get(hash)?.status }).toEqual({ kind: entry.kind, status: 'success' });
+      for (const hash of entry.result.hashes)
+        expect({ kind: entry.kind, status: entry.block.receipts.get(hash)?.status }).toEqual({ kind: entry.kind, status: 'success' });
     }
     for (const block of mined) for (const receipt of block.receipts.values()) expect(receipt.status).toBe('success');
     expect(JSON.parse(JSON.stringify(manifest))).toEqual(manifest);
@@ -70,17 +76,30 @@ describe('nfts module', () => {
     for (const blockNumber of [midBlock, end]) {
       const owned = new Map<string, bigint>();
       const move = (contract: Address, tokenId: bigint, from: Address, to: Address, amount: bigint) => {
-        for (const [holder, delta] of [[from, -amount], [to, amount]] as const) {
+        for (const [holder, delta] of [
+          [from, -amount],
+          [to, amount],
+        ] as const) {
           const key = `${contract.toLowerCase()}/${holder.toLowerCase()}/${tokenId}`;
           owned.set(key, (owned.get(key) ?? 0n) + delta);
         }
       };
       const erc721s = manifest.collections.filter((collection) => collection.standard === 'erc721').map((collection) => collection.address);
-      for (const log of await client.getLogs({ address: erc721s, event: getAbiItem({ abi: erc721Abi, name: 'Transfer' }), fromBlock: 0n, toBlock: blockNumber })) {
+      for (const log of await client.getLogs({
+        address: erc721s,
+        event: getAbiItem({ abi: erc721Abi, name: 'Transfer' }),
+        fromBlock: 0n,
+        toBlock: blockNumber,
+      })) {
         move(log.address, log.args.tokenId!, log.args.from!, log.args.to!, 1n);
       }
       const passes = collectionOf(manifest, 'editions').address;
-      for (const log of await client.getLogs({ address: passes, events: [getAbiItem({ abi: erc1155Abi, name: 'TransferSingle' }), getAbiItem({ abi: erc1155Abi, name: 'TransferBatch' })], fromBlock: 0n, toBlock: blockNumber })) {
+      for (const log of await client.getLogs({
+        address: passes,
+        events: [getAbiItem({ abi: erc1155Abi, name: 'TransferSingle' }), getAbiItem({ abi: erc1155Abi, name: 'TransferBatch' })],
+        fromBlock: 0n,
+        toBlock: blockNumber,
+      })) {
         if (log.eventName === 'TransferSingle') move(log.address, log.args.id!, log.args.from!, log.args.to!, log.args.value!);
         else log.args.ids!.forEach((id, index) => move(log.address, id, log.args.from!, log.args.to!, log.args.values![index]!));
       }
@@ -98,7 +117,9 @@ describe('nfts module', () => {
       }
       expect(total).toBeGreaterThan(0);
     }
-    const kindsHeld = new Set((await Promise.all(wallets.map((wallet) => nftHoldings(client, manifest, wallet, end)))).flat().map((holding) => holding.contract));
+    const kindsHeld = new Set(
+      (await Promise.all(wallets.map((wallet) => nftHoldings(client, manifest, wallet, end)))).flat().map((holding) => holding.contract),
+    );
     expect(kindsHeld.size).toBe(manifest.collections.length);
   });
 
@@ -145,11 +166,20 @@ describe('nfts module', () => {
         .find((event) => event.eventName === 'Sold')!;
       if (sold.eventName !== 'Sold') throw new Error('no Sold event');
       expect(sold.args.buyer).toBe(sale.wallet);
-      const trace = (await session.client.request({ method: 'debug_traceTransaction' as never, params: [receipt.transactionHash, { tracer: 'callTracer' }] as never })) as CallFrame;
+      const trace = (await session.client.request({
+        method: 'debug_traceTransaction' as never,
+        params: [receipt.transactionHash, { tracer: 'callTracer' }] as never,
+      })) as CallFrame;
       expect(BigInt(trace.value!)).toBe(sold.args.price);
       const payment = (trace.calls ?? []).find((call) => call.to && isAddressEqual(call.to as Address, sold.args.seller));
       expect(payment?.value).toBe(toHex(sold.args.price));
-      const owner = await session.client.readContract({ address: sold.args.nft, abi: erc721Abi, functionName: 'ownerOf', args: [sold.args.tokenId], blockNumber: sale.block.number });
+      const owner = await session.client.readContract({
+        address: sold.args.nft,
+        abi: erc721Abi,
+        functionName: 'ownerOf',
+        args: [sold.args.tokenId],
+        blockNumber: sale.block.number,
+      });
       expect(owner).toBe(sale.wallet);
     }
   });
@@ -166,10 +196,18 @@ describe('nfts module', () => {
 
     const last = new Map<string, { contract: Address; owner: Address; operator: Address; approved: boolean }>();
     const logs = await client.getLogs({ address: manifest.collections.map((collection) => collection.address), event: approvalForAll[0], fromBlock: 0n });
-    for (const log of logs) last.set(`${log.address}/${log.args.owner}/${log.args.operator}`, { contract: log.address, owner: log.args.owner!, operator: log.args.operator!, approved: log.args.approved! });
+    for (const log of logs)
+      last.set(`${log.address}/${log.args.owner}/${log.args.operator}`, {
+        contract: log.address,
+        owner: log.args.owner!,
+        operator: log.args.operator!,
+        approved: log.args.approved!,
+      });
     expect([...last.values()].some((approval) => !approval.approved)).toBe(true);
     for (const approval of last.values()) {
-      expect(await client.readContract({ address: approval.contract, abi: erc721Abi, functionName: 'isApprovedForAll', args: [approval.owner, approval.operator] })).toBe(approval.approved);
+      expect(
+        await client.readContract({ address: approval.contract, abi: erc721Abi, functionName: 'isApprovedForAll', args: [approval.owner, approval.operator] }),
+      ).toBe(approval.approved);
     }
   });
 });

@@ -63,7 +63,11 @@ export function expectDeclaredOutcomes(performed: readonly Performed[], failing:
   for (const { kind, result, block } of performed) {
     result.hashes.forEach((hash, position) => {
       const fails = result.expectFailure === true && (failing === 'every' || position === result.hashes.length - 1);
-      expect({ kind, label: result.label, status: block.receipts.get(hash)?.status }).toEqual({ kind, label: result.label, status: fails ? 'reverted' : 'success' });
+      expect({ kind, label: result.label, status: block.receipts.get(hash)?.status }).toEqual({
+        kind,
+        label: result.label,
+        status: fails ? 'reverted' : 'success',
+      });
     });
   }
 }
@@ -190,7 +194,16 @@ export async function setupDevnet(options: SetupDevnetOptions): Promise<Devnet> 
       mined,
       performed,
       async deploy(module, rngLabel = 'deploy') {
-        const manifest = await module.deploy({ session, artifacts, deployer, seed, days: 30, rng: rng.fork(rngLabel), clock: clock.tick, deployed: { ...deployed } });
+        const manifest = await module.deploy({
+          session,
+          artifacts,
+          deployer,
+          seed,
+          days: 30,
+          rng: rng.fork(rngLabel),
+          clock: clock.tick,
+          deployed: { ...deployed },
+        });
         deployed[module.name] = manifest;
         return manifest;
       },

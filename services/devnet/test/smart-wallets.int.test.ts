@@ -90,7 +90,8 @@ describe('smartWallets module', () => {
     await devnet?.stop();
   });
 
-  const receiptsOf = (label: string) => performed.filter((entry) => entry.result.label === label).map((entry) => entry.block.receipts.get(entry.result.hashes.at(-1)!)!);
+  const receiptsOf = (label: string) =>
+    performed.filter((entry) => entry.result.label === label).map((entry) => entry.block.receipts.get(entry.result.hashes.at(-1)!)!);
 
   test('every outcome happened, and each transaction succeeded or failed as declared', () => {
     expect([...new Set(performed.map((entry) => entry.result.label))].sort()).toEqual([...labels].sort());
@@ -120,7 +121,10 @@ describe('smartWallets module', () => {
   });
 
   test('safe executions emit ExecutionSuccess or ExecutionFailure under the hash the safe computes', async () => {
-    for (const [label, eventName] of [['smart-wallets:safe-execute', 'ExecutionSuccess'], ['smart-wallets:safe-execute-failed-call', 'ExecutionFailure']] as const) {
+    for (const [label, eventName] of [
+      ['smart-wallets:safe-execute', 'ExecutionSuccess'],
+      ['smart-wallets:safe-execute-failed-call', 'ExecutionFailure'],
+    ] as const) {
       for (const receipt of receiptsOf(label)) {
         const tx = await session.client.getTransaction({ hash: receipt.transactionHash });
         const { args } = decodeFunctionData({ abi: safeAbi, data: tx.input });
@@ -133,7 +137,12 @@ describe('smartWallets module', () => {
         const nonce = (await readSafeState(session.client, getAddress(receipt.to!), receipt.blockNumber - 1n)).nonce;
         const hash = safeTransactionHash(getAddress(receipt.to!), session.chainId, { to, value, data }, nonce);
         expect((execution.args as { txHash: Hex }).txHash).toBe(hash);
-        const onChain = await session.client.readContract({ address: receipt.to!, abi: safeAbi, functionName: 'getTransactionHash', args: [to, value, data, 0, nonce] });
+        const onChain = await session.client.readContract({
+          address: receipt.to!,
+          abi: safeAbi,
+          functionName: 'getTransactionHash',
+          args: [to, value, data, 0, nonce],
+        });
         expect(onChain).toBe(hash);
         expect((await readSafeState(session.client, getAddress(receipt.to!), receipt.blockNumber)).nonce).toBe(nonce + 1n);
       }
@@ -148,7 +157,14 @@ describe('smartWallets module', () => {
       const tx = await session.client.getTransaction({ hash: receipt.transactionHash });
       const [[op]] = decodeFunctionData({ abi: entryPointAbi, data: tx.input }).args as unknown as [[Parameters<typeof userOperationHash>[0]]];
       const hash = userOperationHash(op!, manifest.entryPoint, session.chainId);
-      expect(await session.client.readContract({ address: manifest.entryPoint, abi: entryPointAbi, functionName: 'getUserOpHash', args: [{ ...op!, signature: '0x' }] })).toBe(hash);
+      expect(
+        await session.client.readContract({
+          address: manifest.entryPoint,
+          abi: entryPointAbi,
+          functionName: 'getUserOpHash',
+          args: [{ ...op!, signature: '0x' }],
+        }),
+      ).toBe(hash);
       const events = receipt.logs
         .filter((log) => log.address.toLowerCase() === manifest.entryPoint.toLowerCase())
         .map((log) => decodeEventLog({ abi: entryPointAbi, data: log.data, topics: log.topics }));
@@ -163,7 +179,8 @@ describe('smartWallets module', () => {
     for (const account of manifest.smartAccounts) {
       const state = await readSmartAccountState(session.client, manifest, account.address, mined.at(-1)!.number);
       expect(state.deployed).toBe(deployedAccounts.has(account.address));
-      if (state.deployed) expect(await session.client.readContract({ address: account.address, abi: smartAccountAbi, functionName: 'owner' })).toBe(account.owner);
+      if (state.deployed)
+        expect(await session.client.readContract({ address: account.address, abi: smartAccountAbi, functionName: 'owner' })).toBe(account.owner);
     }
   });
 
@@ -180,7 +197,9 @@ describe('smartWallets module', () => {
       expect(safe.owners.length === 2 || safe.owners.length === 3).toBe(true);
       expect(safe.owners.every((owner) => wallets.includes(owner))).toBe(true);
     }
-    expect(onChain.filter((wallet) => wallet.kind === 'smart-account').map((wallet) => wallet.address)).toEqual(manifest.smartAccounts.map((account) => account.address));
+    expect(onChain.filter((wallet) => wallet.kind === 'smart-account').map((wallet) => wallet.address)).toEqual(
+      manifest.smartAccounts.map((account) => account.address),
+    );
     // Both ways of creating a safe were used: minimal proxies of the singleton and full instances.
     const creations = await session.client.getLogs({
       address: manifest.safeFactory,
@@ -215,7 +234,12 @@ describe('smartWallets module', () => {
       })) as { result: CallFrame }[];
       traces.forEach((trace) => walk(trace.result));
     }
-    const transfers = await client.getLogs({ address: tokens.tokens.map((token) => token.address), event: getAbiItem({ abi: erc20Abi, name: 'Transfer' }), fromBlock: 0n, toBlock: end });
+    const transfers = await client.getLogs({
+      address: tokens.tokens.map((token) => token.address),
+      event: getAbiItem({ abi: erc20Abi, name: 'Transfer' }),
+      fromBlock: 0n,
+      toBlock: end,
+    });
     const held = new Map<string, bigint>();
     for (const log of transfers) {
       held.set(`${key(log.address)}/${key(log.args.from!)}`, (held.get(`${key(log.address)}/${key(log.args.from!)}`) ?? 0n) - log.args.value!);

@@ -42,10 +42,26 @@ describe('the loaded test world', () => {
     const ethereum = manifest.chains.find((chain) => chain.id === 'ethereum')!;
     const labels = new Set(ethereum.wallets.flatMap((wallet) => wallet.labels));
     const expected = [
-      'tokens:eth-transfer', 'tokens:erc20-transfer', 'tokens:approve', 'tokens:revoke', 'tokens:weth-deposit',
-      'tokens:deploy-contract', 'tokens:failed-transfer', 'uniswap-v2:swap', 'uniswap-v2:add-liquidity',
-      'uniswap-v3:swap', 'uniswap-v3:mint', 'uniswap-v3:collect', 'defi:vault-deposit', 'defi:stake',
-      'defi:claim-rewards', 'defi:supply', 'defi:borrow', 'nfts:mint-erc721', 'nfts:buy', 'smart-wallets:safe-create',
+      'tokens:eth-transfer',
+      'tokens:erc20-transfer',
+      'tokens:approve',
+      'tokens:revoke',
+      'tokens:weth-deposit',
+      'tokens:deploy-contract',
+      'tokens:failed-transfer',
+      'uniswap-v2:swap',
+      'uniswap-v2:add-liquidity',
+      'uniswap-v3:swap',
+      'uniswap-v3:mint',
+      'uniswap-v3:collect',
+      'defi:vault-deposit',
+      'defi:stake',
+      'defi:claim-rewards',
+      'defi:supply',
+      'defi:borrow',
+      'nfts:mint-erc721',
+      'nfts:buy',
+      'smart-wallets:safe-create',
     ];
     const missing = expected.filter((label) => ![...labels].some((seen) => seen.startsWith(label)));
     expect(missing).toEqual([]);

@@ -53,7 +53,11 @@ describe('tokens module', () => {
     expect(tokenBySymbol(manifest, 'USDC').decimals).toBe(6);
     expect(tokenBySymbol(manifest, 'WBTC').decimals).toBe(8);
     expect(tokenBySymbol(manifest, 'WETH').address).toBe(manifest.weth);
-    const abi = [...erc20Abi, { type: 'function', name: 'decimals', stateMutability: 'view', inputs: [], outputs: [{ type: 'uint8' }] }, { type: 'function', name: 'symbol', stateMutability: 'view', inputs: [], outputs: [{ type: 'string' }] }] as const;
+    const abi = [
+      ...erc20Abi,
+      { type: 'function', name: 'decimals', stateMutability: 'view', inputs: [], outputs: [{ type: 'uint8' }] },
+      { type: 'function', name: 'symbol', stateMutability: 'view', inputs: [], outputs: [{ type: 'string' }] },
+    ] as const;
     for (const token of manifest.tokens) {
       expect(await session.client.readContract({ address: token.address, abi, functionName: 'decimals' })).toBe(token.decimals);
       expect(await session.client.readContract({ address: token.address, abi, functionName: 'symbol' })).toBe(token.symbol);
@@ -63,11 +67,17 @@ describe('tokens module', () => {
 
   test('every action kind ran and its transactions succeeded or failed as declared', () => {
     const kinds = new Set(performed.map((entry) => entry.kind));
-    expect([...kinds].sort()).toEqual(tokensModule.actions(manifest).map((action) => action.kind).sort());
-    expectDeclaredOutcomes(performed, 'every');
-    for (const block of mined) expect([...block.receipts.values()].filter((receipt) => receipt.status !== 'success').length).toBe(
-      performed.filter((entry) => entry.block === block && entry.result.expectFailure).length,
+    expect([...kinds].sort()).toEqual(
+      tokensModule
+        .actions(manifest)
+        .map((action) => action.kind)
+        .sort(),
     );
+    expectDeclaredOutcomes(performed, 'every');
+    for (const block of mined)
+      expect([...block.receipts.values()].filter((receipt) => receipt.status !== 'success').length).toBe(
+        performed.filter((entry) => entry.block === block && entry.result.expectFailure).length,
+      );
   });
 
   test('token balances equal the sum of Transfer, Deposit and Withdrawal events, at a past block and at the end', async () => {
@@ -76,7 +86,11 @@ describe('tokens module', () => {
     for (const blockNumber of [midBlock, end]) {
       const logs = await client.getLogs({
         address: manifest.tokens.map((token) => token.address),
-        events: [getAbiItem({ abi: erc20Abi, name: 'Transfer' }), getAbiItem({ abi: wethAbi, name: 'Deposit' }), getAbiItem({ abi: wethAbi, name: 'Withdrawal' })],
+        events: [
+          getAbiItem({ abi: erc20Abi, name: 'Transfer' }),
+          getAbiItem({ abi: wethAbi, name: 'Deposit' }),
+          getAbiItem({ abi: wethAbi, name: 'Withdrawal' }),
+        ],
         fromBlock: 0n,
         toBlock: blockNumber,
       });
@@ -95,7 +109,12 @@ describe('tokens module', () => {
       for (const wallet of wallets) {
         const truth = await tokenBalances(client, manifest, wallet, blockNumber);
         const fromEvents = manifest.tokens
-          .map((token) => ({ address: token.address, symbol: token.symbol, decimals: token.decimals, balance: expected.get(`${token.address.toLowerCase()}/${wallet.toLowerCase()}`) ?? 0n }))
+          .map((token) => ({
+            address: token.address,
+            symbol: token.symbol,
+            decimals: token.decimals,
+            balance: expected.get(`${token.address.toLowerCase()}/${wallet.toLowerCase()}`) ?? 0n,
+          }))
           .filter((entry) => entry.balance !== 0n);
         expect(truth).toEqual(fromEvents);
       }
@@ -138,7 +157,9 @@ describe('tokens module', () => {
   test('the fee-on-transfer token delivers the amount less its fee, which goes to the treasury', async () => {
     const tax = tokenBySymbol(manifest, 'TAX');
     const receipt = await session.client.getTransactionReceipt({ hash: explicitTaxTransfer });
-    const transfers = receipt.logs.map((log) => decodeEventLog({ abi: erc20Abi, data: log.data, topics: log.topics })).filter((event) => event.eventName === 'Transfer');
+    const transfers = receipt.logs
+      .map((log) => decodeEventLog({ abi: erc20Abi, data: log.data, topics: log.topics }))
+      .filter((event) => event.eventName === 'Transfer');
     const sent = parseUnits('1234.5', 18);
     const fee = (sent * BigInt(tax.feeBps!)) / 10_000n;
     expect(transfers.map((event) => event.args)).toEqual([
@@ -149,12 +170,24 @@ describe('tokens module', () => {
 
   test('allowances end as the last approval set them; revokes leave them at zero', async () => {
     const client = session.client;
-    const approvals = await client.getLogs({ address: manifest.tokens.map((token) => token.address), event: getAbiItem({ abi: erc20Abi, name: 'Approval' }), fromBlock: 0n });
+    const approvals = await client.getLogs({
+      address: manifest.tokens.map((token) => token.address),
+      event: getAbiItem({ abi: erc20Abi, name: 'Approval' }),
+      fromBlock: 0n,
+    });
     const last = new Map<string, { token: Address; owner: Address; spender: Address; value: bigint }>();
-    for (const log of approvals) last.set(`${log.address}/${log.args.owner}/${log.args.spender}`, { token: log.address, owner: log.args.owner!, spender: log.args.spender!, value: log.args.value! });
+    for (const log of approvals)
+      last.set(`${log.address}/${log.args.owner}/${log.args.spender}`, {
+        token: log.address,
+        owner: log.args.owner!,
+        spender: log.args.spender!,
+        value: log.args.value!,
+      });
     expect(last.size).toBeGreaterThan(0);
     for (const approval of last.values()) {
-      expect(await client.readContract({ address: approval.token, abi: erc20Abi, functionName: 'allowance', args: [approval.owner, approval.spender] })).toBe(approval.value);
+      expect(await client.readContract({ address: approval.token, abi: erc20Abi, functionName: 'allowance', args: [approval.owner, approval.spender] })).toBe(
+        approval.value,
+      );
     }
     const revokes = performed.filter((entry) => entry.kind === 'revoke');
     expect(revokes.length).toBeGreaterThan(0);

@@ -129,7 +129,13 @@ describe('uniswap module', () => {
     ];
     for (const token of testTokens) {
       const args = [token.symbol, token.symbol, token.decimals, parseUnits(token.supply, token.decimals), deployer];
-      tokens.push({ symbol: token.symbol, name: token.symbol, address: await session.deploy(devnet.artifacts.UniswapTestToken!, args, deployer, clock.tick()), decimals: token.decimals, kind: token.kind });
+      tokens.push({
+        symbol: token.symbol,
+        name: token.symbol,
+        address: await session.deploy(devnet.artifacts.UniswapTestToken!, args, deployer, clock.tick()),
+        decimals: token.decimals,
+        kind: token.kind,
+      });
     }
     devnet.deployed.tokens = { weth, tokens };
 
@@ -148,7 +154,15 @@ describe('uniswap module', () => {
         funding.push(await devnet.sendToken(entry.address, wallet, amount, { gas: 100_000n }));
       }
       if (fundRng.chance(0.6)) {
-        funding.push(await session.send({ from: wallet, to: weth, data: encodeFunctionData({ abi: wethAbi, functionName: 'deposit' }), value: parseEther('1.5'), gas: 100_000n }));
+        funding.push(
+          await session.send({
+            from: wallet,
+            to: weth,
+            data: encodeFunctionData({ abi: wethAbi, functionName: 'deposit' }),
+            value: parseEther('1.5'),
+            gas: 100_000n,
+          }),
+        );
       }
     }
     // Wallets that approved the router for their LP tokens up front can have removeLiquidity
@@ -164,7 +178,10 @@ describe('uniswap module', () => {
       beforeRound: async (round) => {
         if (round % 4 === 3) await churnV3Pools();
       },
-      act: walkActions(script.map((kind) => actions.get(kind)!), 3),
+      act: walkActions(
+        script.map((kind) => actions.get(kind)!),
+        3,
+      ),
     });
     roundBlocks.push(...blocks.map((block) => block.number));
 
@@ -195,12 +212,16 @@ describe('uniswap module', () => {
     const client = session.client;
     for (const pair of manifest.v2.pairs) {
       expect(BigInt(pair.token0) < BigInt(pair.token1)).toBe(true);
-      expect(await client.readContract({ address: manifest.v2.factory, abi: v2FactoryAbi, functionName: 'getPair', args: [pair.token1, pair.token0] })).toBe(pair.address);
+      expect(await client.readContract({ address: manifest.v2.factory, abi: v2FactoryAbi, functionName: 'getPair', args: [pair.token1, pair.token0] })).toBe(
+        pair.address,
+      );
     }
     expect(manifest.v2.pairs.length).toBeGreaterThanOrEqual(7);
     for (const pool of manifest.v3.pools) {
       expect(BigInt(pool.token0) < BigInt(pool.token1)).toBe(true);
-      expect(await client.readContract({ address: manifest.v3.factory, abi: v3FactoryAbi, functionName: 'getPool', args: [pool.token0, pool.token1, pool.fee] })).toBe(pool.address);
+      expect(
+        await client.readContract({ address: manifest.v3.factory, abi: v3FactoryAbi, functionName: 'getPool', args: [pool.token0, pool.token1, pool.fee] }),
+      ).toBe(pool.address);
     }
     expect(new Set(manifest.v3.pools.map((pool) => pool.fee))).toEqual(new Set([500, 3000, 10000]));
     expect(manifest.v3.pools.filter((pool) => pool.thin)).toHaveLength(1);
@@ -244,9 +265,23 @@ describe('uniswap module', () => {
         }),
       );
     }
-    calls.push(encodeFunctionData({ abi: positionManagerAbi, functionName: 'collect', args: [{ tokenId: position.tokenId, recipient: owner, amount0Max: maxUint128, amount1Max: maxUint128 }] }));
-    const { result } = await session.client.simulateContract({ account: owner, address: manifest.v3.positionManager, abi: positionManagerAbi, functionName: 'multicall', args: [calls], blockNumber });
-    const decreased = position.liquidity > 0n ? decodeFunctionResult({ abi: positionManagerAbi, functionName: 'decreaseLiquidity', data: result[0]! }) : ([0n, 0n] as const);
+    calls.push(
+      encodeFunctionData({
+        abi: positionManagerAbi,
+        functionName: 'collect',
+        args: [{ tokenId: position.tokenId, recipient: owner, amount0Max: maxUint128, amount1Max: maxUint128 }],
+      }),
+    );
+    const { result } = await session.client.simulateContract({
+      account: owner,
+      address: manifest.v3.positionManager,
+      abi: positionManagerAbi,
+      functionName: 'multicall',
+      args: [calls],
+      blockNumber,
+    });
+    const decreased =
+      position.liquidity > 0n ? decodeFunctionResult({ abi: positionManagerAbi, functionName: 'decreaseLiquidity', data: result[0]! }) : ([0n, 0n] as const);
     const collected = decodeFunctionResult({ abi: positionManagerAbi, functionName: 'collect', data: result[result.length - 1]! });
     return { decreased, collected };
   }
@@ -263,7 +298,9 @@ describe('uniswap module', () => {
           amounts: [position.amount0 + position.uncollected0, position.amount1 + position.uncollected1],
         });
         // The position's range and price are the pool's own.
-        expect(position.inRange).toBe(position.sqrtPriceX96 >= getSqrtRatioAtTick(position.tickLower) && position.sqrtPriceX96 < getSqrtRatioAtTick(position.tickUpper));
+        expect(position.inRange).toBe(
+          position.sqrtPriceX96 >= getSqrtRatioAtTick(position.tickLower) && position.sqrtPriceX96 < getSqrtRatioAtTick(position.tickUpper),
+        );
       }
       all.push(...positions);
     }

@@ -34,7 +34,12 @@ const transferTypes = {
   ],
 } as const;
 const receiveTypes = { ReceiveWithAuthorization: transferTypes.TransferWithAuthorization } as const;
-const cancelTypes = { CancelAuthorization: [{ name: 'authorizer', type: 'address' }, { name: 'nonce', type: 'bytes32' }] } as const;
+const cancelTypes = {
+  CancelAuthorization: [
+    { name: 'authorizer', type: 'address' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const;
 
 describe('DevnetUSDC: EIP-3009 signed transfers as Circle USDC has them', () => {
   let anvil: AnvilInstance;
@@ -48,7 +53,8 @@ describe('DevnetUSDC: EIP-3009 signed transfers as Circle USDC has them', () => 
   const stranger = privateKeyToAccount(generatePrivateKey());
   const wallet = (account: PrivateKeyAccount): WalletClient => createWalletClient({ account, transport: http(anvil.rpcUrl) });
   const domain = () => ({ name: 'USD Coin', version: '2', chainId, verifyingContract: usdc });
-  const read = <T>(functionName: string, args: readonly unknown[] = []) => client.readContract({ address: usdc, abi: artifact.abi, functionName, args }) as Promise<T>;
+  const read = <T>(functionName: string, args: readonly unknown[] = []) =>
+    client.readContract({ address: usdc, abi: artifact.abi, functionName, args }) as Promise<T>;
   const newNonce = (): Hex => toHex(crypto.getRandomValues(new Uint8Array(32)));
 
   /** Sends `functionName(args)` from `from`, resolving to the receipt's status (reverts are mined, not thrown, with a fixed gas). */
@@ -68,7 +74,8 @@ describe('DevnetUSDC: EIP-3009 signed transfers as Circle USDC has them', () => 
       nonce: newNonce(),
     };
   }
-  const args = (message: Awaited<ReturnType<typeof authorization>>) => [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce] as const;
+  const args = (message: Awaited<ReturnType<typeof authorization>>) =>
+    [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce] as const;
   const vrs = (signature: Hex) => {
     const { v, yParity, r, s } = parseSignature(signature);
     return [Number(v ?? BigInt(yParity! + 27)), r, s] as const;
@@ -83,8 +90,14 @@ describe('DevnetUSDC: EIP-3009 signed transfers as Circle USDC has them', () => 
     for (const account of [holder, relayer, payee, stranger]) {
       await client.request({ method: 'anvil_setBalance' as never, params: [account.address, toHex(10n ** 20n)] as never });
     }
-    artifact = (await compileContracts(contractsDir, join(dataDir, 'artifacts')))['DevnetUSDC']!;
-    const hash = await wallet(holder).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args: ['USD Coin', 'USDC', 6, 1_000_000_000n, holder.address], chain: null, account: holder });
+    artifact = (await compileContracts(contractsDir, join(dataDir, 'artifacts'))).DevnetUSDC!;
+    const hash = await wallet(holder).deployContract({
+      abi: artifact.abi,
+      bytecode: artifact.bytecode,
+      args: ['USD Coin', 'USDC', 6, 1_000_000_000n, holder.address],
+      chain: null,
+      account: holder,
+    });
     usdc = getAddress((await client.waitForTransactionReceipt({ hash })).contractAddress!);
   });
 
@@ -157,10 +170,25 @@ describe('DevnetUSDC: EIP-3009 signed transfers as Circle USDC has them', () => 
     expect(await balance(payee.address)).toBe(before + message.value);
 
     const canceled = await authorization();
-    const transferSignature = await holder.signTypedData({ domain: domain(), types: transferTypes, primaryType: 'TransferWithAuthorization', message: canceled });
-    const forged = await stranger.signTypedData({ domain: domain(), types: cancelTypes, primaryType: 'CancelAuthorization', message: { authorizer: holder.address, nonce: canceled.nonce } });
+    const transferSignature = await holder.signTypedData({
+      domain: domain(),
+      types: transferTypes,
+      primaryType: 'TransferWithAuthorization',
+      message: canceled,
+    });
+    const forged = await stranger.signTypedData({
+      domain: domain(),
+      types: cancelTypes,
+      primaryType: 'CancelAuthorization',
+      message: { authorizer: holder.address, nonce: canceled.nonce },
+    });
     expect(await send(relayer, 'cancelAuthorization', [holder.address, canceled.nonce, forged])).toBe('reverted');
-    const cancel = await holder.signTypedData({ domain: domain(), types: cancelTypes, primaryType: 'CancelAuthorization', message: { authorizer: holder.address, nonce: canceled.nonce } });
+    const cancel = await holder.signTypedData({
+      domain: domain(),
+      types: cancelTypes,
+      primaryType: 'CancelAuthorization',
+      message: { authorizer: holder.address, nonce: canceled.nonce },
+    });
     expect(await send(relayer, 'cancelAuthorization', [holder.address, canceled.nonce, cancel])).toBe('success');
     expect(await read('authorizationState', [holder.address, canceled.nonce])).toBe(true);
     expect(await send(relayer, 'transferWithAuthorization', [...args(canceled), transferSignature])).toBe('reverted');

@@ -28,7 +28,13 @@ async function expectTruthMatchesDirectReads(client: TruthReader, chain: ChainWo
       const direct = await client.readContract({ address: pair.address, abi: erc20, functionName: 'balanceOf', args: [wallet], blockNumber });
       expect(truth.uniswapV2.find((share) => share.pair === pair.address)?.balance ?? 0n).toBe(direct);
     }
-    const positions = await client.readContract({ address: uniswap.v3.positionManager, abi: positionManager, functionName: 'balanceOf', args: [wallet], blockNumber });
+    const positions = await client.readContract({
+      address: uniswap.v3.positionManager,
+      abi: positionManager,
+      functionName: 'balanceOf',
+      args: [wallet],
+      blockNumber,
+    });
     expect(BigInt(truth.uniswapV3.length)).toBe(positions);
   }
 }
@@ -95,7 +101,11 @@ describe('devnet world', () => {
         multicallAddress: multicall3Address,
         contracts: [
           { address: token.address as Address, abi: parseAbi(['function symbol() view returns (string)']), functionName: 'symbol' },
-          { address: (chain.protocols.uniswap as UniswapManifest).v2.factory as Address, abi: parseAbi(['function symbol() view returns (string)']), functionName: 'symbol' },
+          {
+            address: (chain.protocols.uniswap as UniswapManifest).v2.factory as Address,
+            abi: parseAbi(['function symbol() view returns (string)']),
+            functionName: 'symbol',
+          },
         ],
       });
       expect(symbol).toEqual({ status: 'success', result: token.symbol });
@@ -120,7 +130,10 @@ describe('devnet world', () => {
       // orphans blocks mined here: two with a transfer, replaced by two without.
       const wallet = chain.wallets[0]!.address as Address;
       await client.impersonateAccount({ address: wallet });
-      await client.request({ method: 'eth_sendTransaction', params: [{ from: wallet, to: chain.wallets[1]!.address as Address, value: '0x38d7ea4c68000' }] } as never);
+      await client.request({
+        method: 'eth_sendTransaction',
+        params: [{ from: wallet, to: chain.wallets[1]!.address as Address, value: '0x38d7ea4c68000' }],
+      } as never);
       await client.mine({ blocks: 1 });
       const orphanedTip = await client.getBlock({ blockTag: 'latest' });
       const before = await readWalletTruth(client, chain, wallet, orphanedTip.number);

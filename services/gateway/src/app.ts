@@ -76,7 +76,13 @@ export type ApiDependencies = Omit<GatewayDependencies, 'lookupOrganization' | '
 export function declareApi(deps: ApiDependencies): { router: Router; openApiDocument: OpenApiDocument } {
   const registry = new OpenAPIRegistry();
   createOpenApiRegistryComponents(registry);
-  const routes = createApiRoutes({ registry, publicUrl: deps.publicUrl, logger: deps.logger, checkResponses: deps.checkResponses, ...(deps.responseCache ? { responseCache: deps.responseCache } : {}) });
+  const routes = createApiRoutes({
+    registry,
+    publicUrl: deps.publicUrl,
+    logger: deps.logger,
+    checkResponses: deps.checkResponses,
+    ...(deps.responseCache ? { responseCache: deps.responseCache } : {}),
+  });
   addChainRoutes(routes, deps.backends);
   addFungibleRoutes(routes, deps.backends);
   addDappRoutes(routes, deps.backends);
@@ -136,7 +142,14 @@ export function createApp(deps: GatewayDependencies): Express {
   const payments = deps.payments ? [payPerRequest(deps.payments.config, deps.payments.facilitator, deps.logger, deps.publicUrl)] : [];
   // Every route the router has, the OpenAPI document's and the retired ones' (410) alike.
   const declared = declaredPathMatcher('/v1', router);
-  app.use('/v1', (req, res, next) => (declared(`${req.baseUrl}${req.path}`) ? next() : notFoundHandler(req, res, next)), ...payments, unlessPaid(authenticate(deps.lookupOrganization)), unlessPaid(rateLimit(deps.redis, deps.rateLimits)), router);
+  app.use(
+    '/v1',
+    (req, res, next) => (declared(`${req.baseUrl}${req.path}`) ? next() : notFoundHandler(req, res, next)),
+    ...payments,
+    unlessPaid(authenticate(deps.lookupOrganization)),
+    unlessPaid(rateLimit(deps.redis, deps.rateLimits)),
+    router,
+  );
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -19,20 +19,25 @@ import { createLocalFacilitator } from './payments/local-facilitator.js';
 import { createLocalSvmFacilitator } from './payments/local-svm-facilitator.js';
 import { paymentConfigFromEnv, paymentEnv } from './payments/payment-config.js';
 
-const env = baseEnv.extend(databaseEnv.shape).extend(redisEnv.shape).extend(serviceAddressEnv.shape).extend(paymentEnv.shape).extend({
-  HTTP_HOST: z.string().default('127.0.0.1'),
-  HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),
-  RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(10),
-  RATE_LIMIT_BURST: z.coerce.number().int().positive().default(20),
-  // fungible_info's market data is reused this long (GetFungibles reads price history and supplies per token).
-  GATEWAY_FUNGIBLES_TTL_MS: z.coerce.number().int().min(0).default(15_000),
-  // Memory for cached wallet answers, and the longest any is kept (see cache/response-cache.ts); 0 MiB: no cache.
-  RESPONSE_CACHE_MAX_MB: z.coerce.number().int().min(0).default(256),
-  RESPONSE_CACHE_MAX_AGE_MS: z.coerce.number().int().positive().default(60_000),
-  // The public certificate of the webhooks' X-Signature scheme, served at /v1/webhooks/certificate.pem.
-  WEBHOOK_CERTIFICATE_FILE: z.string().min(1).optional(),
-});
+const env = baseEnv
+  .extend(databaseEnv.shape)
+  .extend(redisEnv.shape)
+  .extend(serviceAddressEnv.shape)
+  .extend(paymentEnv.shape)
+  .extend({
+    HTTP_HOST: z.string().default('127.0.0.1'),
+    HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),
+    RATE_LIMIT_PER_SECOND: z.coerce.number().int().positive().default(10),
+    RATE_LIMIT_BURST: z.coerce.number().int().positive().default(20),
+    // fungible_info's market data is reused this long (GetFungibles reads price history and supplies per token).
+    GATEWAY_FUNGIBLES_TTL_MS: z.coerce.number().int().min(0).default(15_000),
+    // Memory for cached wallet answers, and the longest any is kept (see cache/response-cache.ts); 0 MiB: no cache.
+    RESPONSE_CACHE_MAX_MB: z.coerce.number().int().min(0).default(256),
+    RESPONSE_CACHE_MAX_AGE_MS: z.coerce.number().int().positive().default(60_000),
+    // The public certificate of the webhooks' X-Signature scheme, served at /v1/webhooks/certificate.pem.
+    WEBHOOK_CERTIFICATE_FILE: z.string().min(1).optional(),
+  });
 
 const config = parseEnv(env);
 const logger = createLogger('gateway', config.LOG_LEVEL);
@@ -66,10 +71,14 @@ const changes = createChangeVersions(redis, { keyPrefix: config.REDIS_KEY_PREFIX
 // Three quarters of the memory for answers, the rest for what they are computed from across price
 // moves: transaction pages (3/16) and what wallets hold (1/16; a wallet's rows are a few KB).
 const cacheBytes = config.RESPONSE_CACHE_MAX_MB * 1024 * 1024;
-const responseCache = cacheBytes > 0 ? createResponseCache({ versions: changes, logger, maxBytes: (cacheBytes * 3) / 4, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
+const responseCache =
+  cacheBytes > 0 ? createResponseCache({ versions: changes, logger, maxBytes: (cacheBytes * 3) / 4, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
 const transactionPages =
-  cacheBytes > 0 ? createTransactionPages({ versions: changes, logger, maxBytes: (cacheBytes * 3) / 16, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
-const positionRows = cacheBytes > 0 ? createPositionRows({ versions: changes, logger, maxBytes: cacheBytes / 16, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
+  cacheBytes > 0
+    ? createTransactionPages({ versions: changes, logger, maxBytes: (cacheBytes * 3) / 16, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS })
+    : undefined;
+const positionRows =
+  cacheBytes > 0 ? createPositionRows({ versions: changes, logger, maxBytes: cacheBytes / 16, maxAgeMs: config.RESPONSE_CACHE_MAX_AGE_MS }) : undefined;
 
 const lookupOrganization = cachedLookup((key) => findOrganizationByKey(prisma, key));
 // A revoked key is forgotten when `keys revoke` says so, not when its cache entry ends. Not awaited:
@@ -118,10 +127,13 @@ async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'gateway shutting down');
-  const deadline = setTimeout(() => {
-    logger.error('gateway shutdown timed out; closing remaining connections');
-    server.closeAllConnections();
-  }, Math.max(0, config.SHUTDOWN_TIMEOUT_MS - 2_000));
+  const deadline = setTimeout(
+    () => {
+      logger.error('gateway shutdown timed out; closing remaining connections');
+      server.closeAllConnections();
+    },
+    Math.max(0, config.SHUTDOWN_TIMEOUT_MS - 2_000),
+  );
   // Stops accepting, lets in-flight requests finish, and closes keep-alive connections as they go idle.
   await new Promise<void>((resolve) => {
     server.close(() => resolve());

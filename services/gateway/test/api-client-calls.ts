@@ -58,7 +58,10 @@ interface ServedFungible {
  * The fungible's day chart as this test's reference-data has it: over the last 24 hours, and without
  * a point, as no price of it was ever indexed into this test's own ClickHouse database.
  */
-function expectPricelessDayChart(chart: { id: string; attributes: { begin_at: string; end_at: string; points: unknown[] }; relationships: { fungible: { data: { id: string } } } }, fungibleId: string): void {
+function expectPricelessDayChart(
+  chart: { id: string; attributes: { begin_at: string; end_at: string; points: unknown[] }; relationships: { fungible: { data: { id: string } } } },
+  fungibleId: string,
+): void {
   expect(chart.id).toBe(`${fungibleId}-day`);
   expect(chart.relationships.fungible.data.id).toBe(fungibleId);
   expect(Date.parse(chart.attributes.end_at) - Date.parse(chart.attributes.begin_at)).toBe(24 * 3600_000);
@@ -124,7 +127,9 @@ export const calls: Record<string, Call> = {
     expectPricelessDayChart(data!.data, token.fungibleId);
   },
   async 'GET /v1/fungibles/{fungible_id}/charts/{chart_period}'({ client, token }) {
-    const { data, response } = await client.GET('/v1/fungibles/{fungible_id}/charts/{chart_period}', { params: { path: { fungible_id: token.fungibleId, chart_period: 'day' } } });
+    const { data, response } = await client.GET('/v1/fungibles/{fungible_id}/charts/{chart_period}', {
+      params: { path: { fungible_id: token.fungibleId, chart_period: 'day' } },
+    });
     expect(response.status).toBe(200);
     expectPricelessDayChart(data!.data, token.fungibleId);
   },
@@ -152,7 +157,13 @@ export const calls: Record<string, Call> = {
     await expectImplementationAsOnChain(ethereum, address, weth as ServedFungible);
   },
   async 'GET /v1/swap/quotes/'({ client, ethereum, token, wallet }) {
-    const query = { 'input[chain_id]': 'ethereum', 'input[fungible_id]': 'weth', 'input[amount]': '0.01', 'output[fungible_id]': token.fungibleId, from: wallet };
+    const query = {
+      'input[chain_id]': 'ethereum',
+      'input[fungible_id]': 'weth',
+      'input[amount]': '0.01',
+      'output[fungible_id]': token.fungibleId,
+      from: wallet,
+    };
     const { data, response } = await client.GET('/v1/swap/quotes/', { params: { query } });
     expect(response.status).toBe(200);
     const [quote] = data!.data;
@@ -162,7 +173,11 @@ export const calls: Record<string, Call> = {
     const weth = (await client.GET('/v1/fungibles/{fungible_id}', { params: { path: { fungible_id: 'weth' } } })).data!.data;
     const wethAddress = weth.attributes.implementations.find((implementation) => implementation.chain_id === 'ethereum')!.address as Address;
     const pool = quote!.attributes.route.at(-1) as Address;
-    const pair = await Promise.all(['token0', 'token1'].map((functionName) => ethereum.readContract({ address: pool, abi: poolTokensAbi, functionName: functionName as 'token0' | 'token1' })));
+    const pair = await Promise.all(
+      ['token0', 'token1'].map((functionName) =>
+        ethereum.readContract({ address: pool, abi: poolTokensAbi, functionName: functionName as 'token0' | 'token1' }),
+      ),
+    );
     expect(pair.map((address) => address.toLowerCase()).sort()).toEqual([wethAddress.toLowerCase(), token.address.toLowerCase()].sort());
     // And whether the wallet holds the input is what the chain says of its balance.
     const balance = await ethereum.readContract({ address: wethAddress, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] });
@@ -173,11 +188,17 @@ export const calls: Record<string, Call> = {
   // Called with real actions through the typed client in services/gateway/test/unsigned-actions.int.test.ts.
   async 'POST /v1/transactions/build-action/'({ client }) {
     const { error, response } = await client.POST('/v1/transactions/build-action/', { body: { action_id: 'act_0123456789abcdef0123456789abcdef' } });
-    expect({ status: response.status, error }).toEqual({ status: 403, error: { errors: [{ title: 'Forbidden', detail: 'POST /v1/transactions/build-action/ requires the pending-orders role' }] } });
+    expect({ status: response.status, error }).toEqual({
+      status: 403,
+      error: { errors: [{ title: 'Forbidden', detail: 'POST /v1/transactions/build-action/ requires the pending-orders role' }] },
+    });
   },
   // Called with real actions through the typed client in services/gateway/test/unsigned-actions.int.test.ts.
   async 'POST /v1/transactions/dismiss-action/'({ client }) {
-    refusedAtTheGateway(await client.POST('/v1/transactions/dismiss-action/', { body: { action_id: 'act_0123456789abcdef0123456789abcdef', signature: 'not a signature' } }), 'signature');
+    refusedAtTheGateway(
+      await client.POST('/v1/transactions/dismiss-action/', { body: { action_id: 'act_0123456789abcdef0123456789abcdef', signature: 'not a signature' } }),
+      'signature',
+    );
   },
   // Called for real data through the typed client in services/gateway/test/wallet-sets.int.test.ts.
   async 'GET /v1/wallets/{address}/transactions/'({ client }) {
@@ -193,7 +214,10 @@ export const calls: Record<string, Call> = {
   },
   // Called for real data through the typed client in services/chart/test/chart-world.int.test.ts.
   async 'GET /v1/wallets/{address}/charts/{chart_period}'({ client, wallet }) {
-    refusedAtTheGateway(await client.GET('/v1/wallets/{address}/charts/{chart_period}', { params: { path: { address: wallet, chart_period: 'fortnight' as never } } }), 'chart_period');
+    refusedAtTheGateway(
+      await client.GET('/v1/wallets/{address}/charts/{chart_period}', { params: { path: { address: wallet, chart_period: 'fortnight' as never } } }),
+      'chart_period',
+    );
   },
   // Called for real data through the typed client in services/gateway/test/wallet-pnl.int.test.ts.
   async 'GET /v1/wallets/{address}/pnl'({ client }) {
@@ -225,7 +249,10 @@ export const calls: Record<string, Call> = {
   },
   // Called for real data through the typed client in services/chart/test/chart-world.int.test.ts.
   async 'GET /v1/wallet-sets/charts/{chart_period}'({ client, wallet }) {
-    refusedAtTheGateway(await client.GET('/v1/wallet-sets/charts/{chart_period}', { params: { path: { chart_period: 'fortnight' as never }, query: { addresses: wallet } } }), 'chart_period');
+    refusedAtTheGateway(
+      await client.GET('/v1/wallet-sets/charts/{chart_period}', { params: { path: { chart_period: 'fortnight' as never }, query: { addresses: wallet } } }),
+      'chart_period',
+    );
   },
   // Called for real data through the typed client in services/gateway/test/wallet-pnl.int.test.ts.
   async 'GET /v1/wallet-sets/pnl'({ client }) {
@@ -242,7 +269,9 @@ export const calls: Record<string, Call> = {
     expect({ status: response.status, error }).toEqual({ status: 404, error: { errors: [{ title: 'Not Found', detail: 'no NFT with id nonsense' }] } });
   },
   async 'POST /v1/tx-subscriptions/'({ client, wallet }) {
-    const { data, response } = await client.POST('/v1/tx-subscriptions/', { body: { callback_url: callbackUrl, addresses: [wallet], chain_ids: ['ethereum'] } });
+    const { data, response } = await client.POST('/v1/tx-subscriptions/', {
+      body: { callback_url: callbackUrl, addresses: [wallet], chain_ids: ['ethereum'] },
+    });
     expect(response.status).toBe(201);
     expect(data!.data.attributes).toMatchObject({ callback_url: callbackUrl, chain_ids: ['ethereum'], enabled: true, wallets_count: 1 });
   },
@@ -267,12 +296,16 @@ export const calls: Record<string, Call> = {
   async 'PATCH /v1/tx-subscriptions/{subscription_id}/callback_url'({ client, subscription }) {
     const path = { subscription_id: await subscription() };
     const renamed = 'https://127.0.0.1:9/renamed';
-    expect((await client.PATCH('/v1/tx-subscriptions/{subscription_id}/callback_url', { params: { path }, body: { callback_url: renamed } })).response.status).toBe(204);
+    expect(
+      (await client.PATCH('/v1/tx-subscriptions/{subscription_id}/callback_url', { params: { path }, body: { callback_url: renamed } })).response.status,
+    ).toBe(204);
     expect((await client.GET('/v1/tx-subscriptions/{subscription_id}', { params: { path } })).data!.data.attributes.callback_url).toBe(renamed);
   },
   async 'PATCH /v1/tx-subscriptions/{subscription_id}/chain_ids'({ client, subscription }) {
     const path = { subscription_id: await subscription() };
-    expect((await client.PATCH('/v1/tx-subscriptions/{subscription_id}/chain_ids', { params: { path }, body: { chain_ids: ['base'] } })).response.status).toBe(204);
+    expect((await client.PATCH('/v1/tx-subscriptions/{subscription_id}/chain_ids', { params: { path }, body: { chain_ids: ['base'] } })).response.status).toBe(
+      204,
+    );
     expect((await client.GET('/v1/tx-subscriptions/{subscription_id}', { params: { path } })).data!.data.attributes.chain_ids).toEqual(['base']);
   },
   async 'PATCH /v1/tx-subscriptions/{subscription_id}/filters'({ client, subscription }) {
@@ -307,13 +340,17 @@ export const calls: Record<string, Call> = {
     const path = { subscription_id: await subscription() };
     const added = '0x00000000000000000000000000000000000a11ce';
     expect((await client.PATCH('/v1/tx-subscriptions/{subscription_id}/wallets', { params: { path }, body: { add: [added] } })).response.status).toBe(204);
-    expect((await client.GET('/v1/tx-subscriptions/{subscription_id}/wallets/count', { params: { path } })).data).toMatchObject({ data: { attributes: { count: 2 } } });
+    expect((await client.GET('/v1/tx-subscriptions/{subscription_id}/wallets/count', { params: { path } })).data).toMatchObject({
+      data: { attributes: { count: 2 } },
+    });
   },
   async 'PUT /v1/tx-subscriptions/{subscription_id}/wallets'({ client, subscription }) {
     const path = { subscription_id: await subscription() };
     const replaced = ['0x00000000000000000000000000000000000b0b01', '0x00000000000000000000000000000000000b0b02', '0x00000000000000000000000000000000000b0b03'];
     expect((await client.PUT('/v1/tx-subscriptions/{subscription_id}/wallets', { params: { path }, body: { addresses: replaced } })).response.status).toBe(204);
-    expect((await client.GET('/v1/tx-subscriptions/{subscription_id}/wallets/count', { params: { path } })).data).toMatchObject({ data: { attributes: { count: 3 } } });
+    expect((await client.GET('/v1/tx-subscriptions/{subscription_id}/wallets/count', { params: { path } })).data).toMatchObject({
+      data: { attributes: { count: 3 } },
+    });
   },
   async 'GET /v1/tx-subscriptions/{subscription_id}/wallets/count'({ client, subscription }) {
     const path = { subscription_id: await subscription() };

@@ -84,7 +84,10 @@ beforeAll(async () => {
   const devnetToken = (await loadRegistryConfig([devnetRegistry])).tokens.find(
     (candidate) => !shipped.has(candidate.fungible_id) && candidate.implementations.some((implementation) => implementation.chain_id === 'ethereum'),
   )!;
-  const token = { fungibleId: devnetToken.fungible_id, address: devnetToken.implementations.find((implementation) => implementation.chain_id === 'ethereum')!.address as Address };
+  const token = {
+    fungibleId: devnetToken.fungible_id,
+    address: devnetToken.implementations.find((implementation) => implementation.chain_id === 'ethereum')!.address as Address,
+  };
   const suffix = uniqueName('api_client');
   database = await setupPostgresDatabase(suffix);
   clickhouse = await setupClickHouseDatabase(suffix);
@@ -98,9 +101,19 @@ beforeAll(async () => {
     logger: testLogger,
     prices: { clickhouse: clickhouse.clickhouse, fx, versions: changes.versions, currencyChainId: 'ethereum' },
   });
-  const fungibles = createFungibleListFor({ chains: chainConfigs, registryConfig: registry, registry: domain.registry, catalog: domain.fungibles!, prisma: database.prisma, logger: testLogger });
+  const fungibles = createFungibleListFor({
+    chains: chainConfigs,
+    registryConfig: registry,
+    registry: domain.registry,
+    catalog: domain.fungibles!,
+    prisma: database.prisma,
+    logger: testLogger,
+  });
   // Gas prices of the one chain whose anvil this test reads.
-  gasTrackers = createGasTrackers(chainConfigs.filter((chain) => chain.id === 'ethereum'), { intervalMs: 500, logger: testLogger });
+  gasTrackers = createGasTrackers(
+    chainConfigs.filter((chain) => chain.id === 'ethereum'),
+    { intervalMs: 500, logger: testLogger },
+  );
   for (const tracker of gasTrackers.values()) tracker.start();
   referenceGrpc = await startGrpcServer({
     host: '127.0.0.1',
@@ -112,7 +125,15 @@ beforeAll(async () => {
       dappsService(registry.dapps),
       gasService(chains, gasTrackers),
       // Quotes read the ethereum anvil only: the other chains' RPC URLs are the shipped public ones.
-      swapService(createSwapQuoter({ chains: chainConfigs, registry: domain.registry, tokens: registry.tokens, clients: swapClients(chainConfigs.filter((chain) => chain.id === 'ethereum')), ...(domain.prices ? { prices: domain.prices } : {}) })),
+      swapService(
+        createSwapQuoter({
+          chains: chainConfigs,
+          registry: domain.registry,
+          tokens: registry.tokens,
+          clients: swapClients(chainConfigs.filter((chain) => chain.id === 'ethereum')),
+          ...(domain.prices ? { prices: domain.prices } : {}),
+        }),
+      ),
     ],
     logger: testLogger,
   });
@@ -179,6 +200,8 @@ test('the client sends the key as HTTP Basic username: a wrong key is refused wi
 
 test('every operation of the served document is called above, and nothing else', async () => {
   const document = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, Partial<Record<(typeof methods)[number], unknown>>> };
-  const served = Object.entries(document.paths).flatMap(([path, item]) => methods.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`));
+  const served = Object.entries(document.paths).flatMap(([path, item]) =>
+    methods.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`),
+  );
   expect(Object.keys(calls).sort()).toEqual(served.sort());
 });

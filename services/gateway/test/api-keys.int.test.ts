@@ -145,7 +145,10 @@ describe('API keys in PostgreSQL', () => {
 
   /** The keys of `org` as `keys list --org` prints them, a row of columns each. */
   async function listedKeys(org: string): Promise<string[][]> {
-    const [header, ...rows] = formatKeyListing(await listApiKeys(prisma, { org })).trim().split('\n').map((line) => line.split(/\s{2,}/));
+    const [header, ...rows] = formatKeyListing(await listApiKeys(prisma, { org }))
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s{2,}/));
     expect(header).toEqual(['id', 'prefix', 'organization', 'created', 'revoked', 'expires']);
     return rows;
   }
@@ -157,7 +160,11 @@ describe('API keys in PostgreSQL', () => {
     const listed = await runCli(['keys', 'list', '--org', org]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain(first);
-    const [row] = listed.stdout.trim().split('\n').slice(1).map((line) => line.split(/\s{2,}/));
+    const [row] = listed.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/\s{2,}/));
     expect(row).toEqual((await listedKeys(org))[0]);
     const [id, prefix, listedOrg, , revoked, expires] = row!;
     expect([prefix, listedOrg, revoked]).toEqual([first.slice(0, 12), org, '-']);
@@ -170,8 +177,8 @@ describe('API keys in PostgreSQL', () => {
     expect(second).toMatch(/^wak_/);
     expect(await findOrganizationByKey(prisma, second)).toEqual(expect.objectContaining({ name: org }));
     const overlapping = await findOrganizationByKey(prisma, first);
-    expect(overlapping?.keyExpiresAt! - Date.now()).toBeGreaterThan(2 * 3_600_000 - 120_000);
-    expect(overlapping?.keyExpiresAt! - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
+    expect(overlapping!.keyExpiresAt! - Date.now()).toBeGreaterThan(2 * 3_600_000 - 120_000);
+    expect(overlapping!.keyExpiresAt! - Date.now()).toBeLessThanOrEqual(2 * 3_600_000);
 
     // Rotation without one revokes the old key at once; revoking it again is harmless.
     const secondId = (await listedKeys(org)).find(([, keyPrefix]) => keyPrefix === second.slice(0, 12))![0]!;

@@ -74,7 +74,13 @@ describe('gateway chains endpoints end to end through gRPC', () => {
     server = await startGateway(backends);
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     ({ key } = await createOrganizationKey(prisma, { org: uniqueName('org'), roles: ['rwa'], addons: [] }));
-    ({ key: throttledKey } = await createOrganizationKey(prisma, { org: uniqueName('throttled'), roles: [], addons: [], rateLimitPerSecond: 2, rateLimitBurst: 4 }));
+    ({ key: throttledKey } = await createOrganizationKey(prisma, {
+      org: uniqueName('throttled'),
+      roles: [],
+      addons: [],
+      rateLimitPerSecond: 2,
+      rateLimitBurst: 4,
+    }));
   });
 
   afterAll(async () => {
@@ -102,7 +108,12 @@ describe('gateway chains endpoints end to end through gRPC', () => {
       expect(chain.attributes.external_id).toBe(expected.external_id ?? `0x${expected.evm_chain_id!.toString(16)}`);
       expect(chain.attributes.flags).toEqual(expected.flags);
       expect(Object.keys(chain.attributes.flags).sort()).toEqual([
-        'supports_bridge', 'supports_nft_positions', 'supports_positions', 'supports_sending', 'supports_trading', 'supports_transactions',
+        'supports_bridge',
+        'supports_nft_positions',
+        'supports_positions',
+        'supports_sending',
+        'supports_trading',
+        'supports_transactions',
       ]);
       expect(chain.attributes.explorer.token_url_format).toContain('{ADDRESS}');
       expect(chain.attributes.explorer.tx_url_format).toContain('{HASH}');
@@ -111,7 +122,8 @@ describe('gateway chains endpoints end to end through gRPC', () => {
         data: { type: 'fungibles', id: expected.native_fungible_id },
       });
       // Solana has no wrapped native fungible configured: the relationship is left out.
-      if (expected.wrapped_native_fungible_id) expect(chain.relationships.wrapped_native_fungible.data).toEqual({ type: 'fungibles', id: expected.wrapped_native_fungible_id });
+      if (expected.wrapped_native_fungible_id)
+        expect(chain.relationships.wrapped_native_fungible.data).toEqual({ type: 'fungibles', id: expected.wrapped_native_fungible_id });
       else expect(chain.relationships.wrapped_native_fungible).toBeUndefined();
       expect(chain.links.self).toBe(`${publicUrl}/v1/chains/${expected.id}`);
     }
@@ -144,7 +156,10 @@ describe('gateway chains endpoints end to end through gRPC', () => {
     expect((await json(sepolia)).data.attributes.external_id).toBe('0xaa36a7');
     const solanaDevnet = await get('/v1/chains/solana-devnet', { ...auth(key), 'X-Env': 'testnet' });
     expect(solanaDevnet.status).toBe(200);
-    expect((await json(solanaDevnet)).data.attributes).toMatchObject({ external_id: 'solana-devnet', flags: { supports_nft_positions: false, supports_positions: true } });
+    expect((await json(solanaDevnet)).data.attributes).toMatchObject({
+      external_id: 'solana-devnet',
+      flags: { supports_nft_positions: false, supports_positions: true },
+    });
     expect((await get('/v1/chains/solana-devnet')).status).toBe(404);
   });
 
@@ -156,7 +171,14 @@ describe('gateway chains endpoints end to end through gRPC', () => {
       name: 'Solana',
       external_id: 'solana',
       explorer: { name: 'Solscan', token_url_format: 'https://solscan.io/token/{ADDRESS}', tx_url_format: 'https://solscan.io/tx/{HASH}' },
-      flags: { supports_trading: false, supports_sending: true, supports_bridge: false, supports_transactions: true, supports_positions: true, supports_nft_positions: false },
+      flags: {
+        supports_trading: false,
+        supports_sending: true,
+        supports_bridge: false,
+        supports_transactions: true,
+        supports_positions: true,
+        supports_nft_positions: false,
+      },
     });
     expect(body.data.relationships.native_fungible.data).toEqual({ type: 'fungibles', id: 'sol' });
   });

@@ -93,14 +93,18 @@ describe('GET /v1/dapps end to end through gRPC', () => {
     expect(dapps.find((dapp) => dapp.id === 'uniswap-v3').attributes.external_links.length).toBeGreaterThan(0);
   });
 
-  test.each([1, 7, 100])('pages of %i walk without repeats or gaps', async (size) => {
-    const { pages } = await walk(`/v1/dapps?page[size]=${size}`);
-    expect(pages.length).toBe(Math.ceil(declared.size / size));
-    for (const page of pages) expect(page.length).toBeLessThanOrEqual(size);
-    const ids = pages.flat();
-    expect(new Set(ids).size).toBe(ids.length);
-    expect([...ids].sort()).toEqual([...declared.keys()].sort());
-  }, 60_000);
+  test.each([1, 7, 100])(
+    'pages of %i walk without repeats or gaps',
+    async (size) => {
+      const { pages } = await walk(`/v1/dapps?page[size]=${size}`);
+      expect(pages.length).toBe(Math.ceil(declared.size / size));
+      for (const page of pages) expect(page.length).toBeLessThanOrEqual(size);
+      const ids = pages.flat();
+      expect(new Set(ids).size).toBe(ids.length);
+      expect([...ids].sort()).toEqual([...declared.keys()].sort());
+    },
+    60_000,
+  );
 
   test('filter[dapp_ids] keeps the named dapps; unknown ids match nothing', async () => {
     const { pages, dapps } = await walk('/v1/dapps?filter[dapp_ids]=weth,uniswap-v3,not-a-dapp&page[size]=1');

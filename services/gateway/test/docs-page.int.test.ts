@@ -42,7 +42,9 @@ interface Operation {
 async function servedOperations(): Promise<Operation[]> {
   const document = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary: string; tags: string[] }>> };
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    methods.filter((method) => item[method]).map((method) => ({ method: method.toUpperCase(), path, summary: item[method]!.summary, tag: item[method]!.tags[0]! })),
+    methods
+      .filter((method) => item[method])
+      .map((method) => ({ method: method.toUpperCase(), path, summary: item[method]!.summary, tag: item[method]!.tags[0]! })),
   );
 }
 
@@ -91,7 +93,16 @@ beforeAll(async () => {
   profile = await mkdtemp(join(tmpdir(), 'docs-chromium-'));
   browser = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 
@@ -132,6 +143,7 @@ test('every tag and every operation of /v1/openapi.json is listed on the page, a
   const closed = page.getByRole('button', { name: /^Open Group - / });
   while ((await closed.count()) > 0) await closed.first().click();
   for (const tag of tags) await expect(page.getByRole('button', { name: `Close Group - ${tag}` }).count()).resolves.toBe(1);
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text, which is what a reader sees
   const sidebar = await page.locator('aside, nav').first().innerText();
   for (const operation of operations) expect(sidebar).toContain(operation.summary);
   // The tag sections render as they scroll into view: scroll until every one has listed its operations.
@@ -140,10 +152,13 @@ test('every tag and every operation of /v1/openapi.json is listed on the page, a
   for (let attempt = 0; attempt < 40 && listed.size < expected.size; attempt += 1) {
     await page.mouse.wheel(0, 5_000);
     await page.waitForTimeout(250);
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text, which is what a reader sees
     listed = listedOperations(await page.innerText('body'));
   }
   expect([...listed].sort()).toEqual([...expected].sort());
-  expect(requests.map((request) => new URL(request.url()).pathname)).toEqual(expect.arrayContaining(['/docs', '/docs/assets/standalone.js', '/v1/openapi.json']));
+  expect(requests.map((request) => new URL(request.url()).pathname)).toEqual(
+    expect.arrayContaining(['/docs', '/docs/assets/standalone.js', '/v1/openapi.json']),
+  );
   expect(foreignRequests(requests)).toEqual([]);
   await page.close();
 }, 120_000);

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { fixedPeriods, type ChartPeriod } from '@wallet-api/core/charts';
 import { createPrisma } from '@wallet-api/core/db';
-import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
+import { startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
 import { createProducer, ensureTopics, type MessageProducer, type TopicSpec } from '@wallet-api/core/kafka';
 import { Registry as MetricsRegistry } from '@wallet-api/core/metrics';
 import {
@@ -20,7 +20,7 @@ import {
   type PostgresDatabase,
 } from '@wallet-api/core/testing';
 import { createPublicClient, http, type PublicClient } from 'viem';
-import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
+import { readManifest, type Manifest } from '../../devnet/src/manifest/index.js';
 import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
 import { worldTokens } from '../../devnet/src/truth/index.js';
 import { createIndexerMetrics } from '../../indexer/src/pipeline/indexer-metrics.js';
@@ -53,7 +53,6 @@ const publicUrl = 'https://api.wallet.test';
 const referenceConfig = new URL('../../reference-data/config/', import.meta.url).pathname;
 const devnetRegistryFile = new URL('../../../.data/devnet/registry.json', import.meta.url).pathname;
 const tolerance = 1e-9;
-const testnets = new Set(['sepolia']);
 
 let manifest: Manifest;
 let registry: RegistryConfig;
@@ -123,7 +122,12 @@ function addressOf(fungibleId: string, chainId: string): string {
 }
 
 /** Spec 4.1's window of the chart as served: begin and end on the grid, every point on it and inside, ends where they should be. */
-function expectWindow(data: any, period: ChartPeriod, requestedAt: number, answeredAt: number): { beginAt: number; endAt: number; interval: number; points: [number, number][] } {
+function expectWindow(
+  data: any,
+  period: ChartPeriod,
+  requestedAt: number,
+  answeredAt: number,
+): { beginAt: number; endAt: number; interval: number; points: [number, number][] } {
   const beginAt = Date.parse(data.attributes.begin_at) / 1000;
   const endAt = Date.parse(data.attributes.end_at) / 1000;
   const points = data.attributes.points as [number, number][];
@@ -174,7 +178,13 @@ beforeAll(async () => {
   chains = await loadChainsConfig(`${referenceConfig}chains.json`);
   registry = await loadRegistryConfig([`${referenceConfig}registry.json`, devnetRegistryFile]);
   fx = await loadFxTable(`${referenceConfig}fx-rates.json`);
-  const domain = createReferenceDataDomain({ chains, registry, prisma: database.prisma, logger: testLogger, prices: { clickhouse: clickhouse.clickhouse, fx, versions: changes.versions, currencyChainId: 'ethereum' } });
+  const domain = createReferenceDataDomain({
+    chains,
+    registry,
+    prisma: database.prisma,
+    logger: testLogger,
+    prices: { clickhouse: clickhouse.clickhouse, fx, versions: changes.versions, currencyChainId: 'ethereum' },
+  });
   oracle = domain.prices!;
   priceConsumer = createPriceConsumer({
     kafka,
@@ -189,7 +199,10 @@ beforeAll(async () => {
   referenceGrpc = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
-    services: [referenceDataService(createChainRegistry(chains), domain), fungibleChartsServiceOver({ chains, domain, clickhouse: clickhouse.clickhouse, versions: changes.versions })],
+    services: [
+      referenceDataService(createChainRegistry(chains), domain),
+      fungibleChartsServiceOver({ chains, domain, clickhouse: clickhouse.clickhouse, versions: changes.versions }),
+    ],
     logger: testLogger,
   });
   producer = await createProducer(kafka);
@@ -256,48 +269,55 @@ describe('fungible charts against the chain', () => {
   // Testnet has one chain with pricing (sepolia): the one price is that chain's, exactly.
   const testnet = { 'X-Env': 'testnet' };
 
-  test.each(['day', 'week', 'month', 'max'] as const)('%s: USDC, ETH, WETH and GOV on testnet: points on the grid, in range, each sampled price the pools\' price at its time; stats over the points', async (period) => {
-    for (const [fungibleId, address] of [
-      ['usdc', addressOf('usdc', 'sepolia')],
-      ['eth', ''],
-      ['weth', addressOf('weth', 'sepolia')],
-      ['gov', addressOf('gov', 'sepolia')],
-    ] as const) {
-      const requestedAt = Math.floor(Date.now() / 1000);
-      const data = await chart(`/v1/fungibles/${fungibleId}/charts/${period}`, testnet);
-      const { beginAt, endAt, interval, points } = expectWindow(data, period, requestedAt, Math.floor(Date.now() / 1000));
-      expect({ id: data.id, type: data.type }).toEqual({ id: `${fungibleId}-${period}`, type: 'fungible_charts' });
-      expect(data.relationships.fungible.data).toEqual({ type: 'fungibles', id: fungibleId });
-      const slots = (endAt - beginAt) / interval + 1;
-      if (period === 'max') {
-        // About 400 intervals of whole days over the history: the world's ~15 months give one or two days each.
-        expect(interval % 86_400).toBe(0);
-        expect(slots).toBeGreaterThanOrEqual(200);
-        expect(slots).toBeLessThanOrEqual(402);
-      } else {
-        expect(slots).toBeGreaterThanOrEqual(289);
-        expect(slots).toBeLessThanOrEqual(460);
+  test.each(['day', 'week', 'month', 'max'] as const)(
+    "%s: USDC, ETH, WETH and GOV on testnet: points on the grid, in range, each sampled price the pools' price at its time; stats over the points",
+    async (period) => {
+      for (const [fungibleId, address] of [
+        ['usdc', addressOf('usdc', 'sepolia')],
+        ['eth', ''],
+        ['weth', addressOf('weth', 'sepolia')],
+        ['gov', addressOf('gov', 'sepolia')],
+      ] as const) {
+        const requestedAt = Math.floor(Date.now() / 1000);
+        const data = await chart(`/v1/fungibles/${fungibleId}/charts/${period}`, testnet);
+        const { beginAt, endAt, interval, points } = expectWindow(data, period, requestedAt, Math.floor(Date.now() / 1000));
+        expect({ id: data.id, type: data.type }).toEqual({ id: `${fungibleId}-${period}`, type: 'fungible_charts' });
+        expect(data.relationships.fungible.data).toEqual({ type: 'fungibles', id: fungibleId });
+        const slots = (endAt - beginAt) / interval + 1;
+        if (period === 'max') {
+          // About 400 intervals of whole days over the history: the world's ~15 months give one or two days each.
+          expect(interval % 86_400).toBe(0);
+          expect(slots).toBeGreaterThanOrEqual(200);
+          expect(slots).toBeLessThanOrEqual(402);
+        } else {
+          expect(slots).toBeGreaterThanOrEqual(289);
+          expect(slots).toBeLessThanOrEqual(460);
+        }
+        expect(points.length).toBeGreaterThan(0);
+        expectStats(data);
+        // Every point from the first priced one on has its price (the chain keeps its pools), and those before have none on the chain.
+        expect(points.length).toBe((endAt - points[0]![0]) / interval + 1);
+        const before = points[0]![0] - interval;
+        // A stablecoin is 1 on the chain at any block: its points begin with its chain's price history instead (the price consumer's first day mark).
+        if (before >= beginAt && fungibleId !== 'usdc')
+          expect({ fungibleId, before, price: await truthAt('sepolia', address, before) }).toEqual({ fungibleId, before, price: undefined });
+        for (const [time, price] of sample(points, 8)) {
+          const expected = await truthAt('sepolia', address, time);
+          expect({ fungibleId, time, close: expected !== undefined && relativeError(price, expected) <= tolerance }).toEqual({ fungibleId, time, close: true });
+        }
       }
-      expect(points.length).toBeGreaterThan(0);
-      expectStats(data);
-      // Every point from the first priced one on has its price (the chain keeps its pools), and those before have none on the chain.
-      expect(points.length).toBe((endAt - points[0]![0]) / interval + 1);
-      const before = points[0]![0] - interval;
-      // A stablecoin is 1 on the chain at any block: its points begin with its chain's price history instead (the price consumer's first day mark).
-      if (before >= beginAt && fungibleId !== 'usdc') expect({ fungibleId, before, price: await truthAt('sepolia', address, before) }).toEqual({ fungibleId, before, price: undefined });
-      for (const [time, price] of sample(points, 8)) {
-        const expected = await truthAt('sepolia', address, time);
-        expect({ fungibleId, time, close: expected !== undefined && relativeError(price, expected) <= tolerance }).toEqual({ fungibleId, time, close: true });
-      }
-    }
-  }, 240_000);
+    },
+    240_000,
+  );
 
-  test('mainnet: ETH is one series on ethereum and base, by id, by either chain alone and as WETH; each sampled price lies between the chains\' own pool prices', async () => {
+  test("mainnet: ETH is one series on ethereum and base, by id, by either chain alone and as WETH; each sampled price lies between the chains' own pool prices", async () => {
     const byId = await chart('/v1/fungibles/eth/charts/max');
     const onEthereum = await chart('/v1/fungibles/by-implementation/charts/max?implementation=ethereum');
     const onBase = await chart('/v1/fungibles/by-implementation/charts/max?implementation=base');
     const wrapped = await chart(`/v1/fungibles/weth/charts/max`);
-    const wrappedOnBase = await chart(`/v1/fungibles/by-implementation/charts/max?implementation=base:${addressOf('weth', 'base').toUpperCase().replace('0X', '0x')}`);
+    const wrappedOnBase = await chart(
+      `/v1/fungibles/by-implementation/charts/max?implementation=base:${addressOf('weth', 'base').toUpperCase().replace('0X', '0x')}`,
+    );
     expect(onEthereum.id).toBe('eth-max');
     expect(onBase.id).toBe('eth-max');
     expect(wrappedOnBase.id).toBe('weth-max');
@@ -308,7 +328,13 @@ describe('fungible charts against the chain', () => {
     expect(points.length).toBeGreaterThan(100);
     const wrappedAt = new Map(wrapped.attributes.points as [number, number][]);
     expect(wrapped.attributes.points.length).toBe(points.length);
-    for (const [time, price] of points) expect({ time, price, wrapped: wrappedAt.get(time), close: relativeError(price, wrappedAt.get(time) ?? NaN) <= tolerance }).toEqual({ time, price, wrapped: wrappedAt.get(time), close: true });
+    for (const [time, price] of points)
+      expect({ time, price, wrapped: wrappedAt.get(time), close: relativeError(price, wrappedAt.get(time) ?? NaN) <= tolerance }).toEqual({
+        time,
+        price,
+        wrapped: wrappedAt.get(time),
+        close: true,
+      });
     // The one price is the consensus of the chains' prices: never outside them.
     for (const [time, price] of sample(points, 8)) {
       const [ethereum, base] = await Promise.all([truthAt('ethereum', '', time), truthAt('base', '', time)]);
@@ -319,9 +345,14 @@ describe('fungible charts against the chain', () => {
     }
   }, 240_000);
 
-  test('currencies: eur through the FX table, eth as the price over ether\'s at the same point', async () => {
+  test("currencies: eur through the FX table, eth as the price over ether's at the same point", async () => {
     const [usd, eur, inEth, ether] = await Promise.all(
-      ['/v1/fungibles/gov/charts/month', '/v1/fungibles/gov/charts/month?currency=eur', '/v1/fungibles/gov/charts/month?currency=eth', '/v1/fungibles/eth/charts/month'].map((path) => chart(path)),
+      [
+        '/v1/fungibles/gov/charts/month',
+        '/v1/fungibles/gov/charts/month?currency=eur',
+        '/v1/fungibles/gov/charts/month?currency=eth',
+        '/v1/fungibles/eth/charts/month',
+      ].map((path) => chart(path)),
     );
     const byTime = (data: any) => new Map(data.attributes.points as [number, number][]);
     const [eurAt, ethAt, etherAt] = [byTime(eur), byTime(inEth), byTime(ether)];
@@ -364,7 +395,11 @@ describe('fungible chart errors', () => {
   test('404 for an unknown fungible, by id or by an implementation that is no token', async () => {
     await expectError('/v1/fungibles/no-such-fungible/charts/day', 404, 'no-such-fungible');
     // An address with no token behind it is no fungible; a known one is charted on testnet as well.
-    await expectError('/v1/fungibles/by-implementation/charts/day?implementation=ethereum:0x000000000000000000000000000000000000dead', 404, '0x000000000000000000000000000000000000dead');
+    await expectError(
+      '/v1/fungibles/by-implementation/charts/day?implementation=ethereum:0x000000000000000000000000000000000000dead',
+      404,
+      '0x000000000000000000000000000000000000dead',
+    );
     expect((await get('/v1/fungibles/eth/charts/day', { 'X-Env': 'testnet' })).status).toBe(200);
   }, 60_000);
 });
@@ -378,8 +413,20 @@ describe('fungible chart cache', () => {
         return oracle.prices(currency, queries);
       },
     };
-    const charts = createFungibleCharts({ oracle: counted, registry: createRegistry(registry), firstPrices: createFirstPriceStore(clickhouse.clickhouse), versions: changes.versions, settleSeconds: 60 });
-    const gov = { id: 'gov', implementations: [{ chainId: 'ethereum', address: addressOf('gov', 'ethereum') }, { chainId: 'base', address: addressOf('gov', 'base') }] };
+    const charts = createFungibleCharts({
+      oracle: counted,
+      registry: createRegistry(registry),
+      firstPrices: createFirstPriceStore(clickhouse.clickhouse),
+      versions: changes.versions,
+      settleSeconds: 60,
+    });
+    const gov = {
+      id: 'gov',
+      implementations: [
+        { chainId: 'ethereum', address: addressOf('gov', 'ethereum') },
+        { chainId: 'base', address: addressOf('gov', 'base') },
+      ],
+    };
     const request = { fungible: gov, currency: 'usd' as const, period: 'year' as const, network: 'mainnet' };
 
     const first = await charts.chart(request);

@@ -18,11 +18,16 @@ const context = (addons: string[] = []): RequestContext => ({ organizationId: 'o
 const answer = (request: GetFungiblesRequest): Fungible[] => {
   const usdc = Fungible.fromPartial({
     id: 'usdc',
-    implementations: [{ chainId: 'ethereum', address: usdcEthereum, decimals: 6 }, { chainId: 'base', address: usdcBase, decimals: 6 }],
+    implementations: [
+      { chainId: 'ethereum', address: usdcEthereum, decimals: 6 },
+      { chainId: 'base', address: usdcBase, decimals: 6 },
+    ],
     marketData: { price: request.currency === 'eur' ? 0.9 : 1 },
     assetClass: request.context?.addons.includes('classification') ? 'stablecoin' : '',
   });
-  return request.implementations.some((ref) => usdc.implementations.some((implementation) => implementation.chainId === ref.chainId && implementation.address === ref.address))
+  return request.implementations.some((ref) =>
+    usdc.implementations.some((implementation) => implementation.chainId === ref.chainId && implementation.address === ref.address),
+  )
     ? [usdc]
     : [];
 };
@@ -41,7 +46,8 @@ afterAll(async () => {
 });
 
 /** The implementations each GetFungibles request since `before` asked for. */
-const askedSince = (before: number) => referenceData.getFungiblesRequests.slice(before).map((request) => request.implementations.map((ref) => `${ref.chainId}:${ref.address}`));
+const askedSince = (before: number) =>
+  referenceData.getFungiblesRequests.slice(before).map((request) => request.implementations.map((ref) => `${ref.chainId}:${ref.address}`));
 
 describe('fungible directory', () => {
   test('without reuse: one request per lookup, each implementation once whatever its case, none for no tokens', async () => {
@@ -56,7 +62,10 @@ describe('fungible directory', () => {
     expect((await directory.lookup(context(), 'usd', tokens)).map((fungible) => fungible.id)).toEqual(['usdc']);
     expect(await directory.lookup(context(), 'usd', [])).toEqual([]);
     expect((await directory.lookup(context(), 'usd', tokens)).map((fungible) => fungible.id)).toEqual(['usdc']);
-    expect(askedSince(before)).toEqual([[`ethereum:${usdcEthereum}`, 'ethereum:'], [`ethereum:${usdcEthereum}`, 'ethereum:']]);
+    expect(askedSince(before)).toEqual([
+      [`ethereum:${usdcEthereum}`, 'ethereum:'],
+      [`ethereum:${usdcEthereum}`, 'ethereum:'],
+    ]);
   });
 
   test('with reuse: answers and unknown tokens are reused until they expire, per currency and entitlements; a fungible answers for its other chains', async () => {
@@ -66,9 +75,19 @@ describe('fungible directory', () => {
     const lookup = async (tokens: { chainId: string; address: string }[], currency = 'usd', addons: string[] = []) =>
       (await directory.lookup(context(addons), currency, tokens)).map((fungible) => [fungible.id, fungible.marketData?.price, fungible.assetClass]);
 
-    expect(await lookup([{ chainId: 'ethereum', address: usdcEthereum }, { chainId: 'ethereum', address: stranger }])).toEqual([['usdc', 1, '']]);
+    expect(
+      await lookup([
+        { chainId: 'ethereum', address: usdcEthereum },
+        { chainId: 'ethereum', address: stranger },
+      ]),
+    ).toEqual([['usdc', 1, '']]);
     clock += 14_999;
-    expect(await lookup([{ chainId: 'base', address: usdcBase }, { chainId: 'ethereum', address: stranger }])).toEqual([['usdc', 1, '']]);
+    expect(
+      await lookup([
+        { chainId: 'base', address: usdcBase },
+        { chainId: 'ethereum', address: stranger },
+      ]),
+    ).toEqual([['usdc', 1, '']]);
     expect(askedSince(before)).toEqual([[`ethereum:${usdcEthereum}`, `ethereum:${stranger}`]]);
 
     expect(await lookup([{ chainId: 'ethereum', address: usdcEthereum }], 'eur')).toEqual([['usdc', 0.9, '']]);
@@ -77,7 +96,15 @@ describe('fungible directory', () => {
 
     // Only what is missing or expired is asked for.
     clock += 1;
-    expect(await lookup([{ chainId: 'base', address: usdcBase }, { chainId: 'base', address: '' }], 'eur')).toEqual([['usdc', 0.9, '']]);
+    expect(
+      await lookup(
+        [
+          { chainId: 'base', address: usdcBase },
+          { chainId: 'base', address: '' },
+        ],
+        'eur',
+      ),
+    ).toEqual([['usdc', 0.9, '']]);
     expect(askedSince(before).slice(3)).toEqual([['base:']]);
     expect(await lookup([{ chainId: 'ethereum', address: stranger }])).toEqual([]);
     expect(askedSince(before).slice(4)).toEqual([[`ethereum:${stranger}`]]);
@@ -117,8 +144,24 @@ describe('fungible directory', () => {
     const ids = (fungibles: Fungible[]) => fungibles.map((fungible) => fungible.id);
     // As every answer after a price move asks at once: the second and third lookups wait for the first's call.
     const [first, second, third] = await Promise.all([
-      directory.lookup(context(), 'usd', [{ chainId: 'ethereum', address: usdcEthereum }, { chainId: 'ethereum', address: stranger }], 'one'),
-      directory.lookup(context(), 'usd', [{ chainId: 'ethereum', address: usdcEthereum }, { chainId: 'ethereum', address: '' }], 'one'),
+      directory.lookup(
+        context(),
+        'usd',
+        [
+          { chainId: 'ethereum', address: usdcEthereum },
+          { chainId: 'ethereum', address: stranger },
+        ],
+        'one',
+      ),
+      directory.lookup(
+        context(),
+        'usd',
+        [
+          { chainId: 'ethereum', address: usdcEthereum },
+          { chainId: 'ethereum', address: '' },
+        ],
+        'one',
+      ),
       directory.lookup(context(), 'usd', [{ chainId: 'ethereum', address: stranger }], 'one'),
     ]);
     expect([ids(first), ids(second), ids(third)]).toEqual([['usdc'], ['usdc'], []]);
@@ -153,8 +196,15 @@ describe('fungible directory', () => {
   test('more implementations than one request may carry are asked in several', async () => {
     const directory = createFungibleDirectory(client, { ttlMs: 0 });
     const before = referenceData.getFungiblesRequests.length;
-    const tokens = [{ chainId: 'ethereum', address: usdcEthereum }, ...Array.from({ length: 1_000 }, () => ({ chainId: 'ethereum', address: randomAddress() }))];
+    const tokens = [
+      { chainId: 'ethereum', address: usdcEthereum },
+      ...Array.from({ length: 1_000 }, () => ({ chainId: 'ethereum', address: randomAddress() })),
+    ];
     expect((await directory.lookup(context(), 'usd', tokens)).map((fungible) => fungible.id)).toEqual(['usdc']);
-    expect(askedSince(before).map((asked) => asked.length).sort((x, y) => y - x)).toEqual([1_000, 1]);
+    expect(
+      askedSince(before)
+        .map((asked) => asked.length)
+        .sort((x, y) => y - x),
+    ).toEqual([1_000, 1]);
   });
 });

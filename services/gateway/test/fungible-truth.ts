@@ -55,7 +55,10 @@ export interface FungibleTruth {
 }
 
 /** EVM addresses compare lowercase; Solana ones are base58, whose case matters. */
-const lower = (reference: Reference): Reference => ({ chain_id: reference.chain_id, address: reference.address.startsWith('0x') ? reference.address.toLowerCase() : reference.address });
+const lower = (reference: Reference): Reference => ({
+  chain_id: reference.chain_id,
+  address: reference.address.startsWith('0x') ? reference.address.toLowerCase() : reference.address,
+});
 const sameReference = (a: Reference, b: Reference) => a.chain_id === b.chain_id && a.address === b.address;
 
 async function mergedRegistry(): Promise<{ tokens: RegistryToken[]; spam: Set<string> }> {
@@ -69,13 +72,21 @@ async function mergedRegistry(): Promise<{ tokens: RegistryToken[]; spam: Set<st
     for (const token of registry.tokens) {
       const earlier = tokens.get(token.fungible_id);
       const implementations = [...(earlier?.implementations ?? [])];
-      for (const reference of token.implementations.map(lower)) if (!implementations.some((known) => sameReference(known, reference))) implementations.push(reference);
+      for (const reference of token.implementations.map(lower))
+        if (!implementations.some((known) => sameReference(known, reference))) implementations.push(reference);
       const holders = [...(earlier?.non_circulating_holders ?? [])];
-      for (const reference of (token.non_circulating_holders ?? []).map(lower)) if (!holders.some((known) => sameReference(known, reference))) holders.push(reference);
+      for (const reference of (token.non_circulating_holders ?? []).map(lower))
+        if (!holders.some((known) => sameReference(known, reference))) holders.push(reference);
       const assetClass = token.asset_class ?? earlier?.asset_class;
-      tokens.set(token.fungible_id, { fungible_id: token.fungible_id, ...(assetClass ? { asset_class: assetClass } : {}), implementations, non_circulating_holders: holders });
+      tokens.set(token.fungible_id, {
+        fungible_id: token.fungible_id,
+        ...(assetClass ? { asset_class: assetClass } : {}),
+        implementations,
+        non_circulating_holders: holders,
+      });
     }
-    for (const [chainId, addresses] of Object.entries(registry.spam_tokens ?? {})) for (const address of addresses) spam.add(`${chainId}:${lower({ chain_id: chainId, address }).address}`);
+    for (const [chainId, addresses] of Object.entries(registry.spam_tokens ?? {}))
+      for (const address of addresses) spam.add(`${chainId}:${lower({ chain_id: chainId, address }).address}`);
   }
   return { tokens: [...tokens.values()], spam };
 }
@@ -146,12 +157,23 @@ export async function loadFungibleTruth(manifest: Manifest): Promise<FungibleTru
           total += whole(BigInt((await solanaSupply(reference))!.amount), decimals);
           continue;
         }
-        total += whole(await client(reference.chain_id).readContract({ address: reference.address as Address, abi: erc20, functionName: 'totalSupply' }), decimals);
+        total += whole(
+          await client(reference.chain_id).readContract({ address: reference.address as Address, abi: erc20, functionName: 'totalSupply' }),
+          decimals,
+        );
       }
       let held = 0;
       for (const holder of entry?.non_circulating_holders ?? []) {
         for (const { reference, decimals } of implementations.filter((implementation) => implementation.reference.chain_id === holder.chain_id)) {
-          held += whole(await client(reference.chain_id).readContract({ address: reference.address as Address, abi: erc20, functionName: 'balanceOf', args: [holder.address as Address] }), decimals);
+          held += whole(
+            await client(reference.chain_id).readContract({
+              address: reference.address as Address,
+              abi: erc20,
+              functionName: 'balanceOf',
+              args: [holder.address as Address],
+            }),
+            decimals,
+          );
         }
       }
       return {

@@ -12,7 +12,8 @@ const clients = new Map<string, PublicClient>();
 
 beforeAll(async () => {
   gateway = await startFungiblesGateway();
-  for (const chain of gateway.manifest.chains) clients.set(chain.id, createPublicClient({ transport: http(chain.rpcUrl, { batch: { batchSize: 50 } }), cacheTime: 0 }) as PublicClient);
+  for (const chain of gateway.manifest.chains)
+    clients.set(chain.id, createPublicClient({ transport: http(chain.rpcUrl, { batch: { batchSize: 50 } }), cacheTime: 0 }) as PublicClient);
 }, 600_000);
 
 afterAll(async () => {
@@ -24,7 +25,8 @@ const mainnetChains = () => new Set(gateway.chains.filter((chain) => chain.netwo
 const registryTokens = () => gateway.registry.tokens.filter((token) => token.implementations.some((ref) => mainnetChains().has(ref.chain_id)));
 /** The world's ERC-20s on a chain, as the devnet deployed them. */
 const worldTokens = (chainIndex: number) => (gateway.manifest.chains[chainIndex]!.protocols.tokens as { tokens: { symbol: string; address: string }[] }).tokens;
-const spamAddresses = () => new Set(Object.entries(gateway.registry.spam_tokens).flatMap(([chainId, addresses]) => addresses.map((address) => `${chainId}:${address.toLowerCase()}`)));
+const spamAddresses = () =>
+  new Set(Object.entries(gateway.registry.spam_tokens).flatMap(([chainId, addresses]) => addresses.map((address) => `${chainId}:${address.toLowerCase()}`)));
 
 /** Every page of `path` from the first, following links.next. */
 async function walk(path: string): Promise<any[]> {
@@ -41,7 +43,7 @@ async function walk(path: string): Promise<any[]> {
 }
 
 describe('GET /v1/fungibles/ search', () => {
-  test("every registry token is found by a prefix of its symbol in any case; spam is never served; an exact symbol comes first", async () => {
+  test('every registry token is found by a prefix of its symbol in any case; spam is never served; an exact symbol comes first', async () => {
     const spam = spamAddresses();
     expect(registryTokens().length).toBeGreaterThan(5);
     for (const token of registryTokens()) {
@@ -51,7 +53,8 @@ describe('GET /v1/fungibles/ search', () => {
         expect(status).toBe(200);
         expect(body.data.map((resource: any) => resource.id)).toContain(token.fungible_id);
         for (const resource of body.data) {
-          for (const implementation of resource.attributes.implementations) expect(spam.has(`${implementation.chain_id}:${implementation.address.toLowerCase()}`)).toBe(false);
+          for (const implementation of resource.attributes.implementations)
+            expect(spam.has(`${implementation.chain_id}:${implementation.address.toLowerCase()}`)).toBe(false);
         }
         expect(body.data[0].attributes.flags.verified).toBe(true);
       }
@@ -71,7 +74,9 @@ describe('GET /v1/fungibles/ market data', () => {
     let checked = 0;
     for (const asset of assets) {
       const resource = body.data.find((entry: any) =>
-        entry.attributes.implementations.some((implementation: any) => asset.implementations.some((ref) => ref.chainId === implementation.chain_id && ref.address === implementation.address.toLowerCase())),
+        entry.attributes.implementations.some((implementation: any) =>
+          asset.implementations.some((ref) => ref.chainId === implementation.chain_id && ref.address === implementation.address.toLowerCase()),
+        ),
       );
       expect({ asset: asset.symbol, found: resource !== undefined }).toEqual({ asset: asset.symbol, found: true });
       const { market_data: market, implementations } = resource.attributes;
@@ -86,7 +91,7 @@ describe('GET /v1/fungibles/ market data', () => {
     expect(checked).toBe(assets.length);
   });
 
-  test("deployment_date is the block time of the first block with code at the implementation (read with viem); native assets have none", async () => {
+  test('deployment_date is the block time of the first block with code at the implementation (read with viem); native assets have none', async () => {
     const resources = await walk('/v1/fungibles/?filter[implementation_chain_id]=ethereum&page[size]=100');
     const client = clients.get('ethereum')!;
     let contracts = 0;
@@ -100,7 +105,10 @@ describe('GET /v1/fungibles/ market data', () => {
         let block = 0n;
         while (block <= head && ((await client.getCode({ address: implementation.address as Address, blockNumber: block })) ?? '0x') === '0x') block++;
         const { timestamp } = await client.getBlock({ blockNumber: block });
-        expect({ address: implementation.address, date: implementation.deployment_date }).toEqual({ address: implementation.address, date: new Date(Number(timestamp) * 1000).toISOString() });
+        expect({ address: implementation.address, date: implementation.deployment_date }).toEqual({
+          address: implementation.address,
+          date: new Date(Number(timestamp) * 1000).toISOString(),
+        });
         contracts++;
       }
     }
@@ -141,8 +149,14 @@ describe('GET /v1/fungibles/ pages and sorts', () => {
     const byCap = await gateway.get('/v1/fungibles/?sort=-market_data.market_cap');
     expect(byDefault.body.data.map((resource: any) => resource.id)).toEqual(byCap.body.data.map((resource: any) => resource.id));
     const usdc = gateway.registry.tokens.find((token) => token.fungible_id === 'usdc')!;
-    const onEthereum = usdc.implementations.find((ref) => ref.chain_id === 'ethereum' && worldTokens(0).some((token) => token.address.toLowerCase() === ref.address.toLowerCase()))!;
-    for (const query of [`filter[fungible_ids]=usdc,weth`, `filter[fungible_implementations]=ethereum:${onEthereum.address.toUpperCase().replace('0X', '0x')}`, `filter[implementation_address]=${onEthereum.address}`]) {
+    const onEthereum = usdc.implementations.find(
+      (ref) => ref.chain_id === 'ethereum' && worldTokens(0).some((token) => token.address.toLowerCase() === ref.address.toLowerCase()),
+    )!;
+    for (const query of [
+      `filter[fungible_ids]=usdc,weth`,
+      `filter[fungible_implementations]=ethereum:${onEthereum.address.toUpperCase().replace('0X', '0x')}`,
+      `filter[implementation_address]=${onEthereum.address}`,
+    ]) {
       const { status, body } = await gateway.get(`/v1/fungibles/?${query}`);
       expect(status).toBe(200);
       expect(body.data.map((resource: any) => resource.id).sort()).toEqual(query.includes('weth') ? ['usdc', 'weth'] : ['usdc']);
@@ -163,20 +177,32 @@ describe('GET /v1/fungibles/ pages and sorts', () => {
     for (const resource of body.data) expect(resource.attributes.asset_class).toBe(classified.find((token) => token.fungible_id === resource.id)?.asset_class);
     const stable = await gateway.get('/v1/fungibles/?filter[asset_class]=stablecoin', { classified: true });
     expect(stable.body.data.map((resource: any) => resource.id).sort()).toEqual(
-      body.data.filter((resource: any) => resource.attributes.asset_class === 'stablecoin').map((resource: any) => resource.id).sort(),
+      body.data
+        .filter((resource: any) => resource.attributes.asset_class === 'stablecoin')
+        .map((resource: any) => resource.id)
+        .sort(),
     );
   });
 });
 
 describe('GET /v1/fungibles/{fungible_id} and by-implementation', () => {
   test("a chain's native asset by the chain id alone, on mainnet and with X-Env: testnet", async () => {
-    for (const [chainId, headers] of [['ethereum', {}], ['sepolia', { 'X-Env': 'testnet' }]] as const) {
+    for (const [chainId, headers] of [
+      ['ethereum', {}],
+      ['sepolia', { 'X-Env': 'testnet' }],
+    ] as const) {
       const chain = gateway.chains.find((entry) => entry.id === chainId)!;
       const { status, body } = await gateway.get(`/v1/fungibles/by-implementation?implementation=${chainId}`, { headers });
       expect(status).toBe(200);
       expect(body.data.id).toBe(chain.native_fungible_id);
       expect(body.data.attributes.symbol).toBe(chain.native.symbol);
-      expect(body.data.attributes.implementations).toContainEqual({ chain_id: chainId, decimals: chain.native.decimals, address: '', market_data: { trading_volumes: { volume_1d: null } }, deployment_date: null });
+      expect(body.data.attributes.implementations).toContainEqual({
+        chain_id: chainId,
+        decimals: chain.native.decimals,
+        address: '',
+        market_data: { trading_volumes: { volume_1d: null } },
+        deployment_date: null,
+      });
     }
   });
 
@@ -235,9 +261,17 @@ describe('GET /v1/fungibles/ errors', () => {
     for (const query of ['filter[has_asset_class]=true', 'filter[asset_class]=stablecoin']) {
       const refused = await gateway.get(`/v1/fungibles/?${query}`);
       expect({ status: refused.status, detail: refused.body.errors[0].detail }).toEqual({ status: 403, detail: expect.stringContaining('classification') });
-      for (const lookup of ['filter[search_query]=us', 'filter[fungible_ids]=usdc', 'filter[implementation_address]=0x00000000000000000000000000000000000000ff', 'filter[fungible_implementations]=ethereum:0x00000000000000000000000000000000000000ff']) {
+      for (const lookup of [
+        'filter[search_query]=us',
+        'filter[fungible_ids]=usdc',
+        'filter[implementation_address]=0x00000000000000000000000000000000000000ff',
+        'filter[fungible_implementations]=ethereum:0x00000000000000000000000000000000000000ff',
+      ]) {
         const both = await gateway.get(`/v1/fungibles/?${query}&${lookup}`, { classified: true });
-        expect({ status: both.status, detail: both.body.errors[0].detail }).toEqual({ status: 400, detail: expect.stringContaining(lookup.slice(0, lookup.indexOf('='))) });
+        expect({ status: both.status, detail: both.body.errors[0].detail }).toEqual({
+          status: 400,
+          detail: expect.stringContaining(lookup.slice(0, lookup.indexOf('='))),
+        });
       }
     }
     // With the chain filter, which is no lookup, an asset-class filter is fine.

@@ -106,7 +106,9 @@ describe('GET /v1/gas-prices/ end to end through gRPC', () => {
   test('filters by chain and gas type', async () => {
     expect((await list('?filter[chain_ids]=ethereum')).data.map((resource: any) => resource.id)).toEqual(['ethereum-eip1559']);
     expect((await list('?filter[gas_types]=classic')).data.map((resource: any) => resource.id)).toEqual(['base-classic']);
-    expect((await list('?filter[gas_types]=eip1559,classic&filter[chain_ids]=ethereum')).data.map((resource: any) => resource.id)).toEqual(['ethereum-eip1559']);
+    expect((await list('?filter[gas_types]=eip1559,classic&filter[chain_ids]=ethereum')).data.map((resource: any) => resource.id)).toEqual([
+      'ethereum-eip1559',
+    ]);
     // No configured chain has the OP-stack GasPriceOracle: optimistic is a known type with nothing to serve.
     expect((await list('?filter[gas_types]=optimistic')).data).toEqual([]);
   });

@@ -37,10 +37,10 @@ const known = [
   '😀'.repeat(10),
   'ethereum,,',
   ',',
-  'ethereum,' .repeat(200),
+  'ethereum,'.repeat(200),
   '0x0000000000000000000000000000000000000000',
-  '0x' + 'f'.repeat(40),
-  '0x' + 'F'.repeat(64),
+  `0x${'f'.repeat(40)}`,
+  `0x${'F'.repeat(64)}`,
   '1'.repeat(44),
   'a'.repeat(5_000),
   'ethereum:0x0000000000000000000000000000000000000000:1',
@@ -67,14 +67,40 @@ export const hostileHeader: fc.Arbitrary<string> = fc.oneof(
 export const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: hostileString },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(null, true, 0, -1, 1e308, Number.MAX_SAFE_INTEGER + 2, [], {}, { __proto__: { admin: true } }, { constructor: { prototype: { x: 1 } } }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      null,
+      true,
+      0,
+      -1,
+      1e308,
+      Number.MAX_SAFE_INTEGER + 2,
+      [],
+      {},
+      { __proto__: { admin: true } },
+      { constructor: { prototype: { x: 1 } } },
+    ),
+  },
   { weight: 1, arbitrary: fc.array(hostileString, { maxLength: 120 }) },
   { weight: 1, arbitrary: fc.integer({ min: 20, max: 2_000 }).map((depth) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown) },
 );
 
 /** Raw request bodies that are not the JSON they claim to be, or barely are. */
 export const hostileRawBody: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('', '{', '{"a":', 'null', '"text"', '[]', '\u0000', '{"__proto__":{"x":1}}', '{"a":1,"a":2}', '['.repeat(10_000), '{"addresses":' + '['.repeat(5_000)),
+  fc.constantFrom(
+    '',
+    '{',
+    '{"a":',
+    'null',
+    '"text"',
+    '[]',
+    '\u0000',
+    '{"__proto__":{"x":1}}',
+    '{"a":1,"a":2}',
+    '['.repeat(10_000),
+    `{"addresses":${'['.repeat(5_000)}`,
+  ),
   fc.string({ unit: 'binary', maxLength: 200 }),
 );
 
@@ -89,4 +115,5 @@ export function percentEncode(value: string): string {
 }
 
 /** True when a log line holds a byte no log line should: control characters other than the newline ending it. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
 export const hasControlBytes = (line: string) => /[\u0000-\u0009\u000b-\u001f\u007f]/.test(line);

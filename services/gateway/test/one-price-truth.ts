@@ -21,7 +21,10 @@ async function reorgWindows(clients: Map<string, PublicClient>, chains: readonly
     for (const reorg of chain.reorgs) {
       const first = reorg.replacement[0]!.number;
       const after = reorg.replacement.at(-1)!.number + 1;
-      const [from, to] = await Promise.all([client.getBlock({ blockNumber: BigInt(first) }), client.getBlock({ blockNumber: BigInt(Math.min(after, chain.endBlock)) })]);
+      const [from, to] = await Promise.all([
+        client.getBlock({ blockNumber: BigInt(first) }),
+        client.getBlock({ blockNumber: BigInt(Math.min(after, chain.endBlock)) }),
+      ]);
       windows.push([Number(from.timestamp), Number(to.timestamp)]);
     }
   }

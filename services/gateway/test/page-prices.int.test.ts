@@ -16,14 +16,21 @@ const usdc = `0x${randomBytes(20).toString('hex')}`;
 const context = (network = Network.NETWORK_MAINNET): RequestContext => ({ organizationId: 'org', roles: [], addons: [], network });
 /** The price moves with this, so an answer shows which GetPrices it came from. */
 let priceLevel = 1;
-const levelPrice = (query: PriceQuery, currency: string) => (query.token!.address === usdc ? undefined : priceLevel * Number(query.timestamp) * (currency === 'eur' ? 0.9 : 1));
+const levelPrice = (query: PriceQuery, currency: string) =>
+  query.token!.address === usdc ? undefined : priceLevel * Number(query.timestamp) * (currency === 'eur' ? 0.9 : 1);
 /** What the fixture answers: the level price above, or a property's own market model. */
 let price: (query: PriceQuery, currency: string) => number | undefined = levelPrice;
 
 const ether = { asset: { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' }, info: TokenInfo.fromPartial({ decimals: 18 }) };
 const dollar = { asset: { kind: AssetKind.ASSET_KIND_ERC20, address: usdc, tokenId: '' }, info: TokenInfo.fromPartial({ decimals: 6 }) };
 const record = (minedAt: number) =>
-  TransactionRecord.fromPartial({ chainId: 'ethereum', minedAt: String(minedAt), fee: '1', feeToken: ether, transfers: [{ actId: 1, direction: 'in', token: dollar, amount: '5', sender: '0x01', recipient: '0x02' }] });
+  TransactionRecord.fromPartial({
+    chainId: 'ethereum',
+    minedAt: String(minedAt),
+    fee: '1',
+    feeToken: ether,
+    transfers: [{ actId: 1, direction: 'in', token: dollar, amount: '5', sender: '0x01', recipient: '0x02' }],
+  });
 
 const changes = setupChangeVersions();
 const { versions } = changes;
@@ -42,7 +49,8 @@ afterAll(async () => {
 });
 
 /** The (token, time) pairs each GetPrices request since `before` asked. */
-const askedSince = (before: number) => referenceData.getPricesRequests.slice(before).map((request) => request.queries.map((query) => `${query.token!.address || 'native'}@${query.timestamp}`));
+const askedSince = (before: number) =>
+  referenceData.getPricesRequests.slice(before).map((request) => request.queries.map((query) => `${query.token!.address || 'native'}@${query.timestamp}`));
 
 describe("a page's prices", () => {
   test('a page asks only the pairs not kept; a price move asks again only the pairs from its earliest time on', async () => {
@@ -117,7 +125,10 @@ describe('kept prices against a market model', () => {
     { weight: 4, arbitrary: fc.record({ kind: fc.constant('move' as const), since: fc.integer({ min: 1, max: 8 }) }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'move of unknown time' as const }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'rollback' as const }) },
-    { weight: 4, arbitrary: fc.record({ kind: fc.constant('page' as const), times: fc.uniqueArray(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 4 }) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({ kind: fc.constant('page' as const), times: fc.uniqueArray(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 4 }) }),
+    },
   );
 
   test('after any sequence of price moves, rollbacks and pages, every page is priced as reference-data prices it now', async () => {
@@ -125,7 +136,10 @@ describe('kept prices against a market model', () => {
       fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 30, size: 'medium' }), async (steps) => {
         // Each change multiplies the prices it reaches by a factor of its own: an answer kept past a change it reached is off.
         const changes: { since: number; factor: number }[] = [];
-        price = (query) => (query.token!.address === usdc ? undefined : changes.reduce((value, change) => (Number(query.timestamp) >= change.since ? value * change.factor : value), Number(query.timestamp)));
+        price = (query) =>
+          query.token!.address === usdc
+            ? undefined
+            : changes.reduce((value, change) => (Number(query.timestamp) >= change.since ? value * change.factor : value), Number(query.timestamp));
         const table = createPagePriceTable(client, { versions });
         for (const current of steps) {
           const factor = changes.length + 2;

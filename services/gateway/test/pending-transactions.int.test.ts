@@ -88,7 +88,7 @@ afterAll(async () => {
   await prisma.$disconnect();
 });
 
-describe('filter[include_pending] on a wallet\'s transactions', () => {
+describe("filter[include_pending] on a wallet's transactions", () => {
   test('403 without the pending-orders role; without the opt-in no meta; with it, empty arrays on every page of a wallet with none pending', async () => {
     const refused = await get(`/v1/wallets/${quiet}/transactions/?filter[include_pending]=true`, gateway.authorization);
     expect(refused.status).toBe(403);
@@ -138,7 +138,9 @@ describe('filter[include_pending] on a wallet\'s transactions', () => {
     expect(Math.floor(Date.parse(item.attributes.available_at) / 1000)).toBe(Date.parse(item.attributes.mined_at) / 1000);
 
     const received = (await transactions(recipient)).meta.pending;
-    expect(received).toMatchObject([{ id: item.id, attributes: { hash, operation_type: 'receive', transfers: [{ direction: 'in', quantity: { int: amount.toString() } }] } }]);
+    expect(received).toMatchObject([
+      { id: item.id, attributes: { hash, operation_type: 'receive', transfers: [{ direction: 'in', quantity: { int: amount.toString() } }] } },
+    ]);
 
     // Every filter applies to the snapshot; the page's cursor and size do not.
     const minedAt = Date.parse(item.attributes.mined_at);
@@ -168,7 +170,10 @@ describe('filter[include_pending] on a wallet\'s transactions', () => {
         pages.push(body);
         next = body.links.next;
       }
-      expect(pages.map((body) => [body.data.length, hashes(body.meta.pending)])).toEqual([[1, [hash]], [1, [hash]]]);
+      expect(pages.map((body) => [body.data.length, hashes(body.meta.pending)])).toEqual([
+        [1, [hash]],
+        [1, [hash]],
+      ]);
     }
 
     // The indexer polled the fork many times meanwhile: nothing of the pending transfer reached the topics webhooks read.

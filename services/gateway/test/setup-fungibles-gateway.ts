@@ -63,7 +63,13 @@ export async function startFungiblesGateway(): Promise<FungiblesGateway> {
   const chains = await loadChainsConfig(`${referenceConfig}chains.json`, {});
   const registry = await loadRegistryConfig([`${referenceConfig}registry.json`, devnetRegistry]);
   const fx = await loadFxTable(`${referenceConfig}fx-rates.json`);
-  const domain = createReferenceDataDomain({ chains, registry, prisma: database.prisma, logger: testLogger, prices: { clickhouse: clickhouse.clickhouse, fx, versions: changes.versions, currencyChainId: 'ethereum' } });
+  const domain = createReferenceDataDomain({
+    chains,
+    registry,
+    prisma: database.prisma,
+    logger: testLogger,
+    prices: { clickhouse: clickhouse.clickhouse, fx, versions: changes.versions, currencyChainId: 'ethereum' },
+  });
   const consumer = createPriceConsumer({
     kafka,
     tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: clickhouse.clickhouse, logger: testLogger }),
@@ -74,7 +80,14 @@ export async function startFungiblesGateway(): Promise<FungiblesGateway> {
     topics: { poolEvents: topics.poolEvents, chainRollbacks: topics.chainRollbacks },
   });
   await consumer.start();
-  const list = createFungibleListFor({ chains, registryConfig: registry, registry: domain.registry, catalog: domain.fungibles!, prisma: database.prisma, logger: testLogger });
+  const list = createFungibleListFor({
+    chains,
+    registryConfig: registry,
+    registry: domain.registry,
+    catalog: domain.fungibles!,
+    prisma: database.prisma,
+    logger: testLogger,
+  });
   const grpc: GrpcServer = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
@@ -86,7 +99,8 @@ export async function startFungiblesGateway(): Promise<FungiblesGateway> {
   const producer = await createProducer(kafka);
   const stops = new Set<() => Promise<void>>();
   const metrics = createIndexerMetrics(new MetricsRegistry());
-  for (const chain of manifest.chains) runChainIndexer({ prisma: database.prisma, producer, topics, metrics, stops, chainId: chain.id, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
+  for (const chain of manifest.chains)
+    runChainIndexer({ prisma: database.prisma, producer, topics, metrics, stops, chainId: chain.id, rpcUrl: chain.rpcUrl, finalityDepth: 12 });
   for (const chain of manifest.chains) {
     await eventually(async () => {
       const checkpoint = await database.prisma.indexedBlock.findUnique({ where: { chainId_number: { chainId: chain.id, number: BigInt(chain.endBlock) } } });

@@ -54,8 +54,17 @@ export async function startIndexedGateway(
     groupId: uniqueName(`${options.name}-writer`),
   });
   await writer.start();
-  const indexerGrpc: GrpcServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: history.clickhouse, referenceData: harness.referenceData, ...options.snapshots })], logger: testLogger });
-  const backends = createBackends({ referenceData: harness.referenceDataAddress, indexer: `127.0.0.1:${indexerGrpc.port}`, positions: options.positionsAddress });
+  const indexerGrpc: GrpcServer = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [indexerService({ clickhouse: history.clickhouse, referenceData: harness.referenceData, ...options.snapshots })],
+    logger: testLogger,
+  });
+  const backends = createBackends({
+    referenceData: harness.referenceDataAddress,
+    indexer: `127.0.0.1:${indexerGrpc.port}`,
+    positions: options.positionsAddress,
+  });
   const changes = createChangeVersions(redis, { keyPrefix: harness.changes.keyPrefix });
   const app = createApp({
     lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),

@@ -59,7 +59,8 @@ async function all(path: string): Promise<any[]> {
   return items;
 }
 
-const positionsOf = (wallet: string) => ok(`/v1/wallets/${wallet}/positions/?filter[chain_ids]=solana&filter[trash]=no_filter`).then((body) => body.data as any[]);
+const positionsOf = (wallet: string) =>
+  ok(`/v1/wallets/${wallet}/positions/?filter[chain_ids]=solana&filter[trash]=no_filter`).then((body) => body.data as any[]);
 /** The mint a position is of, '' for SOL. */
 const mintOf = (resource: any): string => resource.attributes.fungible_info.implementations.find((entry: any) => entry.chain_id === 'solana')?.address ?? '';
 
@@ -79,7 +80,14 @@ beforeAll(async () => {
   const manifest = await readManifest();
   world = manifest.solana!.find((candidate) => candidate.id === 'solana')!;
   const ledger = createSolanaLedger();
-  await buildSolanaWorld(ledger, { seed: world.seed, walletCount: world.walletCount, endTimestamp: world.endTimestamp, days: world.days, id: world.id, rpcUrl: world.rpcUrl });
+  await buildSolanaWorld(ledger, {
+    seed: world.seed,
+    walletCount: world.walletCount,
+    endTimestamp: world.endTimestamp,
+    days: world.days,
+    id: world.id,
+    rpcUrl: world.rpcUrl,
+  });
   server = await startSolanaRpcServer({ ledger, port: await freePort(), slotIntervalMs: 200 });
   rpc = createSolanaRpc(server.url);
 
@@ -137,7 +145,11 @@ describe('Solana wallets through the gateway', () => {
           continue;
         }
         const holding = holdings.get(mint)!;
-        expect({ mint, decimals: quantity.decimals, numeric: quantity.numeric }).toEqual({ mint, decimals: holding.decimals, numeric: solanaDisplayAmount(holding) });
+        expect({ mint, decimals: quantity.decimals, numeric: quantity.numeric }).toEqual({
+          mint,
+          decimals: holding.decimals,
+          numeric: solanaDisplayAmount(holding),
+        });
         expect(quantity.float).toBe(Number(quantity.numeric));
         if (holding.multiplier !== undefined && holding.multiplier !== '1') scaledSeen++;
       }
@@ -149,17 +161,29 @@ describe('Solana wallets through the gateway', () => {
   test('ScaledUiAmount: a new multiplier shows in the display values from its effective time on; int stays the raw amount', async () => {
     const scaled = world.mints.find((mint) => mint.key === 'scaled')!;
     const holder = (
-      await Promise.all(world.wallets.map(async (wallet) => ({ wallet: wallet.address, holding: (await solanaTokenHoldings(rpc, wallet.address)).find((entry) => entry.mint === scaled.address) })))
+      await Promise.all(
+        world.wallets.map(async (wallet) => ({
+          wallet: wallet.address,
+          holding: (await solanaTokenHoldings(rpc, wallet.address)).find((entry) => entry.mint === scaled.address),
+        })),
+      )
     ).find((entry) => entry.holding !== undefined)!;
     const authority = await seededSigner(world.seed, 'issuer/scaled');
     const effective = (await solanaChainTime(rpc)) + 2;
-    await send(authority, [getUpdateMultiplierScaledUiMintInstruction({ mint: solanaAddress(scaled.address), authority, multiplier: 3.5, effectiveTimestamp: BigInt(effective) })]);
+    await send(authority, [
+      getUpdateMultiplierScaledUiMintInstruction({ mint: solanaAddress(scaled.address), authority, multiplier: 3.5, effectiveTimestamp: BigInt(effective) }),
+    ]);
     const raw = holder.holding!.amount;
     await eventually(async () => {
       const position = (await positionsOf(holder.wallet)).find((resource) => mintOf(resource) === scaled.address);
       const truth = (await solanaTokenHoldings(rpc, holder.wallet)).find((entry) => entry.mint === scaled.address)!;
       expect(truth.multiplier).toBe('3.5');
-      expect(position.attributes.quantity).toEqual({ int: raw.toString(), decimals: scaled.decimals, numeric: solanaDisplayAmount(truth), float: Number(solanaDisplayAmount(truth)) });
+      expect(position.attributes.quantity).toEqual({
+        int: raw.toString(),
+        decimals: scaled.decimals,
+        numeric: solanaDisplayAmount(truth),
+        float: Number(solanaDisplayAmount(truth)),
+      });
     }, 90_000);
   }, 120_000);
 
@@ -197,7 +221,13 @@ describe('Solana wallets through the gateway', () => {
       for (const item of served) {
         const { attributes } = item;
         const tx = (await rpc.getTransaction(attributes.hash as Signature, { encoding: 'json', maxSupportedTransactionVersion: 0 }).send())!;
-        expect({ hash: attributes.hash, block: attributes.mined_at_block, minedAt: attributes.mined_at, status: attributes.status, fee: attributes.fee.quantity.int }).toEqual({
+        expect({
+          hash: attributes.hash,
+          block: attributes.mined_at_block,
+          minedAt: attributes.mined_at,
+          status: attributes.status,
+          fee: attributes.fee.quantity.int,
+        }).toEqual({
           hash: tx.transaction.signatures[0],
           block: Number(tx.slot),
           minedAt: new Date(Number(tx.blockTime) * 1000).toISOString(),
@@ -212,8 +242,10 @@ describe('Solana wallets through the gateway', () => {
         }
         // Token transfers of the wallet net to its change in the node's token balances, per mint.
         const net = new Map<string, bigint>();
-        for (const balance of tx.meta!.postTokenBalances ?? []) if (balance.owner === wallet) net.set(balance.mint, (net.get(balance.mint) ?? 0n) + BigInt(balance.uiTokenAmount.amount));
-        for (const balance of tx.meta!.preTokenBalances ?? []) if (balance.owner === wallet) net.set(balance.mint, (net.get(balance.mint) ?? 0n) - BigInt(balance.uiTokenAmount.amount));
+        for (const balance of tx.meta!.postTokenBalances ?? [])
+          if (balance.owner === wallet) net.set(balance.mint, (net.get(balance.mint) ?? 0n) + BigInt(balance.uiTokenAmount.amount));
+        for (const balance of tx.meta!.preTokenBalances ?? [])
+          if (balance.owner === wallet) net.set(balance.mint, (net.get(balance.mint) ?? 0n) - BigInt(balance.uiTokenAmount.amount));
         const served = new Map<string, bigint>();
         for (const transfer of attributes.transfers) {
           const mint = transfer.fungible_info?.implementations.find((entry: any) => entry.chain_id === 'solana')?.address;
@@ -227,7 +259,9 @@ describe('Solana wallets through the gateway', () => {
         // SOL: the wallet's transfers less the fee it paid equal its change in lamports, unless a
         // token account was opened or closed (its rent moves without a transfer to show).
         const keys = tx.transaction.message.accountKeys.map(String);
-        const tokenAccounts = new Set([...(tx.meta!.preTokenBalances ?? []), ...(tx.meta!.postTokenBalances ?? [])].map((balance) => Number(balance.accountIndex)));
+        const tokenAccounts = new Set(
+          [...(tx.meta!.preTokenBalances ?? []), ...(tx.meta!.postTokenBalances ?? [])].map((balance) => Number(balance.accountIndex)),
+        );
         const rentMoved = [...tokenAccounts].some((index) => tx.meta!.preBalances[index] === 0n || tx.meta!.postBalances[index] === 0n);
         const index = keys.indexOf(wallet);
         if (rentMoved || index < 0) continue;
@@ -249,7 +283,10 @@ describe('Solana wallets through the gateway', () => {
   test('bad and unsupported requests answer 400 with a detail naming the problem', async () => {
     const wallet = world.wallets[0]!.address;
     const cases: [string, string][] = [
-      ['/v1/wallets/zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz/positions/', 'path parameter address: must be an EVM address (0x and 40 hex digits) or a Solana address (base58 of 32 bytes)'],
+      [
+        '/v1/wallets/zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz/positions/',
+        'path parameter address: must be an EVM address (0x and 40 hex digits) or a Solana address (base58 of 32 bytes)',
+      ],
       [`/v1/wallets/${wallet}/positions/?filter[chain_ids]=ethereum`, 'chain ethereum does not support this wallet address type'],
       [`/v1/wallets/${wallet}/nft-positions/`, 'NFT endpoints accept EVM addresses only (0x and 40 hex digits), not Solana addresses'],
     ];

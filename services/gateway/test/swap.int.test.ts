@@ -14,7 +14,12 @@ import { createBackends, type Backends } from '../src/grpc/backends.js';
 // against the chain's own quoter and router read by the test at the answer's block, and the
 // served transactions are executed from a wallet of the test's own.
 
-interface Quantity { int: string; decimals: number; float: number; numeric: string }
+interface Quantity {
+  int: string;
+  decimals: number;
+  float: number;
+  numeric: string;
+}
 interface QuoteResource {
   type: string;
   id: string;
@@ -35,7 +40,10 @@ interface QuoteResource {
   };
   relationships: Record<string, { data: { type: string; id: string } }>;
 }
-interface QuotesBody { data: QuoteResource[]; meta: { block_number: number } }
+interface QuotesBody {
+  data: QuoteResource[];
+  meta: { block_number: number };
+}
 
 let swap: SwapServer;
 let server: Server;
@@ -60,7 +68,15 @@ async function quotes(params: Record<string, string>): Promise<QuotesBody> {
 
 /** Every served quote equals the chain's own quote of its route at the answer's block, and the best of them is the chain's best; ordered by output after fees. */
 async function expectChainTruth(body: QuotesBody, tokenIn: Address, tokenOut: Address, amountIn: bigint): Promise<void> {
-  const truth = await quotesOnChain({ client, registry: swap.registry, chainId: 'ethereum', tokenIn, tokenOut, amountIn, blockNumber: BigInt(body.meta.block_number) });
+  const truth = await quotesOnChain({
+    client,
+    registry: swap.registry,
+    chainId: 'ethereum',
+    tokenIn,
+    tokenOut,
+    amountIn,
+    blockNumber: BigInt(body.meta.block_number),
+  });
   expect(body.data.length).toBeGreaterThan(1);
   for (const quote of body.data) {
     expect(quote.attributes.output_amount.int).toBe(truth.get(quote.attributes.route.join('-'))?.toString());
@@ -83,7 +99,15 @@ beforeAll(async () => {
   prisma = createPrisma(testConfig().DATABASE_URL);
   redis = new Redis(testConfig().REDIS_URL);
   backends = createBackends({ referenceData: swap.address, indexer: swap.address, positions: swap.address });
-  const app = createApp({ lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey), redis, backends, publicUrl: 'https://api.wallet.test', rateLimits: { perSecond: 1000, burst: 1000 }, logger: testLogger, checkResponses: true });
+  const app = createApp({
+    lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
+    redis,
+    backends,
+    publicUrl: 'https://api.wallet.test',
+    rateLimits: { perSecond: 1000, burst: 1000 },
+    logger: testLogger,
+    checkResponses: true,
+  });
   server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -107,7 +131,15 @@ describe('GET /v1/swap/quotes/', () => {
   test('native ETH in: every route as the chain quotes it, best first; the best transaction delivers at least output_amount_min to `to`', async () => {
     const from = await fundedWallet(client, 10n);
     const to = await fundedWallet(client, 0n);
-    const body = await quotes({ 'input[chain_id]': 'ethereum', 'input[fungible_id]': 'eth', 'input[amount]': '0.5', 'output[fungible_id]': 'usdc', from, to, slippage_percent: '1' });
+    const body = await quotes({
+      'input[chain_id]': 'ethereum',
+      'input[fungible_id]': 'eth',
+      'input[amount]': '0.5',
+      'output[fungible_id]': 'usdc',
+      from,
+      to,
+      slippage_percent: '1',
+    });
     await expectChainTruth(body, weth, usdc, parseUnits('0.5', 18));
     const [best] = body.data;
     expect(best!.type).toBe('swap_quotes');
@@ -164,7 +196,13 @@ describe('GET /v1/swap/quotes/', () => {
     }
   }, 60_000);
 
-  const valid = { 'input[chain_id]': 'ethereum', 'input[fungible_id]': 'eth', 'input[amount]': '1', 'output[fungible_id]': 'usdc', from: '0x1111111111111111111111111111111111111111' };
+  const valid = {
+    'input[chain_id]': 'ethereum',
+    'input[fungible_id]': 'eth',
+    'input[amount]': '1',
+    'output[fungible_id]': 'usdc',
+    from: '0x1111111111111111111111111111111111111111',
+  };
   test.each([
     ['an unknown chain', { 'input[chain_id]': 'nochain' }, 'input[chain_id]'],
     ['a Solana chain', { 'input[chain_id]': 'solana' }, 'input[chain_id]'],

@@ -45,48 +45,74 @@ describe('/v1/tx-subscriptions: what the gateway refuses before asking the subsc
   });
 
   test('addresses: each EVM or Solana, 1 to 100, named by index', async () => {
-    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(0), solana, evm(2), '0x12345'] })))
-      .toEqual([400, malformed('parameter addresses[3]: is not an EVM or Solana address')]);
-    expect(await refusal(await create({ callback_url: callbackUrl, addresses: Array.from({ length: 101 }, (_, i) => evm(i)) })))
-      .toEqual([400, malformed('parameter addresses: must be a list of 1 to 100 addresses (got 101)')]);
-    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [] })))
-      .toEqual([400, malformed('parameter addresses: must be a list of 1 to 100 addresses (got 0)')]);
-    expect(await refusal(await create({ callback_url: callbackUrl })))
-      .toEqual([400, malformed('parameter addresses: is required')]);
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(0), solana, evm(2), '0x12345'] }))).toEqual([
+      400,
+      malformed('parameter addresses[3]: is not an EVM or Solana address'),
+    ]);
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: Array.from({ length: 101 }, (_, i) => evm(i)) }))).toEqual([
+      400,
+      malformed('parameter addresses: must be a list of 1 to 100 addresses (got 101)'),
+    ]);
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [] }))).toEqual([
+      400,
+      malformed('parameter addresses: must be a list of 1 to 100 addresses (got 0)'),
+    ]);
+    expect(await refusal(await create({ callback_url: callbackUrl }))).toEqual([400, malformed('parameter addresses: is required')]);
     // Burn addresses are watched by no subscription, as no wallet endpoint serves them; removing one stays possible.
-    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1), '0x0000000000000000000000000000000000000000'] })))
-      .toEqual([400, malformed('parameter addresses[1]: is a burn address; its transactions are not tracked')]);
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1), '0x0000000000000000000000000000000000000000'] }))).toEqual([
+      400,
+      malformed('parameter addresses[1]: is a burn address; its transactions are not tracked'),
+    ]);
     const wallets = (method: string, body: unknown) => gateway.request(method, `/v1/tx-subscriptions/${someId}/wallets`, { json: body });
-    expect(await refusal(await wallets('PATCH', { add: ['0x000000000000000000000000000000000000dEaD'] })))
-      .toEqual([400, malformed('parameter add[0]: is a burn address; its transactions are not tracked')]);
-    expect(await refusal(await wallets('PUT', { addresses: [evm(1), '0xdead000000000000000000000000000000000000'] })))
-      .toEqual([400, malformed('parameter addresses[1]: is a burn address; its transactions are not tracked')]);
+    expect(await refusal(await wallets('PATCH', { add: ['0x000000000000000000000000000000000000dEaD'] }))).toEqual([
+      400,
+      malformed('parameter add[0]: is a burn address; its transactions are not tracked'),
+    ]);
+    expect(await refusal(await wallets('PUT', { addresses: [evm(1), '0xdead000000000000000000000000000000000000'] }))).toEqual([
+      400,
+      malformed('parameter addresses[1]: is a burn address; its transactions are not tracked'),
+    ]);
     expect((await wallets('PATCH', { remove: ['0x0000000000000000000000000000000000000000'] })).status).not.toBe(400);
   });
 
   test('addresses: each of a family some named chain carries', async () => {
-    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1), solana], chain_ids: ['base'] })))
-      .toEqual([400, malformed('parameter addresses[1]: is a Solana address, and chain_ids names no chain of its family (base)')]);
-    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [solana, evm(1)], chain_ids: ['solana'] })))
-      .toEqual([400, malformed('parameter addresses[1]: is an EVM address, and chain_ids names no chain of its family (solana)')]);
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1), solana], chain_ids: ['base'] }))).toEqual([
+      400,
+      malformed('parameter addresses[1]: is a Solana address, and chain_ids names no chain of its family (base)'),
+    ]);
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [solana, evm(1)], chain_ids: ['solana'] }))).toEqual([
+      400,
+      malformed('parameter addresses[1]: is an EVM address, and chain_ids names no chain of its family (solana)'),
+    ]);
   });
 
   test('callback_url must be an absolute URL', async () => {
-    expect(await refusal(await create({ callback_url: '/hooks', addresses: [evm(1)] }))).toEqual([400, malformed('parameter callback_url: must be an absolute URL')]);
+    expect(await refusal(await create({ callback_url: '/hooks', addresses: [evm(1)] }))).toEqual([
+      400,
+      malformed('parameter callback_url: must be an absolute URL'),
+    ]);
     expect(await refusal(await create({ addresses: [evm(1)] }))).toEqual([400, malformed('parameter callback_url: is required')]);
   });
 
   test('chain gate: a chain lacking supports_positions, an unknown chain, or one of the other network', async () => {
     for (const chain of ['legacy', 'no-such-chain', 'sepolia']) {
-      expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1)], chain_ids: ['ethereum', chain] })))
-        .toEqual([400, malformed(`chain ${chain} does not support transactions`)]);
+      expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1)], chain_ids: ['ethereum', chain] }))).toEqual([
+        400,
+        malformed(`chain ${chain} does not support transactions`),
+      ]);
     }
-    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1)], chain_ids: ['ethereum'] }, { 'X-Env': 'testnet' })))
-      .toEqual([400, malformed('chain ethereum does not support transactions')]);
-    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1)], chain_ids: ['bad chain!'] })))
-      .toEqual([400, malformed('parameter chain_ids[0]: must be a chain id')]);
-    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1)] }, { 'X-Env': 'mainnet' })))
-      .toEqual([400, malformed('header X-Env: must be "testnet" when present')]);
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1)], chain_ids: ['ethereum'] }, { 'X-Env': 'testnet' }))).toEqual([
+      400,
+      malformed('chain ethereum does not support transactions'),
+    ]);
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1)], chain_ids: ['bad chain!'] }))).toEqual([
+      400,
+      malformed('parameter chain_ids[0]: must be a chain id'),
+    ]);
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1)] }, { 'X-Env': 'mainnet' }))).toEqual([
+      400,
+      malformed('header X-Env: must be "testnet" when present'),
+    ]);
   });
 
   test('filters: unknown keys at any level, and values outside the rules', async () => {
@@ -96,19 +122,26 @@ describe('/v1/tx-subscriptions: what the gateway refuses before asking the subsc
     expect(await refusal(await withFilters({ exclude: { trash: 'yes' } }))).toEqual([400, malformed('parameter filters.exclude.trash: must be true or false')]);
     const operationType = await json(await withFilters({ exclude: { operation_types: ['fee'] } }));
     expect(operationType.errors[0].detail).toMatch(/^parameter filters\.exclude\.operation_types\[0\]: must be one of approve, /);
-    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1)], wallets: [] }))).toEqual([400, malformed('parameter wallets: is not a known key')]);
+    expect(await refusal(await create({ callback_url: callbackUrl, addresses: [evm(1)], wallets: [] }))).toEqual([
+      400,
+      malformed('parameter wallets: is not a known key'),
+    ]);
   });
 
   test('a body that is not JSON, not an object, or of another content type', async () => {
-    expect(await refusal(await gateway.request('POST', '/v1/tx-subscriptions/', { raw: '{"callback_url": ' })))
-      .toEqual([400, malformed('request body is not valid JSON')]);
+    expect(await refusal(await gateway.request('POST', '/v1/tx-subscriptions/', { raw: '{"callback_url": ' }))).toEqual([
+      400,
+      malformed('request body is not valid JSON'),
+    ]);
     for (const raw of ['[]', '"text"', 'null']) {
       expect(await refusal(await gateway.request('POST', '/v1/tx-subscriptions/', { raw }))).toEqual([400, malformed('request body: must be a JSON object')]);
     }
-    expect(await refusal(await gateway.request('POST', '/v1/tx-subscriptions/', { raw: 'callback_url=x', contentType: 'application/x-www-form-urlencoded' })))
-      .toEqual([400, malformed('request body: Content-Type must be application/json')]);
-    expect(await refusal(await gateway.request('POST', '/v1/tx-subscriptions/', { raw: JSON.stringify({ callback_url: callbackUrl }), contentType: 'text/plain' })))
-      .toEqual([400, malformed('request body: Content-Type must be application/json')]);
+    expect(
+      await refusal(await gateway.request('POST', '/v1/tx-subscriptions/', { raw: 'callback_url=x', contentType: 'application/x-www-form-urlencoded' })),
+    ).toEqual([400, malformed('request body: Content-Type must be application/json')]);
+    expect(
+      await refusal(await gateway.request('POST', '/v1/tx-subscriptions/', { raw: JSON.stringify({ callback_url: callbackUrl }), contentType: 'text/plain' })),
+    ).toEqual([400, malformed('request body: Content-Type must be application/json')]);
     // No body at all reads as {}.
     expect(await refusal(await gateway.request('POST', '/v1/tx-subscriptions/'))).toEqual([400, malformed('parameter callback_url: is required')]);
   });
@@ -117,7 +150,10 @@ describe('/v1/tx-subscriptions: what the gateway refuses before asking the subsc
     const patch = (body: unknown) => gateway.request('PATCH', `/v1/tx-subscriptions/${someId}/wallets`, { json: body });
     const many = (count: number) => Array.from({ length: count }, (_, i) => evm(i));
     expect(await refusal(await patch({ add: many(101) }))).toEqual([400, malformed('parameter add: must be a list of at most 100 addresses (got 101)')]);
-    expect(await refusal(await patch({ add: many(1), remove: many(101) }))).toEqual([400, malformed('parameter remove: must be a list of at most 100 addresses (got 101)')]);
+    expect(await refusal(await patch({ add: many(1), remove: many(101) }))).toEqual([
+      400,
+      malformed('parameter remove: must be a list of at most 100 addresses (got 101)'),
+    ]);
     expect(await refusal(await patch({}))).toEqual([400, malformed('request body: must contain add, remove or both')]);
     expect(await refusal(await patch({ remove: ['nope'] }))).toEqual([400, malformed('parameter remove[0]: is not an EVM or Solana address')]);
     const replace = await gateway.request('PUT', `/v1/tx-subscriptions/${someId}/wallets`, { json: { addresses: many(10_001) } });
@@ -130,20 +166,34 @@ describe('/v1/tx-subscriptions: what the gateway refuses before asking the subsc
     expect(await refusal(await patch('chain_ids', { chain_ids: ['legacy'] }))).toEqual([400, malformed('chain legacy does not support transactions')]);
     expect(await refusal(await patch('chain_ids', { chain_ids: ['sepolia'] }))).toEqual([400, malformed('chain sepolia does not support transactions')]);
     expect(await refusal(await patch('chain_ids', {}))).toEqual([400, malformed('parameter chain_ids: is required')]);
-    expect(await refusal(await patch('filters', { filters: { exclude: { dapps: [] } } }))).toEqual([400, malformed('parameter filters.exclude.dapps: is not a known key')]);
+    expect(await refusal(await patch('filters', { filters: { exclude: { dapps: [] } } }))).toEqual([
+      400,
+      malformed('parameter filters.exclude.dapps: is not a known key'),
+    ]);
     expect(await refusal(await patch('filters', { filters: 'none' }))).toEqual([400, malformed('parameter filters: must be an object or null')]);
-    expect(await refusal(await patch('callback_url', { callback_url: 'hooks.example.com' }))).toEqual([400, malformed('parameter callback_url: must be an absolute URL')]);
+    expect(await refusal(await patch('callback_url', { callback_url: 'hooks.example.com' }))).toEqual([
+      400,
+      malformed('parameter callback_url: must be an absolute URL'),
+    ]);
   });
 
   test('page parameters and ids', async () => {
-    expect(await refusal(await gateway.request('GET', '/v1/tx-subscriptions/?page[size]=101')))
-      .toEqual([400, malformed('parameter page[size]: must be an integer from 1 to 100')]);
-    expect(await refusal(await gateway.request('GET', `/v1/tx-subscriptions/${someId}/wallets?page[size]=2001`)))
-      .toEqual([400, malformed('parameter page[size]: must be an integer from 1 to 2000')]);
-    expect(await refusal(await gateway.request('GET', `/v1/tx-subscriptions/${someId}/deliveries?page[size]=0`)))
-      .toEqual([400, malformed('parameter page[size]: must be an integer from 1 to 100')]);
-    expect(await refusal(await gateway.request('GET', '/v1/tx-subscriptions/bad$id')))
-      .toEqual([400, malformed('path parameter subscription_id: must be a subscription id this API returned')]);
+    expect(await refusal(await gateway.request('GET', '/v1/tx-subscriptions/?page[size]=101'))).toEqual([
+      400,
+      malformed('parameter page[size]: must be an integer from 1 to 100'),
+    ]);
+    expect(await refusal(await gateway.request('GET', `/v1/tx-subscriptions/${someId}/wallets?page[size]=2001`))).toEqual([
+      400,
+      malformed('parameter page[size]: must be an integer from 1 to 2000'),
+    ]);
+    expect(await refusal(await gateway.request('GET', `/v1/tx-subscriptions/${someId}/deliveries?page[size]=0`))).toEqual([
+      400,
+      malformed('parameter page[size]: must be an integer from 1 to 100'),
+    ]);
+    expect(await refusal(await gateway.request('GET', '/v1/tx-subscriptions/bad$id'))).toEqual([
+      400,
+      malformed('path parameter subscription_id: must be a subscription id this API returned'),
+    ]);
   });
 
   test('the webhook certificate is served without a key, as PEM; 404 in the error shape when none is configured', async () => {
@@ -163,13 +213,15 @@ describe('/v1/tx-subscriptions: what the gateway refuses before asking the subsc
 
   test('the OpenAPI document lists the subscription endpoints and the certificate', async () => {
     const document = await json(await fetch(`${gateway.baseUrl}/v1/openapi.json`));
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([
-      '/v1/tx-subscriptions/',
-      '/v1/tx-subscriptions/{subscription_id}',
-      '/v1/tx-subscriptions/{subscription_id}/wallets',
-      '/v1/tx-subscriptions/{subscription_id}/deliveries/{delivery_id}/retry',
-      '/v1/webhooks/certificate.pem',
-    ]));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/tx-subscriptions/',
+        '/v1/tx-subscriptions/{subscription_id}',
+        '/v1/tx-subscriptions/{subscription_id}/wallets',
+        '/v1/tx-subscriptions/{subscription_id}/deliveries/{delivery_id}/retry',
+        '/v1/webhooks/certificate.pem',
+      ]),
+    );
     expect(document.servers).toEqual([{ url: publicUrl }]);
   });
 });
@@ -307,7 +359,10 @@ describe('/v1/tx-subscriptions end to end through the subscription service', () 
     expect(await refusal(await get(data.id))).toEqual([404, notFound]);
     expect(await refusal(await gateway.request('DELETE', `${base}/${data.id}`))).toEqual([404, notFound]);
     expect((await gateway.request('GET', `${base}/${data.id}/wallets`)).status).toBe(404);
-    expect(await refusal(await get('sub_ffffffffffffffffffffffffffffffff'))).toEqual([404, { errors: [{ title: 'Not Found', detail: 'subscription sub_ffffffffffffffffffffffffffffffff not found' }] }]);
+    expect(await refusal(await get('sub_ffffffffffffffffffffffffffffffff'))).toEqual([
+      404,
+      { errors: [{ title: 'Not Found', detail: 'subscription sub_ffffffffffffffffffffffffffffffff not found' }] },
+    ]);
   });
 
   test("another organization's key gets 404 on every endpoint and changes nothing", async () => {
@@ -345,19 +400,27 @@ describe('/v1/tx-subscriptions end to end through the subscription service', () 
     const { data } = await create({ addresses: [evm(1)], chain_ids: ['ethereum'] });
     const id: string = data.id;
     const send = (method: string, path: string, body: unknown) => gateway.request(method, `${base}/${id}/${path}`, { json: body });
-    expect(await refusal(await send('PATCH', 'wallets', { add: [evm(2), solana] })))
-      .toEqual([400, malformed("parameter add[1]: is a Solana address, and the subscription's chain_ids name no chain of its family (ethereum)")]);
-    expect(await refusal(await send('PUT', 'wallets', { addresses: [solana] })))
-      .toEqual([400, malformed("parameter addresses[0]: is a Solana address, and the subscription's chain_ids name no chain of its family (ethereum)")]);
-    expect(await refusal(await send('PATCH', 'chain_ids', { chain_ids: ['solana'] })))
-      .toEqual([400, malformed(`parameter chain_ids: names no chain of the family of the subscription's wallet ${evm(1)} (an EVM address): solana`)]);
+    expect(await refusal(await send('PATCH', 'wallets', { add: [evm(2), solana] }))).toEqual([
+      400,
+      malformed("parameter add[1]: is a Solana address, and the subscription's chain_ids name no chain of its family (ethereum)"),
+    ]);
+    expect(await refusal(await send('PUT', 'wallets', { addresses: [solana] }))).toEqual([
+      400,
+      malformed("parameter addresses[0]: is a Solana address, and the subscription's chain_ids name no chain of its family (ethereum)"),
+    ]);
+    expect(await refusal(await send('PATCH', 'chain_ids', { chain_ids: ['solana'] }))).toEqual([
+      400,
+      malformed(`parameter chain_ids: names no chain of the family of the subscription's wallet ${evm(1)} (an EVM address): solana`),
+    ]);
     // Nothing of the refused requests was applied.
     expect((await json(await gateway.request('GET', `${base}/${id}/wallets`))).data.map((item: { id: string }) => item.id)).toEqual([evm(1)]);
     // Both families named, or none (every eligible chain): every address is carried.
     expect((await send('PATCH', 'chain_ids', { chain_ids: ['ethereum', 'solana'] })).status).toBe(204);
     expect((await send('PATCH', 'wallets', { add: [solana] })).status).toBe(204);
-    expect(await refusal(await send('PATCH', 'chain_ids', { chain_ids: ['base'] })))
-      .toEqual([400, malformed(`parameter chain_ids: names no chain of the family of the subscription's wallet ${solana} (a Solana address): base`)]);
+    expect(await refusal(await send('PATCH', 'chain_ids', { chain_ids: ['base'] }))).toEqual([
+      400,
+      malformed(`parameter chain_ids: names no chain of the family of the subscription's wallet ${solana} (a Solana address): base`),
+    ]);
     expect((await send('PATCH', 'chain_ids', { chain_ids: [] })).status).toBe(204);
     expect((await send('PUT', 'wallets', { addresses: [solana, evm(3)] })).status).toBe(204);
   });
@@ -371,17 +434,24 @@ describe('/v1/tx-subscriptions end to end through the subscription service', () 
       expect(response.status).toBe(200);
       return json(response);
     };
-    expect(await count()).toEqual({ links: { self: `${publicUrl}${wallets}/count` }, data: { type: 'tx_subscription_wallets_count', id, attributes: { count: 2 } } });
+    expect(await count()).toEqual({
+      links: { self: `${publicUrl}${wallets}/count` },
+      data: { type: 'tx_subscription_wallets_count', id, attributes: { count: 2 } },
+    });
 
     const hundred = Array.from({ length: 100 }, (_, i) => shouting(evm(0xabc00 + i)));
     const added = await gateway.request('PATCH', wallets, { json: { add: hundred } });
     expect(added.status).toBe(204);
     expect(await added.text()).toBe('');
     expect((await count()).data.attributes.count).toBe(102);
-    expect(await refusal(await gateway.request('PATCH', wallets, { json: { add: [...hundred, evm(5)] } })))
-      .toEqual([400, malformed('parameter add: must be a list of at most 100 addresses (got 101)')]);
-    expect(await refusal(await gateway.request('PATCH', wallets, { json: { remove: Array.from({ length: 101 }, (_, i) => evm(i)) } })))
-      .toEqual([400, malformed('parameter remove: must be a list of at most 100 addresses (got 101)')]);
+    expect(await refusal(await gateway.request('PATCH', wallets, { json: { add: [...hundred, evm(5)] } }))).toEqual([
+      400,
+      malformed('parameter add: must be a list of at most 100 addresses (got 101)'),
+    ]);
+    expect(await refusal(await gateway.request('PATCH', wallets, { json: { remove: Array.from({ length: 101 }, (_, i) => evm(i)) } }))).toEqual([
+      400,
+      malformed('parameter remove: must be a list of at most 100 addresses (got 101)'),
+    ]);
     expect((await gateway.request('PATCH', wallets, { json: { remove: [evm(1), evm(0xabc00)] } })).status).toBe(204);
     expect((await count()).data.attributes.count).toBe(100);
     expect((await attributes(id)).wallets_count).toBe(100);
@@ -389,7 +459,11 @@ describe('/v1/tx-subscriptions end to end through the subscription service', () 
     const first = await json(await gateway.request('GET', `${wallets}?page[size]=30`));
     expect(first.links.self).toBe(`${publicUrl}${wallets}?page[size]=30`);
     expect(first.links.next).toEqual(expect.stringContaining('page%5Bafter%5D='));
-    expect(first.data[0]).toEqual({ type: 'tx_subscription_wallets', id: first.data[0].attributes.address, attributes: { address: first.data[0].attributes.address } });
+    expect(first.data[0]).toEqual({
+      type: 'tx_subscription_wallets',
+      id: first.data[0].attributes.address,
+      attributes: { address: first.data[0].attributes.address },
+    });
     const all = await allPages(`${wallets}?page[size]=30`);
     expect(all.pages).toBe(4);
     const addresses = all.data.map((item) => item.id);
@@ -427,7 +501,10 @@ describe('/v1/tx-subscriptions end to end through the subscription service', () 
       ['https://127.0.0.1:0/hooks', 'callback_url must not use port 0'],
     ]) {
       expect(await refusal(await gateway.request('PATCH', `${base}/${id}/callback_url`, { json: { callback_url: url } }))).toEqual([400, malformed(problem!)]);
-      expect(await refusal(await gateway.request('POST', `${base}/`, { json: { callback_url: url, addresses: [evm(1)] } }))).toEqual([400, malformed(problem!)]);
+      expect(await refusal(await gateway.request('POST', `${base}/`, { json: { callback_url: url, addresses: [evm(1)] } }))).toEqual([
+        400,
+        malformed(problem!),
+      ]);
     }
     expect((await attributes(id)).callback_url).toBe('https://127.0.0.1/Hooks?x=1');
 
@@ -435,10 +512,14 @@ describe('/v1/tx-subscriptions end to end through the subscription service', () 
     expect((await attributes(id)).chain_ids).toEqual(['base', 'ethereum']);
     await patch('chain_ids', { json: { chain_ids: [] } });
     expect((await attributes(id)).chain_ids).toEqual([]);
-    expect(await refusal(await gateway.request('PATCH', `${base}/${id}/chain_ids`, { json: { chain_ids: ['legacy'] } })))
-      .toEqual([400, malformed('chain legacy does not support transactions')]);
-    expect(await refusal(await gateway.request('PATCH', `${base}/${id}/chain_ids`, { json: { chain_ids: ['ethereum', 'nowhere'] } })))
-      .toEqual([400, malformed('chain nowhere does not support transactions')]);
+    expect(await refusal(await gateway.request('PATCH', `${base}/${id}/chain_ids`, { json: { chain_ids: ['legacy'] } }))).toEqual([
+      400,
+      malformed('chain legacy does not support transactions'),
+    ]);
+    expect(await refusal(await gateway.request('PATCH', `${base}/${id}/chain_ids`, { json: { chain_ids: ['ethereum', 'nowhere'] } }))).toEqual([
+      400,
+      malformed('chain nowhere does not support transactions'),
+    ]);
     expect((await attributes(id)).chain_ids).toEqual([]);
 
     // Filters: omitted leaves them, an object replaces them wholesale, null clears; a no-op is 204 too.
@@ -453,8 +534,10 @@ describe('/v1/tx-subscriptions end to end through the subscription service', () 
     expect((await attributes(id)).filters).toBeNull();
     await patch('filters', { json: { filters: null } });
     await patch('filters');
-    expect(await refusal(await gateway.request('PATCH', `${base}/${id}/filters`, { json: { filters: { exclude: { trash: true, bogus: 1 } } } })))
-      .toEqual([400, malformed('parameter filters.exclude.bogus: is not a known key')]);
+    expect(await refusal(await gateway.request('PATCH', `${base}/${id}/filters`, { json: { filters: { exclude: { trash: true, bogus: 1 } } } }))).toEqual([
+      400,
+      malformed('parameter filters.exclude.bogus: is not a known key'),
+    ]);
     expect((await attributes(id)).filters).toBeNull();
 
     await patch('disable');
@@ -495,42 +578,61 @@ describe('/v1/tx-subscriptions end to end through the subscription service', () 
     const id: string = data.id;
     const deliveries = `${base}/${id}/deliveries`;
     expect(await json(await gateway.request('GET', deliveries))).toEqual({ links: { self: `${publicUrl}${deliveries}` }, data: [] });
-    expect(await refusal(await gateway.request('POST', `${deliveries}/msg_unknown/retry`)))
-      .toEqual([404, { errors: [{ title: 'Not Found', detail: 'delivery msg_unknown not found' }] }]);
+    expect(await refusal(await gateway.request('POST', `${deliveries}/msg_unknown/retry`))).toEqual([
+      404,
+      { errors: [{ title: 'Not Found', detail: 'delivery msg_unknown not found' }] },
+    ]);
 
     // A delivery as the matcher records it, and one failed attempt as the dispatcher records it.
     const outbox = createOutboxStore(service.prisma);
     const deliveryId = `msg_${id.slice(4)}`;
     const position = { groupId: `gateway-test-${id}`, topic: 'transactions', partition: 0 };
-    await outbox.recordMatches(position, 1n, [{
-      id: deliveryId, subscriptionId: id, address: evm(1), chainId: 'ethereum', transactionHash: `0x${'ab'.repeat(32)}`,
-      blockHash: `0x${'cd'.repeat(32)}`, blockNumber: 19_000_000n, body: '{}', sourceOffset: 0n,
-    }]);
+    await outbox.recordMatches(position, 1n, [
+      {
+        id: deliveryId,
+        subscriptionId: id,
+        address: evm(1),
+        chainId: 'ethereum',
+        transactionHash: `0x${'ab'.repeat(32)}`,
+        blockHash: `0x${'cd'.repeat(32)}`,
+        blockNumber: 19_000_000n,
+        body: '{}',
+        sourceOffset: 0n,
+      },
+    ]);
     const startedAt = new Date(Date.now() - 1_000);
     const nextAttemptAt = new Date(Date.now() + 3600_000);
     await outbox.recordAttempt({
-      deliveryId, subscriptionId: id, number: 1, startedAt, statusCode: 0, latencyMs: 15_000, error: 'no answer within 15 s',
+      deliveryId,
+      subscriptionId: id,
+      number: 1,
+      startedAt,
+      statusCode: 0,
+      latencyMs: 15_000,
+      error: 'no answer within 15 s',
       outcome: { kind: 'retry', nextAttemptAt },
     });
 
     const log = await json(await gateway.request('GET', deliveries));
-    expect(log.data).toEqual([{
-      type: 'webhook_deliveries',
-      id: deliveryId,
-      attributes: {
-        address: evm(1),
-        chain_id: 'ethereum',
-        transaction_hash: `0x${'ab'.repeat(32)}`,
-        block_number: 19_000_000,
-        deleted: false,
-        status: 'pending',
-        attempt_count: 1,
-        created_at: expect.any(String),
-        next_attempt_at: nextAttemptAt.toISOString(),
-        delivered_at: null,
-        attempts: [{ number: 1, started_at: startedAt.toISOString(), status_code: null, latency_ms: 15_000, error: 'no answer within 15 s' }],
+    expect(log.data).toEqual([
+      {
+        type: 'webhook_deliveries',
+        id: deliveryId,
+        attributes: {
+          address: evm(1),
+          chain_id: 'ethereum',
+          transaction_hash: `0x${'ab'.repeat(32)}`,
+          block_number: 19_000_000,
+          deleted: false,
+          status: 'pending',
+          attempt_count: 1,
+          created_at: expect.any(String),
+          next_attempt_at: nextAttemptAt.toISOString(),
+          delivered_at: null,
+          attempts: [{ number: 1, started_at: startedAt.toISOString(), status_code: null, latency_ms: 15_000, error: 'no answer within 15 s' }],
+        },
       },
-    }]);
+    ]);
 
     const retried = await gateway.request('POST', `${deliveries}/${deliveryId}/retry`);
     expect(retried.status).toBe(202);

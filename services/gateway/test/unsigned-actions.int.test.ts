@@ -3,7 +3,15 @@ import type { Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { setupClickHouseDatabase, setupPostgresDatabase, testConfig, testLogger, uniqueName, type ClickHouseDatabase, type PostgresDatabase } from '@wallet-api/core/testing';
+import {
+  setupClickHouseDatabase,
+  setupPostgresDatabase,
+  testConfig,
+  testLogger,
+  uniqueName,
+  type ClickHouseDatabase,
+  type PostgresDatabase,
+} from '@wallet-api/core/testing';
 import { parseUnits, type Address, type Hex, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createUnsignedSnapshotSource } from '../../indexer/src/actions/unsigned-snapshot-source.js';
@@ -24,7 +32,10 @@ import { createBackends, type Backends } from '../src/grpc/backends.js';
 // transaction is executed on the fork and what it delivers is read from the chain, and the
 // wallet's signature dismisses it.
 
-interface Quantity { int: string; decimals: number }
+interface Quantity {
+  int: string;
+  decimals: number;
+}
 interface QuoteResource {
   attributes: {
     input_amount: Quantity;
@@ -48,7 +59,9 @@ interface TransactionResource {
     application_metadata: { contract_address: string } | null;
   };
 }
-interface ErrorBody { errors: { title: string; detail: string }[] }
+interface ErrorBody {
+  errors: { title: string; detail: string }[];
+}
 
 const lifetimeMs = 600_000;
 let swap: SwapServer;
@@ -70,12 +83,22 @@ let wallet: PrivateKeyAccount;
 const basic = (key: string) => ({ Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` });
 const get = (path: string, key: keyof typeof auth = 'role') => fetch(`${baseUrl}${path}`, { headers: auth[key] });
 const post = (path: string, body: unknown, key: keyof typeof auth = 'role') =>
-  fetch(`${baseUrl}${path}`, { method: 'POST', headers: { ...auth[key], 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { ...auth[key], 'Content-Type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 const build = (body: unknown, key: keyof typeof auth = 'role') => post('/v1/transactions/build-action/', body, key);
 const dismiss = (body: unknown, key: keyof typeof auth = 'role') => post('/v1/transactions/dismiss-action/', body, key);
 
 async function quotes(key: keyof typeof auth): Promise<QuoteResource[]> {
-  const params = new URLSearchParams({ 'input[chain_id]': 'ethereum', 'input[fungible_id]': 'eth', 'input[amount]': '0.5', 'output[fungible_id]': 'usdc', from: wallet.address });
+  const params = new URLSearchParams({
+    'input[chain_id]': 'ethereum',
+    'input[fungible_id]': 'eth',
+    'input[amount]': '0.5',
+    'output[fungible_id]': 'usdc',
+    from: wallet.address,
+  });
   const response = await get(`/v1/swap/quotes/?${params.toString()}`, key);
   const body = (await response.json()) as { data: QuoteResource[] };
   expect({ status: response.status, body }).toMatchObject({ status: 200 });
@@ -115,7 +138,15 @@ beforeAll(async () => {
   });
   redis = new Redis(testConfig().REDIS_URL);
   backends = createBackends({ referenceData: swap.address, indexer: `127.0.0.1:${indexerGrpc.port}`, positions: '127.0.0.1:1' });
-  const app = createApp({ lookupOrganization: (apiKey) => findOrganizationByKey(database.prisma, apiKey), redis, backends, publicUrl: 'https://api.wallet.test', rateLimits: { perSecond: 1000, burst: 1000 }, logger: testLogger, checkResponses: true });
+  const app = createApp({
+    lookupOrganization: (apiKey) => findOrganizationByKey(database.prisma, apiKey),
+    redis,
+    backends,
+    publicUrl: 'https://api.wallet.test',
+    rateLimits: { perSecond: 1000, burst: 1000 },
+    logger: testLogger,
+    checkResponses: true,
+  });
   server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -172,7 +203,15 @@ describe('a swap quote as an unsigned action', () => {
       sent_to: router,
       application_metadata: expect.objectContaining({ contract_address: router }),
     });
-    expect(action!.attributes.transfers.map((transfer) => ({ direction: transfer.direction, int: transfer.quantity.int, symbol: transfer.fungible_info?.symbol, sender: transfer.sender, recipient: transfer.recipient }))).toEqual([
+    expect(
+      action!.attributes.transfers.map((transfer) => ({
+        direction: transfer.direction,
+        int: transfer.quantity.int,
+        symbol: transfer.fungible_info?.symbol,
+        sender: transfer.sender,
+        recipient: transfer.recipient,
+      })),
+    ).toEqual([
       { direction: 'out', int: parseUnits('0.5', 18).toString(), symbol: 'ETH', sender: wallet.address.toLowerCase(), recipient: router },
       { direction: 'in', int: quote.attributes.output_amount_min.int, symbol: 'USDC', sender: router, recipient: wallet.address.toLowerCase() },
     ]);
@@ -189,7 +228,9 @@ describe('a swap quote as an unsigned action', () => {
 
   test('build-action returns the transaction; sent from the wallet it delivers at least output_amount_min, and its hash is recorded', async () => {
     const response = await build({ action_id: actionId });
-    const body = (await response.json()) as { data: { type: string; attributes: { transaction: { chain_id: string; from: string; to: Address; data: Hex; value: string; gas: string } } } };
+    const body = (await response.json()) as {
+      data: { type: string; attributes: { transaction: { chain_id: string; from: string; to: Address; data: Hex; value: string; gas: string } } };
+    };
     expect({ status: response.status, type: body.data?.type }).toEqual({ status: 200, type: 'transaction_builds' });
     const transaction = body.data.attributes.transaction;
     expect(transaction).toEqual(quote.attributes.transaction);
@@ -200,7 +241,9 @@ describe('a swap quote as an unsigned action', () => {
     expect(received >= BigInt(quote.attributes.output_amount_min.int)).toBe(true);
 
     // The client reports the hash it broadcast; the builder records it and broadcasts nothing.
-    const sent = (await chain.getBlock({ includeTransactions: true })).transactions.find((candidate) => candidate.from.toLowerCase() === wallet.address.toLowerCase());
+    const sent = (await chain.getBlock({ includeTransactions: true })).transactions.find(
+      (candidate) => candidate.from.toLowerCase() === wallet.address.toLowerCase(),
+    );
     const hash = sent!.hash;
     expect((await build({ action_id: actionId, signature_swap: hash })).status).toBe(200);
     const row = await database.prisma.unsignedAction.findUniqueOrThrow({ where: { id: actionId } });
@@ -211,14 +254,26 @@ describe('a swap quote as an unsigned action', () => {
     await expectError(await build({ action_id: actionId }, 'otherRole'), 404, /^action_id: no open action act_/);
     await expectError(await dismiss({ action_id: actionId, signature: await wallet.signMessage({ message: actionId }) }, 'otherRole'), 404, /^action_id: /);
     await expectError(await build({ action_id: actionId }, 'plain'), 403, /requires the pending-orders role/);
-    await expectError(await dismiss({ action_id: actionId, signature: await wallet.signMessage({ message: actionId }) }, 'plain'), 403, /requires the pending-orders role/);
+    await expectError(
+      await dismiss({ action_id: actionId, signature: await wallet.signMessage({ message: actionId }) }, 'plain'),
+      403,
+      /requires the pending-orders role/,
+    );
   });
 
   test("a dismissal signed by another key is 400 naming the signature; the wallet's signature dismisses it", async () => {
     const stranger = privateKeyToAccount(generatePrivateKey());
-    await expectError(await dismiss({ action_id: actionId, signature: await stranger.signMessage({ message: actionId }) }), 400, /^signature: is not the wallet 0x[0-9a-f]{40}'s signature of the action id$/);
+    await expectError(
+      await dismiss({ action_id: actionId, signature: await stranger.signMessage({ message: actionId }) }),
+      400,
+      /^signature: is not the wallet 0x[0-9a-f]{40}'s signature of the action id$/,
+    );
     // The wallet signing another message is no dismissal of this action either.
-    await expectError(await dismiss({ action_id: actionId, signature: await wallet.signMessage({ message: `${actionId}.` }) }), 400, /^signature: is not the wallet/);
+    await expectError(
+      await dismiss({ action_id: actionId, signature: await wallet.signMessage({ message: `${actionId}.` }) }),
+      400,
+      /^signature: is not the wallet/,
+    );
     expect(await unsignedOf(wallet.address.toLowerCase())).toHaveLength(1);
 
     const response = await dismiss({ action_id: actionId, signature: await wallet.signMessage({ message: actionId }) });
@@ -245,7 +300,12 @@ describe('refused requests', () => {
     ['build-action', 'an unknown key', { action_id: 'act_1', signature: '0x12' }, /^parameter signature: is not a known key/],
     ['build-action', 'an array', [], /^request body: must be a JSON object/],
     ['dismiss-action', 'no signature', { action_id: 'act_1' }, /^parameter signature: is required/],
-    ['dismiss-action', 'a signature neither hex nor base58', { action_id: 'act_1', signature: '0xnothex' }, /^parameter signature: must be a 0x-hex EIP-191 signature/],
+    [
+      'dismiss-action',
+      'a signature neither hex nor base58',
+      { action_id: 'act_1', signature: '0xnothex' },
+      /^parameter signature: must be a 0x-hex EIP-191 signature/,
+    ],
     ['dismiss-action', 'an odd-length hex signature', { action_id: 'act_1', signature: '0x123' }, /^parameter signature: /],
     ['dismiss-action', 'no action_id', { signature: `0x${'11'.repeat(65)}` }, /^parameter action_id: is required/],
   ])('%s with %s is 400 naming the parameter', async (endpoint, _name, body, detail) => {
@@ -259,9 +319,12 @@ describe('refused requests', () => {
     expect(((await response.json()) as ErrorBody).errors[0]!.title).toBe('Parameter is malformed');
   });
 
-  test('a signature malformed for the wallet\'s chain (base58 for an EVM wallet) is 400 from the service', async () => {
+  test("a signature malformed for the wallet's chain (base58 for an EVM wallet) is 400 from the service", async () => {
     const [quote] = (await quotes('role')).filter((candidate) => candidate.attributes.action_id !== null);
-    const response = await dismiss({ action_id: quote!.attributes.action_id!, signature: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW' });
+    const response = await dismiss({
+      action_id: quote!.attributes.action_id!,
+      signature: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
+    });
     await expectError(response, 400, /^signature: must be a 0x-hex EIP-191 signature for an EVM wallet$/);
   }, 120_000);
 });

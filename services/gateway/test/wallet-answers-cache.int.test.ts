@@ -102,7 +102,9 @@ async function cacheCount(route: string, outcome: string): Promise<number> {
 async function servedTokenBalance(wallet: Address, token: Address): Promise<bigint> {
   const body = await get(`/v1/wallets/${wallet}/positions/?filter[positions]=only_simple&filter[trash]=no_filter`);
   const position = body.data.find((item: any) =>
-    item.attributes.fungible_info.implementations.some((implementation: any) => implementation.chain_id === chainId && implementation.address === token.toLowerCase()),
+    item.attributes.fungible_info.implementations.some(
+      (implementation: any) => implementation.chain_id === chainId && implementation.address === token.toLowerCase(),
+    ),
   );
   return position ? BigInt(position.attributes.quantity.int) : 0n;
 }
@@ -111,7 +113,9 @@ async function servedTokenBalance(wallet: Address, token: Address): Promise<bigi
 async function servedSetTokenBalance(wallet: Address, token: Address): Promise<bigint> {
   const body = await get(`/v1/wallet-sets/positions/?addresses=${wallet}&filter[positions]=only_simple&filter[trash]=no_filter`);
   const position = body.data.find((item: any) =>
-    item.attributes.fungible_info.implementations.some((implementation: any) => implementation.chain_id === chainId && implementation.address === token.toLowerCase()),
+    item.attributes.fungible_info.implementations.some(
+      (implementation: any) => implementation.chain_id === chainId && implementation.address === token.toLowerCase(),
+    ),
   );
   return position ? BigInt(position.attributes.quantity.int) : 0n;
 }
@@ -160,14 +164,19 @@ test('after reference-data applied a price move, the next request values the pos
   const head = await client.getBlockNumber();
   // A world EOA holding a token of a V2 pair, to sell a good part of it into the pair; not a
   // stablecoin, whose price is held at 1.
-  const stables = new Set((world.protocols.tokens as TokensManifest).tokens.filter((entry) => entry.kind === 'stable').map((entry) => entry.address.toLowerCase()));
+  const stables = new Set(
+    (world.protocols.tokens as TokensManifest).tokens.filter((entry) => entry.kind === 'stable').map((entry) => entry.address.toLowerCase()),
+  );
   const { wallet, pair, token } = await (async () => {
     for (const candidate of world.wallets.filter((entry) => entry.kind === 'eoa')) {
       const truth = await readWalletTruth(client, world, candidate.address as Address, head);
       if (truth.native < parseEther('1')) continue;
       for (const pairInfo of uniswap.v2.pairs) {
         const held = truth.tokens.find(
-          (balance) => !stables.has(balance.address.toLowerCase()) && [pairInfo.token0, pairInfo.token1].some((address) => address.toLowerCase() === balance.address.toLowerCase()) && balance.balance > 0n,
+          (balance) =>
+            !stables.has(balance.address.toLowerCase()) &&
+            [pairInfo.token0, pairInfo.token1].some((address) => address.toLowerCase() === balance.address.toLowerCase()) &&
+            balance.balance > 0n,
         );
         if (held) return { wallet: candidate.address.toLowerCase() as Address, pair: pairInfo, token: held.address.toLowerCase() as Address };
       }
@@ -177,7 +186,9 @@ test('after reference-data applied a price move, the next request values the pos
   const other = (pair.token0.toLowerCase() === token ? pair.token1 : pair.token0) as Address;
   const servedPosition = async () => {
     const body = await get(`/v1/wallets/${wallet}/positions/?filter[positions]=only_simple&filter[trash]=no_filter`);
-    return body.data.find((item: any) => item.attributes.fungible_info.implementations.some((implementation: any) => implementation.chain_id === chainId && implementation.address === token));
+    return body.data.find((item: any) =>
+      item.attributes.fungible_info.implementations.some((implementation: any) => implementation.chain_id === chainId && implementation.address === token),
+    );
   };
   const referencePrice = async () => {
     const { prices } = await unary(harness.referenceData, harness.referenceData.getPrices, {
@@ -197,11 +208,22 @@ test('after reference-data applied a price move, the next request values the pos
 
   const { session } = chain;
   const router = uniswap.v2.router;
-  const routerAbi = parseAbi(['function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)']);
+  const routerAbi = parseAbi([
+    'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
+  ]);
   const held = await client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] });
   const clock = Math.max(await session.latestTimestamp(), Math.floor(Date.now() / 1000));
   await session.send({ from: wallet, to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [router, held] }), gas: 100_000n });
-  await session.send({ from: wallet, to: router, data: encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [held / 2n, 0n, [token, other], wallet, BigInt(clock + 3_600)] }), gas: 300_000n });
+  await session.send({
+    from: wallet,
+    to: router,
+    data: encodeFunctionData({
+      abi: routerAbi,
+      functionName: 'swapExactTokensForTokens',
+      args: [held / 2n, 0n, [token, other], wallet, BigInt(clock + 3_600)],
+    }),
+    gas: 300_000n,
+  });
   const mined = await session.mine(clock + 12);
   await eventually(async () => {
     const checkpoint = await harness.database.prisma.indexedBlock.findUnique({ where: { chainId_number: { chainId, number: mined.number } } });

@@ -29,12 +29,17 @@ const prisma = createPrisma(testConfig().DATABASE_URL);
 /** Every NFT the chain gives a wallet at the head: the world's collections and its V3 liquidity positions. */
 async function chainHoldings(address: Address, head: bigint): Promise<string[]> {
   const uniswap = chain.protocols.uniswap as UniswapManifest;
-  const collections = (await nftHoldings(client, chain.protocols.nfts as NftsManifest, address, head)).map((holding) => `${holding.contract.toLowerCase()}:${holding.tokenId}=${holding.amount}`);
-  const liquidity = (await readUniswapV3Positions(client, uniswap, address, head)).map((position) => `${uniswap.v3.positionManager.toLowerCase()}:${position.tokenId}=1`);
+  const collections = (await nftHoldings(client, chain.protocols.nfts as NftsManifest, address, head)).map(
+    (holding) => `${holding.contract.toLowerCase()}:${holding.tokenId}=${holding.amount}`,
+  );
+  const liquidity = (await readUniswapV3Positions(client, uniswap, address, head)).map(
+    (position) => `${uniswap.v3.positionManager.toLowerCase()}:${position.tokenId}=1`,
+  );
   return [...collections, ...liquidity].sort();
 }
 
-const held = (positions: { attributes: { nft_info: { contract_address: string; token_id: string }; amount: string } }[]) => positions.map((position) => `${position.attributes.nft_info.contract_address}:${position.attributes.nft_info.token_id}=${position.attributes.amount}`).sort();
+const held = (positions: { attributes: { nft_info: { contract_address: string; token_id: string }; amount: string } }[]) =>
+  positions.map((position) => `${position.attributes.nft_info.contract_address}:${position.attributes.nft_info.token_id}=${position.attributes.amount}`).sort();
 const positionsPath = (query = '') => `/v1/wallets/${wallet}/nft-positions/?filter[chain_ids]=${chainId}${query}`;
 /** The page[after] cursor a links.next carries, if any. */
 const cursorOf = (next?: string | null) => (next ? (new URL(next).searchParams.get('page[after]') ?? undefined) : undefined);
@@ -77,7 +82,9 @@ test('a wallet never seen answers 202 with empty data, then 200; pages of 2 thro
   const first = await harness.pipeline.get(positionsPath());
   expect(first).toEqual({ status: 202, body: { links: { self: expect.stringContaining('/nft-positions/') }, data: [] } });
   await eventually(async () => {
-    const { data: body, response } = await api.GET('/v1/wallets/{address}/nft-positions/', { params: { path: { address: wallet }, query: { 'filter[chain_ids]': chainId, 'page[size]': '500' } } });
+    const { data: body, response } = await api.GET('/v1/wallets/{address}/nft-positions/', {
+      params: { path: { address: wallet }, query: { 'filter[chain_ids]': chainId, 'page[size]': '500' } },
+    });
     expect({ status: response.status, held: held(body?.data ?? []) }).toEqual({ status: 200, held: truth });
   }, 120_000);
   const paged = await harness.pipeline.getAll(positionsPath('&page[size]=2'));
@@ -89,7 +96,8 @@ test('a wallet never seen answers 202 with empty data, then 200; pages of 2 thro
 test('include=nfts,nft_collections,wallet_nft_collections: every relationship is included, counts add up, interfaces are lowercase', async () => {
   const { status, body } = await harness.pipeline.get(positionsPath('&page[size]=500&include=nfts,nft_collections,wallet_nft_collections'));
   expect(status).toBe(200);
-  const included = (type: string) => new Map<string, any>(body.included.filter((resource: any) => resource.type === type).map((resource: any) => [String(resource.id), resource]));
+  const included = (type: string) =>
+    new Map<string, any>(body.included.filter((resource: any) => resource.type === type).map((resource: any) => [String(resource.id), resource]));
   const [nfts, collections, holdings] = [included('nfts'), included('nft_collections'), included('wallet_nft_collections')];
   const counted = new Map<string, bigint>();
   for (const position of body.data) {
@@ -99,7 +107,9 @@ test('include=nfts,nft_collections,wallet_nft_collections: every relationship is
     expect(nft.attributes).toMatchObject({ contract_address: position.attributes.nft_info.contract_address, token_id: position.attributes.nft_info.token_id });
     expect(['erc721', 'erc1155']).toContain(position.attributes.nft_info.interface);
     expect(nft.attributes.interface).toBe(position.attributes.nft_info.interface);
-    expect(collections.get(String(collectionId)).attributes.implementations).toEqual([{ chain_id: chainId, address: position.attributes.nft_info.contract_address }]);
+    expect(collections.get(String(collectionId)).attributes.implementations).toEqual([
+      { chain_id: chainId, address: position.attributes.nft_info.contract_address },
+    ]);
     counted.set(String(collectionId), (counted.get(String(collectionId)) ?? 0n) + BigInt(position.attributes.amount));
   }
   expect(holdings.size).toBe(counted.size);
@@ -109,7 +119,10 @@ test('include=nfts,nft_collections,wallet_nft_collections: every relationship is
 }, 60_000);
 
 test('sort by floor price both ways (unpriced last), the collection filter, and the collections and portfolio endpoints add up the positions', async () => {
-  for (const [sort, ordered] of [['-floor_price', (a: number, b: number) => a >= b], ['floor_price', (a: number, b: number) => a <= b]] as const) {
+  for (const [sort, ordered] of [
+    ['-floor_price', (a: number, b: number) => a >= b],
+    ['floor_price', (a: number, b: number) => a <= b],
+  ] as const) {
     const { body } = await harness.pipeline.get(positionsPath(`&page[size]=500&sort=${sort}`));
     const prices = body.data.map((position: any) => position.attributes.price as number | null);
     const priced = prices.filter((price: number | null) => price !== null) as number[];
@@ -123,13 +136,20 @@ test('sort by floor price both ways (unpriced last), the collection filter, and 
   expect(filtered.data.every((position: any) => position.relationships.nft_collection.data.id === collectionId)).toBe(true);
 
   const value = all.data.reduce((sum: number, position: any) => sum + (position.attributes.value ?? 0), 0);
-  const { response, data: portfolio } = await api.GET('/v1/wallets/{address}/nft-portfolio', { params: { path: { address: wallet }, query: { 'filter[chain_ids]': chainId } } });
+  const { response, data: portfolio } = await api.GET('/v1/wallets/{address}/nft-portfolio', {
+    params: { path: { address: wallet }, query: { 'filter[chain_ids]': chainId } },
+  });
   expect(response.status).toBe(200);
-  expect(portfolio!.data).toMatchObject({ type: 'wallet_nft_portfolio', attributes: { positions_distribution_by_chain: { [chainId]: expect.closeTo(value, 6) } } });
+  expect(portfolio!.data).toMatchObject({
+    type: 'wallet_nft_portfolio',
+    attributes: { positions_distribution_by_chain: { [chainId]: expect.closeTo(value, 6) } },
+  });
   // Every page of one collection, through the typed client with the cursor each links.next carries.
   const collections = [];
   for (let after: string | undefined, more = true; more; ) {
-    const page = await api.GET('/v1/wallets/{address}/nft-collections/', { params: { path: { address: wallet }, query: { 'filter[chain_ids]': chainId, 'page[size]': '1', ...(after ? { 'page[after]': after } : {}) } } });
+    const page = await api.GET('/v1/wallets/{address}/nft-collections/', {
+      params: { path: { address: wallet }, query: { 'filter[chain_ids]': chainId, 'page[size]': '1', ...(after ? { 'page[after]': after } : {}) } },
+    });
     expect(page.response.status).toBe(200);
     collections.push(...page.data!.data);
     after = cursorOf(page.data!.links.next);
@@ -143,7 +163,9 @@ test('sort by floor price both ways (unpriced last), the collection filter, and 
 
 test('GET /v1/nfts/ by references and GET /v1/nfts/{id}: the same NFTs the positions name; unknown ids 404', async () => {
   const { body: all } = await harness.pipeline.get(positionsPath('&page[size]=500'));
-  const refs = all.data.slice(0, 5).map((position: any) => `${chainId}:${position.attributes.nft_info.contract_address}:${position.attributes.nft_info.token_id}`);
+  const refs = all.data
+    .slice(0, 5)
+    .map((position: any) => `${chainId}:${position.attributes.nft_info.contract_address}:${position.attributes.nft_info.token_id}`);
   const { response, data: body } = await api.GET('/v1/nfts/', { params: { query: { 'filter[references]': refs.join(','), include: 'nft_collections' } } });
   expect(response.status).toBe(200);
   if (!body) throw new Error('no nfts body');

@@ -26,7 +26,12 @@ const pool = randomAddress();
 const usdc = randomAddress();
 const gov = randomAddress();
 const blocks = [0, 1, 2].map((step) => blockRef('ethereum', 900_000 + step, 1_700_100_000 + step * 3_600));
-const govPrices = new Map([[blocks[0]!.timestamp, 100], [blocks[1]!.timestamp, 200], [blocks[2]!.timestamp, 300], [0, 250]]);
+const govPrices = new Map([
+  [blocks[0]!.timestamp, 100],
+  [blocks[1]!.timestamp, 200],
+  [blocks[2]!.timestamp, 300],
+  [0, 250],
+]);
 const swap = (block: number, given: string, givenAmount: bigint, got: string, gotAmount: bigint) =>
   transaction(blocks[block]!, 0, {
     from: wallet,
@@ -37,7 +42,11 @@ const swap = (block: number, given: string, givenAmount: bigint, got: string, go
       { asset: erc20(got), amount: gotAmount.toString(), sender: pool, recipient: wallet },
     ],
   });
-const history = [swap(0, usdc, 100n * 10n ** 6n, gov, 10n ** 18n), swap(1, usdc, 200n * 10n ** 6n, gov, 10n ** 18n), swap(2, gov, 10n ** 18n, usdc, 300n * 10n ** 6n)];
+const history = [
+  swap(0, usdc, 100n * 10n ** 6n, gov, 10n ** 18n),
+  swap(1, usdc, 200n * 10n ** 6n, gov, 10n ** 18n),
+  swap(2, gov, 10n ** 18n, usdc, 300n * 10n ** 6n),
+];
 // A wallet past the service's limit (set to 3 transactions here, 1 million in service), and one whose computation waits for the test.
 const crowded = randomAddress();
 const crowdedHistory = [0, 1, 2, 3].map((step) => transaction(blockRef('ethereum', 910_000 + step, 1_700_200_000 + step * 60), 0, { from: crowded, to: pool }));
@@ -62,7 +71,10 @@ beforeAll(async () => {
   running = await startHistoryIndexer(clickhouse, {
     fixture: {
       chains: { list: (network) => registry.list(network) },
-      tokens: [token('ethereum', usdc, { symbol: 'USDC', decimals: 6, fungibleId: uniqueName('usdc') }), token('ethereum', gov, { symbol: 'GOV', decimals: 18, fungibleId: 'gov-pnl' })],
+      tokens: [
+        token('ethereum', usdc, { symbol: 'USDC', decimals: 6, fungibleId: uniqueName('usdc') }),
+        token('ethereum', gov, { symbol: 'GOV', decimals: 18, fungibleId: 'gov-pnl' }),
+      ],
       dapps: [],
       untracked: { [exchange]: 'address is a high-volume address (Exchange) and is not tracked' },
       price: (query) => (query.token?.address === usdc ? 1 : query.token?.address === gov ? govPrices.get(Number(query.timestamp)) : undefined),
@@ -82,8 +94,21 @@ beforeAll(async () => {
     ],
     logger: testLogger,
   });
-  backends = createBackends({ referenceData: referenceData.address, indexer: running.address, positions: referenceData.address, pnl: `127.0.0.1:${services.port}` });
-  const app = createApp({ lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey), redis, backends, publicUrl: 'https://api.wallet.test', rateLimits: { perSecond: 1000, burst: 1000 }, logger: testLogger, checkResponses: true });
+  backends = createBackends({
+    referenceData: referenceData.address,
+    indexer: running.address,
+    positions: referenceData.address,
+    pnl: `127.0.0.1:${services.port}`,
+  });
+  const app = createApp({
+    lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
+    redis,
+    backends,
+    publicUrl: 'https://api.wallet.test',
+    rateLimits: { perSecond: 1000, burst: 1000 },
+    logger: testLogger,
+    checkResponses: true,
+  });
   server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -120,19 +145,29 @@ afterAll(async () => {
 
 test('the hand-made wallet as a pnl resource: realized 200, unrealized 50, the breakdown by fungible id', async () => {
   const path = `/v1/wallets/${wallet}/pnl?filter[chain_ids]=ethereum&filter[fungible_ids]=gov-pnl`;
-  const { data: body, response } = await api.GET('/v1/wallets/{address}/pnl', { params: { path: { address: wallet }, query: { 'filter[chain_ids]': 'ethereum', 'filter[fungible_ids]': 'gov-pnl' } } });
+  const { data: body, response } = await api.GET('/v1/wallets/{address}/pnl', {
+    params: { path: { address: wallet }, query: { 'filter[chain_ids]': 'ethereum', 'filter[fungible_ids]': 'gov-pnl' } },
+  });
   expect(response.status).toBe(200);
   if (!body) throw new Error('no pnl body');
   expect(body.links).toEqual({ self: `https://api.wallet.test${path}` });
-  expect(body.data).toMatchObject({ type: 'pnl', id: wallet, attributes: { realized_gain: 200, unrealized_gain: 50, total_gain: 250, net_invested: 200, relative_realized_gain_percentage: 200 } });
+  expect(body.data).toMatchObject({
+    type: 'pnl',
+    id: wallet,
+    attributes: { realized_gain: 200, unrealized_gain: 50, total_gain: 250, net_invested: 200, relative_realized_gain_percentage: 200 },
+  });
   expect(body.data.attributes.breakdown).toMatchObject({ by_id: { 'gov-pnl': { realized_gain: 200, average_buy_price: 150, average_sell_price: 300 } } });
   expect(body.meta).toEqual({ excluded_fungible_ids: [], excluded_fungible_implementations: [] });
 
-  const set = await api.GET('/v1/wallet-sets/pnl', { params: { query: { addresses: wallet, 'filter[chain_ids]': 'ethereum', 'filter[fungible_ids]': 'gov-pnl' } } });
+  const set = await api.GET('/v1/wallet-sets/pnl', {
+    params: { query: { addresses: wallet, 'filter[chain_ids]': 'ethereum', 'filter[fungible_ids]': 'gov-pnl' } },
+  });
   expect(set.response.status).toBe(200);
   expect(set.data!.data.attributes).toEqual(body.data.attributes);
 
-  const byImplementation = await get(`/v1/wallets/${wallet}/pnl?filter[chain_ids]=ethereum&filter[fungible_implementations]=ethereum:${gov.toUpperCase().replace('0X', '0x')}`);
+  const byImplementation = await get(
+    `/v1/wallets/${wallet}/pnl?filter[chain_ids]=ethereum&filter[fungible_implementations]=ethereum:${gov.toUpperCase().replace('0X', '0x')}`,
+  );
   expect(byImplementation.body.data.attributes.breakdown.by_implementation[`ethereum:${gov}`]).toMatchObject({ realized_gain: 200, unrealized_gain: 50 });
 });
 

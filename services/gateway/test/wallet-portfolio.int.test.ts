@@ -13,7 +13,10 @@ describe('GET /v1/wallets/{address}/portfolio: every 400, answered before the po
   let gateway: WalletGateway;
 
   beforeAll(async () => {
-    gateway = await startWalletGateway({ positionsAddress: '127.0.0.1:1', untracked: { [untracked]: 'address is a high-volume address (Exchange) and is not tracked' } });
+    gateway = await startWalletGateway({
+      positionsAddress: '127.0.0.1:1',
+      untracked: { [untracked]: 'address is a high-volume address (Exchange) and is not tracked' },
+    });
   });
 
   afterAll(async () => {

@@ -58,7 +58,11 @@ async function get(path: string, headers: Record<string, string> = {}): Promise<
 }
 
 /** The wallet's positions on its chain through the gateway, with `query` parameters (and the key of `headers.authorization` if given). */
-async function positionsOf(wallet: Pick<SampledWallet, 'chain' | 'address'>, query: Record<string, string>, headers: Record<string, string> = {}): Promise<any[]> {
+async function positionsOf(
+  wallet: Pick<SampledWallet, 'chain' | 'address'>,
+  query: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<any[]> {
   const search = new URLSearchParams({ 'filter[chain_ids]': wallet.chain.id, ...query });
   const path = `/v1/wallets/${wallet.address}/positions/?${search}`;
   const body = await get(path, { ...networkHeaders(wallet.chain.id), ...headers });
@@ -67,7 +71,8 @@ async function positionsOf(wallet: Pick<SampledWallet, 'chain' | 'address'>, que
 }
 
 /** A fungible_info's implementation on `chainId`: its address there ('' for the native asset). */
-const addressOn = (fungibleInfo: any, chainId: string): string => fungibleInfo.implementations.find((implementation: any) => implementation.chain_id === chainId).address ?? '';
+const addressOn = (fungibleInfo: any, chainId: string): string =>
+  fungibleInfo.implementations.find((implementation: any) => implementation.chain_id === chainId).address ?? '';
 const assetAddress = (resource: any): string => addressOn(resource.attributes.fungible_info, resource.relationships.chain.data.id);
 /** The fungible_infos a position shows, with the address each names on the position's chain. */
 const shownFungibles = (resource: any): { address: string; info: any }[] => {
@@ -190,8 +195,17 @@ describe('GET /v1/wallets/{address}/positions/ over the test world', () => {
         const { attributes, relationships } = resource;
         const address = assetAddress(resource);
         expectQuantity(attributes.quantity, BigInt(attributes.quantity.int), decimals(wallet, address));
-        expect(attributes.fungible_info.implementations).toContainEqual({ chain_id: wallet.chain.id, decimals: decimals(wallet, address), address: address === '' ? null : address });
-        expect([attributes.position_type, attributes.protocol, attributes.application_metadata, attributes.receipt]).toEqual(['wallet', null, undefined, undefined]);
+        expect(attributes.fungible_info.implementations).toContainEqual({
+          chain_id: wallet.chain.id,
+          decimals: decimals(wallet, address),
+          address: address === '' ? null : address,
+        });
+        expect([attributes.position_type, attributes.protocol, attributes.application_metadata, attributes.receipt]).toEqual([
+          'wallet',
+          null,
+          undefined,
+          undefined,
+        ]);
         expect(relationships.chain).toEqual({ links: { related: `${publicUrl}/v1/chains/${wallet.chain.id}` }, data: { type: 'chains', id: wallet.chain.id } });
         expect(relationships.dapp).toBeUndefined();
         if (attributes.fungible_info.id) expect(relationships.fungible.data).toEqual({ type: 'fungibles', id: attributes.fungible_info.id });
@@ -233,7 +247,11 @@ describe('GET /v1/wallets/{address}/positions/ over the test world', () => {
       const simple = await positionsOf(wallet, { 'filter[positions]': 'only_simple' });
       const complex = await positionsOf(wallet, { 'filter[positions]': 'only_complex' });
       const all = await positionsOf(wallet, { 'filter[positions]': 'no_filter' });
-      const receipts = new Set(complex.flatMap((resource) => (resource.attributes.receipt?.fungible_info ? [addressOn(resource.attributes.receipt.fungible_info, wallet.chain.id)] : [])));
+      const receipts = new Set(
+        complex.flatMap((resource) =>
+          resource.attributes.receipt?.fungible_info ? [addressOn(resource.attributes.receipt.fungible_info, wallet.chain.id)] : [],
+        ),
+      );
       const expected = [...simple.filter((resource) => !receipts.has(assetAddress(resource))), ...complex];
       expect({ wallet: wallet.address, ids: ids(all) }).toEqual({ wallet: wallet.address, ids: ids(expected) });
       expect(ids(await positionsOf(wallet, { 'filter[positions]': 'no_filter', 'page[size]': '1' }))).toEqual(ids(all));
@@ -294,7 +312,9 @@ describe('GET /v1/wallets/{address}/positions/ over the test world', () => {
       expect({ query, ids: ids(served) }).toEqual({ query, ids: ids(all.filter(keep)) });
       return served;
     };
-    expect(await only({ 'filter[position_types]': 'wallet,deposit' }, (resource) => ['wallet', 'deposit'].includes(resource.attributes.position_type))).not.toHaveLength(0);
+    expect(
+      await only({ 'filter[position_types]': 'wallet,deposit' }, (resource) => ['wallet', 'deposit'].includes(resource.attributes.position_type)),
+    ).not.toHaveLength(0);
     const fungibleId = all.find((resource) => resource.attributes.fungible_info.id)!.attributes.fungible_info.id;
     expect(await only({ 'filter[fungible_ids]': fungibleId }, (resource) => resource.attributes.fungible_info.id === fungibleId)).not.toHaveLength(0);
     const dappId = all.find((resource) => resource.relationships.dapp)!.relationships.dapp.data.id;
@@ -314,7 +334,7 @@ describe('fungible_info (spec 2.2) of positions over the test world', () => {
     }),
   ];
 
-  test('the registry\'s tokens on every chain of the network with the addresses and decimals the chains answer, verified from the registry, price from GetPrices now, supplies from totalSupply()', async () => {
+  test("the registry's tokens on every chain of the network with the addresses and decimals the chains answer, verified from the registry, price from GetPrices now, supplies from totalSupply()", async () => {
     const truth = await loadFungibleTruth(manifest);
     const seen = { multiChain: 0, verified: 0, unverified: 0, spam: 0, priced: 0, native: 0 };
     for (const wallet of wallets()) {
@@ -329,13 +349,21 @@ describe('fungible_info (spec 2.2) of positions over the test world', () => {
         const { prices } = await unary(harness.referenceData, harness.referenceData.getPrices, {
           context,
           currency: 'usd',
-          queries: implementations.map((implementation) => ({ token: { chainId: implementation.chain_id, address: implementation.address ?? '' }, timestamp: '0' })),
+          queries: implementations.map((implementation) => ({
+            token: { chainId: implementation.chain_id, address: implementation.address ?? '' },
+            timestamp: '0',
+          })),
         });
-        const priceOf = new Map(implementations.map((implementation, index) => [`${implementation.chain_id}:${implementation.address ?? ''}`, prices[index]!.price]));
+        const priceOf = new Map(
+          implementations.map((implementation, index) => [`${implementation.chain_id}:${implementation.address ?? ''}`, prices[index]!.price]),
+        );
         for (const { address, info } of shown) {
           const fungible = expected.get(address)!;
           // The fungible's price is its first implementation's that has one.
-          const price = fungible.implementations.map((implementation) => priceOf.get(`${implementation.chain_id}:${implementation.address ?? ''}`)).find((value) => value !== undefined) ?? null;
+          const price =
+            fungible.implementations
+              .map((implementation) => priceOf.get(`${implementation.chain_id}:${implementation.address ?? ''}`))
+              .find((value) => value !== undefined) ?? null;
           const market = info.market_data;
           const at = { chain: wallet.chain.id, token: address };
           expect({ ...at, implementations: info.implementations, verified: info.flags.verified, asset_class: info.asset_class, price: market.price }).toEqual({
@@ -347,7 +375,13 @@ describe('fungible_info (spec 2.2) of positions over the test world', () => {
           });
           if (fungible.id !== undefined) expect({ ...at, id: info.id }).toEqual({ ...at, id: fungible.id });
           const nearOrNull = (value: number | null) => (value === null ? null : near(value));
-          expect({ ...at, total: market.total_supply, circulating: market.circulating_supply, fdv: market.fully_diluted_valuation, cap: market.market_cap }).toEqual({
+          expect({
+            ...at,
+            total: market.total_supply,
+            circulating: market.circulating_supply,
+            fdv: market.fully_diluted_valuation,
+            cap: market.market_cap,
+          }).toEqual({
             ...at,
             total: nearOrNull(fungible.totalSupply),
             circulating: nearOrNull(fungible.circulatingSupply),
@@ -370,7 +404,12 @@ describe('fungible_info (spec 2.2) of positions over the test world', () => {
     }
     // Each kind of fungible passed through: a registry token on two chains, the native asset, spam and other unverified tokens.
     expect(Object.fromEntries(Object.entries(seen).map(([kind, count]) => [kind, count > 0]))).toEqual({
-      multiChain: true, verified: true, unverified: true, spam: true, priced: true, native: true,
+      multiChain: true,
+      verified: true,
+      unverified: true,
+      spam: true,
+      priced: true,
+      native: true,
     });
   }, 600_000);
 
@@ -380,7 +419,9 @@ describe('fungible_info (spec 2.2) of positions over the test world', () => {
     for (const wallet of wallets()) {
       const plain = (await positionsOf(wallet, { 'filter[positions]': 'no_filter', 'filter[trash]': 'no_filter' })).flatMap(shownFungibles);
       expect(plain.filter(({ info }) => 'asset_class' in info)).toEqual([]);
-      const served = (await positionsOf(wallet, { 'filter[positions]': 'no_filter', 'filter[trash]': 'no_filter' }, { authorization: classifiedAuthorization })).flatMap(shownFungibles);
+      const served = (
+        await positionsOf(wallet, { 'filter[positions]': 'no_filter', 'filter[trash]': 'no_filter' }, { authorization: classifiedAuthorization })
+      ).flatMap(shownFungibles);
       for (const { address, info } of served) {
         const assetClass = truth.assetClass(wallet.chain.id, address);
         expect({ token: address, asset_class: info.asset_class }).toEqual({ token: address, asset_class: assetClass });
@@ -392,7 +433,9 @@ describe('fungible_info (spec 2.2) of positions over the test world', () => {
         const { asset_class: _, ...rest } = info;
         return { address, id: rest.id, implementations: rest.implementations, verified: rest.flags.verified };
       });
-      expect(withoutClass).toEqual(plain.map(({ address, info }) => ({ address, id: info.id, implementations: info.implementations, verified: info.flags.verified })));
+      expect(withoutClass).toEqual(
+        plain.map(({ address, info }) => ({ address, id: info.id, implementations: info.implementations, verified: info.flags.verified })),
+      );
     }
     expect(classified).toBeGreaterThan(0);
   }, 300_000);
@@ -404,35 +447,46 @@ describe('GET /v1/wallets/{address}/portfolio over the test world', () => {
       const headers = networkHeaders(wallet.chain.id);
       const networkChains = manifest.chains.filter((chain) => testnets.has(chain.id) === testnets.has(wallet.chain.id)).map((chain) => chain.id);
       // Prices follow the pool events as reference-data folds them; both reads see the same ones once it has caught up.
-      for (const currency of ['usd', 'eur']) await eventually(async () => {
-        const positions = (await get(`/v1/wallets/${wallet.address}/positions/?filter[positions]=no_filter&currency=${currency}`, headers)).data as any[];
-        const path = `/v1/wallets/${wallet.address}/portfolio?filter[positions]=no_filter&currency=${currency}`;
-        const body = await get(path, headers);
-        expect(body.links).toEqual({ self: `${publicUrl}${path}` });
-        expect([body.data.type, body.data.id]).toEqual(['portfolio', wallet.address]);
-        const sign = (resource: any) => (resource.attributes.position_type === 'loan' ? -1 : 1);
-        const sum = (keep: (resource: any) => boolean, of: (resource: any) => number) => positions.filter(keep).reduce((total, resource) => total + of(resource), 0);
-        const value = (resource: any) => resource.attributes.value ?? 0;
-        const ofTypes = (types: string[]) => sum((resource) => types.includes(resource.attributes.position_type), value);
-        const attributes = body.data.attributes;
-        expect(attributes.positions_distribution_by_type).toEqual({
-          wallet: near(ofTypes(['wallet'])),
-          deposited: near(ofTypes(['deposit', 'reward', 'investment'])),
-          borrowed: near(ofTypes(['loan'])),
-          locked: near(ofTypes(['locked'])),
-          staked: near(ofTypes(['staked'])),
-        });
-        const total = sum(() => true, (resource) => sign(resource) * value(resource));
-        expect(attributes.total.positions).toEqual(near(total));
-        expect(Object.keys(attributes.positions_distribution_by_chain).sort()).toEqual([...networkChains].sort());
-        for (const chainId of networkChains) {
-          const onChain = sum((resource) => resource.relationships.chain.data.id === chainId, (resource) => sign(resource) * value(resource));
-          expect(attributes.positions_distribution_by_chain[chainId]).toEqual(near(onChain));
-        }
-        const change = sum(() => true, (resource) => sign(resource) * (resource.attributes.changes?.absolute_1d ?? 0));
-        expect(attributes.changes.absolute_1d).toEqual(near(change));
-        expect(attributes.changes.percent_1d).toEqual(near(total - change === 0 ? 0 : (change / (total - change)) * 100));
-      }, 120_000);
+      for (const currency of ['usd', 'eur'])
+        await eventually(async () => {
+          const positions = (await get(`/v1/wallets/${wallet.address}/positions/?filter[positions]=no_filter&currency=${currency}`, headers)).data as any[];
+          const path = `/v1/wallets/${wallet.address}/portfolio?filter[positions]=no_filter&currency=${currency}`;
+          const body = await get(path, headers);
+          expect(body.links).toEqual({ self: `${publicUrl}${path}` });
+          expect([body.data.type, body.data.id]).toEqual(['portfolio', wallet.address]);
+          const sign = (resource: any) => (resource.attributes.position_type === 'loan' ? -1 : 1);
+          const sum = (keep: (resource: any) => boolean, of: (resource: any) => number) =>
+            positions.filter(keep).reduce((total, resource) => total + of(resource), 0);
+          const value = (resource: any) => resource.attributes.value ?? 0;
+          const ofTypes = (types: string[]) => sum((resource) => types.includes(resource.attributes.position_type), value);
+          const attributes = body.data.attributes;
+          expect(attributes.positions_distribution_by_type).toEqual({
+            wallet: near(ofTypes(['wallet'])),
+            deposited: near(ofTypes(['deposit', 'reward', 'investment'])),
+            borrowed: near(ofTypes(['loan'])),
+            locked: near(ofTypes(['locked'])),
+            staked: near(ofTypes(['staked'])),
+          });
+          const total = sum(
+            () => true,
+            (resource) => sign(resource) * value(resource),
+          );
+          expect(attributes.total.positions).toEqual(near(total));
+          expect(Object.keys(attributes.positions_distribution_by_chain).sort()).toEqual([...networkChains].sort());
+          for (const chainId of networkChains) {
+            const onChain = sum(
+              (resource) => resource.relationships.chain.data.id === chainId,
+              (resource) => sign(resource) * value(resource),
+            );
+            expect(attributes.positions_distribution_by_chain[chainId]).toEqual(near(onChain));
+          }
+          const change = sum(
+            () => true,
+            (resource) => sign(resource) * (resource.attributes.changes?.absolute_1d ?? 0),
+          );
+          expect(attributes.changes.absolute_1d).toEqual(near(change));
+          expect(attributes.changes.percent_1d).toEqual(near(total - change === 0 ? 0 : (change / (total - change)) * 100));
+        }, 120_000);
     }
   }, 300_000);
 });
@@ -448,10 +502,16 @@ describe('one price per fungible over the test world', () => {
         ...assets.flatMap((asset) => asset.implementations.map((implementation) => ({ asset, ...implementation }))),
         ...chains.map((chain) => ({ asset: assets.find((asset) => asset.symbol === 'WETH')!, chainId: chain.id, address: '' })),
       ];
-      const queries = moments.flatMap((moment) => refs.map((ref) => ({ token: { chainId: ref.chainId, address: ref.address }, timestamp: String(moment.timestamp) })));
+      const queries = moments.flatMap((moment) =>
+        refs.map((ref) => ({ token: { chainId: ref.chainId, address: ref.address }, timestamp: String(moment.timestamp) })),
+      );
       // The newest prices are those of the head once reference-data has folded every chain to it.
       await eventually(async () => {
-        const { prices } = await unary(harness.referenceData, harness.referenceData.getPrices, { context: { organizationId: '', roles: [], addons: [], network }, currency: 'usd', queries });
+        const { prices } = await unary(harness.referenceData, harness.referenceData.getPrices, {
+          context: { organizationId: '', roles: [], addons: [], network },
+          currency: 'usd',
+          queries,
+        });
         moments.forEach((moment, index) => {
           const served = prices.slice(index * refs.length, (index + 1) * refs.length).map((price) => price.price);
           for (const asset of assets) {

@@ -26,14 +26,26 @@ describe('GET /v1/wallets/{address}/positions/: every 400 of spec 4.4 and 8, ans
 
   test.each([
     ['/v1/wallets/0x123/positions/', 'path parameter address: must be an EVM address (0x and 40 hex digits) or a Solana address (base58 of 32 bytes)'],
-    ['/v1/wallets/0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl/positions/', 'path parameter address: must be an EVM address (0x and 40 hex digits) or a Solana address (base58 of 32 bytes)'],
+    [
+      '/v1/wallets/0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl/positions/',
+      'path parameter address: must be an EVM address (0x and 40 hex digits) or a Solana address (base58 of 32 bytes)',
+    ],
     [path('?currency=doge'), 'parameter currency: must be one of eth, btc, usd, eur, krw, rub, gbp, aud, cad, inr, jpy, nzd, try, zar, cny, chf'],
     [path('?filter[positions]=all'), 'parameter filter[positions]: must be only_simple, only_complex or no_filter'],
     [path(`?filter[position_types]=${list(9, () => 'wallet')}`), 'parameter filter[position_types]: must name at most 8 values (got 9)'],
-    [path('?filter[position_types]=wallet,farming'), 'parameter filter[position_types]: each value must be one of deposit, loan, locked, staked, reward, wallet, investment (got "farming")'],
-    [path('?filter[position_types]=wallet,,loan'), 'parameter filter[position_types]: must not contain an empty value (a comma-separated list of non-empty values)'],
+    [
+      path('?filter[position_types]=wallet,farming'),
+      'parameter filter[position_types]: each value must be one of deposit, loan, locked, staked, reward, wallet, investment (got "farming")',
+    ],
+    [
+      path('?filter[position_types]=wallet,,loan'),
+      'parameter filter[position_types]: must not contain an empty value (a comma-separated list of non-empty values)',
+    ],
     [path(`?filter[chain_ids]=${list(26, () => 'ethereum')}`), 'parameter filter[chain_ids]: must name at most 25 values (got 26)'],
-    [path('?filter[chain_ids]=bad$chain'), 'parameter filter[chain_ids]: each chain id must be 1 to 64 letters, digits, dots, dashes or underscores (got "bad$chain")'],
+    [
+      path('?filter[chain_ids]=bad$chain'),
+      'parameter filter[chain_ids]: each chain id must be 1 to 64 letters, digits, dots, dashes or underscores (got "bad$chain")',
+    ],
     [path('?filter[chain_ids]=ethereum,,base'), 'parameter filter[chain_ids]: must not contain an empty value (a comma-separated list of non-empty values)'],
     [path('?filter[chain_ids]='), 'parameter filter[chain_ids]: must not contain an empty value (a comma-separated list of non-empty values)'],
     [path('?filter[chain_ids]=ethereum,unknown-chain'), 'parameter filter[chain_ids]: chain unknown-chain is not supported'],
@@ -41,7 +53,10 @@ describe('GET /v1/wallets/{address}/positions/: every 400 of spec 4.4 and 8, ans
     [path('?filter[chain_ids]=solana'), 'chain solana does not support this wallet address type'],
     [path('?filter[chain_ids]=ethereum', solanaWallet), 'chain ethereum does not support this wallet address type'],
     [path(`?filter[fungible_ids]=${list(26, (index) => `f${index}`)}`), 'parameter filter[fungible_ids]: must name at most 25 values (got 26)'],
-    [path(`?filter[fungible_ids]=usdc,${'f'.repeat(45)}`), `parameter filter[fungible_ids]: each fungible id must be at most 44 characters (got "${'f'.repeat(45)}")`],
+    [
+      path(`?filter[fungible_ids]=usdc,${'f'.repeat(45)}`),
+      `parameter filter[fungible_ids]: each fungible id must be at most 44 characters (got "${'f'.repeat(45)}")`,
+    ],
     [path('?filter[fungible_ids]=usdc,'), 'parameter filter[fungible_ids]: must not contain an empty value (a comma-separated list of non-empty values)'],
     [path(`?filter[dapp_ids]=${list(26, (index) => `d${index}`)}`), 'parameter filter[dapp_ids]: must name at most 25 values (got 26)'],
     [path(`?filter[dapp_ids]=${'d'.repeat(33)}`), `parameter filter[dapp_ids]: each dapp id must be 1 to 32 characters (got "${'d'.repeat(33)}")`],
@@ -78,7 +93,9 @@ describe('GET /v1/wallets/{address}/positions/: every 400 of spec 4.4 and 8, ans
       const response = await gateway.get(url);
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('5');
-      expect(await json(response)).toEqual({ errors: [{ title: 'Service is temporarily unavailable', detail: 'a backend service is unavailable; retry later' }] });
+      expect(await json(response)).toEqual({
+        errors: [{ title: 'Service is temporarily unavailable', detail: 'a backend service is unavailable; retry later' }],
+      });
     }
   });
 
@@ -93,8 +110,17 @@ describe('GET /v1/wallets/{address}/positions/: every 400 of spec 4.4 and 8, ans
     const document = await json(await fetch(`${gateway.baseUrl}/v1/openapi.json`));
     const operation = document.paths['/v1/wallets/{address}/positions/'].get;
     expect(operation.parameters.map((parameter: any) => `${parameter.in} ${parameter.name}`).sort()).toEqual([
-      'header X-Env', 'path address', 'query currency', 'query filter[chain_ids]', 'query filter[dapp_ids]', 'query filter[fungible_ids]',
-      'query filter[position_types]', 'query filter[positions]', 'query filter[trash]', 'query sort', 'query sync',
+      'header X-Env',
+      'path address',
+      'query currency',
+      'query filter[chain_ids]',
+      'query filter[dapp_ids]',
+      'query filter[fungible_ids]',
+      'query filter[position_types]',
+      'query filter[positions]',
+      'query filter[trash]',
+      'query sort',
+      'query sync',
     ]);
     // 402: a keyless GET of data may be paid for per request (x402) instead of presenting a key.
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '402', '429', '500', '503']);

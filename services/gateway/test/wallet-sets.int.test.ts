@@ -110,7 +110,8 @@ beforeAll(async () => {
 
   // Both chains indexed up to their world's end, and the balance changes folded.
   await eventually(async () => {
-    const tip = async (chainId: string) => (await harness.database.prisma.indexedBlock.findMany({ where: { chainId }, orderBy: { number: 'desc' }, take: 1 }))[0]?.number ?? -1n;
+    const tip = async (chainId: string) =>
+      (await harness.database.prisma.indexedBlock.findMany({ where: { chainId }, orderBy: { number: 'desc' }, take: 1 }))[0]?.number ?? -1n;
     expect(Number(await tip('ethereum'))).toBeGreaterThanOrEqual(ethereum.endBlock);
     expect(Number(await tip('solana'))).toBeGreaterThanOrEqual(solana.endSlot);
   }, 240_000);
@@ -166,7 +167,9 @@ describe('wallet sets of an EVM and a Solana wallet', () => {
       expect(ids(both.data)).toEqual(ids([...evm.data, ...sol.data]));
       const values = both.data.map((resource) => resource.attributes.value ?? -Infinity);
       expect(values).toEqual([...values].sort((a, b) => b - a));
-      const quantities = new Map<string, bigint>(both.data.map((resource) => [`${resource.relationships.chain.data.id}:${assetOf(resource)}`, BigInt(resource.attributes.quantity.int)]));
+      const quantities = new Map<string, bigint>(
+        both.data.map((resource) => [`${resource.relationships.chain.data.id}:${assetOf(resource)}`, BigInt(resource.attributes.quantity.int)]),
+      );
       expect(quantities).toEqual(await chainHoldings());
       expect(new Set(both.data.map((resource) => resource.relationships.chain.data.id))).toEqual(new Set(['ethereum', 'solana']));
     }, 180_000);
@@ -177,7 +180,7 @@ describe('wallet sets of an EVM and a Solana wallet', () => {
     expect(ascending.data.slice(valued.length).every((resource: any) => resource.attributes.value === null)).toBe(true);
   }, 240_000);
 
-  test('positions: filter[chain_ids] applies per wallet by family; a chain no address of the set can read is the wallet endpoint\'s 400', async () => {
+  test("positions: filter[chain_ids] applies per wallet by family; a chain no address of the set can read is the wallet endpoint's 400", async () => {
     const [onEthereum, evmOnly] = await Promise.all([
       ok(`/v1/wallet-sets/positions/?addresses=${set()}&filter[chain_ids]=ethereum`),
       ok(`/v1/wallets/${evmWallet}/positions/?filter[chain_ids]=ethereum`),
@@ -192,12 +195,30 @@ describe('wallet sets of an EVM and a Solana wallet', () => {
     });
   }, 60_000);
 
-  test('transactions: the pages walked to the end are the union of both wallets\' histories, newest first, each once, every page full but the last', async () => {
+  test("transactions: the pages walked to the end are the union of both wallets' histories, newest first, each once, every page full but the last", async () => {
     await eventually(async () => {
       const [both, evm, sol] = await Promise.all([
-        walk((after) => served(api.GET('/v1/wallet-sets/transactions/', { params: { query: { addresses: set(), 'page[size]': '7', ...(after ? { 'page[after]': after } : {}) } } }))),
-        walk((after) => served(api.GET('/v1/wallets/{address}/transactions/', { params: { path: { address: evmWallet }, query: { 'page[size]': '100', ...(after ? { 'page[after]': after } : {}) } } }))),
-        walk((after) => served(api.GET('/v1/wallets/{address}/transactions/', { params: { path: { address: solanaWallet }, query: { 'page[size]': '100', ...(after ? { 'page[after]': after } : {}) } } }))),
+        walk((after) =>
+          served(
+            api.GET('/v1/wallet-sets/transactions/', {
+              params: { query: { addresses: set(), 'page[size]': '7', ...(after ? { 'page[after]': after } : {}) } },
+            }),
+          ),
+        ),
+        walk((after) =>
+          served(
+            api.GET('/v1/wallets/{address}/transactions/', {
+              params: { path: { address: evmWallet }, query: { 'page[size]': '100', ...(after ? { 'page[after]': after } : {}) } },
+            }),
+          ),
+        ),
+        walk((after) =>
+          served(
+            api.GET('/v1/wallets/{address}/transactions/', {
+              params: { path: { address: solanaWallet }, query: { 'page[size]': '100', ...(after ? { 'page[after]': after } : {}) } },
+            }),
+          ),
+        ),
       ]);
       expect(evm.items.length).toBeGreaterThan(0);
       expect(sol.items.length).toBeGreaterThan(0);
@@ -218,19 +239,35 @@ describe('wallet sets of an EVM and a Solana wallet', () => {
 
 describe('a one-address set is its wallet', () => {
   test.each([
-    ['portfolio', (address: string) => `/v1/wallets/${address}/portfolio?currency=eur`, (address: string) => `/v1/wallet-sets/portfolio?addresses=${address}&currency=eur`],
-    ['positions', (address: string) => `/v1/wallets/${address}/positions/?filter[trash]=no_filter`, (address: string) => `/v1/wallet-sets/positions/?addresses=${address}&filter[trash]=no_filter`],
-    ['transactions', (address: string) => `/v1/wallets/${address}/transactions/?page[size]=5`, (address: string) => `/v1/wallet-sets/transactions/?addresses=${address}&page[size]=5`],
-  ])('%s: the same body as the wallet endpoint apart from links', async (_name, walletPath, setPath) => {
-    for (const address of [evmWallet, solanaWallet]) {
-      await eventually(async () => {
-        const [wallet, one] = await Promise.all([ok(walletPath(address)), ok(setPath(address))]);
-        expect(one.data).toEqual(wallet.data);
-        expect(one.links.self).toBe(`${publicUrl}${setPath(address)}`);
-        expect(one.links.next === undefined).toBe(wallet.links.next === undefined);
-      }, 60_000);
-    }
-  }, 150_000);
+    [
+      'portfolio',
+      (address: string) => `/v1/wallets/${address}/portfolio?currency=eur`,
+      (address: string) => `/v1/wallet-sets/portfolio?addresses=${address}&currency=eur`,
+    ],
+    [
+      'positions',
+      (address: string) => `/v1/wallets/${address}/positions/?filter[trash]=no_filter`,
+      (address: string) => `/v1/wallet-sets/positions/?addresses=${address}&filter[trash]=no_filter`,
+    ],
+    [
+      'transactions',
+      (address: string) => `/v1/wallets/${address}/transactions/?page[size]=5`,
+      (address: string) => `/v1/wallet-sets/transactions/?addresses=${address}&page[size]=5`,
+    ],
+  ])(
+    '%s: the same body as the wallet endpoint apart from links',
+    async (_name, walletPath, setPath) => {
+      for (const address of [evmWallet, solanaWallet]) {
+        await eventually(async () => {
+          const [wallet, one] = await Promise.all([ok(walletPath(address)), ok(setPath(address))]);
+          expect(one.data).toEqual(wallet.data);
+          expect(one.links.self).toBe(`${publicUrl}${setPath(address)}`);
+          expect(one.links.next === undefined).toBe(wallet.links.next === undefined);
+        }, 60_000);
+      }
+    },
+    150_000,
+  );
 });
 
 describe('every 400 of the wallet-set endpoints names addresses and the rule it broke', () => {
@@ -252,7 +289,10 @@ describe('every 400 of the wallet-set endpoints names addresses and the rule it 
         body: { errors: [{ title: 'Parameter is malformed', detail }] },
       });
     }
-    expect(await get(`/v1/wallet-sets/${endpoint}`)).toEqual({ status: 400, body: { errors: [{ title: 'Parameter is malformed', detail: `parameter addresses: must be ${shape}` }] } });
+    expect(await get(`/v1/wallet-sets/${endpoint}`)).toEqual({
+      status: 400,
+      body: { errors: [{ title: 'Parameter is malformed', detail: `parameter addresses: must be ${shape}` }] },
+    });
   });
 
   test('a page[after] this endpoint did not hand out', async () => {

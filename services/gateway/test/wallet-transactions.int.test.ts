@@ -60,71 +60,136 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
   const write = async (tx: ReturnType<typeof transaction>) => store.writeTransaction(tx, walletRows(tx, facts));
 
   const swap = transaction(blockRef('ethereum', 500, base + 50), 3, {
-    from: wallet, to: router, actType: 'trade', contract: router, methodId: '0x38ed1739', methodName: 'swapExactTokensForTokens',
+    from: wallet,
+    to: router,
+    actType: 'trade',
+    contract: router,
+    methodId: '0x38ed1739',
+    methodName: 'swapExactTokensForTokens',
     transfers: [
       { asset: native, amount: '1500000000000000000', sender: wallet, recipient: router },
       { asset: erc20(usdc), amount: '2500000', sender: router, recipient: wallet },
     ],
   });
   const nftReceive = transaction(blockRef('base', 400, base + 40), 0, {
-    from: friend, to: collection, transfers: [
+    from: friend,
+    to: collection,
+    transfers: [
       { asset: erc721(collection, '7'), amount: '1', sender: friend, recipient: wallet },
       { asset: { kind: AssetKind.ASSET_KIND_ERC1155, address: items, tokenId: '42' }, amount: '3', sender: friend, recipient: wallet },
     ],
   });
   const spam = transaction(blockRef('ethereum', 450, base + 45), 1, {
-    from: friend, to: spamToken, transfers: [{ asset: erc20(spamToken), amount: '1', sender: friend, recipient: wallet }],
+    from: friend,
+    to: spamToken,
+    transfers: [{ asset: erc20(spamToken), amount: '1', sender: friend, recipient: wallet }],
   });
   const plain = Array.from({ length: 4 }, (_, index) =>
-    transaction(blockRef('ethereum', 300 + index, base + index), 0, { from: wallet, to: friend, transfers: [{ asset: native, amount: '1000', sender: wallet, recipient: friend }] }),
+    transaction(blockRef('ethereum', 300 + index, base + index), 0, {
+      from: wallet,
+      to: friend,
+      transfers: [{ asset: native, amount: '1000', sender: wallet, recipient: friend }],
+    }),
   );
   // More fungibles than one GetPrices request may ask for.
   const airdropped = randomAddress();
   const airdropTokens = Array.from({ length: 1_001 }, () => randomAddress());
   const airdrop = transaction(blockRef('ethereum', 600, base + 60), 0, {
-    from: friend, to: router, transfers: airdropTokens.map((address) => ({ asset: erc20(address), amount: '3', sender: friend, recipient: airdropped })),
+    from: friend,
+    to: router,
+    transfers: airdropTokens.map((address) => ({ asset: erc20(address), amount: '3', sender: friend, recipient: airdropped })),
   });
-  const testnetTx = transaction(blockRef('sepolia', 10, base + 5), 0, { from: wallet, to: friend, transfers: [{ asset: native, amount: '5', sender: wallet, recipient: friend }] });
+  const testnetTx = transaction(blockRef('sepolia', 10, base + 5), 0, {
+    from: wallet,
+    to: friend,
+    transfers: [{ asset: native, amount: '5', sender: wallet, recipient: friend }],
+  });
 
   // What GetFungibles knows: Ether and USDC on ethereum and base (USDC at another address there),
   // USDC classified for organizations with the add-on; the spam and airdropped tokens are unknown to it.
   const usdcOnBase = randomAddress();
   const catalog = (classified: boolean) => [
     Fungible.fromPartial({
-      id: 'eth', name: 'Ether', symbol: 'ETH', iconUrl: 'https://icons.test/eth.png', verified: true,
-      implementations: [{ chainId: 'ethereum', address: '', decimals: 18 }, { chainId: 'base', address: '', decimals: 18 }],
+      id: 'eth',
+      name: 'Ether',
+      symbol: 'ETH',
+      iconUrl: 'https://icons.test/eth.png',
+      verified: true,
+      implementations: [
+        { chainId: 'ethereum', address: '', decimals: 18 },
+        { chainId: 'base', address: '', decimals: 18 },
+      ],
       marketData: { price: 3120, changes: { percent1d: 1.5, percent30d: -3 } },
     }),
     Fungible.fromPartial({
-      id: 'usdc', name: 'USD Coin', symbol: 'USDC', verified: true, description: 'A dollar stablecoin.',
-      implementations: [{ chainId: 'ethereum', address: usdc, decimals: 6 }, { chainId: 'base', address: usdcOnBase, decimals: 6 }],
+      id: 'usdc',
+      name: 'USD Coin',
+      symbol: 'USDC',
+      verified: true,
+      description: 'A dollar stablecoin.',
+      implementations: [
+        { chainId: 'ethereum', address: usdc, decimals: 6 },
+        { chainId: 'base', address: usdcOnBase, decimals: 6 },
+      ],
       marketData: {
-        price: 0.9995, totalSupply: 3_000_000, circulatingSupply: 2_000_000, fullyDilutedValuation: 2_998_500, marketCap: 1_999_000,
-        changes: { percent1d: 0.01, percent30d: -0.02, percent90d: 0.03, percent365d: 0 }, volume1d: 42_000,
+        price: 0.9995,
+        totalSupply: 3_000_000,
+        circulatingSupply: 2_000_000,
+        fullyDilutedValuation: 2_998_500,
+        marketCap: 1_999_000,
+        changes: { percent1d: 0.01, percent30d: -0.02, percent90d: 0.03, percent365d: 0 },
+        volume1d: 42_000,
       },
       assetClass: classified ? 'stablecoin' : '',
     }),
   ];
   const fixtureFungibles = (request: GetFungiblesRequest): Fungible[] =>
     catalog(request.context?.addons.includes('classification') ?? false).filter((fungible) =>
-      fungible.implementations.some((implementation) => request.implementations.some((ref) => ref.chainId === implementation.chainId && ref.address === implementation.address)),
+      fungible.implementations.some((implementation) =>
+        request.implementations.some((ref) => ref.chainId === implementation.chainId && ref.address === implementation.address),
+      ),
     );
   const nullMarket = {
-    price: null, total_supply: null, circulating_supply: null, fully_diluted_valuation: null, market_cap: null,
-    changes: { percent_1d: null, percent_30d: null, percent_90d: null, percent_365d: null }, trading_volumes: { volume_1d: null },
+    price: null,
+    total_supply: null,
+    circulating_supply: null,
+    fully_diluted_valuation: null,
+    market_cap: null,
+    changes: { percent_1d: null, percent_30d: null, percent_90d: null, percent_365d: null },
+    trading_volumes: { volume_1d: null },
   };
   const etherInfo = {
-    name: 'Ether', symbol: 'ETH', icon: { url: 'https://icons.test/eth.png' }, flags: { verified: true },
-    implementations: [{ chain_id: 'ethereum', decimals: 18, address: null }, { chain_id: 'base', decimals: 18, address: null }], id: 'eth',
-    description: '', market_data: { ...nullMarket, price: 3120, changes: { ...nullMarket.changes, percent_1d: 1.5, percent_30d: -3 } },
+    name: 'Ether',
+    symbol: 'ETH',
+    icon: { url: 'https://icons.test/eth.png' },
+    flags: { verified: true },
+    implementations: [
+      { chain_id: 'ethereum', decimals: 18, address: null },
+      { chain_id: 'base', decimals: 18, address: null },
+    ],
+    id: 'eth',
+    description: '',
+    market_data: { ...nullMarket, price: 3120, changes: { ...nullMarket.changes, percent_1d: 1.5, percent_30d: -3 } },
   };
   const usdcInfo = {
-    name: 'USD Coin', symbol: 'USDC', icon: null, flags: { verified: true },
-    implementations: [{ chain_id: 'ethereum', decimals: 6, address: usdc }, { chain_id: 'base', decimals: 6, address: usdcOnBase }], id: 'usdc',
+    name: 'USD Coin',
+    symbol: 'USDC',
+    icon: null,
+    flags: { verified: true },
+    implementations: [
+      { chain_id: 'ethereum', decimals: 6, address: usdc },
+      { chain_id: 'base', decimals: 6, address: usdcOnBase },
+    ],
+    id: 'usdc',
     description: 'A dollar stablecoin.',
     market_data: {
-      price: 0.9995, total_supply: 3_000_000, circulating_supply: 2_000_000, fully_diluted_valuation: 2_998_500, market_cap: 1_999_000,
-      changes: { percent_1d: 0.01, percent_30d: -0.02, percent_90d: 0.03, percent_365d: 0 }, trading_volumes: { volume_1d: 42_000 },
+      price: 0.9995,
+      total_supply: 3_000_000,
+      circulating_supply: 2_000_000,
+      fully_diluted_valuation: 2_998_500,
+      market_cap: 1_999_000,
+      changes: { percent_1d: 0.01, percent_30d: -0.02, percent_90d: 0.03, percent_365d: 0 },
+      trading_volumes: { volume_1d: 42_000 },
     },
   };
 
@@ -151,17 +216,44 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     referenceData = await startReferenceDataFixture({
       chains: { list: (network) => [...registry.list(network), ...(network === Network.NETWORK_MAINNET ? extraChains : [])] },
       tokens: [
-        token('ethereum', '', { interface: 1, name: 'Ether', symbol: 'ETH', decimals: 18, fungibleId: 'eth', verified: true, iconUrl: 'https://icons.test/eth.png' }),
+        token('ethereum', '', {
+          interface: 1,
+          name: 'Ether',
+          symbol: 'ETH',
+          decimals: 18,
+          fungibleId: 'eth',
+          verified: true,
+          iconUrl: 'https://icons.test/eth.png',
+        }),
         token('ethereum', usdc, { name: 'USD Coin', symbol: 'USDC', decimals: 6, fungibleId: 'usdc', verified: true }),
         token('base', collection, { interface: 3, name: 'Punks', symbol: 'PNK', decimals: 0 }),
         token('base', items, { interface: 4, name: 'Game Items', symbol: '', decimals: 0 }),
       ],
-      dapps: [{ chainId: 'ethereum', address: router, dapp: { id: 'swapper', name: 'Swapper', description: '', iconUrl: 'https://icons.test/swapper.png', url: '', managePositionsUrl: '', externalLinks: [] } }],
+      dapps: [
+        {
+          chainId: 'ethereum',
+          address: router,
+          dapp: {
+            id: 'swapper',
+            name: 'Swapper',
+            description: '',
+            iconUrl: 'https://icons.test/swapper.png',
+            url: '',
+            managePositionsUrl: '',
+            externalLinks: [],
+          },
+        },
+      ],
       untracked: { [untracked]: 'address is a burn address and is not tracked' },
       price: fixturePrice,
       fungibles: fixtureFungibles,
     });
-    grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
+    grpc = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [indexerService({ clickhouse, referenceData: referenceData.client })],
+      logger: testLogger,
+    });
     backends = createBackends({ referenceData: referenceData.address, indexer: `127.0.0.1:${grpc.port}`, positions: `127.0.0.1:${grpc.port}` });
     const app = createApp({
       lookupOrganization: (apiKey) => findOrganizationByKey(prisma, apiKey),
@@ -193,10 +285,10 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
   });
 
   test('every attribute of a trade: transfers with quantities and token facts, fee, acts, dapp, relationships', async () => {
-    const response = await get(path('?filter[search_query]=' + swap.hash));
+    const response = await get(path(`?filter[search_query]=${swap.hash}`));
     expect(response.status).toBe(200);
     const body = await json(response);
-    expect(body.links.self).toBe(`${publicUrl}${path('?filter[search_query]=' + swap.hash)}`);
+    expect(body.links.self).toBe(`${publicUrl}${path(`?filter[search_query]=${swap.hash}`)}`);
     expect(body.links.next).toBeUndefined();
     expect(body.data).toHaveLength(1);
     const [item] = body.data;
@@ -219,12 +311,24 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
       },
       transfers: [
         expect.objectContaining({
-          direction: 'out', sender: wallet, recipient: router, act_id: '1', price: 3050, value: 1.5 * 3050, nft_info: null,
+          direction: 'out',
+          sender: wallet,
+          recipient: router,
+          act_id: '1',
+          price: 3050,
+          value: 1.5 * 3050,
+          nft_info: null,
           quantity: { int: '1500000000000000000', decimals: 18, float: 1.5, numeric: '1.5' },
           fungible_info: etherInfo,
         }),
         {
-          direction: 'in', sender: router, recipient: wallet, act_id: '1', price: 1, value: 2.5, nft_info: null,
+          direction: 'in',
+          sender: router,
+          recipient: wallet,
+          act_id: '1',
+          price: 1,
+          value: 2.5,
+          nft_info: null,
           quantity: { int: '2500000', decimals: 6, float: 2.5, numeric: '2.5' },
           fungible_info: usdcInfo,
         },
@@ -234,11 +338,20 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
       collection_approvals: [],
       delegations: [],
       application_metadata: {
-        contract_address: router, name: 'Swapper', icon: { url: 'https://icons.test/swapper.png' },
+        contract_address: router,
+        name: 'Swapper',
+        icon: { url: 'https://icons.test/swapper.png' },
         method: { id: '0x38ed1739', name: 'swapExactTokensForTokens' },
       },
       flags: { is_trash: false },
-      acts: [{ id: '1', type: 'trade', sent_from: wallet, application_metadata: { contract_address: router, name: 'Swapper', icon: { url: 'https://icons.test/swapper.png' } } }],
+      acts: [
+        {
+          id: '1',
+          type: 'trade',
+          sent_from: wallet,
+          application_metadata: { contract_address: router, name: 'Swapper', icon: { url: 'https://icons.test/swapper.png' } },
+        },
+      ],
       paymaster: null,
     });
     expect(item.relationships).toEqual({
@@ -252,15 +365,24 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     expect(hashesOf(body)).toEqual([swap, nftReceive, ...[...plain].reverse()].map((tx) => tx.hash));
     const nft = body.data[1];
     expect(nft.relationships.chain.data.id).toBe('base');
-    expect(nft.attributes.transfers[0]).toEqual(expect.objectContaining({
-      direction: 'in', fungible_info: null, price: null, value: null, quantity: { int: '1', decimals: 0, float: 1, numeric: '1' },
-      nft_info: { contract_address: collection, token_id: '7', name: 'Punks', interface: 'erc721', flags: { is_spam: false }, content: {} },
-    }));
+    expect(nft.attributes.transfers[0]).toEqual(
+      expect.objectContaining({
+        direction: 'in',
+        fungible_info: null,
+        price: null,
+        value: null,
+        quantity: { int: '1', decimals: 0, float: 1, numeric: '1' },
+        nft_info: { contract_address: collection, token_id: '7', name: 'Punks', interface: 'erc721', flags: { is_spam: false }, content: {} },
+      }),
+    );
     // decisions.md "NFTs": the interface is written lowercase, as the incumbent writes it.
-    expect(nft.attributes.transfers[1]).toEqual(expect.objectContaining({
-      direction: 'in', quantity: { int: '3', decimals: 0, float: 3, numeric: '3' },
-      nft_info: { contract_address: items, token_id: '42', name: 'Game Items', interface: 'erc1155', flags: { is_spam: false }, content: {} },
-    }));
+    expect(nft.attributes.transfers[1]).toEqual(
+      expect.objectContaining({
+        direction: 'in',
+        quantity: { int: '3', decimals: 0, float: 3, numeric: '3' },
+        nft_info: { contract_address: items, token_id: '42', name: 'Game Items', interface: 'erc1155', flags: { is_spam: false }, content: {} },
+      }),
+    );
     expect(nft.attributes.application_metadata).toBeNull();
     expect(nft.relationships.dapp).toBeUndefined();
 
@@ -277,7 +399,9 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     );
     expect(hashesOf(await json(await get(path(`?filter[search_query]=${router.toUpperCase().replace('0X', '0x')}`))))).toEqual([swap.hash]);
     expect(hashesOf(await json(await get(path('?filter[search_query]=USDC'))))).toEqual([swap.hash]);
-    expect(hashesOf(await json(await get(path(`?filter[search_query]=${friend}&filter[chain_ids]=ethereum`))))).toEqual([...plain].reverse().map((tx) => tx.hash));
+    expect(hashesOf(await json(await get(path(`?filter[search_query]=${friend}&filter[chain_ids]=ethereum`))))).toEqual(
+      [...plain].reverse().map((tx) => tx.hash),
+    );
   });
 
   test('prices and values in the requested currency at each transaction time, from one GetPrices call per page', async () => {
@@ -293,7 +417,9 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
       const at = String(Date.parse(attributes.mined_at) / 1000);
       const chainId: string = relationships.chain.data.id;
       for (const entry of [attributes.fee, ...attributes.transfers]) {
-        const expected = entry.nft_info ? undefined : fixturePrice({ token: { chainId, address: entry.fungible_info.implementations[0].address ?? '' }, timestamp: at }, 'eur');
+        const expected = entry.nft_info
+          ? undefined
+          : fixturePrice({ token: { chainId, address: entry.fungible_info.implementations[0].address ?? '' }, timestamp: at }, 'eur');
         expect({ hash: attributes.hash, price: entry.price, value: entry.value }).toEqual({
           hash: attributes.hash,
           price: expected ?? null,
@@ -307,7 +433,7 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     expect(valued.some((entry) => entry.price === null)).toBe(true);
   });
 
-  test('fungible_info from one GetFungibles call per page, in the request\'s currency and organization; tokens it does not know keep their metadata', async () => {
+  test("fungible_info from one GetFungibles call per page, in the request's currency and organization; tokens it does not know keep their metadata", async () => {
     const before = referenceData.getFungiblesRequests.length;
     const body = await json(await get(path('?currency=eur&filter[trash]=no_filter')));
     const requests = referenceData.getFungiblesRequests.slice(before);
@@ -323,20 +449,26 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     expect(infos.filter((info: any) => info?.id === 'usdc')).toEqual([usdcInfo]);
     const spamTransfer = body.data.find((item: any) => item.attributes.hash === spam.hash).attributes.transfers[0];
     expect(spamTransfer.fungible_info).toEqual({
-      name: '', symbol: '', icon: null, flags: { verified: false },
-      implementations: [{ chain_id: 'ethereum', decimals: 0, address: spamToken }], id: '', description: '', market_data: nullMarket,
+      name: '',
+      symbol: '',
+      icon: null,
+      flags: { verified: false },
+      implementations: [{ chain_id: 'ethereum', decimals: 0, address: spamToken }],
+      id: '',
+      description: '',
+      market_data: nullMarket,
     });
   });
 
   test('asset_class only for an organization with the classification add-on', async () => {
     const before = referenceData.getFungiblesRequests.length;
-    const classified = await json(await get(path('?filter[search_query]=' + swap.hash), auth(classifiedKey)));
+    const classified = await json(await get(path(`?filter[search_query]=${swap.hash}`), auth(classifiedKey)));
     expect(referenceData.getFungiblesRequests.slice(before).map((request) => request.context?.addons)).toEqual([['classification']]);
     const [fee, ...transfers] = [classified.data[0].attributes.fee, ...classified.data[0].attributes.transfers].map((entry: any) => entry.fungible_info);
     expect(transfers).toEqual([etherInfo, { ...usdcInfo, asset_class: 'stablecoin' }]);
     expect(fee).toEqual(etherInfo);
     expect('asset_class' in fee).toBe(false);
-    const plain = await json(await get(path('?filter[search_query]=' + swap.hash)));
+    const plain = await json(await get(path(`?filter[search_query]=${swap.hash}`)));
     expect(plain.data[0].attributes.transfers[1].fungible_info).toEqual(usdcInfo);
     expect('asset_class' in plain.data[0].attributes.transfers[1].fungible_info).toBe(false);
   });
@@ -347,10 +479,21 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
     const response = await get(path('?filter[trash]=no_filter', airdropped));
     expect(response.status).toBe(200);
     const [item] = (await json(response)).data;
-    expect(referenceData.getPricesRequests.slice(before).map((request) => request.queries.length).sort((a, b) => a - b)).toEqual([2, 1_000]);
-    expect(referenceData.getFungiblesRequests.slice(fungiblesBefore).map((request) => request.implementations.length).sort((a, b) => a - b)).toEqual([2, 1_000]);
+    expect(
+      referenceData.getPricesRequests
+        .slice(before)
+        .map((request) => request.queries.length)
+        .sort((a, b) => a - b),
+    ).toEqual([2, 1_000]);
+    expect(
+      referenceData.getFungiblesRequests
+        .slice(fungiblesBefore)
+        .map((request) => request.implementations.length)
+        .sort((a, b) => a - b),
+    ).toEqual([2, 1_000]);
     expect(item.attributes.transfers).toHaveLength(1_001);
-    for (const transfer of item.attributes.transfers) expect({ price: transfer.price, value: transfer.value }).toEqual({ price: 0.5, value: transfer.quantity.float * 0.5 });
+    for (const transfer of item.attributes.transfers)
+      expect({ price: transfer.price, value: transfer.value }).toEqual({ price: 0.5, value: transfer.quantity.float * 0.5 });
     expect(item.attributes.fee.price).toBe(3060);
   });
 
@@ -377,9 +520,13 @@ describe('GET /v1/wallets/{address}/transactions/ through the gateway, the index
         expect(url.searchParams.get('page[size]')).toBe('2');
         expect(url.searchParams.get('currency')).toBe('eur');
         expect(url.searchParams.get('page[lastTimestamp]')).toMatch(/^\d+000$/);
-        await write(transaction(blockRef('ethereum', 900 + pages, base + 900 + pages), 0, {
-          from: wallet, to: friend, transfers: [{ asset: native, amount: '1', sender: wallet, recipient: friend }],
-        }));
+        await write(
+          transaction(blockRef('ethereum', 900 + pages, base + 900 + pages), 0, {
+            from: wallet,
+            to: friend,
+            transfers: [{ asset: native, amount: '1', sender: wallet, recipient: friend }],
+          }),
+        );
       }
     }
     expect(pages).toBe(3);
@@ -455,7 +602,17 @@ describe('prices and values of the test world on ethereum, from chain to API', (
   let trustedPools: TestPool[];
   let truth: FungibleTruth;
   /** Every fungible amount (fees included) of every manifest wallet's history, as the API shows it. */
-  let entries: { wallet: string; hash: string; block: bigint; timestamp: string; address: string; float: number; price: number | null; value: number | null; info: any }[];
+  let entries: {
+    wallet: string;
+    hash: string;
+    block: bigint;
+    timestamp: string;
+    address: string;
+    float: number;
+    price: number | null;
+    value: number | null;
+    info: any;
+  }[];
 
   beforeAll(async () => {
     const manifest = await readManifest();
@@ -463,7 +620,11 @@ describe('prices and values of the test world on ethereum, from chain to API', (
     chain = manifest.chains.find((candidate) => candidate.id === chainId)!;
     client = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 });
     const uniswap = chain.protocols.uniswap as UniswapManifest;
-    const pricing = JSON.parse(await readFile(devnetRegistryFile, 'utf8')).pricing[chainId] as { usd_stablecoins: string[]; wrapped_native: string; min_liquidity_usd: number };
+    const pricing = JSON.parse(await readFile(devnetRegistryFile, 'utf8')).pricing[chainId] as {
+      usd_stablecoins: string[];
+      wrapped_native: string;
+      min_liquidity_usd: number;
+    };
     routing = {
       stablecoins: new Set(pricing.usd_stablecoins),
       weth: pricing.wrapped_native,
@@ -487,8 +648,13 @@ describe('prices and values of the test world on ethereum, from chain to API', (
       const [written] = await pipeline.database.clickhouse.query<{ count: string }>(
         sql`SELECT uniqExact(block_hash, transaction_index) AS count FROM wallet_transactions WHERE chain_id = ${chainId}`,
       );
-      const [folded] = await pipeline.database.clickhouse.query<{ height: string }>(sql`SELECT max(block_number) AS height FROM pool_events WHERE chain_id = ${chainId}`);
-      expect({ transactions: Number(written!.count), poolEventsThrough: BigInt(folded?.height ?? 0) >= lastPoolBlock }).toEqual({ transactions: transactionCount, poolEventsThrough: true });
+      const [folded] = await pipeline.database.clickhouse.query<{ height: string }>(
+        sql`SELECT max(block_number) AS height FROM pool_events WHERE chain_id = ${chainId}`,
+      );
+      expect({ transactions: Number(written!.count), poolEventsThrough: BigInt(folded?.height ?? 0) >= lastPoolBlock }).toEqual({
+        transactions: transactionCount,
+        poolEventsThrough: true,
+      });
     }, 180_000);
 
     entries = [];
@@ -530,15 +696,20 @@ describe('prices and values of the test world on ethereum, from chain to API', (
     for (const entry of entries) {
       const price = served.get(`${entry.address}|${entry.timestamp}`);
       const at = { hash: entry.hash, token: entry.address };
-      expect({ ...at, price: entry.price, value: entry.value }).toEqual({ ...at, price: price ?? null, value: price === undefined ? null : entry.float * price });
+      expect({ ...at, price: entry.price, value: entry.value }).toEqual({
+        ...at,
+        price: price ?? null,
+        value: price === undefined ? null : entry.float * price,
+      });
     }
     expect(entries.filter((entry) => entry.price !== null).length).toBeGreaterThan(0);
   });
 
-  test('Ether, WETH and USDC are priced at what the chain\'s pools say at the transaction\'s block', async () => {
+  test("Ether, WETH and USDC are priced at what the chain's pools say at the transaction's block", async () => {
     const checked = entries.filter((entry) => entry.address === '' || entry.address === routing.weth || entry.address === usdc);
     const expectedByBlock = new Map<bigint, Map<string, number>>();
-    for (const block of new Set(checked.map((entry) => entry.block))) expectedByBlock.set(block, expectedPrices(await readPools(client, trustedPools, block), routing));
+    for (const block of new Set(checked.map((entry) => entry.block)))
+      expectedByBlock.set(block, expectedPrices(await readPools(client, trustedPools, block), routing));
     for (const entry of checked) {
       const expected = expectedByBlock.get(entry.block)!.get(entry.address === '' ? routing.weth : entry.address);
       const at = { hash: entry.hash, token: entry.address, block: entry.block };
@@ -553,22 +724,36 @@ describe('prices and values of the test world on ethereum, from chain to API', (
     expect(checked.filter((entry) => entry.address === usdc && entry.price === 1).length).toBeGreaterThan(0);
   });
 
-  test('fungible_info of every fee and transfer: the registry\'s tokens on ethereum and base with the addresses and decimals the chains answer, verified from the registry, price from GetPrices now, total supply from totalSupply()', async () => {
+  test("fungible_info of every fee and transfer: the registry's tokens on ethereum and base with the addresses and decimals the chains answer, verified from the registry, price from GetPrices now, total supply from totalSupply()", async () => {
     const tokens = [...new Set(entries.map((entry) => entry.address))];
     const expected = new Map(await Promise.all(tokens.map(async (address) => [address, await truth.expected(chainId, address)] as const)));
     const implementations = [...expected.values()].flatMap((fungible) => fungible.implementations);
     const { prices } = await unary(pipeline.referenceData, pipeline.referenceData.getPrices, {
       context: undefined,
       currency: 'usd',
-      queries: implementations.map((implementation) => ({ token: { chainId: implementation.chain_id, address: implementation.address ?? '' }, timestamp: '0' })),
+      queries: implementations.map((implementation) => ({
+        token: { chainId: implementation.chain_id, address: implementation.address ?? '' },
+        timestamp: '0',
+      })),
     });
-    const priceOf = new Map(implementations.map((implementation, index) => [`${implementation.chain_id}:${implementation.address ?? ''}`, prices[index]!.price]));
+    const priceOf = new Map(
+      implementations.map((implementation, index) => [`${implementation.chain_id}:${implementation.address ?? ''}`, prices[index]!.price]),
+    );
     const near = (value: number) => expect.closeTo(value, 9 - Math.ceil(Math.log10(Math.max(1, Math.abs(value)))));
     for (const entry of entries) {
       const fungible = expected.get(entry.address)!;
-      const price = fungible.implementations.map((implementation) => priceOf.get(`${implementation.chain_id}:${implementation.address ?? ''}`)).find((value) => value !== undefined) ?? null;
+      const price =
+        fungible.implementations
+          .map((implementation) => priceOf.get(`${implementation.chain_id}:${implementation.address ?? ''}`))
+          .find((value) => value !== undefined) ?? null;
       const at = { hash: entry.hash, token: entry.address };
-      expect({ ...at, implementations: entry.info.implementations, verified: entry.info.flags.verified, asset_class: entry.info.asset_class, price: entry.info.market_data.price }).toEqual({
+      expect({
+        ...at,
+        implementations: entry.info.implementations,
+        verified: entry.info.flags.verified,
+        asset_class: entry.info.asset_class,
+        price: entry.info.market_data.price,
+      }).toEqual({
         ...at,
         implementations: fungible.implementations,
         verified: fungible.verified,
@@ -576,7 +761,10 @@ describe('prices and values of the test world on ethereum, from chain to API', (
         price,
       });
       if (fungible.id !== undefined) expect({ ...at, id: entry.info.id }).toEqual({ ...at, id: fungible.id });
-      expect({ ...at, total: entry.info.market_data.total_supply }).toEqual({ ...at, total: fungible.totalSupply === null ? null : near(fungible.totalSupply) });
+      expect({ ...at, total: entry.info.market_data.total_supply }).toEqual({
+        ...at,
+        total: fungible.totalSupply === null ? null : near(fungible.totalSupply),
+      });
     }
     const seen = (keep: (entry: (typeof entries)[number]) => boolean) => entries.some(keep);
     expect({
@@ -587,14 +775,16 @@ describe('prices and values of the test world on ethereum, from chain to API', (
     }).toEqual({ multiChain: true, native: true, spam: true, priced: true });
   });
 
-  test('asset_class appears for an organization with the classification add-on, on the registry\'s classified tokens only', async () => {
+  test("asset_class appears for an organization with the classification add-on, on the registry's classified tokens only", async () => {
     const prisma = createPrisma(testConfig().DATABASE_URL);
     try {
       const { key } = await createOrganizationKey(prisma, { org: uniqueName('classified'), roles: [], addons: ['classification'] });
       const authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
       let classified = 0;
       for (const wallet of new Set(entries.map((entry) => entry.wallet))) {
-        const { status, body } = await pipeline.get(`/v1/wallets/${wallet}/transactions/?filter[chain_ids]=${chainId}&filter[trash]=no_filter&page[size]=100`, { authorization });
+        const { status, body } = await pipeline.get(`/v1/wallets/${wallet}/transactions/?filter[chain_ids]=${chainId}&filter[trash]=no_filter&page[size]=100`, {
+          authorization,
+        });
         expect(status).toBe(200);
         for (const { attributes } of body.data) {
           for (const entry of [attributes.fee, ...attributes.transfers, ...attributes.approvals]) {

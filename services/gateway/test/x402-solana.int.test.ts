@@ -200,8 +200,16 @@ describe('pay per request with x402 on Solana (SPL USDC on our own Solana JSON-R
     const before = await balances();
     const stranger = (await generateKeyPairSigner()).address;
     const cases = [
-      { name: 'underpaid', reason: 'invalid_exact_svm_payload_amount_mismatch', header: await signedPayment(required, { ...accepted, amount: (config.price - 1n).toString() }) },
-      { name: 'paid to another wallet', reason: 'invalid_exact_svm_payload_recipient_mismatch', header: await signedPayment(required, { ...accepted, payTo: stranger }) },
+      {
+        name: 'underpaid',
+        reason: 'invalid_exact_svm_payload_amount_mismatch',
+        header: await signedPayment(required, { ...accepted, amount: (config.price - 1n).toString() }),
+      },
+      {
+        name: 'paid to another wallet',
+        reason: 'invalid_exact_svm_payload_recipient_mismatch',
+        header: await signedPayment(required, { ...accepted, payTo: stranger }),
+      },
     ];
     for (const { name, reason, header } of cases) {
       const response = await paidFetch('/v1/chains/ethereum', header);

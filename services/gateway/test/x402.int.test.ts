@@ -37,7 +37,8 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
 
   const balanceOf = (owner: Address) => anvil.client.readContract({ address: usdc, abi: usdcAbi, functionName: 'balanceOf', args: [owner] });
   const balances = async () => ({ payer: await balanceOf(payer.address), payee: await balanceOf(payee) });
-  const nonceUsed = (nonce: Hex) => anvil.client.readContract({ address: usdc, abi: usdcAbi, functionName: 'authorizationState', args: [payer.address, nonce] });
+  const nonceUsed = (nonce: Hex) =>
+    anvil.client.readContract({ address: usdc, abi: usdcAbi, functionName: 'authorizationState', args: [payer.address, nonce] });
   const keyed = (path: string) => gateway.keyed(path);
 
   /** The 402 answer's requirements, read from its PAYMENT-REQUIRED header. */
@@ -64,7 +65,12 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
       nonce,
     };
     const signature = await (options.signer ?? payer).signTypedData({
-      domain: { name: accepted.extra.name as string, version: accepted.extra.version as string, chainId: config.evm.chainId, verifyingContract: accepted.asset as Address },
+      domain: {
+        name: accepted.extra.name as string,
+        version: accepted.extra.version as string,
+        chainId: config.evm.chainId,
+        verifyingContract: accepted.asset as Address,
+      },
       types: authorizationTypes,
       primaryType: 'TransferWithAuthorization',
       message: authorization,
@@ -75,7 +81,12 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
       accepted,
       payload: {
         signature,
-        authorization: { ...authorization, value: authorization.value.toString(), validAfter: authorization.validAfter.toString(), validBefore: authorization.validBefore.toString() },
+        authorization: {
+          ...authorization,
+          value: authorization.value.toString(),
+          validAfter: authorization.validAfter.toString(),
+          validBefore: authorization.validBefore.toString(),
+        },
       },
     };
     return { header: encodePaymentSignatureHeader(payload), nonce };
@@ -143,7 +154,12 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
       abi: parseAbi(['function eip712Domain() view returns (bytes1, string, string, uint256, address, bytes32, uint256[])']),
       functionName: 'eip712Domain',
     });
-    expect({ name, version, chainId: Number(chainId), verifyingContract }).toEqual({ name: 'USD Coin', version: '2', chainId: config.evm.chainId, verifyingContract: usdc });
+    expect({ name, version, chainId: Number(chainId), verifyingContract }).toEqual({
+      name: 'USD Coin',
+      version: '2',
+      chainId: config.evm.chainId,
+      verifyingContract: usdc,
+    });
     const body = await json(response);
     expect(body).toEqual({ ...required, errors: [{ title: 'Payment Required', detail: expect.stringContaining('payment required') }] });
 
@@ -259,7 +275,11 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
     const before = await balances();
     const now = BigInt(Math.floor(Date.now() / 1000));
     const cases = [
-      { name: 'underpaid', reason: 'invalid_exact_evm_payload_authorization_value_mismatch', payment: await signedPayment(required, { value: config.price - 1n }) },
+      {
+        name: 'underpaid',
+        reason: 'invalid_exact_evm_payload_authorization_value_mismatch',
+        payment: await signedPayment(required, { value: config.price - 1n }),
+      },
       { name: 'expired', reason: 'invalid_exact_evm_payload_authorization_valid_before', payment: await signedPayment(required, { validBefore: now - 1n }) },
       { name: 'signed by another key', reason: 'invalid_exact_evm_signature', payment: await signedPayment(required, { signer: stranger }) },
     ];
@@ -290,7 +310,11 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
       for (const [name, value, detail] of [
         ['PAYMENT-SIGNATURE', Buffer.from('abc\u0000\u0001def').toString('base64'), 'header PAYMENT-SIGNATURE: is not base64 of a JSON payment payload'],
         ['X-PAYMENT', 'not base64!', 'header X-PAYMENT: is not base64'],
-        ['X-PAYMENT', encoded({ ...envelope, payload: { ...envelope.payload, authorization: { ...envelope.payload.authorization, value: undefined } } }), 'header X-PAYMENT: payload.authorization.value: must be a decimal integer in a string'],
+        [
+          'X-PAYMENT',
+          encoded({ ...envelope, payload: { ...envelope.payload, authorization: { ...envelope.payload.authorization, value: undefined } } }),
+          'header X-PAYMENT: payload.authorization.value: must be a decimal integer in a string',
+        ],
         ['PAYMENT-SIGNATURE', encoded({ ...envelope, payload: 'str' }), 'header PAYMENT-SIGNATURE: payload: Invalid input: expected record, received string'],
       ] as const) {
         const response = await fetch(`${baseUrl}/v1/chains/`, { headers: { [name]: value } });
@@ -306,7 +330,7 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
     }
   });
 
-  test('the payment in X-PAYMENT (the decisions\' v1 header name) is accepted the same way', async () => {
+  test("the payment in X-PAYMENT (the decisions' v1 header name) is accepted the same way", async () => {
     const before = await balances();
     const { header, nonce } = await signedPayment(await requirementsFor('/v1/chains/ethereum'));
     const response = await fetch(`${baseUrl}/v1/chains/ethereum`, { headers: { 'X-PAYMENT': header } });
@@ -354,7 +378,10 @@ describe('pay per request with x402 (USDC EIP-3009 on our own anvil, our own fac
     expect(keyedResponse.headers.get('payment-response')).toBeNull();
     const badKey = await fetch(`${baseUrl}/v1/chains/`, { headers: { Authorization: `Basic ${Buffer.from('not-a-key:').toString('base64')}` } });
     expect(badKey.status).toBe(401);
-    for (const [method, path] of [['GET', '/v1/tx-subscriptions/'], ['POST', '/v1/tx-subscriptions/']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/tx-subscriptions/'],
+      ['POST', '/v1/tx-subscriptions/'],
+    ] as const) {
       const response = await fetch(`${baseUrl}${path}`, { method });
       expect({ method, path, status: response.status }).toEqual({ method, path, status: 401 });
     }

@@ -27,29 +27,39 @@ import { createPendingPool, type PendingPool } from './pending/pending-pool.js';
 import { createPendingSnapshotSource } from './pending/pending-snapshot-source.js';
 import { backoffDelay, defaultRetryPolicy } from './sync/backoff.js';
 
-const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend(clickHouseEnv.shape).extend(redisEnv.shape).extend({
-  INDEXER_CHAINS: z
-    .string()
-    .optional()
-    .transform((value) => value?.split(',').map((id) => id.trim()).filter(Boolean)),
-  INDEXER_START_BLOCK: z.coerce.bigint().nonnegative().default(0n),
-  // Solana slots and block numbers are unrelated to EVM heights, so Solana chains start on their own.
-  INDEXER_SOLANA_START_SLOT: z.coerce.bigint().nonnegative().default(0n),
-  INDEXER_FINALITY_DEPTH: z.coerce.number().int().positive().default(12),
-  INDEXER_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(500),
-  INDEXER_FETCH_CONCURRENCY: z.coerce.number().int().positive().default(16),
-  INDEXER_PUBLISH_BATCH: z.coerce.number().int().positive().default(50),
-  // Tracing a busy block re-executes every transaction on the node, which takes a while.
-  INDEXER_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
-  // How long transaction, block and balance-change rows may wait for their INSERT (readers see
-  // them at once). ClickHouse 18.16 rewrites a partition's youngest part (up to 5 MB) together with
-  // the new parts once about five have gathered: at one INSERT a second that was every few seconds.
-  INDEXER_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(300_000),
-  // How often each EVM chain's pending pool is read (one txpool_content call when it is idle).
-  PENDING_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
-  // How long an unsigned action (a swap quote's transaction) stays open after it is created.
-  ACTIONS_LIFETIME_MS: z.coerce.number().int().positive().default(600_000),
-});
+const env = serviceAddressEnv
+  .extend(kafkaEnv.shape)
+  .extend(databaseEnv.shape)
+  .extend(clickHouseEnv.shape)
+  .extend(redisEnv.shape)
+  .extend({
+    INDEXER_CHAINS: z
+      .string()
+      .optional()
+      .transform((value) =>
+        value
+          ?.split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
+    INDEXER_START_BLOCK: z.coerce.bigint().nonnegative().default(0n),
+    // Solana slots and block numbers are unrelated to EVM heights, so Solana chains start on their own.
+    INDEXER_SOLANA_START_SLOT: z.coerce.bigint().nonnegative().default(0n),
+    INDEXER_FINALITY_DEPTH: z.coerce.number().int().positive().default(12),
+    INDEXER_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(500),
+    INDEXER_FETCH_CONCURRENCY: z.coerce.number().int().positive().default(16),
+    INDEXER_PUBLISH_BATCH: z.coerce.number().int().positive().default(50),
+    // Tracing a busy block re-executes every transaction on the node, which takes a while.
+    INDEXER_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+    // How long transaction, block and balance-change rows may wait for their INSERT (readers see
+    // them at once). ClickHouse 18.16 rewrites a partition's youngest part (up to 5 MB) together with
+    // the new parts once about five have gathered: at one INSERT a second that was every few seconds.
+    INDEXER_STORE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(300_000),
+    // How often each EVM chain's pending pool is read (one txpool_content call when it is idle).
+    PENDING_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
+    // How long an unsigned action (a swap quote's transaction) stays open after it is created.
+    ACTIONS_LIFETIME_MS: z.coerce.number().int().positive().default(600_000),
+  });
 
 await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, async ({ logger, metrics: registry }) => {
   const config = parseEnv(env);
@@ -57,7 +67,12 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
   const topics = platformTopics(config.KAFKA_TOPIC_SUFFIX);
   const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
   const prisma = createPrisma(config.DATABASE_URL, logger);
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'indexer', logger, consumerSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
+  const kafka = createKafka({
+    brokers: config.KAFKA_BROKERS,
+    clientId: config.KAFKA_CLIENT_ID ?? 'indexer',
+    logger,
+    consumerSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+  });
   const producer = await createProducer(kafka);
   const checkpoints = createCheckpointStore(prisma);
   const actions = createUnsignedActionStore(prisma);
@@ -67,7 +82,10 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
     username: config.CLICKHOUSE_USER,
     password: config.CLICKHOUSE_PASSWORD,
   });
-  const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
+  const changes = connectChangeVersions(config.REDIS_URL, {
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    onError: (error) => logger.warn({ err: error }, 'redis error'),
+  });
   // The writer keeps the bodies and the rows it writes, so a page read after a wallet's new
   // transaction finds them before they are stored.
   const memory = createHistoryMemory({ clickhouse, logger, storeEveryMs: config.INDEXER_STORE_INTERVAL_MS });
@@ -154,7 +172,13 @@ await runGrpcService('indexer', parseEnv(serviceAddressEnv).INDEXER_GRPC_PORT, a
 
   return {
     services: [
-      indexerService({ clickhouse, referenceData, memory, pending: createPendingSnapshotSource(pendingPools, referenceData), unsigned: createUnsignedSnapshotSource(actions) }),
+      indexerService({
+        clickhouse,
+        referenceData,
+        memory,
+        pending: createPendingSnapshotSource(pendingPools, referenceData),
+        unsigned: createUnsignedSnapshotSource(actions),
+      }),
       actionsService({ store: actions, referenceData, lifetimeMs: config.ACTIONS_LIFETIME_MS }),
     ],
     closers: [

@@ -1,6 +1,5 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createPublicClient, http, parseEther, type Address, type Hash } from 'viem';
+import { createPublicClient, http, parseEther, type Address } from 'viem';
 import { createChainSession, startAnvil, type AnvilInstance, type ChainSession } from '../../devnet/src/chain/index.js';
 import { createBlockFollower, type FollowerEvent } from '../src/sync/block-follower.js';
 import type { BlockRef } from '../src/sync/reconcile.js';
@@ -46,7 +45,14 @@ const followers: Follower[] = [];
 /** Runs a follower in the background, as a consumer would, keeping every event it emits. */
 function follow(fromCheckpoint?: readonly BlockRef[]): Follower {
   const client = createPublicClient({ transport: http(anvil.rpcUrl), cacheTime: 0 });
-  const follower = createBlockFollower({ client, chainId: '31337', startBlock: 1n, finalityDepth, pollIntervalMs: 50, ...(fromCheckpoint ? { fromCheckpoint } : {}) });
+  const follower = createBlockFollower({
+    client,
+    chainId: '31337',
+    startBlock: 1n,
+    finalityDepth,
+    pollIntervalMs: 50,
+    ...(fromCheckpoint ? { fromCheckpoint } : {}),
+  });
   const controller = new AbortController();
   const events: FollowerEvent[] = [];
   let failure: unknown;
@@ -152,7 +158,11 @@ describe('block follower on anvil', () => {
     const blocksAfterReorg = after.slice(after.findIndex((event) => event.type === 'reorg')).filter((event) => event.type === 'block');
     expect(blocksAfterReorg.map((event) => event.block.number)).toEqual([31n, 32n, 33n, 34n]);
     expect(committed(live.events)).toEqual(await chainHashes(1n, 34n));
-    expect(committed(live.events).slice(30).map((block) => block.hash)).not.toContain(orphaned[0]!.hash);
+    expect(
+      committed(live.events)
+        .slice(30)
+        .map((block) => block.hash),
+    ).not.toContain(orphaned[0]!.hash);
   });
 
   test('finalizes in order and only canonical blocks', async () => {

@@ -5,7 +5,7 @@ import type { NftsManifest } from '../../devnet/src/protocols/nfts/index.js';
 import type { TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
 import { readWalletTruth, worldTokens, type WalletTruth } from '../../devnet/src/truth/index.js';
 import type { BlockBundle, TransactionTrace } from '../src/fetch/block-bundle.js';
-import { walletView, type OperationType, type TokenFacts } from '@wallet-api/core/transactions';
+import { walletView, type TokenFacts } from '@wallet-api/core/transactions';
 import { decodeBlock } from '../src/decode/index.js';
 import { expectedByLabel, failureLabels, trashLabels, unreadLabels } from './world-labels.js';
 
@@ -18,7 +18,9 @@ async function fetchBundle(client: PublicClient, chainId: string, number: bigint
   const block = await client.getBlock({ blockNumber: number, includeTransactions: true });
   const [receipts, traces] = await Promise.all([
     client.request({ method: 'eth_getBlockReceipts' as never, params: [numberToHex(number)] as never }) as Promise<RpcTransactionReceipt[]>,
-    client.request({ method: 'debug_traceBlockByNumber' as never, params: [numberToHex(number), { tracer: 'callTracer' }] as never }) as Promise<TransactionTrace[]>,
+    client.request({ method: 'debug_traceBlockByNumber' as never, params: [numberToHex(number), { tracer: 'callTracer' }] as never }) as Promise<
+      TransactionTrace[]
+    >,
   ]);
   return {
     chainId,
@@ -93,7 +95,9 @@ describe.each(['ethereum', 'base', 'sepolia'])('decoding the test world on %s', 
     client = createPublicClient({ transport: http(chain.rpcUrl) }) as PublicClient;
     decoded = await decodeChain(client, chain);
     const end = BigInt(chain.endBlock);
-    const entries = await Promise.all(chain.wallets.map(async (wallet) => [wallet.address.toLowerCase(), await readWalletTruth(client, chain, wallet.address as Address, end)] as const));
+    const entries = await Promise.all(
+      chain.wallets.map(async (wallet) => [wallet.address.toLowerCase(), await readWalletTruth(client, chain, wallet.address as Address, end)] as const),
+    );
     truths = new Map(entries);
   }, 300_000);
 
@@ -120,7 +124,9 @@ describe.each(['ethereum', 'base', 'sepolia'])('decoding the test world on %s', 
   test('every token balance of the world equals balanceOf at the end block', () => {
     const sums = sumsByWallet(decoded.balanceChanges);
     const tokens = worldTokens(chain).tokens;
-    expect(tokens.map((token) => token.address)).toEqual(expect.arrayContaining((chain.protocols.tokens as TokensManifest).tokens.map((token) => token.address)));
+    expect(tokens.map((token) => token.address)).toEqual(
+      expect.arrayContaining((chain.protocols.tokens as TokensManifest).tokens.map((token) => token.address)),
+    );
     const mismatches = chain.wallets.flatMap((wallet) => {
       const address = wallet.address.toLowerCase();
       const truth = truths.get(address)!;
@@ -145,7 +151,10 @@ describe.each(['ethereum', 'base', 'sepolia'])('decoding the test world on %s', 
         .sort();
       const onChain = truths
         .get(address)!
-        .nfts.map((nft) => `${assetKey(nft.standard === 'erc721' ? AssetKind.ASSET_KIND_ERC721 : AssetKind.ASSET_KIND_ERC1155, nft.contract, nft.tokenId.toString())}=${nft.amount}`)
+        .nfts.map(
+          (nft) =>
+            `${assetKey(nft.standard === 'erc721' ? AssetKind.ASSET_KIND_ERC721 : AssetKind.ASSET_KIND_ERC1155, nft.contract, nft.tokenId.toString())}=${nft.amount}`,
+        )
         .sort();
       held += onChain.length;
       expect({ wallet: address, holdings: fromChanges }).toEqual({ wallet: address, holdings: onChain });

@@ -10,12 +10,22 @@ import { createHistoryMemory, type HistoryMemory } from '../src/store/history-me
 import { createWalletHistoryStore } from '../src/store/wallet-history-store.js';
 import { startReferenceDataFixture, type RunningReferenceData } from './reference-data-fixture.js';
 import type { ChainRollback } from '@wallet-api/core/proto/events';
-import { blockRef, chainBlock, erc20, native, randomAddress, token, transaction, type BlockRef, eventually, uniqueWriterTopics } from './wallet-history-fixtures.js';
+import {
+  blockRef,
+  chainBlock,
+  erc20,
+  native,
+  randomAddress,
+  token,
+  transaction,
+  type BlockRef,
+  eventually,
+  uniqueWriterTopics,
+} from './wallet-history-fixtures.js';
 
 const clickhouse = setupClickHouse();
 const kafka = setupKafka('history-memory-test');
 const changes = setupChangeVersions();
-
 
 // The indexer's production shape: the writer keeps rows in memory for an hour here (five minutes by
 // default), and the gRPC service of the same process reads them from there until they are stored.
@@ -45,7 +55,9 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
       ...request,
     });
   const storedRows = async (address: string) =>
-    Number((await clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM wallet_transactions WHERE chain_id = ${chainId} AND address = ${address}`))[0]!.n);
+    Number(
+      (await clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM wallet_transactions WHERE chain_id = ${chainId} AND address = ${address}`))[0]!.n,
+    );
   /** Per partition with messages: the committed offset and the partition's end. */
   const commitsAndEnds = async () => {
     const admin = kafka.admin();
@@ -71,10 +83,24 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
       dapps: [],
     });
     memory = createHistoryMemory({ clickhouse, logger: testLogger, storeEveryMs: 3_600_000 });
-    writer = createTransactionWriter({ kafka, clickhouse, referenceData: referenceData.client, versions: changes.versions, logger: testLogger, groupId, topics: writerTopics, memory });
+    writer = createTransactionWriter({
+      kafka,
+      clickhouse,
+      referenceData: referenceData.client,
+      versions: changes.versions,
+      logger: testLogger,
+      groupId,
+      topics: writerTopics,
+      memory,
+    });
     await writer.start();
     producer = await createProducer(kafka);
-    grpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client, memory })], logger: testLogger });
+    grpc = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [indexerService({ clickhouse, referenceData: referenceData.client, memory })],
+      logger: testLogger,
+    });
     indexer = createGrpcClient(IndexerClient, `127.0.0.1:${grpc.port}`);
   });
 
@@ -97,7 +123,11 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
     return Number(row!.rows) === 0 ? 'none' : `${Number(row!.newest_orphaned) === 1 ? 'orphaned' : 'canonical'}@${row!.newest}`;
   };
   const namedByRollback = async (block: BlockRef) =>
-    Number((await clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM orphaned_block_hashes WHERE chain_id = ${chainId} AND block_hash = ${block.hash}`))[0]!.n) > 0;
+    Number(
+      (
+        await clickhouse.query<{ n: string }>(sql`SELECT count() AS n FROM orphaned_block_hashes WHERE chain_id = ${chainId} AND block_hash = ${block.hash}`)
+      )[0]!.n,
+    ) > 0;
   const rollback = (block: BlockRef, sequence: number): ChainRollback => ({
     chainId,
     commonAncestorNumber: String(block.number - 1),
@@ -113,13 +143,19 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
     const staleTransaction = transaction(stale, 0, { from: carol, to: usdc, transfers: [{ asset: native, amount: '1', sender: carol, recipient: usdc }] });
     await producer.send(writerTopics.walletTransactions, [{ key: chainId, value: staleTransaction }]);
     await producer.send(writerTopics.chainBlocks, [{ key: chainId, value: chainBlock(stale, 50) }]);
-    await eventually(() => list({ address: carol }), (response) => response.transactions.length === 1);
+    await eventually(
+      () => list({ address: carol }),
+      (response) => response.transactions.length === 1,
+    );
     // The block group handles within ten seconds; its row then waits in memory.
     await new Promise((resolve) => setTimeout(resolve, 11_000));
     expect(await blockState(stale)).toBe('none');
     // A rollback older than the block's row (sequence 49 < 50): the row is stored first, so it loses.
     await producer.send(writerTopics.chainRollbacks, [{ key: chainId, value: rollback(stale, 49) }]);
-    await eventually(() => namedByRollback(stale), (named) => named);
+    await eventually(
+      () => namedByRollback(stale),
+      (named) => named,
+    );
     expect(await blockState(stale)).toBe('canonical@50');
     expect((await list({ address: carol })).transactions.map((record) => record.hash)).toEqual([staleTransaction.hash]);
 
@@ -128,21 +164,44 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
     const revivedTransaction = transaction(revived, 0, { from: carol, to: usdc, transfers: [{ asset: native, amount: '2', sender: carol, recipient: usdc }] });
     await producer.send(writerTopics.walletTransactions, [{ key: chainId, value: revivedTransaction }]);
     await producer.send(writerTopics.chainRollbacks, [{ key: chainId, value: rollback(revived, 60) }]);
-    await eventually(() => blockState(revived), (state) => state === 'orphaned@60');
-    await eventually(() => list({ address: carol }), (response) => response.transactions.length === 1);
+    await eventually(
+      () => blockState(revived),
+      (state) => state === 'orphaned@60',
+    );
+    await eventually(
+      () => list({ address: carol }),
+      (response) => response.transactions.length === 1,
+    );
     await producer.send(writerTopics.chainBlocks, [{ key: chainId, value: chainBlock(revived, 61) }]);
     // Within the block group's ten seconds, not the hour the other rows wait here.
-    await eventually(() => blockState(revived), (state) => state === 'canonical@61', 20_000);
-    await eventually(() => list({ address: carol }), (response) => response.transactions.length === 2);
+    await eventually(
+      () => blockState(revived),
+      (state) => state === 'canonical@61',
+      20_000,
+    );
+    await eventually(
+      () => list({ address: carol }),
+      (response) => response.transactions.length === 2,
+    );
   });
 
   test('a wallet with hundreds of waiting rows is paged from memory, none of them stored for it', async () => {
     const dave = randomAddress();
     const sent = Array.from({ length: 400 }, (_, index) =>
-      transaction(blockRef(chainId, 1_000 + index, 1_700_100_000 + index * 12), 0, { from: dave, to: usdc, transfers: [{ asset: native, amount: String(index + 1), sender: dave, recipient: usdc }] }),
+      transaction(blockRef(chainId, 1_000 + index, 1_700_100_000 + index * 12), 0, {
+        from: dave,
+        to: usdc,
+        transfers: [{ asset: native, amount: String(index + 1), sender: dave, recipient: usdc }],
+      }),
     );
-    await producer.send(writerTopics.walletTransactions, sent.map((value) => ({ key: chainId, value })));
-    await eventually(async () => memory.rows.waitingFor('wallet_transactions', dave).length, (count) => count === 400);
+    await producer.send(
+      writerTopics.walletTransactions,
+      sent.map((value) => ({ key: chainId, value })),
+    );
+    await eventually(
+      async () => memory.rows.waitingFor('wallet_transactions', dave).length,
+      (count) => count === 400,
+    );
 
     const pages: string[][] = [];
     let page = await list({ address: dave });
@@ -160,14 +219,25 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
     const alice = randomAddress();
     const bob = randomAddress();
     // Older history, already in ClickHouse.
-    const older = transaction(blockRef(chainId, 1, 1_700_000_000), 0, { from: bob, to: usdc, transfers: [{ asset: erc20(usdc), amount: '5000000', sender: bob, recipient: alice }] });
+    const older = transaction(blockRef(chainId, 1, 1_700_000_000), 0, {
+      from: bob,
+      to: usdc,
+      transfers: [{ asset: erc20(usdc), amount: '5000000', sender: bob, recipient: alice }],
+    });
     const storedFacts = { lookup: (_chainId: string, address: string) => (address === usdc || address === '' ? { verified: true, isSpam: false } : undefined) };
     await createWalletHistoryStore(clickhouse).writeTransaction(older, walletRows(older, storedFacts));
     expect(await storedRows(alice)).toBe(1);
 
-    const newer = transaction(blockRef(chainId, 2, 1_700_000_012), 0, { from: alice, to: bob, transfers: [{ asset: native, amount: '1000', sender: alice, recipient: bob }] });
+    const newer = transaction(blockRef(chainId, 2, 1_700_000_012), 0, {
+      from: alice,
+      to: bob,
+      transfers: [{ asset: native, amount: '1000', sender: alice, recipient: bob }],
+    });
     await producer.send(writerTopics.walletTransactions, [{ key: chainId, value: newer }]);
-    const page = await eventually(() => list({ address: alice }), (response) => response.transactions.length === 2);
+    const page = await eventually(
+      () => list({ address: alice }),
+      (response) => response.transactions.length === 2,
+    );
     expect(page.transactions.map((record) => [record.hash, record.operationType])).toEqual([
       [newer.hash, 'send'],
       [older.hash, 'receive'],
@@ -180,7 +250,10 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
     expect((await list({ address: alice, operationTypes: ['send'] })).transactions.map((record) => record.hash)).toEqual([newer.hash]);
     expect((await list({ address: alice, operationTypes: ['receive'] })).transactions.map((record) => record.hash)).toEqual([older.hash]);
     expect((await list({ address: alice, searchQuery: newer.hash })).transactions.map((record) => record.hash)).toEqual([newer.hash]);
-    expect((await list({ address: alice, assetTypes: ['fungible'], searchQuery: bob })).transactions.map((record) => record.hash)).toEqual([newer.hash, older.hash]);
+    expect((await list({ address: alice, assetTypes: ['fungible'], searchQuery: bob })).transactions.map((record) => record.hash)).toEqual([
+      newer.hash,
+      older.hash,
+    ]);
     const first = await list({ address: alice, pageSize: 1 });
     expect(first.transactions.map((record) => record.hash)).toEqual([newer.hash]);
     expect(first.hasMore).toBe(true);
@@ -198,11 +271,17 @@ describe('transaction rows waiting for their INSERT are served from the indexer 
     expect(memory.rows.waitingFor('wallet_transactions', alice)).toEqual([]);
     const fromClickHouse = createWalletHistoryStore(clickhouse);
     const clickHousePage = async (filter: { address: string; operationTypes?: string[]; limit?: number }) =>
-      (await fromClickHouse.listWalletTransactions({ chainIds: [chainId], operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 100, ...filter })).map((record) => record.hash);
+      (await fromClickHouse.listWalletTransactions({ chainIds: [chainId], operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 100, ...filter })).map(
+        (record) => record.hash,
+      );
     expect((await list({ address: alice })).transactions.map((record) => record.hash)).toEqual([newer.hash, older.hash]);
     expect(await clickHousePage({ address: alice })).toEqual([newer.hash, older.hash]);
-    expect((await list({ address: alice, operationTypes: ['send'] })).transactions.map((record) => record.hash)).toEqual(await clickHousePage({ address: alice, operationTypes: ['send'] }));
-    expect((await list({ address: alice, pageSize: 1 })).transactions.map((record) => record.hash)).toEqual(await clickHousePage({ address: alice, limit: 2 }).then((hashes) => hashes.slice(0, 1)));
+    expect((await list({ address: alice, operationTypes: ['send'] })).transactions.map((record) => record.hash)).toEqual(
+      await clickHousePage({ address: alice, operationTypes: ['send'] }),
+    );
+    expect((await list({ address: alice, pageSize: 1 })).transactions.map((record) => record.hash)).toEqual(
+      await clickHousePage({ address: alice, limit: 2 }).then((hashes) => hashes.slice(0, 1)),
+    );
     expect((await list({ address: bob })).transactions.map((record) => record.hash)).toEqual(await clickHousePage({ address: bob }));
   });
 });

@@ -27,7 +27,9 @@ export async function startPendingFork(): Promise<PendingFork> {
   await rpc('evm_setAutomine', [false]);
   const usdc = (world.protocols.tokens as TokensManifest).tokens.find((token) => token.symbol === 'USDC')!.address as Address;
   const eoas = world.wallets.filter((wallet) => wallet.kind === 'eoa').map((wallet) => wallet.address as Address);
-  const balances = await Promise.all(eoas.map((address) => fork.client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] })));
+  const balances = await Promise.all(
+    eoas.map((address) => fork.client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] })),
+  );
   const sender = eoas[balances.findIndex((balance) => balance > 1_000_000n)]!;
   await rpc('anvil_impersonateAccount', [sender]);
   return {

@@ -67,7 +67,14 @@ describe("the indexer's pending pool on a fork with automine off", () => {
       to: usdc.toLowerCase(),
       failed: false,
       methodId: '0xa9059cbb',
-      transfers: [{ asset: { kind: AssetKind.ASSET_KIND_ERC20, address: usdc.toLowerCase(), tokenId: '' }, amount: value.toString(), sender: sender.toLowerCase(), recipient: to.toLowerCase() }],
+      transfers: [
+        {
+          asset: { kind: AssetKind.ASSET_KIND_ERC20, address: usdc.toLowerCase(), tokenId: '' },
+          amount: value.toString(),
+          sender: sender.toLowerCase(),
+          recipient: to.toLowerCase(),
+        },
+      ],
     });
     expect(transaction.wallets).toEqual(expect.arrayContaining([sender.toLowerCase(), recipient.toLowerCase()]));
 
@@ -75,7 +82,13 @@ describe("the indexer's pending pool on a fork with automine off", () => {
     const source = createPendingSnapshotSource([pool], referenceData.client);
     const view = async (address: Address) => (await source.list({ organizationId: '', address: address.toLowerCase(), chainIds: ['ethereum'] }))[0];
     const [sent, received] = await Promise.all([view(sender), view(recipient)]);
-    expect(sent).toMatchObject({ actionId: pendingActionId('ethereum', hash.toLowerCase()), availableAtMs: String(firstSeenMs), blockNumber: '0', operationType: 'send', transfers: [{ direction: 'out', amount: amount.toString() }] });
+    expect(sent).toMatchObject({
+      actionId: pendingActionId('ethereum', hash.toLowerCase()),
+      availableAtMs: String(firstSeenMs),
+      blockNumber: '0',
+      operationType: 'send',
+      transfers: [{ direction: 'out', amount: amount.toString() }],
+    });
     expect(received).toMatchObject({ actionId: sent!.actionId, operationType: 'receive', transfers: [{ direction: 'in', amount: amount.toString() }] });
     expect(await source.list({ organizationId: '', address: recipient.toLowerCase(), chainIds: ['base'] })).toEqual([]);
 
@@ -91,7 +104,10 @@ describe("the indexer's pending pool on a fork with automine off", () => {
     // The simulation's transfer is the mined log's; its fee the receipt's gas at the head's effective price.
     const [log] = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs });
     expect(transaction.transfers[0]!.amount).toBe(log!.args.value.toString());
-    const headPrice = BigInt(pooled.maxFeePerGas) < head.baseFeePerGas! + BigInt(pooled.maxPriorityFeePerGas) ? BigInt(pooled.maxFeePerGas) : head.baseFeePerGas! + BigInt(pooled.maxPriorityFeePerGas);
+    const headPrice =
+      BigInt(pooled.maxFeePerGas) < head.baseFeePerGas! + BigInt(pooled.maxPriorityFeePerGas)
+        ? BigInt(pooled.maxFeePerGas)
+        : head.baseFeePerGas! + BigInt(pooled.maxPriorityFeePerGas);
     expect(transaction.fee).toBe((receipt.gasUsed * headPrice).toString());
     await pool.poll();
     expect(pool.transactions()).toEqual([]);
@@ -109,7 +125,12 @@ describe("the indexer's pending pool on a fork with automine off", () => {
 
   test('a node without a pending pool (Solana RPC answers method not found) has none, and is asked no more', async () => {
     const solanaRpc = 'http://127.0.0.1:18899';
-    const solana = createPendingPool({ chainId: 'solana', client: createPublicClient({ transport: http(solanaRpc, { retryCount: 0 }) }), pollIntervalMs: 10, logger: testLogger });
+    const solana = createPendingPool({
+      chainId: 'solana',
+      client: createPublicClient({ transport: http(solanaRpc, { retryCount: 0 }) }),
+      pollIntervalMs: 10,
+      logger: testLogger,
+    });
     expect(await solana.poll()).toBe('unsupported');
     // run() returns at once instead of polling on.
     await solana.run(new AbortController().signal);

@@ -29,7 +29,8 @@ const q96 = 2n ** 96n;
 const abs = (value: bigint) => (value < 0n ? -value : value);
 
 /** V3 Mint and Burn of no liquidity (fee collection pokes) change no pool state. */
-const changesState = (log: { eventName: string; args: Record<string, any> }) => !((log.eventName === 'Mint' || log.eventName === 'Burn') && log.args.amount === 0n);
+const changesState = (log: { eventName: string; args: Record<string, any> }) =>
+  !((log.eventName === 'Mint' || log.eventName === 'Burn') && log.args.amount === 0n);
 const isV2 = (log: { eventName: string; args: Record<string, any> }) => log.eventName === 'Sync' || (log.eventName === 'Swap' && 'amount0In' in log.args);
 
 let manifest: Manifest;
@@ -98,10 +99,14 @@ describe.each(['ethereum', 'base', 'sepolia'])('pool events of the test world on
     expect(fromTopic).toEqual(fromChain);
   });
 
-  test('each event names its pool\'s tokens, factory and fee as the world deployed them', () => {
+  test("each event names its pool's tokens, factory and fee as the world deployed them", () => {
     const pools = new Map<string, { token0: string; token1: string; factory: string; fee: number }>([
-      ...uniswap.v2.pairs.map((pair) => [pair.address.toLowerCase(), { token0: pair.token0, token1: pair.token1, factory: uniswap.v2.factory, fee: 0 }] as const),
-      ...uniswap.v3.pools.map((pool) => [pool.address.toLowerCase(), { token0: pool.token0, token1: pool.token1, factory: uniswap.v3.factory, fee: pool.fee }] as const),
+      ...uniswap.v2.pairs.map(
+        (pair) => [pair.address.toLowerCase(), { token0: pair.token0, token1: pair.token1, factory: uniswap.v2.factory, fee: 0 }] as const,
+      ),
+      ...uniswap.v3.pools.map(
+        (pool) => [pool.address.toLowerCase(), { token0: pool.token0, token1: pool.token1, factory: uniswap.v3.factory, fee: pool.fee }] as const,
+      ),
     ]);
     for (const event of published.poolEvents) {
       const deployed = pools.get(event.pool);
@@ -132,7 +137,14 @@ describe.each(['ethereum', 'base', 'sepolia'])('pool events of the test world on
         volume0: volume0.toString(),
         volume1: volume1.toString(),
       });
-      const actual = state(BigInt(event.reserve0), BigInt(event.reserve1), BigInt(event.sqrtPriceX96), BigInt(event.liquidity), BigInt(event.volume0), BigInt(event.volume1));
+      const actual = state(
+        BigInt(event.reserve0),
+        BigInt(event.reserve1),
+        BigInt(event.sqrtPriceX96),
+        BigInt(event.liquidity),
+        BigInt(event.volume0),
+        BigInt(event.volume1),
+      );
       const args = log.args as Record<string, bigint>;
       if (log.eventName === 'Sync') {
         expect(actual).toEqual(state(args.reserve0!, args.reserve1!, 0n, 0n, 0n, 0n));
@@ -141,12 +153,19 @@ describe.each(['ethereum', 'base', 'sepolia'])('pool events of the test world on
       } else if ('amount0In' in args) {
         // A V2 pair emits the Sync of its new reserves right before the Swap.
         const sync = chainLogs[index - 1]!;
-        expect({ ...at, previous: sync.eventName, pool: sync.address, transaction: sync.transactionHash }).toEqual({ ...at, previous: 'Sync', pool: log.address, transaction: log.transactionHash });
+        expect({ ...at, previous: sync.eventName, pool: sync.address, transaction: sync.transactionHash }).toEqual({
+          ...at,
+          previous: 'Sync',
+          pool: log.address,
+          transaction: log.transactionHash,
+        });
         const reserves = sync.args as { reserve0: bigint; reserve1: bigint };
         expect(actual).toEqual(state(reserves.reserve0, reserves.reserve1, 0n, 0n, args.amount0In! + args.amount0Out!, args.amount1In! + args.amount1Out!));
       } else if (log.eventName === 'Swap') {
         const { liquidity, sqrtPriceX96 } = args as { liquidity: bigint; sqrtPriceX96: bigint };
-        expect(actual).toEqual(state((liquidity * q96) / sqrtPriceX96, (liquidity * sqrtPriceX96) / q96, sqrtPriceX96, liquidity, abs(args.amount0!), abs(args.amount1!)));
+        expect(actual).toEqual(
+          state((liquidity * q96) / sqrtPriceX96, (liquidity * sqrtPriceX96) / q96, sqrtPriceX96, liquidity, abs(args.amount0!), abs(args.amount1!)),
+        );
       } else {
         // A liquidity change keeps the price and swaps nothing; its liquidity is checked against the chain below.
         const liquidity = BigInt(event.liquidity);
@@ -161,7 +180,9 @@ describe.each(['ethereum', 'base', 'sepolia'])('pool events of the test world on
     const lastOfBlock = new Map<string, PoolEvent>();
     for (const event of published.poolEvents) lastOfBlock.set(`${event.blockNumber}:${event.pool}`, event);
     const checked = { v2: 0, v3: 0, v3AfterLiquidityChange: 0 };
-    const liquidityChanges = new Set(chainLogs.filter((log) => log.eventName === 'Mint' || log.eventName === 'Burn').map((log) => `${log.blockNumber}:${log.logIndex}`));
+    const liquidityChanges = new Set(
+      chainLogs.filter((log) => log.eventName === 'Mint' || log.eventName === 'Burn').map((log) => `${log.blockNumber}:${log.logIndex}`),
+    );
     for (const event of lastOfBlock.values()) {
       const read = { address: event.pool as Address, abi: poolStateAbi, blockNumber: BigInt(event.blockNumber) } as const;
       const at = { block: event.blockNumber, pool: event.pool };
@@ -171,8 +192,15 @@ describe.each(['ethereum', 'base', 'sepolia'])('pool events of the test world on
         checked.v2++;
         continue;
       }
-      const [[sqrtPriceX96], liquidity] = await Promise.all([client.readContract({ ...read, functionName: 'slot0' }), client.readContract({ ...read, functionName: 'liquidity' })]);
-      expect({ ...at, sqrtPriceX96: event.sqrtPriceX96, liquidity: event.liquidity }).toEqual({ ...at, sqrtPriceX96: sqrtPriceX96.toString(), liquidity: liquidity.toString() });
+      const [[sqrtPriceX96], liquidity] = await Promise.all([
+        client.readContract({ ...read, functionName: 'slot0' }),
+        client.readContract({ ...read, functionName: 'liquidity' }),
+      ]);
+      expect({ ...at, sqrtPriceX96: event.sqrtPriceX96, liquidity: event.liquidity }).toEqual({
+        ...at,
+        sqrtPriceX96: sqrtPriceX96.toString(),
+        liquidity: liquidity.toString(),
+      });
       checked.v3++;
       if (liquidityChanges.has(`${event.blockNumber}:${event.logIndex}`)) checked.v3AfterLiquidityChange++;
     }
@@ -198,7 +226,7 @@ function countingClient(rpcUrl: string): { client: PublicClient; calls: () => nu
 }
 
 describe('the pool event source', () => {
-  test('reads each pool\'s tokens, factory and fee once, the state before the block only for a liquidity change first in it, and nothing for a block without pool logs', async () => {
+  test("reads each pool's tokens, factory and fee once, the state before the block only for a liquidity change first in it, and nothing for a block without pool logs", async () => {
     const chain = manifest.chains.find((candidate) => candidate.id === 'ethereum')!;
     const { client, calls } = countingClient(chain.rpcUrl);
     const source = createBlockSource({ client, chainId: chain.id });

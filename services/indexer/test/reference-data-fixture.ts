@@ -54,7 +54,16 @@ export interface RunningReferenceData {
 export async function startReferenceDataFixture(fixture: ReferenceDataFixture): Promise<RunningReferenceData> {
   const state = { getTokensCalls: 0, getPricesRequests: [] as GetPricesRequest[], getFungiblesRequests: [] as GetFungiblesRequest[] };
   const unknownToken = (chainId: string, address: string): TokenInfo => ({
-    chainId, address, interface: 0, name: '', symbol: '', decimals: 0, fungibleId: '', iconUrl: '', verified: false, isSpam: false,
+    chainId,
+    address,
+    interface: 0,
+    name: '',
+    symbol: '',
+    decimals: 0,
+    fungibleId: '',
+    iconUrl: '',
+    verified: false,
+    isSpam: false,
   });
   const network = (request: { context?: { network: Network } | undefined }) => request.context?.network ?? Network.NETWORK_MAINNET;
   const server: GrpcServer = await startGrpcServer({
@@ -91,7 +100,12 @@ export async function startReferenceDataFixture(fixture: ReferenceDataFixture): 
         },
         async classifyAddress(request) {
           const reason = fixture.untracked?.[request.address];
-          return { address: request.address, kind: reason ? AddressKind.ADDRESS_KIND_CONTRACT : AddressKind.ADDRESS_KIND_EOA, tracked: !reason, reason: reason ?? '' };
+          return {
+            address: request.address,
+            kind: reason ? AddressKind.ADDRESS_KIND_CONTRACT : AddressKind.ADDRESS_KIND_EOA,
+            tracked: !reason,
+            reason: reason ?? '',
+          };
         },
         async findTokensBySymbol(request) {
           return { tokens: fixture.tokens.filter((token) => token.symbol.toLowerCase() === request.symbol.toLowerCase()) };
@@ -139,7 +153,16 @@ export async function startReferenceDataFixture(fixture: ReferenceDataFixture): 
         // Protocols come from the real service; a test here that calls ListProtocols should fail loudly.
         async listProtocols(request) {
           if (!fixture.protocols) throw new GrpcError(status.UNIMPLEMENTED, 'ListProtocols is not part of the fixture');
-          return { chainId: request.chainId, uniswapV2: [], uniswapV3: [], vaults: [], staking: [], lending: [], nftMarkets: [], ...fixture.protocols(request.chainId) };
+          return {
+            chainId: request.chainId,
+            uniswapV2: [],
+            uniswapV3: [],
+            vaults: [],
+            staking: [],
+            lending: [],
+            nftMarkets: [],
+            ...fixture.protocols(request.chainId),
+          };
         },
       }),
     ],

@@ -34,7 +34,9 @@ export interface OwnChain {
  */
 export async function startOwnChain(options: { chainId?: number; loadState?: string; genesisTimestamp?: number } = {}): Promise<OwnChain> {
   const dir = await mkdtemp(join(dataDir, 'indexer-test-anvil-'));
-  const anvil = await startAnvil({ chainId: options.chainId ?? 31_337, cachePath: dir,
+  const anvil = await startAnvil({
+    chainId: options.chainId ?? 31_337,
+    cachePath: dir,
     ...(options.loadState ? { loadState: options.loadState } : { genesisTimestamp: options.genesisTimestamp ?? 1_700_000_000 }),
   });
   const session = await createChainSession(anvil.rpcUrl);

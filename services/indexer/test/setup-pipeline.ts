@@ -7,7 +7,15 @@ import { createProducer, ensureTopics, type TopicSpec } from '@wallet-api/core/k
 import { Registry } from '@wallet-api/core/metrics';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createChangeVersions, type ChangeVersions } from '@wallet-api/core/cache';
-import { setupChangeVersions, setupClickHouseDatabase, setupKafka, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
+import {
+  setupChangeVersions,
+  setupClickHouseDatabase,
+  setupKafka,
+  testConfig,
+  testLogger,
+  uniqueName,
+  type ClickHouseDatabase,
+} from '@wallet-api/core/testing';
 import { createApp } from '../../gateway/src/app.js';
 import { createOrganizationKey, findOrganizationByKey } from '../../gateway/src/auth/api-keys.js';
 import { createBackends, type Backends } from '../../gateway/src/grpc/backends.js';
@@ -86,7 +94,13 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
 
   const chains = await loadChainsConfig(chainsFile);
   const registry = await loadRegistryConfig([shippedRegistry, devnetRegistry]);
-  const domain = createReferenceDataDomain({ chains, registry, prisma, logger: testLogger, prices: { clickhouse: database.clickhouse, fx: await loadFxTable(fxFile), versions: changes.versions } });
+  const domain = createReferenceDataDomain({
+    chains,
+    registry,
+    prisma,
+    logger: testLogger,
+    prices: { clickhouse: database.clickhouse, fx: await loadFxTable(fxFile), versions: changes.versions },
+  });
   const referenceGrpc: GrpcServer = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
@@ -104,9 +118,22 @@ export async function startPipeline(options: PipelineOptions = {}): Promise<Pipe
   });
   if (consumers) await prices.start();
   const referenceData = createGrpcClient(ReferenceDataClient, `127.0.0.1:${referenceGrpc.port}`);
-  const writer: TransactionWriter = createTransactionWriter({ kafka, clickhouse: database.clickhouse, referenceData, versions: changes.versions, logger: testLogger, topics: ownTopics, groupId: suffix });
+  const writer: TransactionWriter = createTransactionWriter({
+    kafka,
+    clickhouse: database.clickhouse,
+    referenceData,
+    versions: changes.versions,
+    logger: testLogger,
+    topics: ownTopics,
+    groupId: suffix,
+  });
   if (consumers) await writer.start();
-  const indexerGrpc = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse: database.clickhouse, referenceData })], logger: testLogger });
+  const indexerGrpc = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [indexerService({ clickhouse: database.clickhouse, referenceData })],
+    logger: testLogger,
+  });
   const backends: Backends = createBackends({
     referenceData: `127.0.0.1:${referenceGrpc.port}`,
     indexer: `127.0.0.1:${indexerGrpc.port}`,

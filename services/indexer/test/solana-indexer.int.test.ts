@@ -44,7 +44,9 @@ test('every block is published once, in order, as the node has it; transactions 
   expect(published.blocks.map((block) => block.number)).toEqual(slots.map(String));
   let transactions = 0;
   for (const block of published.blocks) {
-    const node = (await rpc.getBlock(BigInt(block.number), { encoding: 'json', maxSupportedTransactionVersion: 0, transactionDetails: 'full', rewards: false }).send())!;
+    const node = (await rpc
+      .getBlock(BigInt(block.number), { encoding: 'json', maxSupportedTransactionVersion: 0, transactionDetails: 'full', rewards: false })
+      .send())!;
     expect({ slot: block.number, hash: block.hash, parent: block.parentHash, time: block.timestamp, count: block.transactionCount }).toEqual({
       slot: block.number,
       hash: node.blockhash,

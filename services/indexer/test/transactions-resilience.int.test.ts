@@ -136,7 +136,11 @@ test('a page answered from the cache is not served again once the writer has sto
   const [answersComputed, pagesRead, pagesReused] = [await cacheCount('miss'), await cacheCount('miss', pageRoute), await cacheCount('hit', pageRoute)];
   await pipeline.versions.pricesChanged();
   expect((await pipeline.get(page)).body.data.map((item: any) => item.id)).toEqual(before.data.map((item: any) => item.id));
-  expect([await cacheCount('miss'), await cacheCount('miss', pageRoute), await cacheCount('hit', pageRoute)]).toEqual([answersComputed + 1, pagesRead, pagesReused + 1]);
+  expect([await cacheCount('miss'), await cacheCount('miss', pageRoute), await cacheCount('hit', pageRoute)]).toEqual([
+    answersComputed + 1,
+    pagesRead,
+    pagesReused + 1,
+  ]);
 
   const clock = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000));
   const sent = await chain.session.send({ from: wallet, to: '0x6361636865000000000000000000000000000002', value: parseEther('0.01'), gas: 21_000n });
@@ -159,7 +163,14 @@ test('an indexer killed with SIGKILL during backfill and restarted leaves each t
   cleanups.push(() => prisma.$disconnect());
   const start = (): ChildProcess => {
     const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
-      env: { ...process.env, CHAIN_ID: chainId, RPC_URL: chain.rpcUrl, TOPIC_SUFFIX: pipeline.suffix, DATABASE_URL: testConfig().DATABASE_URL, LOG_LEVEL: 'error' },
+      env: {
+        ...process.env,
+        CHAIN_ID: chainId,
+        RPC_URL: chain.rpcUrl,
+        TOPIC_SUFFIX: pipeline.suffix,
+        DATABASE_URL: testConfig().DATABASE_URL,
+        LOG_LEVEL: 'error',
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     cleanups.push(async () => {

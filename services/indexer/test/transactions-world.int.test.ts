@@ -48,7 +48,9 @@ async function readChainFacts(client: PublicClient, chain: ChainWorld): Promise<
     const [block, receipts, traces] = await Promise.all([
       client.getBlock({ blockNumber: number, includeTransactions: true }),
       client.request({ method: 'eth_getBlockReceipts' as never, params: [numberToHex(number)] as never }) as Promise<RpcTransactionReceipt[]>,
-      client.request({ method: 'debug_traceBlockByNumber' as never, params: [numberToHex(number), { tracer: 'callTracer' }] as never }) as Promise<TransactionTrace[]>,
+      client.request({ method: 'debug_traceBlockByNumber' as never, params: [numberToHex(number), { tracer: 'callTracer' }] as never }) as Promise<
+        TransactionTrace[]
+      >,
     ]);
     block.transactions.forEach((transaction, index) => {
       transactionCount++;
@@ -58,10 +60,11 @@ async function readChainFacts(client: PublicClient, chain: ChainWorld): Promise<
       if (transaction.to) parties.add(transaction.to.toLowerCase());
       if (receipt.contractAddress) parties.add(receipt.contractAddress.toLowerCase());
       valueParties(traces[index]!.result, parties);
-      for (const log of receipt.logs) for (const topic of log.topics.slice(1)) {
-        const address = topicAddress(topic);
-        if (address) parties.add(address);
-      }
+      for (const log of receipt.logs)
+        for (const topic of log.topics.slice(1)) {
+          const address = topicAddress(topic);
+          if (address) parties.add(address);
+        }
       for (const party of parties) involvement.get(party)?.add(transaction.hash);
     });
   }
@@ -158,7 +161,11 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s, through th
       const genesis = await client.getBalance({ address: address as Address, blockNumber: 0n });
       expect({ wallet, native: holdings.get('native') ?? 0n }).toEqual({ wallet, native: truth.native - genesis });
       for (const token of truth.tokens) {
-        expect({ wallet, token: token.address, balance: holdings.get(token.address.toLowerCase()) ?? 0n }).toEqual({ wallet, token: token.address, balance: token.balance });
+        expect({ wallet, token: token.address, balance: holdings.get(token.address.toLowerCase()) ?? 0n }).toEqual({
+          wallet,
+          token: token.address,
+          balance: token.balance,
+        });
       }
       for (const nft of truth.nfts) {
         const key = `${nft.contract.toLowerCase()}:${nft.tokenId}`;
@@ -194,11 +201,16 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s, through th
 
   test('no rows for the contracts trades pass through, which every wallet endpoint refuses; the wallets that traded keep theirs', async () => {
     const uniswap = chain.protocols.uniswap as UniswapManifest;
-    const contracts = [uniswap.weth, uniswap.v2.router, uniswap.v3.swapRouter, ...uniswap.v2.pairs.map((pair) => pair.address)].map((address) => address.toLowerCase());
+    const contracts = [uniswap.weth, uniswap.v2.router, uniswap.v3.swapRouter, ...uniswap.v2.pairs.map((pair) => pair.address)].map((address) =>
+      address.toLowerCase(),
+    );
     // A row's body is its wallet's part of the transaction: the contracts appear as the other side
     // of the traders' own transfers and approvals.
     const stored = await pipeline.database.clickhouse.query<{ body: string }>(sql`SELECT body FROM wallet_transactions WHERE chain_id = ${chainId}`);
-    const parties = (tx: WalletTransaction) => [...tx.transfers.flatMap((transfer) => [transfer.sender, transfer.recipient]), ...tx.approvals.flatMap((approval) => [approval.owner, approval.spender])];
+    const parties = (tx: WalletTransaction) => [
+      ...tx.transfers.flatMap((transfer) => [transfer.sender, transfer.recipient]),
+      ...tx.approvals.flatMap((approval) => [approval.owner, approval.spender]),
+    ];
     const named = new Set(stored.flatMap(({ body }) => parties(WalletTransaction.decode(Buffer.from(body, 'base64')))));
     // The decoder names them as parties of the traders' transactions (and so among a transaction's wallets on the topic, where a subscription to one matches) ...
     expect(contracts.filter((address) => named.has(address)).length).toBeGreaterThan(0);

@@ -37,7 +37,18 @@ function storedAction(overrides: Partial<UnsignedAction> & { id: string }): Unsi
   const createdAt = overrides.createdAt ?? now;
   const wallet = overrides.wallet ?? evmWallet.address.toLowerCase();
   const chainId = overrides.chainId ?? 'ethereum';
-  const tx = swapActionTransaction({ chainId, wallet, router, data: '0x414bf389', value: '1000', inputToken: '', outputToken: `0x${'cc'.repeat(20)}`, inputAmount: '1000', outputAmountMin: '7', createdAt });
+  const tx = swapActionTransaction({
+    chainId,
+    wallet,
+    router,
+    data: '0x414bf389',
+    value: '1000',
+    inputToken: '',
+    outputToken: `0x${'cc'.repeat(20)}`,
+    inputAmount: '1000',
+    outputAmountMin: '7',
+    createdAt,
+  });
   return {
     organizationId: organization,
     wallet,
@@ -53,8 +64,10 @@ function storedAction(overrides: Partial<UnsignedAction> & { id: string }): Unsi
 }
 
 const context = (organizationId: string) => ({ organizationId, roles: ['pending-orders'], addons: [], network: 0 });
-const build = (actionId: string, organizationId: string = organization) => unary(actions, actions.buildAction, { context: context(organizationId), actionId, signatureApprove: '', signatureSwap: '' }, { name: 'Actions/BuildAction' });
-const dismiss = (actionId: string, signature: string) => unary(actions, actions.dismissAction, { context: context(organization), actionId, signature }, { name: 'Actions/DismissAction' });
+const build = (actionId: string, organizationId: string = organization) =>
+  unary(actions, actions.buildAction, { context: context(organizationId), actionId, signatureApprove: '', signatureSwap: '' }, { name: 'Actions/BuildAction' });
+const dismiss = (actionId: string, signature: string) =>
+  unary(actions, actions.dismissAction, { context: context(organization), actionId, signature }, { name: 'Actions/DismissAction' });
 const listed = async (wallet: string, chainIds: string[], organizationId: string = organization) =>
   (await createUnsignedSnapshotSource(store, () => now).list({ organizationId, address: wallet, chainIds })).map((record) => record.actionId);
 
@@ -62,7 +75,12 @@ beforeAll(async () => {
   database = await setupPostgresDatabase(uniqueName('indexer_actions'));
   store = createUnsignedActionStore(database.prisma);
   referenceData = createGrpcClient(ReferenceDataClient, '127.0.0.1:1');
-  server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [actionsService({ store, referenceData, lifetimeMs, clock: () => now })], logger: testLogger });
+  server = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [actionsService({ store, referenceData, lifetimeMs, clock: () => now })],
+    logger: testLogger,
+  });
   actions = createGrpcClient(ActionsClient, `127.0.0.1:${server.port}`);
 }, 60_000);
 
@@ -131,7 +149,9 @@ test("a Solana action: built as its serialized transaction; dismissed by the wal
 
   const message = new TextEncoder().encode('act_solana');
   const base58 = getBase58Decoder();
-  await expect(dismiss('act_solana', base58.decode(await signBytes(other.keyPair.privateKey, message)))).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
+  await expect(dismiss('act_solana', base58.decode(await signBytes(other.keyPair.privateKey, message)))).rejects.toMatchObject({
+    code: status.INVALID_ARGUMENT,
+  });
   await expect(dismiss('act_solana', await evmWallet.signMessage({ message: 'act_solana' }))).rejects.toMatchObject({
     code: status.INVALID_ARGUMENT,
     details: 'signature: must be a base58 ed25519 signature for a Solana wallet',

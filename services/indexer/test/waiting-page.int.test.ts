@@ -1,5 +1,5 @@
 import { setupClickHouse, testLogger, uniqueName } from '@wallet-api/core/testing';
-import { AssetKind, WalletLegs, WalletTransaction } from '@wallet-api/core/proto/events';
+import { AssetKind, WalletLegs, type WalletTransaction } from '@wallet-api/core/proto/events';
 import { walletLegs, walletPart } from '@wallet-api/core/transactions';
 import { createHistoryMemory } from '../src/store/history-memory.js';
 import { encodeBody } from '../src/store/transaction-bodies.js';
@@ -55,7 +55,8 @@ describe("a wallet's waiting rows page exactly as its stored rows do", () => {
         }
       }
     }
-    const rowsOf = (address: string, items: typeof transactions) => items.map((item) => ({ transaction: item.transaction, rows: [{ ...item.reading, address }] }));
+    const rowsOf = (address: string, items: typeof transactions) =>
+      items.map((item) => ({ transaction: item.transaction, rows: [{ ...item.reading, address }] }));
     await (await writeThrough.writeTransactions(rowsOf(storedWallet, transactions))).durable;
     await kept.writeTransactions(rowsOf(waitingWallet, transactions));
     // The split wallet: a random part stored, the rest waiting, and some in both (a replay after a restart).
@@ -65,10 +66,16 @@ describe("a wallet's waiting rows page exactly as its stored rows do", () => {
     await kept.writeTransactions(rowsOf(splitWallet, waitingPart));
     // Orphaned blocks (one of them revived by a newer canonical row) drop out, stored or waiting.
     const [orphaned, revived] = [blocks[3]!, blocks[9]!];
-    await writeThrough.recordRollbacks([orphaned, revived].map((block) => ({
-      chainId: block.chainId, commonAncestorNumber: String(block.number - 1), commonAncestorHash: '0x00',
-      orphanedBlockHashes: [block.hash], orphanedBlockNumbers: [String(block.number)], sequence: '10',
-    })));
+    await writeThrough.recordRollbacks(
+      [orphaned, revived].map((block) => ({
+        chainId: block.chainId,
+        commonAncestorNumber: String(block.number - 1),
+        commonAncestorHash: '0x00',
+        orphanedBlockHashes: [block.hash],
+        orphanedBlockNumbers: [String(block.number)],
+        sequence: '10',
+      })),
+    );
     await (await writeThrough.recordBlocks([chainBlock(revived, 11)])).durable;
     expect(memory.rows.waitingFor('wallet_transactions', waitingWallet)).toHaveLength(transactions.length);
   });
@@ -93,9 +100,28 @@ describe("a wallet's waiting rows page exactly as its stored rows do", () => {
     ['asset types', { assetTypes: ['nft'] }],
     ['mined times', { minMinedAtMs: 1_700_000_036_001n, maxMinedAtMs: 1_700_000_144_999n, limit: 1_000 }],
     ['a counterparty', { search: { kind: 'address', address: peer } }],
-    ['a token', { search: { kind: 'tokens', tokens: [{ chainId: chains[0]!, address: token }, { chainId: chains[1]!, address: '' }] }, limit: 1_000 }],
+    [
+      'a token',
+      {
+        search: {
+          kind: 'tokens',
+          tokens: [
+            { chainId: chains[0]!, address: token },
+            { chainId: chains[1]!, address: '' },
+          ],
+        },
+        limit: 1_000,
+      },
+    ],
     ['a cursor', { after: { minedAtMs: 1_700_000_120_000n, blockNumber: 20n, transactionIndex: 1, chainId: chains[0]! } }],
-    ['a cursor and filters', { after: { minedAtMs: 1_700_000_180_000n, blockNumber: 31n, transactionIndex: 0, chainId: chains[1]! }, trash: 'only_non_trash', assetTypes: ['fungible'] }],
+    [
+      'a cursor and filters',
+      {
+        after: { minedAtMs: 1_700_000_180_000n, blockNumber: 31n, transactionIndex: 0, chainId: chains[1]! },
+        trash: 'only_non_trash',
+        assetTypes: ['fungible'],
+      },
+    ],
   ])('%s', async (_name, filter) => {
     const stored = await pageOf(storedWallet, filter);
     expect(stored.length).toBeGreaterThan(0);
@@ -118,7 +144,9 @@ describe("a wallet's waiting rows page exactly as its stored rows do", () => {
       return chunks;
     };
     const paged = async (chainIds: string[]) =>
-      (await kept.listWalletTransactions({ address: storedWallet, chainIds, operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 1_000 })).map((row) => walletLegs(row.transaction, storedWallet)).reverse();
+      (await kept.listWalletTransactions({ address: storedWallet, chainIds, operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 1_000 }))
+        .map((row) => walletLegs(row.transaction, storedWallet))
+        .reverse();
     const oldestFirst = await paged(chains);
     expect(oldestFirst.length).toBeGreaterThan(40);
     for (const address of [storedWallet, waitingWallet, splitWallet]) {
@@ -136,23 +164,42 @@ describe("a wallet's waiting rows page exactly as its stored rows do", () => {
   test('rows stored before their legs were stream the legs of their bodies, in order among rows stored with legs, once when stored both ways', async () => {
     const wallet = randomAddress();
     const received = (block: BlockRef, index: number, amount: string) =>
-      transaction(block, index, { from: peer, to: token, transfers: [{ asset: { kind: AssetKind.ASSET_KIND_ERC20, address: token, tokenId: '' }, amount, sender: peer, recipient: wallet }] });
+      transaction(block, index, {
+        from: peer,
+        to: token,
+        transfers: [{ asset: { kind: AssetKind.ASSET_KIND_ERC20, address: token, tokenId: '' }, amount, sender: peer, recipient: wallet }],
+      });
     const chain = uniqueName('chain');
     const older = [1, 2, 3].map((height) => received(blockRef(chain, height, 1_700_100_000 + height), 0, String(height * 10)));
     const newer = [4, 5].map((height) => received(blockRef(chain, height, 1_700_100_000 + height), 0, String(height * 10)));
     // As a writer before the `legs` column stored them: no legs, the wallet's part as the body.
-    await clickhouse.insert('wallet_transactions', older.map((item) => ({
-      chain_id: chain, address: wallet, block_number: item.blockNumber, block_hash: item.blockHash, block_timestamp: Number(item.blockTimestamp),
-      transaction_index: item.transactionIndex, hash: item.hash, operation_type: 'receive', is_trash: 0, asset_types: ['fungible'], token_addresses: [token],
-      counterparties: [peer], body: encodeBody(walletPart(item, wallet)),
-    })));
+    await clickhouse.insert(
+      'wallet_transactions',
+      older.map((item) => ({
+        chain_id: chain,
+        address: wallet,
+        block_number: item.blockNumber,
+        block_hash: item.blockHash,
+        block_timestamp: Number(item.blockTimestamp),
+        transaction_index: item.transactionIndex,
+        hash: item.hash,
+        operation_type: 'receive',
+        is_trash: 0,
+        asset_types: ['fungible'],
+        token_addresses: [token],
+        counterparties: [peer],
+        body: encodeBody(walletPart(item, wallet)),
+      })),
+    );
     const rows = [{ address: wallet, operationType: 'receive', isTrash: false, assetTypes: ['fungible'], tokenAddresses: [token], counterparties: [peer] }];
     // The newer ones stored with legs, and one older one again (a replay after the upgrade): stored both ways, streamed once.
     await (await writeThrough.writeTransactions([...newer, older[1]!].map((item) => ({ transaction: item, rows })))).durable;
     for (const chunkSize of [undefined, 1]) {
       const legs: WalletLegs[] = [];
       for await (const chunk of writeThrough.streamLegs(wallet, [chain], chunkSize)) legs.push(...chunk.map((encoded) => WalletLegs.decode(encoded)));
-      expect(legs.map((leg) => [leg.blockNumber, leg.legs])).toEqual([1, 2, 3, 4, 5].map((height) => [String(height), [{ asset: token, amount: String(height * 10) }]]));
+      expect(legs.map((leg) => [leg.blockNumber, leg.legs])).toEqual(
+        [1, 2, 3, 4, 5].map((height) => [String(height), [{ asset: token, amount: String(height * 10) }]]),
+      );
       expect(legs).toEqual([...older, ...newer].map((item) => walletLegs(item, wallet)));
     }
   });
@@ -168,11 +215,19 @@ describe("a wallet's waiting rows page exactly as its stored rows do", () => {
     expect(memory.rows.waitingFor('wallet_transactions', waitingWallet)).toEqual([]);
     expect(await pageOf(waitingWallet, everyRow)).toEqual(before);
 
-    const rolledBack = blocks.find((block) => block !== blocks[3] && block !== blocks[9] && transactions.some((item) => item.transaction.blockHash === block.hash))!;
-    await kept.recordRollbacks([{
-      chainId: rolledBack.chainId, commonAncestorNumber: String(rolledBack.number - 1), commonAncestorHash: '0x00',
-      orphanedBlockHashes: [rolledBack.hash], orphanedBlockNumbers: [String(rolledBack.number)], sequence: '20',
-    }]);
+    const rolledBack = blocks.find(
+      (block) => block !== blocks[3] && block !== blocks[9] && transactions.some((item) => item.transaction.blockHash === block.hash),
+    )!;
+    await kept.recordRollbacks([
+      {
+        chainId: rolledBack.chainId,
+        commonAncestorNumber: String(rolledBack.number - 1),
+        commonAncestorHash: '0x00',
+        orphanedBlockHashes: [rolledBack.hash],
+        orphanedBlockNumbers: [String(rolledBack.number)],
+        sequence: '20',
+      },
+    ]);
     const after = await pageOf(waitingWallet, everyRow);
     const gone = transactions.filter((item) => item.transaction.blockHash === rolledBack.hash).map((item) => item.transaction.hash);
     expect(after).toEqual(before.filter((line) => !gone.some((hash) => line.includes(hash))));

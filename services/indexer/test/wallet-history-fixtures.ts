@@ -14,8 +14,17 @@ export const erc721 = (address: string, tokenId: string): Asset => ({ kind: Asse
 
 export function token(chainId: string, address: string, fields: Partial<TokenInfo>): TokenInfo {
   return {
-    chainId, address, interface: TokenInterface.TOKEN_INTERFACE_ERC20, name: '', symbol: '', decimals: 18, fungibleId: '', iconUrl: '',
-    verified: false, isSpam: false, ...fields,
+    chainId,
+    address,
+    interface: TokenInterface.TOKEN_INTERFACE_ERC20,
+    name: '',
+    symbol: '',
+    decimals: 18,
+    fungibleId: '',
+    iconUrl: '',
+    verified: false,
+    isSpam: false,
+    ...fields,
   };
 }
 
@@ -32,8 +41,13 @@ export function blockRef(chainId: string, number: number, timestamp: number): Bl
 
 export function chainBlock(block: BlockRef, sequence: number): ChainBlock {
   return {
-    chainId: block.chainId, number: String(block.number), hash: block.hash, parentHash: randomHash(), timestamp: String(block.timestamp),
-    sequence: String(sequence), transactionCount: 0,
+    chainId: block.chainId,
+    number: String(block.number),
+    hash: block.hash,
+    parentHash: randomHash(),
+    timestamp: String(block.timestamp),
+    sequence: String(sequence),
+    transactionCount: 0,
   };
 }
 
@@ -41,7 +55,10 @@ export function chainBlock(block: BlockRef, sequence: number): ChainBlock {
 export function transaction(
   block: BlockRef,
   index: number,
-  fields: { from: string; to: string; actType?: string; contract?: string; transfers?: Omit<Transfer, 'actId'>[]; methodId?: string } & Omit<Partial<WalletTransaction>, 'transfers'>,
+  fields: { from: string; to: string; actType?: string; contract?: string; transfers?: Omit<Transfer, 'actId'>[]; methodId?: string } & Omit<
+    Partial<WalletTransaction>,
+    'transfers'
+  >,
 ): WalletTransaction {
   const { actType = 'transfer', contract = '', transfers = [], ...rest } = fields;
   const parties = new Set<string>([fields.from, ...transfers.flatMap((transfer) => [transfer.sender, transfer.recipient])]);

@@ -61,7 +61,14 @@ export const expectedByLabel: Record<string, OperationType> = {
 };
 
 /** Labels of planned failures: the wallet sent a transaction that reverted. */
-export const failureLabels = new Set(['tokens:failed-transfer', 'defi:borrow-over-limit', 'defi:unstake-early', 'smart-wallets:safe-execute-unsigned', 'smart-wallets:account-call-unauthorized', 'smart-wallets:safe-execute-reverted']);
+export const failureLabels = new Set([
+  'tokens:failed-transfer',
+  'defi:borrow-over-limit',
+  'defi:unstake-early',
+  'smart-wallets:safe-execute-unsigned',
+  'smart-wallets:account-call-unauthorized',
+  'smart-wallets:safe-execute-reverted',
+]);
 
 /** Labels of unsolicited junk: the wallet has a transaction its view marks as trash. */
 export const trashLabels = new Set(['tokens:spam-airdrop', 'nfts:spam-airdrop']);

@@ -22,31 +22,47 @@ import { createNftCatalog } from './views/nft-catalog.js';
 import { createWalletNfts } from './views/wallet-nfts.js';
 import { createWalletIndexing } from './wallets/wallet-indexing.js';
 
-const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend(redisEnv.shape).extend({
-  NFT_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
-  // Blocks per eth_getLogs of a wallet's first read; nodes that refuse a range get it in halves.
-  NFT_LOG_RANGE: z.coerce.bigint().positive().default(1_000_000n),
-  NFT_READ_CONCURRENCY: z.coerce.number().int().positive().default(16),
-  // Wallets read from the chain at once; more wait (and answer 202 meanwhile).
-  NFT_WALLET_READS: z.coerce.number().int().positive().default(4),
-  NFT_CACHED_WALLETS: z.coerce.number().int().positive().default(2_000),
-  // Metadata: where ipfs:// goes, which private addresses may be fetched (`loopback`, CIDRs, host
-  // names; empty allows none), and the limits of one fetch.
-  NFT_IPFS_GATEWAY: z.string().url().default('https://ipfs.io/ipfs/'),
-  NFT_METADATA_ALLOW_LIST: z.string().default(''),
-  NFT_METADATA_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  NFT_METADATA_MAX_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
-  NFT_METADATA_CONCURRENCY: z.coerce.number().int().positive().default(8),
-  NFT_METADATA_MAX_ATTEMPTS: z.coerce.number().int().positive().default(6),
-  NFT_METADATA_BACKOFF_MS: z.coerce.number().int().positive().default(30_000),
-});
+const env = serviceAddressEnv
+  .extend(kafkaEnv.shape)
+  .extend(databaseEnv.shape)
+  .extend(redisEnv.shape)
+  .extend({
+    NFT_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+    // Blocks per eth_getLogs of a wallet's first read; nodes that refuse a range get it in halves.
+    NFT_LOG_RANGE: z.coerce.bigint().positive().default(1_000_000n),
+    NFT_READ_CONCURRENCY: z.coerce.number().int().positive().default(16),
+    // Wallets read from the chain at once; more wait (and answer 202 meanwhile).
+    NFT_WALLET_READS: z.coerce.number().int().positive().default(4),
+    NFT_CACHED_WALLETS: z.coerce.number().int().positive().default(2_000),
+    // Metadata: where ipfs:// goes, which private addresses may be fetched (`loopback`, CIDRs, host
+    // names; empty allows none), and the limits of one fetch.
+    NFT_IPFS_GATEWAY: z.string().url().default('https://ipfs.io/ipfs/'),
+    NFT_METADATA_ALLOW_LIST: z.string().default(''),
+    NFT_METADATA_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    NFT_METADATA_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
+    NFT_METADATA_CONCURRENCY: z.coerce.number().int().positive().default(8),
+    NFT_METADATA_MAX_ATTEMPTS: z.coerce.number().int().positive().default(6),
+    NFT_METADATA_BACKOFF_MS: z.coerce.number().int().positive().default(30_000),
+  });
 
 await runGrpcService('nft', parseEnv(serviceAddressEnv).NFT_GRPC_PORT, async ({ logger }) => {
   const config = parseEnv(env);
   const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
   const prisma = createPrisma(config.DATABASE_URL, logger);
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'nft', logger, consumerSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
-  const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
+  const kafka = createKafka({
+    brokers: config.KAFKA_BROKERS,
+    clientId: config.KAFKA_CLIENT_ID ?? 'nft',
+    logger,
+    consumerSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+  });
+  const changes = connectChangeVersions(config.REDIS_URL, {
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    onError: (error) => logger.warn({ err: error }, 'redis error'),
+  });
   const clients = createChainClients(referenceData, { rpcTimeoutMs: config.NFT_RPC_TIMEOUT_MS });
   const ownership = createOwnershipStore(prisma);
   const tokens = createTokenStore(prisma);

@@ -18,7 +18,10 @@ const svg = '<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>';
 const hosted = { name: 'Hosted #1', description: 'Served over http', image: 'ipfs://QmImage/1.png', attributes: [{ trait_type: 'Eyes', value: 'Laser' }] };
 
 type Handler = (res: ServerResponse, req: IncomingMessage) => void;
-const json = (body: unknown, type = 'application/json'): Handler => (res) => res.writeHead(200, { 'content-type': type }).end(JSON.stringify(body));
+const json =
+  (body: unknown, type = 'application/json'): Handler =>
+  (res) =>
+    res.writeHead(200, { 'content-type': type }).end(JSON.stringify(body));
 
 const routes: Record<string, Handler> = {
   '/token/1.json': json(hosted),
@@ -141,7 +144,10 @@ describe('createMetadataFetcher', () => {
     });
 
     it('refuses a data: URI that is not JSON', async () => {
-      expect(await fetcher.fetch('data:image/svg+xml;base64,PHN2Zz4=', tokenId)).toEqual({ kind: 'unusable', reason: 'content type image/svg+xml is not JSON' });
+      expect(await fetcher.fetch('data:image/svg+xml;base64,PHN2Zz4=', tokenId)).toEqual({
+        kind: 'unusable',
+        reason: 'content type image/svg+xml is not JSON',
+      });
       expect(await fetcher.fetch('data:application/json;utf8,{"name":', tokenId)).toEqual({ kind: 'unusable', reason: 'not JSON' });
     });
   });
@@ -252,7 +258,10 @@ describe('createMetadataFetcher', () => {
     it('refuses loopback before connecting', async () => {
       requested.length = 0;
       const strict = setupFetcher({ allow: [] });
-      expect(await strict.fetch(`${base()}/token/1.json`, tokenId)).toEqual({ kind: 'unusable', reason: 'metadata URL host is a loopback address (127.0.0.1)' });
+      expect(await strict.fetch(`${base()}/token/1.json`, tokenId)).toEqual({
+        kind: 'unusable',
+        reason: 'metadata URL host is a loopback address (127.0.0.1)',
+      });
       expect(await strict.fetch(`http://nft-metadata.test:${port}/token/1.json`, tokenId)).toEqual({
         kind: 'unusable',
         reason: 'metadata URL host resolves to a loopback address (127.0.0.1)',
@@ -261,7 +270,10 @@ describe('createMetadataFetcher', () => {
     });
 
     it('asks for a retry when the name does not resolve', async () => {
-      expect(await setupFetcher({ allow: [] }).fetch('http://nxdomain.test/1.json', tokenId)).toEqual({ kind: 'retry', reason: 'metadata URL host does not resolve' });
+      expect(await setupFetcher({ allow: [] }).fetch('http://nxdomain.test/1.json', tokenId)).toEqual({
+        kind: 'retry',
+        reason: 'metadata URL host does not resolve',
+      });
     });
   });
 

@@ -52,7 +52,8 @@ let artifacts: Artifacts;
 let time = 1_700_000_000;
 const contracts = { birds: '' as Address, passes: '' as Address, market: '' as Address };
 
-const send = (from: Address, to: Address, data: Hex, value?: bigint) => chain.session.sendAndMine({ from, to, data, ...(value ? { value } : {}) }, (time += 60));
+const send = (from: Address, to: Address, data: Hex, value?: bigint) =>
+  chain.session.sendAndMine({ from, to, data, ...(value ? { value } : {}) }, (time += 60));
 const context = { organizationId: '', roles: [], addons: [], network: Network.NETWORK_MAINNET };
 const positions = (address: Address): Promise<ListWalletNftPositionsResponse> =>
   unary(client, client.listWalletNftPositions, {
@@ -72,7 +73,8 @@ async function chainHoldings(address: Address): Promise<string[]> {
   const held: string[] = [];
   const minted = await read.readContract({ address: contracts.birds, abi: erc721Abi, functionName: 'totalSupply' });
   for (let id = 1n; id <= minted; id++) {
-    if ((await read.readContract({ address: contracts.birds, abi: erc721Abi, functionName: 'ownerOf', args: [id] })).toLowerCase() === address.toLowerCase()) held.push(`${contracts.birds.toLowerCase()}:${id}=1`);
+    if ((await read.readContract({ address: contracts.birds, abi: erc721Abi, functionName: 'ownerOf', args: [id] })).toLowerCase() === address.toLowerCase())
+      held.push(`${contracts.birds.toLowerCase()}:${id}=1`);
   }
   for (let id = 1n; id <= 3n; id++) {
     const amount = await read.readContract({ address: contracts.passes, abi: erc1155Abi, functionName: 'balanceOf', args: [address, id] });
@@ -81,7 +83,8 @@ async function chainHoldings(address: Address): Promise<string[]> {
   return held.sort();
 }
 
-const served = (answer: ListWalletNftPositionsResponse) => answer.positions.map((position) => `${position.nft!.ref!.contractAddress}:${position.nft!.ref!.tokenId}=${position.amount}`).sort();
+const served = (answer: ListWalletNftPositionsResponse) =>
+  answer.positions.map((position) => `${position.nft!.ref!.contractAddress}:${position.nft!.ref!.tokenId}=${position.amount}`).sort();
 
 /** The service's answer once it equals the chain (the wallet indexed and every block applied). */
 async function servedMatchesChain(address: Address): Promise<ListWalletNftPositionsResponse> {
@@ -143,7 +146,9 @@ beforeAll(async () => {
   server = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
-    services: [nftService({ indexing: walletIndexing, wallets: createWalletNfts({ ownership, catalog, versions: changes.versions, maxWallets: 100 }), catalog })],
+    services: [
+      nftService({ indexing: walletIndexing, wallets: createWalletNfts({ ownership, catalog, versions: changes.versions, maxWallets: 100 }), catalog }),
+    ],
     logger: testLogger,
   });
   client = createGrpcClient(NftClient, `127.0.0.1:${server.port}`);
@@ -169,9 +174,16 @@ test('mints, single and batch transfers, a sale; then a reorg takes a transfer a
   await send(wallet, contracts.birds, encodeFunctionData({ abi: nftMintAbi, functionName: 'mint', args: [3n] }));
   await send(wallet, contracts.passes, encodeFunctionData({ abi: erc1155Abi, functionName: 'mint', args: [1n, 5n] }));
   await send(wallet, contracts.passes, encodeFunctionData({ abi: erc1155Abi, functionName: 'mint', args: [2n, 2n] }));
-  await send(wallet, contracts.passes, encodeFunctionData({ abi: erc1155Abi, functionName: 'safeBatchTransferFrom', args: [wallet, friend, [1n, 2n], [1n, 1n], '0x'] }));
+  await send(
+    wallet,
+    contracts.passes,
+    encodeFunctionData({ abi: erc1155Abi, functionName: 'safeBatchTransferFrom', args: [wallet, friend, [1n, 2n], [1n, 1n], '0x'] }),
+  );
   await send(wallet, contracts.birds, encodeFunctionData({ abi: erc721Abi, functionName: 'safeTransferFrom', args: [wallet, friend, 3n] }));
-  for (const [id, price] of [[1n, parseEther('1')], [2n, parseEther('0.5')]] as const) {
+  for (const [id, price] of [
+    [1n, parseEther('1')],
+    [2n, parseEther('0.5')],
+  ] as const) {
     await send(wallet, contracts.birds, encodeFunctionData({ abi: erc721Abi, functionName: 'approve', args: [contracts.market, id] }));
     await send(wallet, contracts.market, encodeFunctionData({ abi: marketAbi, functionName: 'list', args: [contracts.birds, id, price] }));
   }
@@ -180,17 +192,24 @@ test('mints, single and batch transfers, a sale; then a reorg takes a transfer a
   // A wallet never asked for: indexing first, then exactly what the chain says.
   expect(await positions(wallet)).toMatchObject({ indexing: true, positions: [] });
   const before = await servedMatchesChain(wallet);
-  expect(served(before)).toEqual([`${contracts.birds.toLowerCase()}:1=1`, `${contracts.passes.toLowerCase()}:1=4`, `${contracts.passes.toLowerCase()}:2=1`].sort());
+  expect(served(before)).toEqual(
+    [`${contracts.birds.toLowerCase()}:1=1`, `${contracts.passes.toLowerCase()}:1=4`, `${contracts.passes.toLowerCase()}:2=1`].sort(),
+  );
   // Bird 1 is listed at 1 ETH and still the wallet's: the floor. Bird 2 sold at 0.5 ETH. The
   // market's logs come with the block topic, which may trail the balance changes a moment.
-  const bird1 = () => positions(wallet).then((answer) => answer.positions.find((position) => position.nft!.ref!.tokenId === '1' && position.nft!.interface === 'erc721')!);
+  const bird1 = () =>
+    positions(wallet).then((answer) => answer.positions.find((position) => position.nft!.ref!.tokenId === '1' && position.nft!.interface === 'erc721')!);
   await eventually(async () => {
     const listed = await bird1();
     expect(listed.nft!.floorPrice).toBeCloseTo(ethPrice, 9);
     expect(listed.value).toBeCloseTo(ethPrice, 9);
   }, 30_000);
   await servedMatchesChain(friend);
-  const { nfts } = await unary(client, client.getNfts, { context, refs: [{ chainId, contractAddress: contracts.birds.toLowerCase(), tokenId: '2' }], currency: 'usd' });
+  const { nfts } = await unary(client, client.getNfts, {
+    context,
+    refs: [{ chainId, contractAddress: contracts.birds.toLowerCase(), tokenId: '2' }],
+    currency: 'usd',
+  });
   expect(nfts[0]!.lastSale).toMatchObject({ price: expect.closeTo(ethPrice / 2, 9), quantity: '1' });
 
   // Moves on a branch the reorg will drop: bird 1 leaves (its listing with it), a new edition is minted.

@@ -64,8 +64,12 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s', (chainId)
     const uniswap = chain.protocols.uniswap as UniswapManifest;
     const truths = new Map<string, string[]>();
     for (const wallet of wallets) {
-      const collections = (await nftHoldings(client, nfts, wallet, head)).map((holding) => `${holding.contract.toLowerCase()}:${holding.tokenId}=${holding.amount}`);
-      const liquidity = (await readUniswapV3Positions(client, uniswap, wallet, head)).map((position) => `${uniswap.v3.positionManager.toLowerCase()}:${position.tokenId}=1`);
+      const collections = (await nftHoldings(client, nfts, wallet, head)).map(
+        (holding) => `${holding.contract.toLowerCase()}:${holding.tokenId}=${holding.amount}`,
+      );
+      const liquidity = (await readUniswapV3Positions(client, uniswap, wallet, head)).map(
+        (position) => `${uniswap.v3.positionManager.toLowerCase()}:${position.tokenId}=1`,
+      );
       truths.set(wallet, [...collections, ...liquidity].sort());
     }
     let served = 0;
@@ -125,7 +129,13 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s', (chainId)
     // A listing the market would sell now: active in its storage, the seller still the owner, the market still approved.
     const floors = new Map<string, bigint>();
     for (const event of listed) {
-      const [seller, nft, tokenId, price, active] = await client.readContract({ address: market, abi: marketAbi, functionName: 'listings', args: [event.args.listingId!], blockNumber: head });
+      const [seller, nft, tokenId, price, active] = await client.readContract({
+        address: market,
+        abi: marketAbi,
+        functionName: 'listings',
+        args: [event.args.listingId!],
+        blockNumber: head,
+      });
       if (!active) continue;
       const read = { address: nft, abi: erc721Abi, blockNumber: head } as const;
       const [owner, approved, operator] = await Promise.all([

@@ -116,10 +116,24 @@ export async function startNftHarness(options: PipelineOptions & { metadataRetry
       unary(
         client,
         client.listWalletNftPositions,
-        { context: contextFor(request.chainIds), collectionIds: [], sort: NftPositionsSort.NFT_POSITIONS_SORT_CREATED_AT_DESC, pageSize: 500, cursor: '', currency: 'usd', ...request },
+        {
+          context: contextFor(request.chainIds),
+          collectionIds: [],
+          sort: NftPositionsSort.NFT_POSITIONS_SORT_CREATED_AT_DESC,
+          pageSize: 500,
+          cursor: '',
+          currency: 'usd',
+          ...request,
+        },
         { deadlineMs: 60_000 },
       ),
-    nfts: (request) => unary(client, client.getNfts, { context: contextFor(request.refs?.map((ref) => ref.chainId) ?? []), refs: [], currency: 'usd', ...request }, { deadlineMs: 60_000 }),
+    nfts: (request) =>
+      unary(
+        client,
+        client.getNfts,
+        { context: contextFor(request.refs?.map((ref) => ref.chainId) ?? []), refs: [], currency: 'usd', ...request },
+        { deadlineMs: 60_000 },
+      ),
     async close() {
       client.close();
       await server.shutdown(1_000);

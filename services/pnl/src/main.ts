@@ -25,7 +25,10 @@ await runGrpcService('pnl', parseEnv(serviceAddressEnv).PNL_GRPC_PORT, async ({ 
   const config = parseEnv(env);
   const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
   const indexer = createGrpcClient(IndexerClient, config.INDEXER_GRPC_ADDRESS);
-  const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
+  const changes = connectChangeVersions(config.REDIS_URL, {
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    onError: (error) => logger.warn({ err: error }, 'redis error'),
+  });
   return {
     services: [
       pnlService({

@@ -84,7 +84,13 @@ function keeperOver(history: HistoryReader, maxBookTransactions?: number, recent
   });
 }
 
-const request: BookRequest = { context: { organizationId: '', roles: [], addons: [], network: 0 }, address: wallet, chainIds: [chainA, chainB], currency: 'usd', kind: 'fungible' };
+const request: BookRequest = {
+  context: { organizationId: '', roles: [], addons: [], network: 0 },
+  address: wallet,
+  chainIds: [chainA, chainB],
+  currency: 'usd',
+  kind: 'fungible',
+};
 const windows = [{}, { since: start + 25 }, { till: start + 35 }];
 const figuresOf = (book: WalletBook) => windows.map((window) => [...book.ledgers.keys()].sort().map((key) => book.figures(key, window)));
 /** The book replayed from the start by a keeper of its own. */
@@ -149,7 +155,16 @@ test('a price move reaching the legs and a transaction before the newest take ba
   const sale = swap(chainA, 7, false);
   await write(sale);
   expect((await keeper.book(request)).figures('gov', {}).realizedGain).toBeGreaterThan(realized);
-  await store.recordRollbacks([{ chainId: chainA, commonAncestorNumber: '6', commonAncestorHash: latest.blockHash, orphanedBlockHashes: [sale.blockHash], orphanedBlockNumbers: ['7'], sequence: '1000' }]);
+  await store.recordRollbacks([
+    {
+      chainId: chainA,
+      commonAncestorNumber: '6',
+      commonAncestorHash: latest.blockHash,
+      orphanedBlockHashes: [sale.blockHash],
+      orphanedBlockNumbers: ['7'],
+      sequence: '1000',
+    },
+  ]);
   await changes.versions.everythingChanged();
   const rolledBack = await keeper.book(request);
   expect(rolledBack.count).toBe(6);

@@ -27,7 +27,13 @@ const payments = [
   [2, 0],
   [2, 1],
   [2, 5],
-].map(([block, index]) => transaction(blocks[block!]!, index!, { from: other, to: wallet, transfers: [{ asset: native, amount: String(block! * 10 + index! + 1), sender: other, recipient: wallet }] }));
+].map(([block, index]) =>
+  transaction(blocks[block!]!, index!, {
+    from: other,
+    to: wallet,
+    transfers: [{ asset: native, amount: String(block! * 10 + index! + 1), sender: other, recipient: wallet }],
+  }),
+);
 // What a replay reads of each payment, streamed as the indexer stores it or read from its pages.
 const stored = payments.map((payment) => walletLegs(payment, wallet));
 

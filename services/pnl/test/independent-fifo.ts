@@ -76,7 +76,9 @@ export async function readBlockTransactions(client: PublicClient, chainId: strin
     const [block, receipts, traces] = await Promise.all([
       client.getBlock({ blockNumber: BigInt(number), includeTransactions: true }),
       client.request({ method: 'eth_getBlockReceipts' as never, params: [numberToHex(number)] as never }) as Promise<RpcTransactionReceipt[]>,
-      client.request({ method: 'debug_traceBlockByNumber' as never, params: [numberToHex(number), { tracer: 'callTracer' }] as never }) as Promise<{ result: CallFrame }[]>,
+      client.request({ method: 'debug_traceBlockByNumber' as never, params: [numberToHex(number), { tracer: 'callTracer' }] as never }) as Promise<
+        { result: CallFrame }[]
+      >,
     ]);
     return block.transactions.map((transaction, index) => {
       const receipt = receipts[index]!;
@@ -208,8 +210,18 @@ export interface Ledger {
 }
 
 const noFlows = (): Flows => ({
-  realizedGain: 0, realizedCostBasis: 0, totalFee: 0, totalInvested: 0, receivedExternal: 0, sentExternal: 0,
-  sentForNfts: 0, receivedForNfts: 0, boughtUnits: 0, boughtCost: 0, soldUnits: 0, soldProceeds: 0,
+  realizedGain: 0,
+  realizedCostBasis: 0,
+  totalFee: 0,
+  totalInvested: 0,
+  receivedExternal: 0,
+  sentExternal: 0,
+  sentForNfts: 0,
+  receivedForNfts: 0,
+  boughtUnits: 0,
+  boughtCost: 0,
+  soldUnits: 0,
+  soldProceeds: 0,
 });
 
 /** Takes `amount` from the oldest lots (a partly taken lot gives its cost pro rata); beyond the open lots there is no cost. */

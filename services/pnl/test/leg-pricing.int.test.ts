@@ -46,14 +46,17 @@ const swaps = [
   ...Array.from({ length: 60 }, (_, index) => ({ chainId: shortChain, number: index + 1, timestamp: start + index * 3 })),
   ...Array.from({ length: 20 }, (_, index) => ({ chainId: longChain, number: index + 1, timestamp: start + index * 9_000 })),
 ].map(({ chainId, number, timestamp }) =>
-  walletLegs(transaction(blockRef(chainId, number, timestamp), 0, {
-    from: wallet,
-    to: pool,
-    transfers: [
-      { asset: erc20(number % 2 ? usdc : gov), amount: (10n ** 18n).toString(), sender: wallet, recipient: pool },
-      { asset: erc20(number % 2 ? gov : usdc), amount: (10n ** 6n).toString(), sender: pool, recipient: wallet },
-    ],
-  }), wallet),
+  walletLegs(
+    transaction(blockRef(chainId, number, timestamp), 0, {
+      from: wallet,
+      to: pool,
+      transfers: [
+        { asset: erc20(number % 2 ? usdc : gov), amount: (10n ** 18n).toString(), sender: wallet, recipient: pool },
+        { asset: erc20(number % 2 ? gov : usdc), amount: (10n ** 6n).toString(), sender: pool, recipient: wallet },
+      ],
+    }),
+    wallet,
+  ),
 );
 const request: PricingRequest = { context: { organizationId: '', roles: [], addons: [], network: 0 }, currency: 'usd', kind: 'fungible' };
 const legs: { ref: FungibleRef; timestamp: number }[] = swaps.flatMap((swap) =>
@@ -63,7 +66,11 @@ const legs: { ref: FungibleRef; timestamp: number }[] = swaps.flatMap((swap) =>
 test('every leg priced from series is worth what it is worth priced alone, with a fraction of the queries', async () => {
   const pricedWith = async (seriesFromLegs: number) => {
     const before = referenceData.getPricesRequests.flatMap((asked) => asked.queries).length;
-    const { valueAt } = await createLegPricing({ tokens: createTokenDirectory(referenceData.client), referenceData: referenceData.client, seriesFromLegs }).price(swaps, request);
+    const { valueAt } = await createLegPricing({
+      tokens: createTokenDirectory(referenceData.client),
+      referenceData: referenceData.client,
+      seriesFromLegs,
+    }).price(swaps, request);
     const queries = referenceData.getPricesRequests.flatMap((asked) => asked.queries).length - before;
     return { values: legs.map(({ ref, timestamp }) => [implementationKey(ref), timestamp, valueAt(ref, 10n ** 18n, timestamp)]), queries };
   };

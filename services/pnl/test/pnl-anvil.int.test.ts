@@ -45,12 +45,22 @@ const fees = new Map<Hash, number>();
 
 async function send(from: Address, to: Address, data: `0x${string}`): Promise<Hash> {
   const receipt = await chain.session.sendAndMine({ from, to, data }, (time += 60));
-  if (from === wallet) fees.set(receipt.transactionHash, Number(receipt.gasUsed * receipt.effectiveGasPrice) / 1e18 * ethPrice);
+  if (from === wallet) fees.set(receipt.transactionHash, (Number(receipt.gasUsed * receipt.effectiveGasPrice) / 1e18) * ethPrice);
   return receipt.transactionHash;
 }
-const transfer = (tokenAddress: Address, from: Address, to: Address, amount: bigint) => send(from, tokenAddress, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }));
-const swapAbi = [{ type: 'function', name: 'swap', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }, { type: 'address' }, { type: 'uint256' }], outputs: [] }] as const;
-const swap = (given: Address, givenAmount: bigint, got: Address, gotAmount: bigint) => send(wallet, tokens.desk, encodeFunctionData({ abi: swapAbi, functionName: 'swap', args: [given, givenAmount, got, gotAmount] }));
+const transfer = (tokenAddress: Address, from: Address, to: Address, amount: bigint) =>
+  send(from, tokenAddress, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }));
+const swapAbi = [
+  {
+    type: 'function',
+    name: 'swap',
+    stateMutability: 'nonpayable',
+    inputs: [{ type: 'address' }, { type: 'uint256' }, { type: 'address' }, { type: 'uint256' }],
+    outputs: [],
+  },
+] as const;
+const swap = (given: Address, givenAmount: bigint, got: Address, gotAmount: bigint) =>
+  send(wallet, tokens.desk, encodeFunctionData({ abi: swapAbi, functionName: 'swap', args: [given, givenAmount, got, gotAmount] }));
 
 const request = (fields: Partial<PnlRequest> = {}): PnlRequest => ({
   context: { organizationId: '', roles: [], addons: [], network: 0 },
@@ -102,9 +112,22 @@ beforeAll(async () => {
     },
   });
   indexing = await setupIndexing();
-  writer = createTransactionWriter({ kafka: indexing.kafka, clickhouse, referenceData: referenceData.client, versions: changes.versions, logger: testLogger, topics: indexing.topics, groupId: uniqueName('pnl-anvil') });
+  writer = createTransactionWriter({
+    kafka: indexing.kafka,
+    clickhouse,
+    referenceData: referenceData.client,
+    versions: changes.versions,
+    logger: testLogger,
+    topics: indexing.topics,
+    groupId: uniqueName('pnl-anvil'),
+  });
   await writer.start();
-  indexerServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
+  indexerServer = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [indexerService({ clickhouse, referenceData: referenceData.client })],
+    logger: testLogger,
+  });
   indexer = createGrpcClient(IndexerClient, `127.0.0.1:${indexerServer.port}`);
   pnl = walletPnlOver({ indexer, referenceData: referenceData.client }, changes.versions);
   indexing.runIndexer({ chainId, rpcUrl: chain.rpcUrl, finalityDepth: 3 });

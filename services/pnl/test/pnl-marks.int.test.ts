@@ -40,7 +40,10 @@ const history = Array.from({ length: trades }, (_, index) => {
 beforeAll(async () => {
   running = await startHistoryIndexer(clickhouse, {
     fixture: {
-      tokens: [token(chainId, usdc, { symbol: 'USDC', decimals: 6, fungibleId: 'usdc' }), token(chainId, gov, { symbol: 'GOV', decimals: 18, fungibleId: 'gov' })],
+      tokens: [
+        token(chainId, usdc, { symbol: 'USDC', decimals: 6, fungibleId: 'usdc' }),
+        token(chainId, gov, { symbol: 'GOV', decimals: 18, fungibleId: 'gov' }),
+      ],
       dapps: [],
       price: (query) => (query.token?.address === usdc ? 1 : query.timestamp === '0' ? 120 : undefined),
     },
@@ -64,7 +67,8 @@ const request = (fields: Partial<PnlRequest>): PnlRequest => ({
   ...fields,
 });
 /** Sales of GOV at or after trade `from` and at or before trade `to`: each realizes 150 - 100. */
-const realizedBetween = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, offset) => from + offset).filter((index) => index % 10 === 9).length * 50;
+const realizedBetween = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, offset) => from + offset).filter((index) => index % 10 === 9).length * 50;
 const timeOf = (index: number) => firstAt + index * 10;
 
 test('a since/till near a mark is answered from the book; one 3,000 transactions or more from every mark is refused', async () => {

@@ -43,7 +43,12 @@ let client: PnlClient;
 const gated = gatedPnl();
 
 beforeAll(async () => {
-  server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [pnlService({ pnl: gated.pnl, versions: changes.versions, waitMs: 200 })], logger: testLogger });
+  server = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [pnlService({ pnl: gated.pnl, versions: changes.versions, waitMs: 200 })],
+    logger: testLogger,
+  });
   client = createGrpcClient(PnlClient, `127.0.0.1:${server.port}`);
 });
 
@@ -53,7 +58,8 @@ afterAll(async () => {
   changes.close();
 });
 
-const ask = (address = wallet) => unary(client, client.getWalletPnl, GetWalletPnlRequest.fromPartial({ addresses: [address], chainIds: ['ethereum'], currency: 'usd' }));
+const ask = (address = wallet) =>
+  unary(client, client.getWalletPnl, GetWalletPnlRequest.fromPartial({ addresses: [address], chainIds: ['ethereum'], currency: 'usd' }));
 
 test('the first request answers UNAVAILABLE while the wallet is computed; the next gets the result; a change of its history computes again', async () => {
   await expect(ask()).rejects.toMatchObject({ code: 14, details: "the wallet's profit and loss is being computed; retry shortly" });
@@ -72,7 +78,10 @@ test('the first request answers UNAVAILABLE while the wallet is computed; the ne
 test('a wallet past the transaction limit is refused with FAILED_PRECONDITION, once detected for good', async () => {
   const before = gated.runs.length;
   for (let attempt = 0; attempt < 2; attempt++) {
-    await expect(ask(crowded)).rejects.toMatchObject({ code: 9, details: 'the wallet has more than 1,000,000 transactions, beyond what profit and loss is computed for' });
+    await expect(ask(crowded)).rejects.toMatchObject({
+      code: 9,
+      details: 'the wallet has more than 1,000,000 transactions, beyond what profit and loss is computed for',
+    });
   }
   expect(gated.runs.length - before).toBe(1);
 });

@@ -39,7 +39,9 @@ const context: RequestContext = { organizationId: '', roles: [], addons: [], net
  */
 const close = (a: number, b: number, basis: number) => Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) + 1e-9 + 1e-12 * Math.abs(basis);
 const basisOf = (figures: Record<string, number>, attribute: string): number =>
-  ({ realizedGain: figures.realizedCostBasis!, unrealizedGain: figures.netInvested!, totalGain: figures.realizedCostBasis! + figures.netInvested! })[attribute] ?? 0;
+  ({ realizedGain: figures.realizedCostBasis!, unrealizedGain: figures.netInvested!, totalGain: figures.realizedCostBasis! + figures.netInvested! })[
+    attribute
+  ] ?? 0;
 
 let manifest: Manifest;
 let pipeline: Pipeline;
@@ -70,7 +72,8 @@ async function lookUpAssetFacts(transactions: readonly WorldTransaction[]): Prom
   // Rule 5 prices each leg (and fee) at its block's time; the price now (timestamp '0') values open lots.
   const queries = new Map<string, { token: { chainId: string; address: string }; timestamp: string }>();
   const ask = (chainId: string, address: string, timestamp: number) => {
-    if (counting.has(implementationKey(chainId, address))) queries.set(`${chainId}:${address}@${timestamp}`, { token: { chainId, address }, timestamp: String(timestamp) });
+    if (counting.has(implementationKey(chainId, address)))
+      queries.set(`${chainId}:${address}@${timestamp}`, { token: { chainId, address }, timestamp: String(timestamp) });
   };
   for (const steps of stepsByWallet.values()) {
     for (const { transaction, nets, paysFee } of steps) {
@@ -170,7 +173,10 @@ function expectedFor(wallet: string, window: Window) {
 function differences(where: object, actual: Record<string, number> | undefined, expected: Record<string, number>): object[] {
   if (!actual) return [{ ...where, missing: 'no figures from the service', fifo: expected }];
   return Object.entries(expected)
-    .filter(([attribute, value]) => !(typeof actual[attribute] === 'number' && close(actual[attribute]!, value, Math.max(basisOf(actual, attribute), basisOf(expected, attribute)))))
+    .filter(
+      ([attribute, value]) =>
+        !(typeof actual[attribute] === 'number' && close(actual[attribute]!, value, Math.max(basisOf(actual, attribute), basisOf(expected, attribute)))),
+    )
     .map(([attribute, value]) => ({ ...where, attribute, service: actual[attribute], fifo: value }));
 }
 
@@ -190,17 +196,23 @@ describe.each(['now', 'since and till', 'since'] as const)('every world wallet a
       const where = { wallet, window: windowName, ...window };
 
       const all: PnlResult = await pnl.compute(request(wallet, window));
-      if (JSON.stringify(all.excludedFungibleIds) !== JSON.stringify(excluded)) mismatches.push({ ...where, excludedFungibleIds: { service: all.excludedFungibleIds, fifo: excluded } });
-      mismatches.push(...differences({ ...where, fungible: 'all' }, all.figures as unknown as Record<string, number>, { ...figuresOf(kept, (key) => priceNow(key)!) }));
+      if (JSON.stringify(all.excludedFungibleIds) !== JSON.stringify(excluded))
+        mismatches.push({ ...where, excludedFungibleIds: { service: all.excludedFungibleIds, fifo: excluded } });
+      mismatches.push(
+        ...differences({ ...where, fungible: 'all' }, all.figures as unknown as Record<string, number>, { ...figuresOf(kept, (key) => priceNow(key)!) }),
+      );
 
       if (keys.length > 0) {
         const byFungible = await pnl.compute(request(wallet, window, keys));
-        if (JSON.stringify(byFungible.excludedFungibleIds) !== JSON.stringify(excluded)) mismatches.push({ ...where, breakdownExcluded: { service: byFungible.excludedFungibleIds, fifo: excluded } });
+        if (JSON.stringify(byFungible.excludedFungibleIds) !== JSON.stringify(excluded))
+          mismatches.push({ ...where, breakdownExcluded: { service: byFungible.excludedFungibleIds, fifo: excluded } });
         const extra = [...(byFungible.breakdown?.entries.keys() ?? [])].filter((key) => !kept.some((ledger) => ledger.key === key));
         if (extra.length > 0) mismatches.push({ ...where, breakdownKeysNotKeptByFifo: extra });
         for (const ledger of kept) {
           const expected = { ...figuresOf([ledger], (key) => priceNow(key)!), ...averagePricesOf(ledger) };
-          mismatches.push(...differences({ ...where, fungible: ledger.key }, byFungible.breakdown?.entries.get(ledger.key) as unknown as Record<string, number>, expected));
+          mismatches.push(
+            ...differences({ ...where, fungible: ledger.key }, byFungible.breakdown?.entries.get(ledger.key) as unknown as Record<string, number>, expected),
+          );
         }
       }
       counts.requests += keys.length > 0 ? 2 : 1;
@@ -241,6 +253,8 @@ test('in another currency every amount is the reference-data rate times the USD 
 
 afterAll(() => {
   for (const [windowName, counts] of compared) {
-    console.log(`pnl world, ${windowName}: ${counts.wallets} wallets, ${counts.requests} requests, ${counts.fungibles} fungible breakdowns, ${counts.transactions} wallet transactions replayed`);
+    console.log(
+      `pnl world, ${windowName}: ${counts.wallets} wallets, ${counts.requests} requests, ${counts.fungibles} fungible breakdowns, ${counts.transactions} wallet transactions replayed`,
+    );
   }
 });

@@ -28,7 +28,10 @@ export interface HistoryIndexer {
  * so an order read comes from the history, not from the writes), beside a reference-data answering
  * from `fixture`: what the pnl service reads a wallet's history and prices from.
  */
-export async function startHistoryIndexer(clickhouse: ClickHouse, options: { fixture: ReferenceDataFixture; transactions: readonly WalletTransaction[] }): Promise<HistoryIndexer> {
+export async function startHistoryIndexer(
+  clickhouse: ClickHouse,
+  options: { fixture: ReferenceDataFixture; transactions: readonly WalletTransaction[] },
+): Promise<HistoryIndexer> {
   const referenceData = await startReferenceDataFixture(options.fixture);
   const store = createWalletHistoryStore(clickhouse);
   const newestFirst = [...options.transactions].reverse();
@@ -36,7 +39,12 @@ export async function startHistoryIndexer(clickhouse: ClickHouse, options: { fix
     const batch = newestFirst.slice(start, start + 1_000).map((transaction) => ({ transaction, rows: walletRows(transaction, { lookup: () => undefined }) }));
     await (await store.writeTransactions(batch)).durable;
   }
-  const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [indexerService({ clickhouse, referenceData: referenceData.client })], logger: testLogger });
+  const server = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [indexerService({ clickhouse, referenceData: referenceData.client })],
+    logger: testLogger,
+  });
   const address = `127.0.0.1:${server.port}`;
   const indexer = createGrpcClient(IndexerClient, address);
   return {

@@ -23,7 +23,13 @@ let running: HistoryIndexer;
 
 const blocks = [0, 1, 2, 3, 4].map((step) => blockRef(chainId, 100 + step, 1_700_000_000 + step * 3_600));
 /** GOV's price at each block's time, and today's (timestamp 0). */
-const govPrices = new Map<number, number>([[blocks[1]!.timestamp, 100], [blocks[2]!.timestamp, 200], [blocks[3]!.timestamp, 220], [blocks[4]!.timestamp, 300], [0, 250]]);
+const govPrices = new Map<number, number>([
+  [blocks[1]!.timestamp, 100],
+  [blocks[2]!.timestamp, 200],
+  [blocks[3]!.timestamp, 220],
+  [blocks[4]!.timestamp, 300],
+  [0, 250],
+]);
 const swap = (block: number, given: { asset: ReturnType<typeof erc20>; amount: bigint }, got: { asset: ReturnType<typeof erc20>; amount: bigint }) =>
   transaction(blocks[block]!, 0, {
     from: wallet,
@@ -35,10 +41,19 @@ const swap = (block: number, given: { asset: ReturnType<typeof erc20>; amount: b
     ],
   });
 const history = [
-  transaction(blocks[0]!, 0, { from: funder, to: usdc, transfers: [{ asset: erc20(usdc), amount: (1_000n * usdcUnit).toString(), sender: funder, recipient: wallet }] }),
+  transaction(blocks[0]!, 0, {
+    from: funder,
+    to: usdc,
+    transfers: [{ asset: erc20(usdc), amount: (1_000n * usdcUnit).toString(), sender: funder, recipient: wallet }],
+  }),
   swap(1, { asset: erc20(usdc), amount: 100n * usdcUnit }, { asset: erc20(gov), amount: govUnit }),
   swap(2, { asset: erc20(usdc), amount: 200n * usdcUnit }, { asset: erc20(gov), amount: govUnit }),
-  transaction(blocks[3]!, 0, { from: wallet, to: gov, fee: '0', transfers: [{ asset: erc20(gov), amount: govUnit.toString(), sender: wallet, recipient: wallet }] }),
+  transaction(blocks[3]!, 0, {
+    from: wallet,
+    to: gov,
+    fee: '0',
+    transfers: [{ asset: erc20(gov), amount: govUnit.toString(), sender: wallet, recipient: wallet }],
+  }),
   swap(4, { asset: erc20(gov), amount: govUnit }, { asset: erc20(usdc), amount: 300n * usdcUnit }),
 ];
 
@@ -80,8 +95,22 @@ test('buy 1 at 100, buy 1 at 200, sell 1 at 300: realized 200, the 200 lot left 
   const result = await pnl().compute(request({ fungibleIds: ['gov'] }));
   expect(result.excludedFungibleIds).toEqual([]);
   expect(result.breakdown?.by).toBe('id');
-  expect(result.breakdown?.entries.get('gov')).toMatchObject({ realizedGain: 200, realizedCostBasis: 100, unrealizedGain: 50, netInvested: 200, totalInvested: 300, averageBuyPrice: 150, averageSellPrice: 300 });
-  expect(result.figures).toMatchObject({ realizedGain: 200, unrealizedGain: 50, totalGain: 250, relativeRealizedGainPercentage: 200, relativeUnrealizedGainPercentage: 25 });
+  expect(result.breakdown?.entries.get('gov')).toMatchObject({
+    realizedGain: 200,
+    realizedCostBasis: 100,
+    unrealizedGain: 50,
+    netInvested: 200,
+    totalInvested: 300,
+    averageBuyPrice: 150,
+    averageSellPrice: 300,
+  });
+  expect(result.figures).toMatchObject({
+    realizedGain: 200,
+    unrealizedGain: 50,
+    totalGain: 250,
+    relativeRealizedGainPercentage: 200,
+    relativeUnrealizedGainPercentage: 25,
+  });
 
   // Every fungible: USDC received from outside (1,000) and traded at its price, no gain on it.
   const all = await pnl().compute(request());
@@ -109,7 +138,14 @@ test('a fungible without a price today is left out and listed', async () => {
 
 test('a rollback of the sale takes it back: both lots stay open', async () => {
   await createWalletHistoryStore(clickhouse).recordRollbacks([
-    { chainId, commonAncestorNumber: String(blocks[3]!.number), commonAncestorHash: blocks[3]!.hash, orphanedBlockHashes: [blocks[4]!.hash], orphanedBlockNumbers: [String(blocks[4]!.number)], sequence: '1000' },
+    {
+      chainId,
+      commonAncestorNumber: String(blocks[3]!.number),
+      commonAncestorHash: blocks[3]!.hash,
+      orphanedBlockHashes: [blocks[4]!.hash],
+      orphanedBlockNumbers: [String(blocks[4]!.number)],
+      sequence: '1000',
+    },
   ]);
   await changes.versions.everythingChanged();
   const result = await pnl().compute(request({ fungibleIds: ['gov'] }));

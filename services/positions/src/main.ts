@@ -19,29 +19,45 @@ import { createHeldWallets } from './positions/held-wallets.js';
 import { createBalanceStore } from './store/balance-store.js';
 import { createSnapshotStore } from './store/snapshot-store.js';
 
-const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend(redisEnv.shape).extend({
-  // The spec lets sync=true wait 30 s; the chain read gets most of it, pricing the rest.
-  POSITIONS_SYNC_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
-  // A wallet's first request without sync reads its protocols on demand, within the gateway's 10 s;
-  // past this it answers UNAVAILABLE (503, retry) while the read goes on in the background.
-  POSITIONS_FIRST_READ_TIMEOUT_MS: z.coerce.number().int().positive().default(8_000),
-  POSITIONS_SNAPSHOT_MAX_AGE_MS: z.coerce.number().int().positive().default(5 * 60_000),
-  POSITIONS_REFRESH_CONCURRENCY: z.coerce.number().int().positive().default(4),
-  POSITIONS_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-  POSITIONS_PRICE_TTL_MS: z.coerce.number().int().positive().default(15_000),
-  // Memory for what recently read wallets hold (balances and protocol snapshots), kept under their change tokens.
-  POSITIONS_HELD_CACHE_MB: z.coerce.number().int().min(1).default(256),
-  // Blocks of one chart read at once from the node (each a few eth_calls).
-  POSITIONS_HISTORY_CONCURRENCY: z.coerce.number().int().positive().default(8),
-});
+const env = serviceAddressEnv
+  .extend(kafkaEnv.shape)
+  .extend(databaseEnv.shape)
+  .extend(redisEnv.shape)
+  .extend({
+    // The spec lets sync=true wait 30 s; the chain read gets most of it, pricing the rest.
+    POSITIONS_SYNC_TIMEOUT_MS: z.coerce.number().int().positive().default(25_000),
+    // A wallet's first request without sync reads its protocols on demand, within the gateway's 10 s;
+    // past this it answers UNAVAILABLE (503, retry) while the read goes on in the background.
+    POSITIONS_FIRST_READ_TIMEOUT_MS: z.coerce.number().int().positive().default(8_000),
+    POSITIONS_SNAPSHOT_MAX_AGE_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(5 * 60_000),
+    POSITIONS_REFRESH_CONCURRENCY: z.coerce.number().int().positive().default(4),
+    POSITIONS_RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    POSITIONS_PRICE_TTL_MS: z.coerce.number().int().positive().default(15_000),
+    // Memory for what recently read wallets hold (balances and protocol snapshots), kept under their change tokens.
+    POSITIONS_HELD_CACHE_MB: z.coerce.number().int().min(1).default(256),
+    // Blocks of one chart read at once from the node (each a few eth_calls).
+    POSITIONS_HISTORY_CONCURRENCY: z.coerce.number().int().positive().default(8),
+  });
 
 await runGrpcService('positions', parseEnv(serviceAddressEnv).POSITIONS_GRPC_PORT, async ({ logger, metrics: registry }) => {
   const config = parseEnv(env);
   const metrics = createPositionsMetrics(registry);
   const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
   const prisma = createPrisma(config.DATABASE_URL, logger);
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'positions', logger, consumerSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
-  const changes = connectChangeVersions(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX, onError: (error) => logger.warn({ err: error }, 'redis error') });
+  const kafka = createKafka({
+    brokers: config.KAFKA_BROKERS,
+    clientId: config.KAFKA_CLIENT_ID ?? 'positions',
+    logger,
+    consumerSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+  });
+  const changes = connectChangeVersions(config.REDIS_URL, {
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    onError: (error) => logger.warn({ err: error }, 'redis error'),
+  });
   const balances = createBalanceStore(prisma);
   const snapshots = createSnapshotStore(prisma);
   const protocols = createProtocolDirectory(referenceData);

@@ -61,7 +61,9 @@ test('positions read through Multicall3 equal those read with plain batched eth_
   const wallets = world.wallets.map((wallet) => wallet.address.toLowerCase() as Address);
   const readAll = async (reader: ReturnType<typeof createChainReader>) =>
     Promise.all(
-      wallets.map(async (wallet) => serializeProtocolPositions((await Promise.all(adapters.map((adapter) => adapter.read({ reader, wallet, blockNumber, heldTokens: [] })))).flat())),
+      wallets.map(async (wallet) =>
+        serializeProtocolPositions((await Promise.all(adapters.map((adapter) => adapter.read({ reader, wallet, blockNumber, heldTokens: [] })))).flat()),
+      ),
     );
   const usedMulticall3 = () => bodies.some((body) => body.toLowerCase().includes(multicall3Address.slice(2).toLowerCase()) && body.includes('eth_call'));
 
@@ -97,7 +99,9 @@ test("aggregate3 answers each call as viem's multicall does: results where a con
   const viems = await client.multicall({ contracts, blockNumber, allowFailure: true, multicallAddress: multicall3Address });
   expect(ours.map((answer) => answer.status)).toEqual(viems.map((answer) => answer.status));
   expect(ours.filter((answer) => answer.status === 'failure')).toHaveLength(tokens.length + 1);
-  expect(ours.map((answer) => (answer.status === 'success' ? answer.result : undefined))).toEqual(viems.map((answer) => (answer.status === 'success' ? answer.result : undefined)));
+  expect(ours.map((answer) => (answer.status === 'success' ? answer.result : undefined))).toEqual(
+    viems.map((answer) => (answer.status === 'success' ? answer.result : undefined)),
+  );
   for (const answer of ours) if (answer.status === 'failure') expect(answer.error).toBeInstanceOf(ContractCallFailed);
 
   await expect(createChainReader(client).multicall({ contracts: contracts.slice(0, 3), blockNumber, allowFailure: false })).rejects.toThrow(/factory on 0x/);
@@ -109,7 +113,10 @@ test("aggregate3 answers each call as viem's multicall does: results where a con
 test('balances after a block by hash equal the truth readers at that block, in one JSON-RPC batch, through Multicall3 given the block number; a token without code holds nothing, one that reverts answers nothing, an unknown block fails', async () => {
   const bodies: string[] = [];
   const reader = createChainReader(
-    createPublicClient({ transport: http(chain.rpcUrl, { batch: { batchSize: 500 }, onFetchRequest: async (request) => void bodies.push(await request.clone().text()) }), cacheTime: 0 }),
+    createPublicClient({
+      transport: http(chain.rpcUrl, { batch: { batchSize: 500 }, onFetchRequest: async (request) => void bodies.push(await request.clone().text()) }),
+      cacheTime: 0,
+    }),
   );
   const blockNumber = BigInt(Math.floor((world.activityStartBlock + world.endBlock) / 2));
   const client = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 });
@@ -137,7 +144,9 @@ test('balances after a block by hash equal the truth readers at that block, in o
   expect(await reader.balancesAt(block.hash!, holdings, blockNumber)).toEqual(read);
   expect(bodies).toHaveLength(1);
   const requests = JSON.parse(bodies[0]!) as { method: string; params: [{ to: string }] }[];
-  expect(requests.filter((request) => request.method === 'eth_call').map((request) => request.params[0].to.toLowerCase())).toEqual([multicall3Address.toLowerCase()]);
+  expect(requests.filter((request) => request.method === 'eth_call').map((request) => request.params[0].to.toLowerCase())).toEqual([
+    multicall3Address.toLowerCase(),
+  ]);
 
   const uniswap = world.protocols.uniswap as UniswapManifest;
   for (const number of [undefined, blockNumber]) {
@@ -159,7 +168,10 @@ test('thousands of balances are read a wave of at most 200 requests at a time, e
   const sizes: number[] = [];
   const reader = createChainReader(
     createPublicClient({
-      transport: http(chain.rpcUrl, { batch: { batchSize: 500 }, onFetchRequest: async (request) => void sizes.push([JSON.parse(await request.clone().text())].flat().length) }),
+      transport: http(chain.rpcUrl, {
+        batch: { batchSize: 500 },
+        onFetchRequest: async (request) => void sizes.push([JSON.parse(await request.clone().text())].flat().length),
+      }),
       cacheTime: 0,
     }),
   );
@@ -167,7 +179,10 @@ test('thousands of balances are read a wave of at most 200 requests at a time, e
   const block = await createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 }).getBlock({ blockNumber });
   const tokens = worldTokens(world).tokens.map((token) => token.address.toLowerCase() as Address);
   // A crowd of new wallets (most hold nothing) beside the world's, as a payout block brings.
-  const wallets = [...world.wallets.map((wallet) => wallet.address.toLowerCase() as Address), ...Array.from({ length: 400 }, (_, index) => `0x${(index + 1).toString(16).padStart(40, 'c')}` as Address)];
+  const wallets = [
+    ...world.wallets.map((wallet) => wallet.address.toLowerCase() as Address),
+    ...Array.from({ length: 400 }, (_, index) => `0x${(index + 1).toString(16).padStart(40, 'c')}` as Address),
+  ];
   const holdings = wallets.flatMap((wallet) => [{ wallet, asset: '' as const }, ...tokens.map((asset) => ({ wallet, asset }))]);
   const batches: number[] = [];
   for (const number of [undefined, blockNumber]) {
@@ -191,7 +206,14 @@ test('createdAt finds the block a contract was created in (code there, none the 
   const reader = createChainReader(createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 }));
   const uniswap = world.protocols.uniswap as UniswapManifest;
   const defi = world.protocols.defi as DefiManifest;
-  for (const address of [multicall3Address, uniswap.v2.factory, uniswap.v2.pairs[0]!.address, uniswap.v3.positionManager, defi.vaults[0]!.address, defi.lending.address]) {
+  for (const address of [
+    multicall3Address,
+    uniswap.v2.factory,
+    uniswap.v2.pairs[0]!.address,
+    uniswap.v3.positionManager,
+    defi.vaults[0]!.address,
+    defi.lending.address,
+  ]) {
     const created = await reader.createdAt(address as Address);
     expect(created).toBeDefined();
     expect(created!).toBeGreaterThan(0n);
@@ -209,7 +231,17 @@ test('past protocol positions equal the truth readers at each block, from before
     concurrency: 4,
   });
   const multicall3Block = (await reader.createdAt(multicall3Address))!;
-  const blocks = [...new Set([1n, multicall3Block - 1n, multicall3Block, BigInt(world.activityStartBlock) - 1n, ...Array.from({ length: 12 }, (_, index) => BigInt(world.activityStartBlock + Math.floor(((world.endBlock - world.activityStartBlock) * (index + 1)) / 12)))])];
+  const blocks = [
+    ...new Set([
+      1n,
+      multicall3Block - 1n,
+      multicall3Block,
+      BigInt(world.activityStartBlock) - 1n,
+      ...Array.from({ length: 12 }, (_, index) =>
+        BigInt(world.activityStartBlock + Math.floor(((world.endBlock - world.activityStartBlock) * (index + 1)) / 12)),
+      ),
+    ]),
+  ];
   let held = 0;
   const users: Address[] = [];
   for (const { address } of world.wallets.filter((wallet) => wallet.address !== world.deployer)) {
@@ -228,12 +260,20 @@ test('past protocol positions equal the truth readers at each block, from before
             type: position.type,
             token: position.token,
             amount: position.amount,
-            receipt: position.receipt?.kind === 'fungible' ? `fungible:${position.receipt.token}:${position.receipt.amount}` : position.receipt ? `nft:${position.receipt.contract}:${position.receipt.tokenId}` : '',
+            receipt:
+              position.receipt?.kind === 'fungible'
+                ? `fungible:${position.receipt.token}:${position.receipt.amount}`
+                : position.receipt
+                  ? `nft:${position.receipt.contract}:${position.receipt.tokenId}`
+                  : '',
             pool: position.poolAddress,
           })),
       );
       // Before the world's activity the truth readers fail on contracts not deployed yet: nothing is held then.
-      const truth = blockNumber < BigInt(world.activityStartBlock) ? [] : protocolHoldings(await readWalletTruth(chain.session.client, world, wallet, blockNumber), world).filter((holding) => holding.amount > 0n);
+      const truth =
+        blockNumber < BigInt(world.activityStartBlock)
+          ? []
+          : protocolHoldings(await readWalletTruth(chain.session.client, world, wallet, blockNumber), world).filter((holding) => holding.amount > 0n);
       expect({ blockNumber, wallet, positions: served }).toEqual({ blockNumber, wallet, positions: truth });
       held += served.length;
     }

@@ -49,10 +49,17 @@ export function protocolHoldings(truth: WalletTruth, chain: ChainWorld): Holding
   }
   for (const vault of truth.defi.vaults) {
     if (vault.shares === 0n) continue;
-    holdings.push({ type: 'deposit', token: lower(vault.asset), amount: vault.assets, receipt: `fungible:${lower(vault.vault)}:${vault.shares}`, pool: lower(vault.vault) });
+    holdings.push({
+      type: 'deposit',
+      token: lower(vault.asset),
+      amount: vault.assets,
+      receipt: `fungible:${lower(vault.vault)}:${vault.shares}`,
+      pool: lower(vault.vault),
+    });
   }
   const staking = { receipt: '', pool: '' };
-  if (truth.defi.staking.flexible > 0n) holdings.push({ ...staking, type: 'staked', token: lower(defi.staking.stakingToken), amount: truth.defi.staking.flexible });
+  if (truth.defi.staking.flexible > 0n)
+    holdings.push({ ...staking, type: 'staked', token: lower(defi.staking.stakingToken), amount: truth.defi.staking.flexible });
   for (const lock of truth.defi.staking.locked) holdings.push({ ...staking, type: 'locked', token: lower(defi.staking.stakingToken), amount: lock.amount });
   if (truth.defi.staking.earned > 0n) holdings.push({ ...staking, type: 'reward', token: lower(defi.staking.rewardToken), amount: truth.defi.staking.earned });
   for (const market of truth.defi.lending) {
@@ -99,7 +106,9 @@ export async function etherAndTokenHolder(client: PublicClient, world: ChainWorl
   const tokens = (world.protocols.tokens as TokensManifest).tokens.filter((token) => token.kind === 'standard' || token.kind === 'stable');
   for (const wallet of world.wallets.filter((candidate) => candidate.kind === 'eoa')) {
     const truth = await readWalletTruth(client, world, wallet.address as Address, block);
-    const held = tokens.find((candidate) => truth.tokens.some((balance) => balance.address.toLowerCase() === candidate.address.toLowerCase() && balance.balance > 10n ** BigInt(candidate.decimals)));
+    const held = tokens.find((candidate) =>
+      truth.tokens.some((balance) => balance.address.toLowerCase() === candidate.address.toLowerCase() && balance.balance > 10n ** BigInt(candidate.decimals)),
+    );
     if (held && truth.native > parseEther('1')) return { sender: wallet.address.toLowerCase() as Address, token: held };
   }
   throw new Error('no EOA of the world holds ether and a standard token');

@@ -76,14 +76,28 @@ test("swaps in a wallet's pools move its served V2 and V3 positions to the chain
   const v3In = (await client.readContract({ address: position.token0, abi: erc20Abi, functionName: 'balanceOf', args: [deployer] })) / 1000n;
   const deadline = BigInt(Math.floor(Date.now() / 1000) + 3_600);
   await send(share.token0, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [uniswap.v2.router, maxUint256] }));
-  await send(uniswap.v2.router, encodeFunctionData({ abi: v2RouterAbi, functionName: 'swapExactTokensForTokens', args: [v2In, 0n, [share.token0, share.token1], deployer, deadline] }));
+  await send(
+    uniswap.v2.router,
+    encodeFunctionData({ abi: v2RouterAbi, functionName: 'swapExactTokensForTokens', args: [v2In, 0n, [share.token0, share.token1], deployer, deadline] }),
+  );
   await send(position.token0, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [uniswap.v3.swapRouter, maxUint256] }));
   await send(
     uniswap.v3.swapRouter,
     encodeFunctionData({
       abi: swapRouterAbi,
       functionName: 'exactInputSingle',
-      args: [{ tokenIn: position.token0, tokenOut: position.token1, fee: position.fee, recipient: deployer, deadline, amountIn: v3In, amountOutMinimum: 0n, sqrtPriceLimitX96: 0n }],
+      args: [
+        {
+          tokenIn: position.token0,
+          tokenOut: position.token1,
+          fee: position.fee,
+          recipient: deployer,
+          deadline,
+          amountIn: v3In,
+          amountOutMinimum: 0n,
+          sqrtPriceLimitX96: 0n,
+        },
+      ],
     }),
   );
   const moved = await client.getBlockNumber();

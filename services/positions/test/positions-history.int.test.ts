@@ -25,7 +25,8 @@ afterAll(async () => {
   await harness?.close();
 });
 
-const ask = (request: { address: string; chainId: string; blockNumbers: string[] }) => unary(client, client.getProtocolPositionsAt, request, { deadlineMs: 60_000 });
+const ask = (request: { address: string; chainId: string; blockNumbers: string[] }) =>
+  unary(client, client.getProtocolPositionsAt, request, { deadlineMs: 60_000 });
 
 test('answers each distinct block once, ascending, with what the truth readers find there', async () => {
   const chain = createPublicClient({ transport: http(world.rpcUrl), cacheTime: 0 });
@@ -56,9 +57,24 @@ test('a chain without protocol positions has none at any block', async () => {
 });
 
 test.each([
-  ['a Solana address', { address: 'So11111111111111111111111111111111111111112', chainId: 'ethereum', blockNumbers: ['1'] }, 3, 'address must be an EVM address (protocol positions are EVM-only)'],
-  ['more blocks than a chart has points', { address: '0x00000000000000000000000000000000000000aa', chainId: 'ethereum', blockNumbers: Array.from({ length: 501 }, (_, index) => String(index)) }, 3, 'at most 500 blocks per request (got 501)'],
-  ['a block the node does not have', { address: '0x00000000000000000000000000000000000000aa', chainId: 'ethereum', blockNumbers: ['999999999'] }, 14, 'protocol positions on ethereum at past blocks cannot be read right now; retry later'],
+  [
+    'a Solana address',
+    { address: 'So11111111111111111111111111111111111111112', chainId: 'ethereum', blockNumbers: ['1'] },
+    3,
+    'address must be an EVM address (protocol positions are EVM-only)',
+  ],
+  [
+    'more blocks than a chart has points',
+    { address: '0x00000000000000000000000000000000000000aa', chainId: 'ethereum', blockNumbers: Array.from({ length: 501 }, (_, index) => String(index)) },
+    3,
+    'at most 500 blocks per request (got 501)',
+  ],
+  [
+    'a block the node does not have',
+    { address: '0x00000000000000000000000000000000000000aa', chainId: 'ethereum', blockNumbers: ['999999999'] },
+    14,
+    'protocol positions on ethereum at past blocks cannot be read right now; retry later',
+  ],
 ])('%s: refused with its reason', async (_name, request, code, details) => {
   await expect(ask(request)).rejects.toMatchObject({ code, details });
 });

@@ -129,7 +129,11 @@ describe.each([
     await session.mine((clock += 12));
     if (consumersDuring === 'stopped') await consumers.stop();
     await session.send({ from: genesisLike, to: sender, value: parseEther('1'), gas: 21_000n });
-    await session.send({ from: sender, to: token.address as Address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [newcomer, 5n * unit] }) });
+    await session.send({
+      from: sender,
+      to: token.address as Address,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [newcomer, 5n * unit] }),
+    });
     const firstSeen = await session.mine((clock += 12));
     const published = async (number: bigint, hash: Hash) => {
       const checkpoint = await harness.database.prisma.indexedBlock.findUnique({ where: { chainId_number: { chainId, number } } });
@@ -147,7 +151,11 @@ describe.each([
     // The new branch at the same height: the credited address does nothing, the newcomer gets less.
     await session.client.request({ method: 'anvil_rollback' as never, params: [1] as never });
     session.resetNonces();
-    await session.send({ from: sender, to: token.address as Address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [newcomer, 3n * unit] }) });
+    await session.send({
+      from: sender,
+      to: token.address as Address,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [newcomer, 3n * unit] }),
+    });
     const replacement = await session.mine((clock += 12));
     expect(replacement.number).toBe(firstSeen.number);
     for (let block = 0; block < 2; block++) await session.mine((clock += 12));
@@ -176,7 +184,14 @@ test('when the chain cannot answer, nothing is applied and the failure is logged
 
   let output = '';
   const consumer = spawn(process.execPath, ['--import', 'tsx', consumerFixture], {
-    env: { ...process.env, DATABASE_URL: harness.database.url, TOPIC_SUFFIX: harness.suffix, REFERENCE_DATA_ADDRESS: harness.referenceDataAddress, REDIS_KEY_PREFIX: harness.changes.keyPrefix, LOG_LEVEL: 'error' },
+    env: {
+      ...process.env,
+      DATABASE_URL: harness.database.url,
+      TOPIC_SUFFIX: harness.suffix,
+      REFERENCE_DATA_ADDRESS: harness.referenceDataAddress,
+      REDIS_KEY_PREFIX: harness.changes.keyPrefix,
+      LOG_LEVEL: 'error',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   consumer.stdout!.on('data', (chunk) => (output += chunk));

@@ -46,7 +46,8 @@ async function expectChainTruth(service: PositionsService, client: PublicClient,
   }
 }
 
-const rowOf = (positions: readonly Position[], asset: string) => positions.find((position) => position.positionType === 'wallet' && position.token!.address === asset);
+const rowOf = (positions: readonly Position[], asset: string) =>
+  positions.find((position) => position.positionType === 'wallet' && position.token!.address === asset);
 
 test('after a reorg, balances and protocol positions equal the new branch: orphaned changes are taken back, stale snapshots re-read', async () => {
   const chain: OwnChain = await startOwnChain({ chainId: world.chainId, loadState: worldState });
@@ -88,14 +89,20 @@ test('after a reorg, balances and protocol positions equal the new branch: orpha
 
   // A chain loaded from a state file refuses block times before the moment it was loaded.
   let clock = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000));
-  await chain.session.send({ from: provider.wallet, to: provider.pair, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, provider.lp / 2n] }) });
+  await chain.session.send({
+    from: provider.wallet,
+    to: provider.pair,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, provider.lp / 2n] }),
+  });
   await chain.session.send({ from: provider.wallet, to: recipient, value: parseEther('0.25'), gas: 21_000n });
   await chain.session.mine((clock += 12));
   await chain.session.send({ from: recipient, to: provider.wallet, value: parseEther('0.01'), gas: 21_000n });
   await chain.session.mine((clock += 12));
   // Served from the snapshots, which the transfer marked stale and a background read replaced.
   await eventually(() => expectChainTruth(service, client, wallets, { sync: false }), 120_000);
-  expect(servedHoldings(await service.list({ address: recipient, chainIds: [chainId], positions: PositionsFilter.POSITIONS_FILTER_ONLY_COMPLEX })).length).toBeGreaterThan(0);
+  expect(
+    servedHoldings(await service.list({ address: recipient, chainIds: [chainId], positions: PositionsFilter.POSITIONS_FILTER_ONLY_COMPLEX })).length,
+  ).toBeGreaterThan(0);
 
   await chain.session.client.request({ method: 'anvil_rollback' as never, params: [2] as never });
   chain.session.resetNonces();
@@ -116,7 +123,15 @@ test('consumers killed with SIGKILL mid-stream and started again, and a restarte
   const harness = await harnessFor({ [chainId]: chain.rpcUrl });
   const start = (): ChildProcess => {
     const child = spawn(process.execPath, ['--import', 'tsx', consumerFixture], {
-      env: { ...process.env, DATABASE_URL: harness.database.url, TOPIC_SUFFIX: harness.suffix, REFERENCE_DATA_ADDRESS: harness.referenceDataAddress, REDIS_KEY_PREFIX: harness.changes.keyPrefix, LOG_LEVEL: 'error', KAFKA_SESSION_TIMEOUT_MS: '6000' },
+      env: {
+        ...process.env,
+        DATABASE_URL: harness.database.url,
+        TOPIC_SUFFIX: harness.suffix,
+        REFERENCE_DATA_ADDRESS: harness.referenceDataAddress,
+        REDIS_KEY_PREFIX: harness.changes.keyPrefix,
+        LOG_LEVEL: 'error',
+        KAFKA_SESSION_TIMEOUT_MS: '6000',
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     cleanups.push(async () => {
@@ -156,7 +171,10 @@ test('consumers killed with SIGKILL mid-stream and started again, and a restarte
   expect(mismatches!.count).toBe(0n);
 
   // Ids and amounts survive a restart of the service (protocol positions from the stored snapshots).
-  const rows = async () => (await service.list({ address: wallets[0]!, chainIds: [chainId] })).map((position) => [position.id, position.positionType, position.amount, position.updatedAtBlock]).sort();
+  const rows = async () =>
+    (await service.list({ address: wallets[0]!, chainIds: [chainId] }))
+      .map((position) => [position.id, position.positionType, position.amount, position.updatedAtBlock])
+      .sort();
   const before = await rows();
   await service.stop();
   service = await harness.startService();

@@ -74,7 +74,12 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s', (chainId)
         expect(position.dapp?.id).toBeTruthy();
         if (position.protocol === 'Uniswap V2' || position.protocol === 'Uniswap V3') {
           const group = positions.filter((other) => other.groupId === position.groupId);
-          expect(group.filter((other) => other.positionType === 'deposit').map((other) => other.token!.address).sort()).toHaveLength(2);
+          expect(
+            group
+              .filter((other) => other.positionType === 'deposit')
+              .map((other) => other.token!.address)
+              .sort(),
+          ).toHaveLength(2);
           expect(new Set(group.map((other) => other.poolAddress))).toEqual(new Set([position.poolAddress]));
         }
         if (position.nftReceipt && position.positionType === 'reward') {
@@ -87,7 +92,17 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s', (chainId)
     expect(seen).toBeGreaterThan(0);
     if (chainId === 'ethereum') {
       expect([...kinds].sort()).toEqual(
-        expect.arrayContaining(['Uniswap V2:deposit', 'Uniswap V3:deposit', 'Uniswap V3:reward', 'Devnet Vaults:deposit', 'Devnet Staking:staked', 'Devnet Staking:locked', 'Devnet Staking:reward', 'Devnet Lending:deposit', 'Devnet Lending:loan']),
+        expect.arrayContaining([
+          'Uniswap V2:deposit',
+          'Uniswap V3:deposit',
+          'Uniswap V3:reward',
+          'Devnet Vaults:deposit',
+          'Devnet Staking:staked',
+          'Devnet Staking:locked',
+          'Devnet Staking:reward',
+          'Devnet Lending:deposit',
+          'Devnet Lending:loan',
+        ]),
       );
     }
   }, 600_000);
@@ -116,9 +131,13 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s', (chainId)
         const listed = await list(wallet, { positions: PositionsFilter.POSITIONS_FILTER_NO_FILTER, trash: TrashFilter.TRASH_FILTER_ONLY_NON_TRASH });
         const tokens = listed.map((position) => ({ chainId, address: position.token!.address }));
         const quote = async (timestamp: string) =>
-          (await unary(harness.referenceData, harness.referenceData.getPrices, { context: undefined, currency: 'usd', queries: tokens.map((token) => ({ token, timestamp })) })).prices.map(
-            (price) => price.price,
-          );
+          (
+            await unary(harness.referenceData, harness.referenceData.getPrices, {
+              context: undefined,
+              currency: 'usd',
+              queries: tokens.map((token) => ({ token, timestamp })),
+            })
+          ).prices.map((price) => price.price);
         const [now, before] = await Promise.all([quote('0'), quote(minuteDayAgo)]);
         expect(listed.map((position) => [position.id, position.price])).toEqual(listed.map((position, index) => [position.id, now[index]]));
         return { positions: listed, dayAgo: before };
@@ -137,10 +156,21 @@ describe.each(['ethereum', 'base', 'sepolia'])('the test world on %s', (chainId)
       const values = positions.map((position) => position.value ?? -Infinity);
       expect(values).toEqual([...values].sort((a, b) => b - a));
 
-      const portfolio = await service.portfolio({ address: wallet, chainIds: [chainId, 'unused-chain'], positions: PositionsFilter.POSITIONS_FILTER_NO_FILTER });
+      const portfolio = await service.portfolio({
+        address: wallet,
+        chainIds: [chainId, 'unused-chain'],
+        positions: PositionsFilter.POSITIONS_FILTER_NO_FILTER,
+      });
       const signed = (position: Position, amount: number | undefined) => (position.positionType === 'loan' ? -1 : 1) * (amount ?? 0);
-      const sum = (types: string[]) => positions.filter((position) => types.includes(position.positionType)).reduce((total, position) => total + (position.value ?? 0), 0);
-      const byType = { wallet: sum(['wallet']), deposited: sum(['deposit', 'reward', 'investment']), borrowed: sum(['loan']), locked: sum(['locked']), staked: sum(['staked']) };
+      const sum = (types: string[]) =>
+        positions.filter((position) => types.includes(position.positionType)).reduce((total, position) => total + (position.value ?? 0), 0);
+      const byType = {
+        wallet: sum(['wallet']),
+        deposited: sum(['deposit', 'reward', 'investment']),
+        borrowed: sum(['loan']),
+        locked: sum(['locked']),
+        staked: sum(['staked']),
+      };
       const total = byType.wallet + byType.deposited + byType.locked + byType.staked - byType.borrowed;
       const change = positions.reduce((sum, position) => sum + signed(position, position.changeAbsolute1d), 0);
       // Sums of doubles in another order: equal to a relative 1e-9.

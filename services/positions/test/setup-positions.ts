@@ -108,7 +108,13 @@ export async function startPositionsHarness(options: { rpcUrls?: Record<string, 
   const chains = await loadChainsConfig(`${referenceConfig}chains.json`, { ...process.env, ...overrides });
   const registry = await loadRegistryConfig([`${referenceConfig}registry.json`, devnetRegistry]);
   const fx = await loadFxTable(`${referenceConfig}fx-rates.json`);
-  const domain = createReferenceDataDomain({ chains, registry, prisma: database.prisma, logger: testLogger, prices: { clickhouse: clickhouse.clickhouse, fx, versions: changes.versions, currencyChainId: 'ethereum' } });
+  const domain = createReferenceDataDomain({
+    chains,
+    registry,
+    prisma: database.prisma,
+    logger: testLogger,
+    prices: { clickhouse: clickhouse.clickhouse, fx, versions: changes.versions, currencyChainId: 'ethereum' },
+  });
   const priceConsumer: PriceConsumer = createPriceConsumer({
     kafka,
     tracker: createChainPriceTracker({ chains, registry: domain.registry, tokens: domain.tokens, clickhouse: clickhouse.clickhouse, logger: testLogger }),

@@ -63,7 +63,14 @@ export function createReferenceDataDomain(options: {
    * lookups of the others read nothing.
    */
   /** `rows`: the price rows the process's fold has not stored yet (the tracker's), read with the stored ones. */
-  prices?: { clickhouse: ClickHouse; fx: FxTable; versions: ChangeVersions; currencyChainId?: string; priced?: Pick<PricedTokens, 'unpriced'>; rows?: PriceRows };
+  prices?: {
+    clickhouse: ClickHouse;
+    fx: FxTable;
+    versions: ChangeVersions;
+    currencyChainId?: string;
+    priced?: Pick<PricedTokens, 'unpriced'>;
+    rows?: PriceRows;
+  };
   /** How long a Solana mint's ScaledUiAmount config is served before it is read again (default 15 s). */
   scaledTtlMs?: number;
 }): ReferenceDataDomain & {
@@ -81,7 +88,8 @@ export function createReferenceDataDomain(options: {
   const readers = new Map<string, TokenReader>([
     ...[...clients].map(([chainId, client]) => [chainId, createTokenReader(client)] as const),
     ...[...solana].map(
-      ([chainId, rpc]) => [chainId, createSolanaTokenReader({ account: jsonParsedAccounts(rpc), verified: (mint) => registry.verifiedToken(chainId, mint) })] as const,
+      ([chainId, rpc]) =>
+        [chainId, createSolanaTokenReader({ account: jsonParsedAccounts(rpc), verified: (mint) => registry.verifiedToken(chainId, mint) })] as const,
     ),
   ]);
   const probers = new Map([...clients].map(([chainId, client]) => [chainId, createAddressProber(client)]));
@@ -151,14 +159,22 @@ export function createChainPriceTracker(options: {
   const rules = new Map<string, PricingRules>();
   for (const chain of options.chains) {
     const pricing = options.registry.pricing(chain.id);
-    if (pricing) rules.set(chain.id, { usdStablecoins: new Set(pricing.usd_stablecoins), wrappedNative: pricing.wrapped_native, minLiquidityUsd: pricing.min_liquidity_usd, maxDeviation: pricing.max_deviation });
+    if (pricing)
+      rules.set(chain.id, {
+        usdStablecoins: new Set(pricing.usd_stablecoins),
+        wrappedNative: pricing.wrapped_native,
+        minLiquidityUsd: pricing.min_liquidity_usd,
+        maxDeviation: pricing.max_deviation,
+      });
   }
   return createPriceTracker({
     rules: (chainId) => rules.get(chainId),
     trust: (chainId) => trusts.get(chainId),
     decimals: decimalsFrom(options.tokens),
     events: createPoolEventStore(options.clickhouse, options.rows),
-    prices: options.priced ? recordingPricedTokens(createPriceStore(options.clickhouse, options.rows), options.priced) : createPriceStore(options.clickhouse, options.rows),
+    prices: options.priced
+      ? recordingPricedTokens(createPriceStore(options.clickhouse, options.rows), options.priced)
+      : createPriceStore(options.clickhouse, options.rows),
     logger: options.logger,
     ...(options.rollbackWaitMs === undefined ? {} : { rollbackWaitMs: options.rollbackWaitMs }),
   });

@@ -43,7 +43,10 @@ test('finds the newest block at or before each time, and says which are stable',
 
 test('a time below a remembered stable block is answered from memory, without asking the head', async () => {
   let headReads = 0;
-  const counted = { ...client, getBlockNumber: (...args: Parameters<PublicClient['getBlockNumber']>) => (headReads++, client.getBlockNumber(...args)) } as PublicClient;
+  const counted = {
+    ...client,
+    getBlockNumber: (...args: Parameters<PublicClient['getBlockNumber']>) => (headReads++, client.getBlockNumber(...args)),
+  } as PublicClient;
   const clock = createBlockClock(counted, { stableDepth });
   const late = [...mined.values()].at(-6)!;
   await clock.blockAt(late);

@@ -57,7 +57,14 @@ describe('fungibles search index', () => {
       zebra: { chainId: 'ethereum', address: randomAddress(), interface: 'erc20' as const, name: 'Zebra Stripes Finance', symbol: 'ZBRX', decimals: 18 },
       lookAlike: { chainId: 'ethereum', address: randomAddress(), interface: 'erc20' as const, name: 'USD Coin', symbol: 'USDC', decimals: 6 },
       bait: { chainId: 'base', address: randomAddress(), interface: 'erc20' as const, name: 'Visit zebra-gift.com to claim', symbol: 'ZBRGIFT', decimals: 18 },
-      listed: { chainId: spamListed[0], address: spamListed[1][0]!.toLowerCase(), interface: 'erc20' as const, name: 'Zebra Listed Spam', symbol: 'ZBRSPAM', decimals: 18 },
+      listed: {
+        chainId: spamListed[0],
+        address: spamListed[1][0]!.toLowerCase(),
+        interface: 'erc20' as const,
+        name: 'Zebra Listed Spam',
+        symbol: 'ZBRSPAM',
+        decimals: 18,
+      },
       nft: { chainId: 'ethereum', address: randomAddress(), interface: 'erc721' as const, name: 'Zebra Pictures', symbol: 'ZBRNFT', decimals: 0 },
     };
     await tokens.save(Object.values(stored));

@@ -36,7 +36,16 @@ export async function startGasAnvil(options: { hardfork?: 'berlin' | 'london' } 
         const account = accounts[index % accounts.length]!;
         const to = accounts[(index + 1) % accounts.length]!;
         if ('gasPrice' in fee) await wallet.sendTransaction({ account, chain: null, to, value: 1n, gas: 21_000n, gasPrice: fee.gasPrice });
-        else await wallet.sendTransaction({ account, chain: null, to, value: 1n, gas: 21_000n, maxPriorityFeePerGas: fee.tip, maxFeePerGas: 4n * (base ?? 0n) + fee.tip });
+        else
+          await wallet.sendTransaction({
+            account,
+            chain: null,
+            to,
+            value: 1n,
+            gas: 21_000n,
+            maxPriorityFeePerGas: fee.tip,
+            maxFeePerGas: 4n * (base ?? 0n) + fee.tip,
+          });
       }
       await test.mine({ blocks: 1 });
       return client.getBlockNumber({ cacheTime: 0 });

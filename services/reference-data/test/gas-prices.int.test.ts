@@ -49,7 +49,7 @@ async function startFlakyProxy(target: string): Promise<{ url: string; failing: 
   return Object.assign(state, { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
 }
 
-describe('gas tracker on a London chain of the test\'s own', () => {
+describe("gas tracker on a London chain of the test's own", () => {
   let anvil: GasAnvil;
   const methods: string[] = [];
   let tracker: GasTracker;
@@ -136,7 +136,12 @@ describe('gas tracker through an RPC outage', () => {
     const warnings: string[] = [];
     const logger = testLogger.child({ test: 'gas outage' });
     logger.warn = ((_fields: unknown, message: string) => void warnings.push(message)) as typeof logger.warn;
-    const tracker = createGasTracker({ chainId: 'flaky', client: createPublicClient({ transport: http(proxy.url, { retryCount: 0 }) }), intervalMs: 100, logger });
+    const tracker = createGasTracker({
+      chainId: 'flaky',
+      client: createPublicClient({ transport: http(proxy.url, { retryCount: 0 }) }),
+      intervalMs: 100,
+      logger,
+    });
     proxy.failing = true;
     await expect(tracker.poll()).resolves.toBeUndefined();
     expect(tracker.snapshot()).toBeUndefined();
@@ -158,7 +163,7 @@ describe('gas tracker through an RPC outage', () => {
   });
 });
 
-describe('gas tracker on a pre-London (berlin) chain of the test\'s own', () => {
+describe("gas tracker on a pre-London (berlin) chain of the test's own", () => {
   let anvil: GasAnvil;
 
   beforeAll(async () => {

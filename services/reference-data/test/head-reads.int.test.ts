@@ -8,7 +8,11 @@ import { createTokenSupply, type TokenSupply } from '../src/fungibles/token-supp
 import { randomAddress } from '../../indexer/test/wallet-history-fixtures.js';
 
 const worldState = new URL('../../../.data/devnet/world/ethereum.state.json', import.meta.url).pathname;
-const erc20 = parseAbi(['function totalSupply() view returns (uint256)', 'function balanceOf(address) view returns (uint256)', 'function transfer(address to, uint256 amount) returns (bool)']);
+const erc20 = parseAbi([
+  'function totalSupply() view returns (uint256)',
+  'function balanceOf(address) view returns (uint256)',
+  'function transfer(address to, uint256 amount) returns (bool)',
+]);
 
 // Reads at the head (here the supplies behind market data) from a chain of the test's own: once per
 // price move and ahead of its announcement, never older than the age limit, again after a rollback.
@@ -51,7 +55,10 @@ describe('reads at the head', () => {
   const nextTime = async () => Math.max((await chain.session.latestTimestamp()) + 1, Math.floor(Date.now() / 1000) + 1);
   const read = async () => {
     const scope = await heads.scope();
-    return Promise.all([scope.read('supply', () => supply.totalSupply('ethereum', gov)), scope.read('held', () => supply.balanceOf('ethereum', gov, deployer))]);
+    return Promise.all([
+      scope.read('supply', () => supply.totalSupply('ethereum', gov)),
+      scope.read('held', () => supply.balanceOf('ethereum', gov, deployer)),
+    ]);
   };
 
   test('a supply is read from the chain once, and again ahead of the next price move, which calls then find read', async () => {
@@ -63,7 +70,10 @@ describe('reads at the head', () => {
 
     // The holder's balance changes; a call before the next price move still answers as of the last one.
     const [, held] = await onChain();
-    await chain.session.sendAndMine({ from: deployer, to: gov, data: encodeFunctionData({ abi: erc20, functionName: 'transfer', args: [randomAddress() as Address, held / 2n] }) }, await nextTime());
+    await chain.session.sendAndMine(
+      { from: deployer, to: gov, data: encodeFunctionData({ abi: erc20, functionName: 'transfer', args: [randomAddress() as Address, held / 2n] }) },
+      await nextTime(),
+    );
     expect((await read())[1]).toBe(held);
 
     await changes.versions.pricesChanged((tokens) => heads.prepare(tokens));

@@ -17,7 +17,9 @@ export interface OwnAnvil {
 /** Starts anvil with `args` (host, port and `--silent` are added) and waits until it answers. */
 export async function startOwnAnvil(args: readonly string[]): Promise<OwnAnvil> {
   const port = await freePort();
-  const child: ChildProcess = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--silent', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', String(port), '--silent', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

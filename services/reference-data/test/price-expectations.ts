@@ -40,9 +40,9 @@ const poolAbi = parseAbi([
 
 /** The pools that exist at the block, in their state there. */
 export async function readPools(client: PublicClient, pools: readonly TestPool[], blockNumber: bigint): Promise<PoolReading[]> {
-  const existing = (await Promise.all(pools.map(async (pool) => ((await client.getCode({ address: pool.address as Address, blockNumber })) ? pool : undefined)))).filter(
-    (pool): pool is TestPool => pool !== undefined,
-  );
+  const existing = (
+    await Promise.all(pools.map(async (pool) => ((await client.getCode({ address: pool.address as Address, blockNumber })) ? pool : undefined)))
+  ).filter((pool): pool is TestPool => pool !== undefined);
   return Promise.all(
     existing.map(async (pool) => {
       const address = pool.address as Address;
@@ -56,13 +56,24 @@ export async function readPools(client: PublicClient, pools: readonly TestPool[]
       ]);
       const q96 = 2n ** 96n;
       // The virtual reserves of the in-range liquidity: L / sqrtP and L * sqrtP.
-      return { ...pool, sqrtPriceX96, liquidity, reserve0: sqrtPriceX96 === 0n ? 0n : (liquidity * q96) / sqrtPriceX96, reserve1: (liquidity * sqrtPriceX96) / q96 };
+      return {
+        ...pool,
+        sqrtPriceX96,
+        liquidity,
+        reserve0: sqrtPriceX96 === 0n ? 0n : (liquidity * q96) / sqrtPriceX96,
+        reserve1: (liquidity * sqrtPriceX96) / q96,
+      };
     }),
   );
 }
 
 /** Whole units of `other` per whole unit of `token` in the pool, and the pool's whole units of each. */
-function quote(pool: PoolReading, token: string, other: string, decimals: ReadonlyMap<string, number>): { price: number; otherDepth: number; tokenDepth: number } | undefined {
+function quote(
+  pool: PoolReading,
+  token: string,
+  other: string,
+  decimals: ReadonlyMap<string, number>,
+): { price: number; otherDepth: number; tokenDepth: number } | undefined {
   const [d0, d1] = [decimals.get(pool.token0)!, decimals.get(pool.token1)!];
   let oneIn0: number;
   if (pool.kind === 'v3') {

@@ -56,7 +56,8 @@ describe('price history in memory', () => {
     return blockHash;
   }
 
-  const priceAt = async (...times: number[]) => (await history.pricesAt(times.map((timestamp) => ({ chainId, token, timestamp })))).map((answer) => answer?.price);
+  const priceAt = async (...times: number[]) =>
+    (await history.pricesAt(times.map((timestamp) => ({ chainId, token, timestamp })))).map((answer) => answer?.price);
 
   test('answers from the stored rows, then from memory until a price move', async () => {
     await storeBlock(dayStart(firstDay) + 10, 10, true);
@@ -64,7 +65,13 @@ describe('price history in memory', () => {
     await storeBlock(dayStart(firstDay + 1) + 5, 12, true);
     await versions.pricesChanged();
 
-    expect(await priceAt(dayStart(firstDay) + 5, dayStart(firstDay) + 30, dayStart(firstDay) + 71, dayStart(firstDay + 1) + 4, latestTimestamp)).toEqual([undefined, 10, 11, 11, 12]);
+    expect(await priceAt(dayStart(firstDay) + 5, dayStart(firstDay) + 30, dayStart(firstDay) + 71, dayStart(firstDay + 1) + 4, latestTimestamp)).toEqual([
+      undefined,
+      10,
+      11,
+      11,
+      12,
+    ]);
     expect(reads).toEqual([
       [
         { day: firstDay, since: 0 },

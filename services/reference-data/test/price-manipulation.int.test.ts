@@ -70,7 +70,9 @@ beforeAll(async () => {
   routing = routingOf(pipeline.registry, pipeline.chainId, tokens);
   trustedPools = uniswapPools(uniswap);
   const usdc = [...routing.stablecoins][0]!;
-  pool = uniswap.v3.pools.find((entry) => entry.fee === 500 && [lower(entry.token0), lower(entry.token1)].sort().join() === [usdc, routing.weth].sort().join())!;
+  pool = uniswap.v3.pools.find(
+    (entry) => entry.fee === 500 && [lower(entry.token0), lower(entry.token1)].sort().join() === [usdc, routing.weth].sort().join(),
+  )!;
   await pipeline.startConsumer(uniqueName('manipulation'));
   stopIndexer = pipeline.harness.runIndexer({ chainId: pipeline.chainId, rpcUrl: pipeline.chain.rpcUrl });
   await pipeline.indexedThrough(await pipeline.lastPoolEventBlock(trustedPools));
@@ -116,7 +118,21 @@ describe('a trusted pool under manipulation', () => {
     const data = encodeFunctionData({
       abi: positionManagerAbi,
       functionName: 'mint',
-      args: [{ token0: pool.token0, token1: pool.token1, fee: pool.fee, tickLower, tickUpper: tickLower + 50 * spacing, amount0Desired: amount0, amount1Desired: 0n, amount0Min: 0n, amount1Min: 0n, recipient: deployer(), deadline: deadline() }],
+      args: [
+        {
+          token0: pool.token0,
+          token1: pool.token1,
+          fee: pool.fee,
+          tickLower,
+          tickUpper: tickLower + 50 * spacing,
+          amount0Desired: amount0,
+          amount1Desired: 0n,
+          amount0Min: 0n,
+          amount1Min: 0n,
+          recipient: deployer(),
+          deadline: deadline(),
+        },
+      ],
     });
     const minted = await mineIndexed(uniswap.v3.positionManager, data);
     const after = await servedWeth();

@@ -18,9 +18,24 @@ const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 
 function poolEvent(block: number, logIndex: number): ChainPoolEvent {
   return {
-    chainId, blockNumber: BigInt(block), blockHash: hash(block), blockTimestamp: start + block, transactionIndex: 0, logIndex, kind: 'v2', pool,
-    token0: token, token1: '0x00000000000000000000000000000000000000b2', reserve0: 10n ** 21n, reserve1: 2n * 10n ** 21n, sqrtPriceX96: 0n, liquidity: 0n,
-    volume0: 5n, volume1: 0n, factory: '0xf', fee: 3_000,
+    chainId,
+    blockNumber: BigInt(block),
+    blockHash: hash(block),
+    blockTimestamp: start + block,
+    transactionIndex: 0,
+    logIndex,
+    kind: 'v2',
+    pool,
+    token0: token,
+    token1: '0x00000000000000000000000000000000000000b2',
+    reserve0: 10n ** 21n,
+    reserve1: 2n * 10n ** 21n,
+    sqrtPriceX96: 0n,
+    liquidity: 0n,
+    volume0: 5n,
+    volume1: 0n,
+    factory: '0xf',
+    fee: 3_000,
   };
 }
 
@@ -76,13 +91,32 @@ describe('price rows waiting for their INSERT', () => {
   });
 
   test('a rewritten row (a refold) wins by revision whether it waits or is stored; a rollback stores what waits before it lands', async () => {
-    await prices.write(chainId, { prices: [], days: [], volumes: [{ token, pool, timestamp: start + 2, blockNumber: 2n, blockHash: hash(2), logIndex: 0, amount: 1, valueUsd: 7 }] });
+    await prices.write(chainId, {
+      prices: [],
+      days: [],
+      volumes: [{ token, pool, timestamp: start + 2, blockNumber: 2n, blockHash: hash(2), logIndex: 0, amount: 1, valueUsd: 7 }],
+    });
     await rows.flush();
-    await prices.write(chainId, { prices: [], days: [], volumes: [{ token, pool, timestamp: start + 2, blockNumber: 2n, blockHash: hash(2), logIndex: 0, amount: 1, valueUsd: 9 }] });
+    await prices.write(chainId, {
+      prices: [],
+      days: [],
+      volumes: [{ token, pool, timestamp: start + 2, blockNumber: 2n, blockHash: hash(2), logIndex: 0, amount: 1, valueUsd: 9 }],
+    });
     expect((await prices.volumeRows([chainId], start + 2)).map((row) => row.valueUsd)).toEqual([9]);
 
-    await prices.write(chainId, { prices: [], days: [], volumes: [{ token, pool, timestamp: start + 3, blockNumber: 3n, blockHash: hash(3), logIndex: 0, amount: 1, valueUsd: 5 }] });
-    await events.recordRollback({ chainId, commonAncestorNumber: '2', commonAncestorHash: hash(2), orphanedBlockHashes: [hash(3)], orphanedBlockNumbers: ['3'], sequence: '10' });
+    await prices.write(chainId, {
+      prices: [],
+      days: [],
+      volumes: [{ token, pool, timestamp: start + 3, blockNumber: 3n, blockHash: hash(3), logIndex: 0, amount: 1, valueUsd: 5 }],
+    });
+    await events.recordRollback({
+      chainId,
+      commonAncestorNumber: '2',
+      commonAncestorHash: hash(2),
+      orphanedBlockHashes: [hash(3)],
+      orphanedBlockNumbers: ['3'],
+      sequence: '10',
+    });
     expect(rows.waitingIn('token_volumes')).toEqual([]);
     // Stored, then hidden by the rollback like every stored row of an orphaned block.
     expect((await prices.volumeRows([chainId], start + 2)).map((row) => row.valueUsd)).toEqual([9]);

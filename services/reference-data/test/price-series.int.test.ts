@@ -19,17 +19,49 @@ const chains = parseChainsConfig(JSON.parse(readFileSync(new URL('../config/chai
 const fx = fxTableSchema.parse(JSON.parse(readFileSync(new URL('../config/fx-rates.json', import.meta.url), 'utf8')));
 
 const tokens = {
-  ethereum: { usdc: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', weth: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', gov: '0x31149fa789dbf4da89356bd966d716b5c7d12497' },
-  base: { usdc: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', weth: '0x4200000000000000000000000000000000000006', gov: '0x2b187d58bbd15bc6bd274097863f043d4ae13df6' },
+  ethereum: {
+    usdc: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    weth: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
+    gov: '0x31149fa789dbf4da89356bd966d716b5c7d12497',
+  },
+  base: {
+    usdc: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
+    weth: '0x4200000000000000000000000000000000000006',
+    gov: '0x2b187d58bbd15bc6bd274097863f043d4ae13df6',
+  },
 };
 const unlisted = '0x00000000000000000000000000000000000000b7';
 const registry = createRegistry(
   parseRegistryConfig(
     {
       tokens: [
-        { fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'ethereum', address: tokens.ethereum.usdc }, { chain_id: 'base', address: tokens.base.usdc }] },
-        { fungible_id: 'weth', symbol: 'WETH', name: 'Wrapped Ether', implementations: [{ chain_id: 'ethereum', address: tokens.ethereum.weth }, { chain_id: 'base', address: tokens.base.weth }] },
-        { fungible_id: 'gov', symbol: 'GOV', name: 'Governance', implementations: [{ chain_id: 'ethereum', address: tokens.ethereum.gov }, { chain_id: 'base', address: tokens.base.gov }] },
+        {
+          fungible_id: 'usdc',
+          symbol: 'USDC',
+          name: 'USD Coin',
+          implementations: [
+            { chain_id: 'ethereum', address: tokens.ethereum.usdc },
+            { chain_id: 'base', address: tokens.base.usdc },
+          ],
+        },
+        {
+          fungible_id: 'weth',
+          symbol: 'WETH',
+          name: 'Wrapped Ether',
+          implementations: [
+            { chain_id: 'ethereum', address: tokens.ethereum.weth },
+            { chain_id: 'base', address: tokens.base.weth },
+          ],
+        },
+        {
+          fungible_id: 'gov',
+          symbol: 'GOV',
+          name: 'Governance',
+          implementations: [
+            { chain_id: 'ethereum', address: tokens.ethereum.gov },
+            { chain_id: 'base', address: tokens.base.gov },
+          ],
+        },
       ],
       pricing: {
         ethereum: { usd_stablecoins: [tokens.ethereum.usdc], wrapped_native: tokens.ethereum.weth, min_liquidity_usd: 1, max_deviation: 0.5 },
@@ -129,27 +161,37 @@ describe('price series', () => {
     { chainId: 'ethereum', address: unlisted },
   ];
 
-  test.each(['usd', 'eth', 'eur'] as const)('in %s, every second of a span crossing two day boundaries answers as a lookup at it does', async (currency) => {
-    const from = dayStart(firstDay + 1) - reach - 10;
-    const to = dayStart(firstDay + 2) + reach + 10;
-    const series = await oracle.series(currency, asked.map((token) => ({ ...token, from, to })));
-    // Every second near the boundaries (where the rows are) and a sample of the quiet hours between.
-    const seconds = [
-      ...Array.from({ length: 2 * reach + 200 }, (_, offset) => dayStart(firstDay + 1) - reach - 10 + offset),
-      ...Array.from({ length: 500 }, (_, offset) => dayStart(firstDay + 1) + reach + offset * 160),
-      ...Array.from({ length: 2 * reach + 21 }, (_, offset) => dayStart(firstDay + 2) - reach - 10 + offset),
-    ].filter((time) => time >= from && time <= to);
-    for (const [index, token] of asked.entries()) {
-      const steps = series[index]!;
-      expect(steps.times[0]).toBe(from);
-      const looked = await oracle.prices(currency, seconds.map((timestamp): PriceQuery => ({ ...token, timestamp })));
-      expect(seconds.map((time) => priceAtStep(steps, time))).toEqual(looked);
-    }
-    // The market tokens change often; the stablecoin in usd and the unlisted token not at all.
-    expect(series[0]!.times.length).toBeGreaterThan(50);
-    if (currency === 'usd') expect(series[3]).toEqual({ times: [from], prices: [1] });
-    expect(series[4]).toEqual({ times: [from], prices: [undefined] });
-  }, 60_000);
+  test.each(['usd', 'eth', 'eur'] as const)(
+    'in %s, every second of a span crossing two day boundaries answers as a lookup at it does',
+    async (currency) => {
+      const from = dayStart(firstDay + 1) - reach - 10;
+      const to = dayStart(firstDay + 2) + reach + 10;
+      const series = await oracle.series(
+        currency,
+        asked.map((token) => ({ ...token, from, to })),
+      );
+      // Every second near the boundaries (where the rows are) and a sample of the quiet hours between.
+      const seconds = [
+        ...Array.from({ length: 2 * reach + 200 }, (_, offset) => dayStart(firstDay + 1) - reach - 10 + offset),
+        ...Array.from({ length: 500 }, (_, offset) => dayStart(firstDay + 1) + reach + offset * 160),
+        ...Array.from({ length: 2 * reach + 21 }, (_, offset) => dayStart(firstDay + 2) - reach - 10 + offset),
+      ].filter((time) => time >= from && time <= to);
+      for (const [index, token] of asked.entries()) {
+        const steps = series[index]!;
+        expect(steps.times[0]).toBe(from);
+        const looked = await oracle.prices(
+          currency,
+          seconds.map((timestamp): PriceQuery => ({ ...token, timestamp })),
+        );
+        expect(seconds.map((time) => priceAtStep(steps, time))).toEqual(looked);
+      }
+      // The market tokens change often; the stablecoin in usd and the unlisted token not at all.
+      expect(series[0]!.times.length).toBeGreaterThan(50);
+      if (currency === 'usd') expect(series[3]).toEqual({ times: [from], prices: [1] });
+      expect(series[4]).toEqual({ times: [from], prices: [undefined] });
+    },
+    60_000,
+  );
 
   test('a span starting before any day mark has no price until the first', async () => {
     const from = dayStart(firstDay) - 100;
@@ -157,7 +199,10 @@ describe('price series', () => {
     expect(steps!.times[0]).toBe(from);
     expect(steps!.prices[0]).toBeUndefined();
     const firstPriced = steps!.times[1]!;
-    const [before, at] = await oracle.prices('usd', [firstPriced - 1, firstPriced].map((timestamp) => ({ chainId: 'ethereum', address: tokens.ethereum.gov, timestamp })));
+    const [before, at] = await oracle.prices(
+      'usd',
+      [firstPriced - 1, firstPriced].map((timestamp) => ({ chainId: 'ethereum', address: tokens.ethereum.gov, timestamp })),
+    );
     expect([before, at]).toEqual([undefined, steps!.prices[1]]);
     expect(at).toBeDefined();
   });
@@ -185,8 +230,17 @@ describe('price series', () => {
 
   test('a span that is not 0 < from <= to, or on an unknown chain, is refused naming it', async () => {
     const refused = (query: { chainId: string; from: number; to: number }) => oracle.series('usd', [{ address: tokens.ethereum.gov, ...query }]);
-    await expect(refused({ chainId: 'ethereum', from: 0, to: 10 })).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, message: expect.stringContaining('from 0 to 10') });
-    await expect(refused({ chainId: 'ethereum', from: 20, to: 10 })).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, message: expect.stringContaining('from 20 to 10') });
-    await expect(refused({ chainId: 'no-such-chain', from: 1, to: 10 })).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, message: expect.stringContaining('no-such-chain') });
+    await expect(refused({ chainId: 'ethereum', from: 0, to: 10 })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      message: expect.stringContaining('from 0 to 10'),
+    });
+    await expect(refused({ chainId: 'ethereum', from: 20, to: 10 })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      message: expect.stringContaining('from 20 to 10'),
+    });
+    await expect(refused({ chainId: 'no-such-chain', from: 1, to: 10 })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      message: expect.stringContaining('no-such-chain'),
+    });
   });
 });

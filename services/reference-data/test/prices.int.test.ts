@@ -27,14 +27,19 @@ const routerAbi = parseAbi([
   'function addLiquidity(address tokenA, address tokenB, uint256 amountADesired, uint256 amountBDesired, uint256 amountAMin, uint256 amountBMin, address to, uint256 deadline) returns (uint256 amountA, uint256 amountB, uint256 liquidity)',
   'function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] path, address to, uint256 deadline) returns (uint256[] amounts)',
 ]);
-const factoryAbi = parseAbi(['function createPair(address tokenA, address tokenB) returns (address)', 'function getPair(address, address) view returns (address)']);
+const factoryAbi = parseAbi([
+  'function createPair(address tokenA, address tokenB) returns (address)',
+  'function getPair(address, address) view returns (address)',
+]);
 const pairAbi = parseAbi([
   'function mint(address to) returns (uint256)',
   'function getReserves() view returns (uint112, uint112, uint32)',
   'function totalSupply() view returns (uint256)',
   'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
 ]);
-const v3SwapEvent = parseAbi(['event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)'])[0];
+const v3SwapEvent = parseAbi([
+  'event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)',
+])[0];
 const vaultAbi = parseAbi(['function convertToAssets(uint256 shares) view returns (uint256)']);
 const day = 86_400;
 
@@ -66,20 +71,14 @@ async function expectedAt(blockNumber: bigint, pools: readonly TestPool[] = trus
 
 /** A V2 LP token's USD price at a block: its reserves at that block at their tokens' prices then, per LP token. */
 async function expectedLpPrice(pair: { address: string; token0: string; token1: string }, blockNumber: bigint, prices: Map<string, number>): Promise<number> {
-  const read = <T>(functionName: 'getReserves' | 'totalSupply') => pipeline.client.readContract({ address: pair.address as Address, abi: pairAbi, functionName, blockNumber }) as Promise<T>;
+  const read = <T>(functionName: 'getReserves' | 'totalSupply') =>
+    pipeline.client.readContract({ address: pair.address as Address, abi: pairAbi, functionName, blockNumber }) as Promise<T>;
   const [[reserve0, reserve1], supply] = await Promise.all([read<readonly [bigint, bigint, number]>('getReserves'), read<bigint>('totalSupply')]);
   const [d0, d1] = [routing.decimals.get(lower(pair.token0))!, routing.decimals.get(lower(pair.token1))!];
-  return ((Number(reserve0) / 10 ** d0) * prices.get(lower(pair.token0))! + (Number(reserve1) / 10 ** d1) * prices.get(lower(pair.token1))!) / (Number(supply) / 1e18);
-}
-
-/** The chain's blocks with their timestamps, for "the block at time t". */
-async function blockAt(timestamp: number): Promise<bigint | undefined> {
-  let found: bigint | undefined;
-  for (let number = 0n; number <= (await pipeline.client.getBlockNumber()); number++) {
-    if (Number((await pipeline.client.getBlock({ blockNumber: number })).timestamp) <= timestamp) found = number;
-    else break;
-  }
-  return found;
+  return (
+    ((Number(reserve0) / 10 ** d0) * prices.get(lower(pair.token0))! + (Number(reserve1) / 10 ** d1) * prices.get(lower(pair.token1))!) /
+    (Number(supply) / 1e18)
+  );
 }
 
 const deployer = () => pipeline.world.deployer as Address;
@@ -124,7 +123,7 @@ afterAll(async () => {
 });
 
 describe('prices from the indexed pools of the test world', () => {
-  test('every priced token\'s price at the head is the liquidity-weighted mean of its pools\' states read from the chain', async () => {
+  test("every priced token's price at the head is the liquidity-weighted mean of its pools' states read from the chain", async () => {
     const head = await pipeline.client.getBlockNumber();
     const expected = await expectedAt(head);
     const priced = [...expected.keys()];
@@ -133,7 +132,10 @@ describe('prices from the indexed pools of the test world', () => {
     const served = await servedPrices(priced.map((address) => ({ address, timestamp: 0 })));
     priced.forEach((address, index) => expectClose(served[index], expected.get(address), address));
     // A token no trusted pool prices has no price; the native asset is priced as its wrapped token.
-    const [tax, native] = await servedPrices([{ address: symbol('TAX'), timestamp: 0 }, { address: '', timestamp: 0 }]);
+    const [tax, native] = await servedPrices([
+      { address: symbol('TAX'), timestamp: 0 },
+      { address: '', timestamp: 0 },
+    ]);
     expect(tax).toBeUndefined();
     expectClose(native, expected.get(routing.weth), 'native');
   });
@@ -155,11 +157,16 @@ describe('prices from the indexed pools of the test world', () => {
   test('currencies: eth and btc through the wrapped native and BTC token prices of the same time, fiat through the FX table', async () => {
     const head = await pipeline.client.getBlockNumber();
     const past = await pipeline.client.getBlock({ blockNumber: 70n });
-    for (const [number, timestamp] of [[70n, Number(past.timestamp)], [head, 0]] as const) {
+    for (const [number, timestamp] of [
+      [70n, Number(past.timestamp)],
+      [head, 0],
+    ] as const) {
       const expected = await expectedAt(number);
       const [gov, weth, wbtc] = [symbol('GOV'), routing.weth, symbol('WBTC')].map((address) => expected.get(address)!) as [number, number, number];
       const query = [{ address: symbol('GOV'), timestamp }];
-      const [usd, eth, btc, eur, jpy] = (await Promise.all(['usd', 'eth', 'btc', 'eur', 'jpy'].map((currency) => servedPrices(query, currency)))).map(([price]) => price);
+      const [usd, eth, btc, eur, jpy] = (await Promise.all(['usd', 'eth', 'btc', 'eur', 'jpy'].map((currency) => servedPrices(query, currency)))).map(
+        ([price]) => price,
+      );
       expectClose(usd, gov, 'usd');
       expectClose(eth, gov / weth, 'eth');
       expectClose(btc, gov / wbtc, 'btc');
@@ -174,16 +181,28 @@ describe('prices from the indexed pools of the test world', () => {
     const pairs = uniswap.v2.pairs.slice(0, 4);
     const head = await pipeline.client.getBlockNumber();
     const past = await pipeline.client.getBlock({ blockNumber: 80n });
-    for (const [number, timestamp] of [[80n, Number(past.timestamp)], [head, 0]] as const) {
+    for (const [number, timestamp] of [
+      [80n, Number(past.timestamp)],
+      [head, 0],
+    ] as const) {
       const expected = await expectedAt(number);
       const lpExpected = await Promise.all(pairs.map((pair) => expectedLpPrice(pair, number, expected)));
       const vaultExpected = await Promise.all(
         defi.vaults.map(async (vault) => {
-          const assets = await pipeline.client.readContract({ address: vault.address, abi: vaultAbi, functionName: 'convertToAssets', args: [10n ** BigInt(vault.decimals)], blockNumber: number });
+          const assets = await pipeline.client.readContract({
+            address: vault.address,
+            abi: vaultAbi,
+            functionName: 'convertToAssets',
+            args: [10n ** BigInt(vault.decimals)],
+            blockNumber: number,
+          });
           return (Number(assets) / 10 ** routing.decimals.get(lower(vault.asset))!) * expected.get(lower(vault.asset))!;
         }),
       );
-      const served = await servedPrices([...pairs.map((pair) => ({ address: lower(pair.address), timestamp })), ...defi.vaults.map((vault) => ({ address: lower(vault.address), timestamp }))]);
+      const served = await servedPrices([
+        ...pairs.map((pair) => ({ address: lower(pair.address), timestamp })),
+        ...defi.vaults.map((vault) => ({ address: lower(vault.address), timestamp })),
+      ]);
       lpExpected.forEach((price, index) => expectClose(served[index], price, `LP ${pairs[index]!.address} at block ${number}`));
       vaultExpected.forEach((price, index) => expectClose(served[pairs.length + index], price, `vault ${defi.vaults[index]!.address} at block ${number}`));
     }
@@ -202,56 +221,99 @@ describe('prices from the indexed pools of the test world', () => {
 
   test('a thin manipulated pool does not move the price, nor does a pool of a factory outside the registry claiming huge reserves', async () => {
     const [yld, usdc, gov] = [symbol('YLD'), symbol('USDC'), symbol('GOV')];
-    const before = await servedPrices([{ address: yld, timestamp: 0 }, { address: gov, timestamp: 0 }]);
+    const before = await servedPrices([
+      { address: yld, timestamp: 0 },
+      { address: gov, timestamp: 0 },
+    ]);
     expect(before.every((price) => price !== undefined)).toBe(true);
 
     // A new YLD/USDC pair of the registry's own factory: 1 USDC against a millionth of a YLD, a
     // million dollars per YLD, then a swap in it.
     const router = uniswap.v2.router;
     for (const token of [yld, usdc, gov]) await send(token, encodeFunctionData({ abi: erc20, functionName: 'approve', args: [router, 2n ** 255n] }), 100_000n);
-    await send(router, encodeFunctionData({ abi: routerAbi, functionName: 'addLiquidity', args: [yld as Address, usdc as Address, 10n ** 12n, 10n ** 6n, 0n, 0n, deployer(), deadline()] }));
+    await send(
+      router,
+      encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'addLiquidity',
+        args: [yld as Address, usdc as Address, 10n ** 12n, 10n ** 6n, 0n, 0n, deployer(), deadline()],
+      }),
+    );
     await mine();
-    await send(router, encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [10n ** 5n, 0n, [usdc as Address, yld as Address], deployer(), deadline()] }));
+    await send(
+      router,
+      encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'swapExactTokensForTokens',
+        args: [10n ** 5n, 0n, [usdc as Address, yld as Address], deployer(), deadline()],
+      }),
+    );
     await mine();
 
     // A real Uniswap V2 factory that is not the registry's, with a GOV/USDC pair holding a million
     // USDC against one GOV.
-    const fakeFactory = await pipeline.chain.session.deploy(npmArtifact('@uniswap/v2-core/build/UniswapV2Factory.json'), [deployer()], deployer(), await nextTime());
+    const fakeFactory = await pipeline.chain.session.deploy(
+      npmArtifact('@uniswap/v2-core/build/UniswapV2Factory.json'),
+      [deployer()],
+      deployer(),
+      await nextTime(),
+    );
     await send(fakeFactory, encodeFunctionData({ abi: factoryAbi, functionName: 'createPair', args: [gov as Address, usdc as Address] }));
     await mine();
-    const fakePair = lower(await pipeline.client.readContract({ address: fakeFactory, abi: factoryAbi, functionName: 'getPair', args: [gov as Address, usdc as Address] }));
+    const fakePair = lower(
+      await pipeline.client.readContract({ address: fakeFactory, abi: factoryAbi, functionName: 'getPair', args: [gov as Address, usdc as Address] }),
+    );
     await send(usdc, encodeFunctionData({ abi: erc20, functionName: 'transfer', args: [fakePair as Address, 1_000_000n * 10n ** 6n] }), 100_000n);
     await send(gov, encodeFunctionData({ abi: erc20, functionName: 'transfer', args: [fakePair as Address, 10n ** 18n] }), 100_000n);
     await send(fakePair, encodeFunctionData({ abi: pairAbi, functionName: 'mint', args: [deployer()] }), 300_000n);
     const head = await mine();
     await pipeline.indexedThrough(head);
 
-    const thinPair = lower(await pipeline.client.readContract({ address: uniswap.v2.factory, abi: factoryAbi, functionName: 'getPair', args: [yld as Address, usdc as Address] }));
+    const thinPair = lower(
+      await pipeline.client.readContract({ address: uniswap.v2.factory, abi: factoryAbi, functionName: 'getPair', args: [yld as Address, usdc as Address] }),
+    );
     const [token0, token1] = [yld, usdc].sort();
     trustedPools.push({ kind: 'v2', address: thinPair, token0: token0!, token1: token1! });
-    const stored = await pipeline.database.clickhouse.query<{ pool: string }>(sql`SELECT DISTINCT pool FROM pool_events WHERE chain_id = ${pipeline.chainId} AND pool IN (${thinPair}, ${fakePair})`);
+    const stored = await pipeline.database.clickhouse.query<{ pool: string }>(
+      sql`SELECT DISTINCT pool FROM pool_events WHERE chain_id = ${pipeline.chainId} AND pool IN (${thinPair}, ${fakePair})`,
+    );
     expect(new Set(stored.map((row) => row.pool))).toEqual(new Set([thinPair, fakePair]));
 
-    const after = await servedPrices([{ address: yld, timestamp: 0 }, { address: gov, timestamp: 0 }]);
+    const after = await servedPrices([
+      { address: yld, timestamp: 0 },
+      { address: gov, timestamp: 0 },
+    ]);
     expect(after).toEqual(before);
     const expected = await expectedAt(head);
     expectClose(after[0], expected.get(yld), 'YLD');
     expectClose(after[1], expected.get(gov), 'GOV');
     // What the manipulated pools would have made of them, had they counted:
     const [thin] = await readPools(pipeline.client, [{ kind: 'v2', address: thinPair, token0: token0!, token1: token1! }], head);
-    expect((Number(thin!.reserve1) / 1e6) / (Number(thin!.reserve0) / 1e18)).toBeGreaterThan(100_000);
+    expect(Number(thin!.reserve1) / 1e6 / (Number(thin!.reserve0) / 1e18)).toBeGreaterThan(100_000);
   });
 
   test('fungibles: one fungible across chains, market data from the chains and the price history, asset class only with the add-on', async () => {
-    const [gov, usdc] = [symbol('GOV'), symbol('USDC')];
+    const gov = symbol('GOV');
     // A swap in the GOV/WETH pair within the last day, for the 24-hour volume.
-    await send(uniswap.v2.router, encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [1_000n * 10n ** 18n, 0n, [gov as Address, routing.weth as Address], deployer(), deadline()] }));
+    await send(
+      uniswap.v2.router,
+      encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'swapExactTokensForTokens',
+        args: [1_000n * 10n ** 18n, 0n, [gov as Address, routing.weth as Address], deployer(), deadline()],
+      }),
+    );
     const head = await mine();
     await pipeline.indexedThrough(head);
     const seconds = Math.floor(Date.now() / 1000);
 
     const ask = (addons: string[]) =>
-      unary(pipeline.grpc, pipeline.grpc.getFungibles, { context: context(addons), currency: 'usd', fungibleIds: ['weth', 'gov', 'no-such-fungible', 'usdc'], implementations: [{ chainId: pipeline.chainId, address: gov }] });
+      unary(pipeline.grpc, pipeline.grpc.getFungibles, {
+        context: context(addons),
+        currency: 'usd',
+        fungibleIds: ['weth', 'gov', 'no-such-fungible', 'usdc'],
+        implementations: [{ chainId: pipeline.chainId, address: gov }],
+      });
     const plain = await ask([]);
     const classified = await ask(['classification']);
     expect(plain.fungibles.map((fungible) => fungible.id)).toEqual(['weth', 'gov', 'usdc']);
@@ -275,9 +337,13 @@ describe('prices from the indexed pools of the test world', () => {
       const price = expectedNow.get(address)!;
       expectClose(market.price, price, `${fungible.id} price`);
 
-      const [ownSupply, baseSupply] = await Promise.all([pipeline.client, baseClient].map((client) => client.readContract({ address: address as Address, abi: erc20, functionName: 'totalSupply' })));
+      const [ownSupply, baseSupply] = await Promise.all(
+        [pipeline.client, baseClient].map((client) => client.readContract({ address: address as Address, abi: erc20, functionName: 'totalSupply' })),
+      );
       const holders = fungible.id === 'weth' ? [] : [pipeline.client, baseClient];
-      const held = await Promise.all(holders.map((client) => client.readContract({ address: address as Address, abi: erc20, functionName: 'balanceOf', args: [deployer()] })));
+      const held = await Promise.all(
+        holders.map((client) => client.readContract({ address: address as Address, abi: erc20, functionName: 'balanceOf', args: [deployer()] })),
+      );
       const scale = 10 ** routing.decimals.get(address)!;
       const total = Number(ownSupply) / scale + Number(baseSupply) / scale;
       const circulating = total - held.reduce((sum, value) => sum + Number(value) / scale, 0);
@@ -286,7 +352,12 @@ describe('prices from the indexed pools of the test world', () => {
       expectClose(market.marketCap, circulating * price, `${fungible.id} market cap`);
       expectClose(market.fullyDilutedValuation, total * price, `${fungible.id} FDV`);
 
-      for (const [field, days] of [['percent1d', 1], ['percent30d', 30], ['percent90d', 90], ['percent365d', 365]] as const) {
+      for (const [field, days] of [
+        ['percent1d', 1],
+        ['percent30d', 30],
+        ['percent90d', 90],
+        ['percent365d', 365],
+      ] as const) {
         // Changes compare with the price at the start of the minute N days ago.
         const then = Math.floor(seconds / 60) * 60 - days * day;
         const block = [...blockTimes].filter(([, time]) => time <= then).at(-1)?.[0];
@@ -300,11 +371,21 @@ describe('prices from the indexed pools of the test world', () => {
       let volume = 0;
       for (const pool of trustedPools.filter((candidate) => candidate.token0 === address || candidate.token1 === address)) {
         const side = pool.token0 === address ? 0 : 1;
-        const logs = await pipeline.client.getLogs({ address: pool.address as Address, event: pool.kind === 'v2' ? pairAbi[3] : v3SwapEvent, fromBlock: 0n, strict: true });
+        const logs = await pipeline.client.getLogs({
+          address: pool.address as Address,
+          event: pool.kind === 'v2' ? pairAbi[3] : v3SwapEvent,
+          fromBlock: 0n,
+          strict: true,
+        });
         for (const log of logs) {
           if (blockTimes.get(log.blockNumber)! <= seconds - day) continue;
           const args = log.args as unknown as Record<string, bigint>;
-          const amount = pool.kind === 'v2' ? args[`amount${side}In`]! + args[`amount${side}Out`]! : args[`amount${side}`]! < 0n ? -args[`amount${side}`]! : args[`amount${side}`]!;
+          const amount =
+            pool.kind === 'v2'
+              ? args[`amount${side}In`]! + args[`amount${side}Out`]!
+              : args[`amount${side}`]! < 0n
+                ? -args[`amount${side}`]!
+                : args[`amount${side}`]!;
           volume += (Number(amount) / scale) * (await expectedAt(log.blockNumber)).get(address)!;
         }
       }
@@ -314,7 +395,7 @@ describe('prices from the indexed pools of the test world', () => {
     }
   });
 
-  test('a rollback takes the orphaned block\'s price out of the history and the new branch\'s in', async () => {
+  test("a rollback takes the orphaned block's price out of the history and the new branch's in", async () => {
     const usdc = symbol('USDC');
     const usdcWeth = uniswap.v2.pairs.find((pair) => [lower(pair.token0), lower(pair.token1)].sort().join() === [usdc, routing.weth].sort().join())!;
     const snapshot = await pipeline.chain.session.client.request({ method: 'evm_snapshot' as never, params: [] as never });
@@ -322,7 +403,14 @@ describe('prices from the indexed pools of the test world', () => {
     const start = await nextTime();
 
     // The branch to be orphaned: a large buy of WETH.
-    await send(uniswap.v2.router, encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [5_000_000n * 10n ** 6n, 0n, [usdc as Address, routing.weth as Address], deployer(), deadline()] }));
+    await send(
+      uniswap.v2.router,
+      encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'swapExactTokensForTokens',
+        args: [5_000_000n * 10n ** 6n, 0n, [usdc as Address, routing.weth as Address], deployer(), deadline()],
+      }),
+    );
     const orphan = await pipeline.chain.session.mine(start);
     await pipeline.indexedThrough(orphan.number);
     const movedPrices = await expectedAt(orphan.number);
@@ -330,7 +418,10 @@ describe('prices from the indexed pools of the test world', () => {
     const lpOnOrphan = await expectedLpPrice(usdcWeth, orphan.number, movedPrices);
     await eventually(async () => {
       // The LP price at the orphaned block's height is read from the chain and remembered until a rollback.
-      const [weth, lp] = await servedPrices([{ address: routing.weth, timestamp: 0 }, { address: lower(usdcWeth.address), timestamp: start + 90 }]);
+      const [weth, lp] = await servedPrices([
+        { address: routing.weth, timestamp: 0 },
+        { address: lower(usdcWeth.address), timestamp: start + 90 },
+      ]);
       expectClose(weth, moved, 'WETH on the orphaned branch');
       expectClose(lp, lpOnOrphan, 'the USDC/WETH LP token on the orphaned branch');
     });
@@ -339,7 +430,14 @@ describe('prices from the indexed pools of the test world', () => {
     await pipeline.chain.session.client.request({ method: 'evm_revert' as never, params: [snapshot] as never });
     pipeline.chain.session.resetNonces();
     await send(routing.weth, encodeFunctionData({ abi: erc20, functionName: 'approve', args: [uniswap.v2.router, 2n ** 255n] }), 100_000n);
-    await send(uniswap.v2.router, encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [100n * 10n ** 18n, 0n, [routing.weth as Address, usdc as Address], deployer(), deadline()] }));
+    await send(
+      uniswap.v2.router,
+      encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'swapExactTokensForTokens',
+        args: [100n * 10n ** 18n, 0n, [routing.weth as Address, usdc as Address], deployer(), deadline()],
+      }),
+    );
     const replacement = await pipeline.chain.session.mine(start + 60);
     expect(replacement.number).toBe(orphan.number);
     const next = await pipeline.chain.session.mine(start + 180);
@@ -368,13 +466,22 @@ describe('prices from the indexed pools of the test world', () => {
 
   test('a consumer started afresh resumes from ClickHouse, and replaying the whole topic adds nothing', async () => {
     const volumes = async () =>
-      (await unary(pipeline.grpc, pipeline.grpc.getFungibles, { context: context(), currency: 'usd', fungibleIds: ['usdc', 'gov'], implementations: [] })).fungibles.map((fungible) => fungible.marketData!.volume1d ?? 0);
+      (
+        await unary(pipeline.grpc, pipeline.grpc.getFungibles, { context: context(), currency: 'usd', fungibleIds: ['usdc', 'gov'], implementations: [] })
+      ).fungibles.map((fungible) => fungible.marketData!.volume1d ?? 0);
     const [usdcVolume, govVolume] = await volumes();
     await firstConsumer.stop();
     // A new consumer group reads the topic from its start: every event arrives again.
     await pipeline.startConsumer(uniqueName('replay'));
     const gov = symbol('GOV');
-    await send(uniswap.v2.router, encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [500n * 10n ** 18n, 0n, [gov as Address, routing.weth as Address], deployer(), deadline()] }));
+    await send(
+      uniswap.v2.router,
+      encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'swapExactTokensForTokens',
+        args: [500n * 10n ** 18n, 0n, [gov as Address, routing.weth as Address], deployer(), deadline()],
+      }),
+    );
     const head = await mine();
     await pipeline.indexedThrough(head);
     const expected = await expectedAt(head);
@@ -390,23 +497,41 @@ describe('prices from the indexed pools of the test world', () => {
 
   test('a WETH/stablecoin pair drained of WETH by dumping the stablecoin into it does not move the WETH price', async () => {
     const dai = symbol('DAI');
-    const drained = trustedPools.find((pool) => pool.kind === 'v2' && new Set([pool.token0, pool.token1]).has(dai) && new Set([pool.token0, pool.token1]).has(routing.weth))!;
+    const drained = trustedPools.find(
+      (pool) => pool.kind === 'v2' && new Set([pool.token0, pool.token1]).has(dai) && new Set([pool.token0, pool.token1]).has(routing.weth),
+    )!;
     const others = trustedPools.filter((pool) => pool !== drained);
     const balance = await pipeline.client.readContract({ address: dai as Address, abi: erc20, functionName: 'balanceOf', args: [deployer()] });
     await send(dai, encodeFunctionData({ abi: erc20, functionName: 'approve', args: [uniswap.v2.router, 2n ** 255n] }), 100_000n);
-    await send(uniswap.v2.router, encodeFunctionData({ abi: routerAbi, functionName: 'swapExactTokensForTokens', args: [balance / 2n, 0n, [dai as Address, routing.weth as Address], deployer(), deadline()] }));
+    await send(
+      uniswap.v2.router,
+      encodeFunctionData({
+        abi: routerAbi,
+        functionName: 'swapExactTokensForTokens',
+        args: [balance / 2n, 0n, [dai as Address, routing.weth as Address], deployer(), deadline()],
+      }),
+    );
     const head = await mine();
     await pipeline.indexedThrough(head);
 
     const [pair] = await readPools(pipeline.client, [drained], head);
-    const [wethReserve, daiReserve] = (pair!.token0 === dai ? [pair!.reserve1, pair!.reserve0] : [pair!.reserve0, pair!.reserve1]).map((amount) => Number(amount) / 1e18) as [number, number];
+    const [wethReserve, daiReserve] = (pair!.token0 === dai ? [pair!.reserve1, pair!.reserve0] : [pair!.reserve0, pair!.reserve1]).map(
+      (amount) => Number(amount) / 1e18,
+    ) as [number, number];
     const otherPools = await readPools(pipeline.client, others, head);
     const othersPrice = expectedPrices(otherPools, routing).get(routing.weth)!;
     // The drain is what the old rule fell for: the pair's price is far off, and its quote side
     // outweighs the stablecoin side of every other WETH pool together.
     const otherStable = otherPools
       .filter((pool) => new Set([pool.token0, pool.token1]).has(routing.weth) && (routing.stablecoins.has(pool.token0) || routing.stablecoins.has(pool.token1)))
-      .reduce((sum, pool) => sum + (routing.stablecoins.has(pool.token0) ? Number(pool.reserve0) / 10 ** routing.decimals.get(pool.token0)! : Number(pool.reserve1) / 10 ** routing.decimals.get(pool.token1)!), 0);
+      .reduce(
+        (sum, pool) =>
+          sum +
+          (routing.stablecoins.has(pool.token0)
+            ? Number(pool.reserve0) / 10 ** routing.decimals.get(pool.token0)!
+            : Number(pool.reserve1) / 10 ** routing.decimals.get(pool.token1)!),
+        0,
+      );
     expect(daiReserve / wethReserve).toBeGreaterThan(1_000 * othersPrice);
     expect(daiReserve).toBeGreaterThan(10 * otherStable);
 

@@ -39,14 +39,18 @@ describe('reference-data tokens, dapps and addresses against the test world', ()
 
   async function serve(chainConfigs: ChainConfig[]): Promise<{ grpc: GrpcServer; client: InstanceType<typeof ReferenceDataClient> }> {
     const domain = createReferenceDataDomain({ chains: chainConfigs, registry, prisma, logger: testLogger });
-    const server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [referenceDataService(createChainRegistry(chainConfigs), domain)], logger: testLogger });
+    const server = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [referenceDataService(createChainRegistry(chainConfigs), domain)],
+      logger: testLogger,
+    });
     return { grpc: server, client: createGrpcClient(ReferenceDataClient, `127.0.0.1:${server.port}`) };
   }
 
   const getTokens = (target: InstanceType<typeof ReferenceDataClient>, tokens: { chainId: string; address: string }[]) =>
     unary(target, target.getTokens, { context: context(), tokens }).then((response) => response.tokens);
-  const classify = (address: string, network = Network.NETWORK_MAINNET) =>
-    unary(client, client.classifyAddress, { context: context(network), address });
+  const classify = (address: string, network = Network.NETWORK_MAINNET) => unary(client, client.classifyAddress, { context: context(network), address });
 
   beforeAll(async () => {
     manifest = await readManifest();
@@ -64,11 +68,14 @@ describe('reference-data tokens, dapps and addresses against the test world', ()
     await prisma.$disconnect();
   });
 
-  test('token metadata equals what each chain\'s contracts answer, with registry flags and one fungible id per asset', async () => {
+  test("token metadata equals what each chain's contracts answer, with registry flags and one fungible id per asset", async () => {
     for (const chain of manifest.chains) {
       const rpc = createPublicClient({ transport: http(chain.rpcUrl) });
       const tokens = tokensOf(chain).tokens;
-      const served = await getTokens(client, tokens.map((token) => ({ chainId: chain.id, address: token.address })));
+      const served = await getTokens(
+        client,
+        tokens.map((token) => ({ chainId: chain.id, address: token.address })),
+      );
       expect(served.map((token) => token.address)).toEqual(tokens.map((token) => token.address.toLowerCase()));
       for (const [index, token] of tokens.entries()) {
         const address = token.address as Address;
@@ -103,7 +110,15 @@ describe('reference-data tokens, dapps and addresses against the test world', ()
       { chainId: 'ethereum', address: byKind('spam') },
       { chainId: 'ethereum', address: uniswapOf(chain).v3.pools[0]!.address },
     ]);
-    expect(served[0]).toMatchObject({ interface: TokenInterface.TOKEN_INTERFACE_NATIVE, name: 'Ether', symbol: 'ETH', decimals: 18, fungibleId: 'eth', verified: true, isSpam: false });
+    expect(served[0]).toMatchObject({
+      interface: TokenInterface.TOKEN_INTERFACE_NATIVE,
+      name: 'Ether',
+      symbol: 'ETH',
+      decimals: 18,
+      fungibleId: 'eth',
+      verified: true,
+      isSpam: false,
+    });
     expect(served[1]).toMatchObject({ interface: TokenInterface.TOKEN_INTERFACE_ERC721, name: 'Harbor Birds', fungibleId: '', isSpam: false });
     expect(served[2]).toMatchObject({ interface: TokenInterface.TOKEN_INTERFACE_ERC1155, fungibleId: '', isSpam: false });
     expect(served[3]).toMatchObject({ interface: TokenInterface.TOKEN_INTERFACE_ERC721, isSpam: true });
@@ -118,7 +133,10 @@ describe('reference-data tokens, dapps and addresses against the test world', ()
     // Two instances with their own caches ask for the same new token at once.
     const second = await serve(chains);
     try {
-      const [first, other] = await Promise.all([getTokens(client, [{ chainId: 'ethereum', address }]), getTokens(second.client, [{ chainId: 'ethereum', address }])]);
+      const [first, other] = await Promise.all([
+        getTokens(client, [{ chainId: 'ethereum', address }]),
+        getTokens(second.client, [{ chainId: 'ethereum', address }]),
+      ]);
       expect(first).toEqual(other);
     } finally {
       second.client.close();
@@ -131,7 +149,9 @@ describe('reference-data tokens, dapps and addresses against the test world', ()
     const unreachable = chains.map((chain) => ({ ...chain, rpc: { ...chain.rpc, url: 'http://127.0.0.1:9' } }));
     const offline = await serve(unreachable);
     try {
-      expect(await getTokens(offline.client, [{ chainId: 'ethereum', address }])).toEqual([expect.objectContaining({ symbol: 'FROG', verified: true, fungibleId: 'frog' })]);
+      expect(await getTokens(offline.client, [{ chainId: 'ethereum', address }])).toEqual([
+        expect.objectContaining({ symbol: 'FROG', verified: true, fungibleId: 'frog' }),
+      ]);
       const unknown = tokensOf(ethereum()).tokens.find((entry) => entry.symbol === 'TAX')!.address;
       await prisma.tokenMetadata.deleteMany({ where: { chainId: 'ethereum', address: unknown.toLowerCase() } });
       await expect(getTokens(offline.client, [{ chainId: 'ethereum', address: unknown }])).rejects.toMatchObject({ code: status.UNAVAILABLE });
@@ -142,7 +162,10 @@ describe('reference-data tokens, dapps and addresses against the test world', ()
   });
 
   test('refuses unknown chains and malformed addresses', async () => {
-    await expect(getTokens(client, [{ chainId: 'polygon', address: '' }])).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, details: 'chain polygon is not supported' });
+    await expect(getTokens(client, [{ chainId: 'polygon', address: '' }])).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: 'chain polygon is not supported',
+    });
     await expect(getTokens(client, [{ chainId: 'ethereum', address: '0x1234' }])).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
     await expect(classify('not-an-address')).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
   });
@@ -204,28 +227,43 @@ describe('reference-data tokens, dapps and addresses against the test world', ()
         reason: `address ${burn.toLowerCase()} is a burn address; its transactions are not tracked`,
       });
     }
-    expect(await classify('0x28C6c06298d514Db089934071355E5743bf21d60')).toMatchObject({ kind: AddressKind.ADDRESS_KIND_HIGH_VOLUME, tracked: false, reason: expect.stringContaining('Binance hot wallet') });
+    expect(await classify('0x28C6c06298d514Db089934071355E5743bf21d60')).toMatchObject({
+      kind: AddressKind.ADDRESS_KIND_HIGH_VOLUME,
+      tracked: false,
+      reason: expect.stringContaining('Binance hot wallet'),
+    });
   });
 
   test('finds tokens by symbol on the requested network, ignoring case', async () => {
-    const spamUsdc = tokensOf(ethereum()).tokens.find((token) => token.symbol === 'USDC' && token.kind === 'spam')!.address.toLowerCase();
+    const spamUsdc = tokensOf(ethereum())
+      .tokens.find((token) => token.symbol === 'USDC' && token.kind === 'spam')!
+      .address.toLowerCase();
     await getTokens(client, [{ chainId: 'ethereum', address: spamUsdc }]);
     const mainnet = (await unary(client, client.findTokensBySymbol, { context: context(), symbol: 'usdc' })).tokens;
     const summary = (tokens: TokenInfo[]) => tokens.map((token) => [token.chainId, token.address, token.fungibleId, token.isSpam]);
-    const real = (chainId: string) => [chainId, tokensOf(ethereum()).tokens.find((token) => token.symbol === 'USDC' && token.kind !== 'spam')!.address.toLowerCase(), 'usdc', false];
+    const real = (chainId: string) => [
+      chainId,
+      tokensOf(ethereum())
+        .tokens.find((token) => token.symbol === 'USDC' && token.kind !== 'spam')!
+        .address.toLowerCase(),
+      'usdc',
+      false,
+    ];
     expect(summary(mainnet)).toEqual(expect.arrayContaining([real('ethereum'), real('base'), ['ethereum', spamUsdc, expect.any(String), true]]));
     // Solana's USDC is found too once stored (another test may have read it): every one is on a mainnet.
     expect(mainnet.every((token) => token.symbol === 'USDC' && ['ethereum', 'base', 'solana'].includes(token.chainId))).toBe(true);
     const testnet = (await unary(client, client.findTokensBySymbol, { context: context(Network.NETWORK_TESTNET), symbol: 'UsDc' })).tokens;
     expect(summary(testnet)).toEqual(expect.arrayContaining([real('sepolia')]));
     expect(testnet.every((token) => ['sepolia', 'solana-devnet'].includes(token.chainId))).toBe(true);
-    expect((await unary(client, client.findTokensBySymbol, { context: context(), symbol: 'eth' })).tokens.map((token) => [token.chainId, token.interface])).toEqual([
+    expect(
+      (await unary(client, client.findTokensBySymbol, { context: context(), symbol: 'eth' })).tokens.map((token) => [token.chainId, token.interface]),
+    ).toEqual([
       ['ethereum', TokenInterface.TOKEN_INTERFACE_NATIVE],
       ['base', TokenInterface.TOKEN_INTERFACE_NATIVE],
     ]);
   });
 
-  test('lists each chain\'s protocol contracts, which the chain confirms are what they claim to be', async () => {
+  test("lists each chain's protocol contracts, which the chain confirms are what they claim to be", async () => {
     const protocolAbi = parseAbi([
       'function factory() view returns (address)',
       'function getPair(address, address) view returns (address)',
@@ -246,7 +284,12 @@ describe('reference-data tokens, dapps and addresses against the test world', ()
       for (const pair of v2!.pairs) {
         expect(await read(pair, 'factory')).toBe(v2!.factory);
         const [token0, token1] = await Promise.all([read(pair, 'token0'), read(pair, 'token1')]);
-        const registered = await rpc.readContract({ address: v2!.factory as Address, abi: protocolAbi, functionName: 'getPair', args: [token0 as Address, token1 as Address] });
+        const registered = await rpc.readContract({
+          address: v2!.factory as Address,
+          abi: protocolAbi,
+          functionName: 'getPair',
+          args: [token0 as Address, token1 as Address],
+        });
         expect(registered.toLowerCase()).toBe(pair);
       }
       expect(listed.uniswapV3).toHaveLength(1);
@@ -258,7 +301,15 @@ describe('reference-data tokens, dapps and addresses against the test world', ()
       expect(listed.lending).toEqual([{ address: defi.lending.address.toLowerCase() }]);
     }
     // Protocol positions are EVM-only (spec 4.3): a Solana chain lists none; an unknown chain is refused.
-    expect(await unary(client, client.listProtocols, { context: context(), chainId: 'solana' })).toMatchObject({ uniswapV2: [], uniswapV3: [], vaults: [], staking: [], lending: [] });
-    await expect(unary(client, client.listProtocols, { context: context(), chainId: 'no-such-chain' })).rejects.toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await unary(client, client.listProtocols, { context: context(), chainId: 'solana' })).toMatchObject({
+      uniswapV2: [],
+      uniswapV3: [],
+      vaults: [],
+      staking: [],
+      lending: [],
+    });
+    await expect(unary(client, client.listProtocols, { context: context(), chainId: 'no-such-chain' })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+    });
   });
 });

@@ -8,7 +8,15 @@ import { readFile } from 'node:fs/promises';
 import { createPrisma } from '@wallet-api/core/db';
 import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { eventually, setupChangeVersions, setupClickHouseDatabase, testConfig, testLogger, uniqueName, type ClickHouseDatabase } from '@wallet-api/core/testing';
+import {
+  eventually,
+  setupChangeVersions,
+  setupClickHouseDatabase,
+  testConfig,
+  testLogger,
+  uniqueName,
+  type ClickHouseDatabase,
+} from '@wallet-api/core/testing';
 import { sql } from '@wallet-api/core/clickhouse';
 import { createPublicClient, http, type Address, type PublicClient } from 'viem';
 import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
@@ -57,20 +65,35 @@ export async function startPricePipeline(): Promise<PricePipeline> {
   const client = createPublicClient({ transport: http(chain.rpcUrl), cacheTime: 0 }) as PublicClient;
 
   const chainsJson = JSON.parse(await readFile(chainsFile, 'utf8')) as { chains: { id: string }[] };
-  const chains: ChainConfig[] = parseChainsConfig({ chains: chainsJson.chains.map((entry) => (entry.id === 'ethereum' ? { ...entry, id: chainId } : entry)) }, {}).map((entry) =>
-    entry.id === chainId ? { ...entry, rpc: { ...entry.rpc, url: chain.rpcUrl } } : entry,
-  );
+  const chains: ChainConfig[] = parseChainsConfig(
+    { chains: chainsJson.chains.map((entry) => (entry.id === 'ethereum' ? { ...entry, id: chainId } : entry)) },
+    {},
+  ).map((entry) => (entry.id === chainId ? { ...entry, rpc: { ...entry.rpc, url: chain.rpcUrl } } : entry));
   // The world's ethereum entries become this chain's: same contracts, at the same addresses.
   const renamed = JSON.parse(JSON.stringify(devnetRegistry(manifest)).replaceAll('"ethereum"', JSON.stringify(chainId)));
-  const registry = mergeRegistries([parseRegistryConfig(JSON.parse(await readFile(shippedRegistry, 'utf8')), 'shipped'), parseRegistryConfig(renamed, 'test world')]);
+  const registry = mergeRegistries([
+    parseRegistryConfig(JSON.parse(await readFile(shippedRegistry, 'utf8')), 'shipped'),
+    parseRegistryConfig(renamed, 'test world'),
+  ]);
   const fx = await loadFxTable(fxFile);
 
   const database = await setupClickHouseDatabase(uniqueName('prices'));
   const harness = await setupIndexing();
   const prisma = createPrisma(testConfig().DATABASE_URL);
   const changes = setupChangeVersions();
-  const domain = createReferenceDataDomain({ chains, registry, prisma, logger: testLogger, prices: { clickhouse: database.clickhouse, fx, versions: changes.versions, currencyChainId: chainId } });
-  const server: GrpcServer = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [referenceDataService(createChainRegistry(chains), domain)], logger: testLogger });
+  const domain = createReferenceDataDomain({
+    chains,
+    registry,
+    prisma,
+    logger: testLogger,
+    prices: { clickhouse: database.clickhouse, fx, versions: changes.versions, currencyChainId: chainId },
+  });
+  const server: GrpcServer = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [referenceDataService(createChainRegistry(chains), domain)],
+    logger: testLogger,
+  });
   const grpc = createGrpcClient(ReferenceDataClient, `127.0.0.1:${server.port}`);
   const consumers: PriceConsumer[] = [];
 

@@ -10,7 +10,18 @@ import { readFile } from 'node:fs/promises';
 import { createPrisma } from '@wallet-api/core/db';
 import { startGrpcServer, type GrpcServer } from '@wallet-api/core/grpc';
 import { setupClickHouse, setupChangeVersions, testConfig, testLogger } from '@wallet-api/core/testing';
-import { createWalletClient, custom, encodeFunctionData, encodePacked, getAddress, parseAbi, zeroAddress, type Address, type Hex, type PublicClient } from 'viem';
+import {
+  createWalletClient,
+  custom,
+  encodeFunctionData,
+  encodePacked,
+  getAddress,
+  parseAbi,
+  zeroAddress,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 import { readManifest } from '../../devnet/src/manifest/index.js';
 import { devnetRegistry } from '../../devnet/src/registry/index.js';
 import type { TokensManifest } from '../../devnet/src/protocols/tokens/manifest.js';
@@ -53,8 +64,20 @@ export async function startSwapServer(): Promise<SwapServer> {
   const prisma = createPrisma(testConfig().DATABASE_URL);
   const clickhouse = setupClickHouse();
   const changes = setupChangeVersions();
-  const domain = createReferenceDataDomain({ chains, registry, prisma, logger: testLogger, prices: { clickhouse, fx: await loadFxTable(fxFile), versions: changes.versions } });
-  const quoter = createSwapQuoter({ chains, registry: domain.registry, tokens: registry.tokens, clients: swapClients(chains), ...(domain.prices ? { prices: domain.prices } : {}) });
+  const domain = createReferenceDataDomain({
+    chains,
+    registry,
+    prisma,
+    logger: testLogger,
+    prices: { clickhouse, fx: await loadFxTable(fxFile), versions: changes.versions },
+  });
+  const quoter = createSwapQuoter({
+    chains,
+    registry: domain.registry,
+    tokens: registry.tokens,
+    clients: swapClients(chains),
+    ...(domain.prices ? { prices: domain.prices } : {}),
+  });
   const server: GrpcServer = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
@@ -76,10 +99,7 @@ export async function startSwapServer(): Promise<SwapServer> {
   };
 }
 
-const erc20 = parseAbi([
-  'function balanceOf(address owner) view returns (uint256)',
-  'function approve(address spender, uint256 amount) returns (bool)',
-]);
+const erc20 = parseAbi(['function balanceOf(address owner) view returns (uint256)', 'function approve(address spender, uint256 amount) returns (bool)']);
 const factories = parseAbi([
   'function getPair(address tokenA, address tokenB) view returns (address pair)',
   'function getPool(address tokenA, address tokenB, uint24 fee) view returns (address pool)',
@@ -100,7 +120,14 @@ export async function fundedWallet(client: PublicClient, ether: bigint): Promise
 /** Sends a transaction from an impersonated wallet through `client`'s chain and waits for its receipt; throws when it reverts. */
 export async function send(client: PublicClient, tx: { from: Address; to: Address; data: Hex; value?: bigint; gas?: bigint }): Promise<void> {
   const wallet = createWalletClient({ transport: custom(client) });
-  const hash = await wallet.sendTransaction({ account: tx.from, to: tx.to, data: tx.data, value: tx.value ?? 0n, ...(tx.gas ? { gas: tx.gas } : {}), chain: null });
+  const hash = await wallet.sendTransaction({
+    account: tx.from,
+    to: tx.to,
+    data: tx.data,
+    value: tx.value ?? 0n,
+    ...(tx.gas ? { gas: tx.gas } : {}),
+    chain: null,
+  });
   const receipt = await client.waitForTransactionReceipt({ hash });
   if (receipt.status !== 'success') throw new Error(`transaction ${hash} reverted`);
 }
@@ -139,10 +166,22 @@ export async function quotesOnChain(options: {
   const at = { blockNumber };
   for (const v2 of protocols.uniswap_v2) {
     for (const path of paths) {
-      const pairs = await Promise.all(path.slice(1).map((token, index) => client.readContract({ address: v2.factory as Address, abi: factories, functionName: 'getPair', args: [path[index]!, token], ...at })));
+      const pairs = await Promise.all(
+        path
+          .slice(1)
+          .map((token, index) =>
+            client.readContract({ address: v2.factory as Address, abi: factories, functionName: 'getPair', args: [path[index]!, token], ...at }),
+          ),
+      );
       if (pairs.some((pair) => pair === zeroAddress)) continue;
       try {
-        const amounts = await client.readContract({ address: v2.router as Address, abi: v2Router, functionName: 'getAmountsOut', args: [amountIn, path], ...at });
+        const amounts = await client.readContract({
+          address: v2.router as Address,
+          abi: v2Router,
+          functionName: 'getAmountsOut',
+          args: [amountIn, path],
+          ...at,
+        });
         found.set(pairs.map((pair) => pair.toLowerCase()).join('-'), amounts.at(-1)!);
       } catch {
         // A pair without the reserves to fill it: no route.
@@ -154,12 +193,28 @@ export async function quotesOnChain(options: {
       let combos: number[][] = [[]];
       for (let hop = 1; hop < path.length; hop++) combos = combos.flatMap((fees) => [100, 500, 3000, 10000].map((fee) => [...fees, fee]));
       for (const fees of combos) {
-        const pools = await Promise.all(fees.map((fee, index) => client.readContract({ address: v3.factory as Address, abi: factories, functionName: 'getPool', args: [path[index]!, path[index + 1]!, fee], ...at })));
+        const pools = await Promise.all(
+          fees.map((fee, index) =>
+            client.readContract({
+              address: v3.factory as Address,
+              abi: factories,
+              functionName: 'getPool',
+              args: [path[index]!, path[index + 1]!, fee],
+              ...at,
+            }),
+          ),
+        );
         if (pools.some((pool) => pool === zeroAddress)) continue;
         const types = path.flatMap((_, index) => (index < fees.length ? (['address', 'uint24'] as const) : (['address'] as const)));
         const values = path.flatMap((token, index) => (index < fees.length ? [token, fees[index]!] : [token]));
         try {
-          const { result } = await client.simulateContract({ address: v3.quoter as Address, abi: quoterV2, functionName: 'quoteExactInput', args: [encodePacked(types, values), amountIn], ...at });
+          const { result } = await client.simulateContract({
+            address: v3.quoter as Address,
+            abi: quoterV2,
+            functionName: 'quoteExactInput',
+            args: [encodePacked(types, values), amountIn],
+            ...at,
+          });
           if (result[0] > 0n) found.set(pools.map((pool) => pool.toLowerCase()).join('-'), result[0]);
         } catch {
           // Not enough liquidity in range: no route.

@@ -41,7 +41,9 @@ beforeAll(async () => {
   await pipeline.indexedThrough(await pipeline.lastPoolEventBlock(uniswapPools(pipeline.world.protocols.uniswap as UniswapManifest)));
   const json = JSON.parse(await readFile(chainsFile, 'utf8')) as { chains: { id: string; rpc: object }[] };
   const chains = parseChainsConfig({
-    chains: json.chains.map((entry) => (entry.id === 'ethereum' ? { ...entry, id: pipeline.chainId, rpc: { ...entry.rpc, url: pipeline.chain.rpcUrl } } : entry)),
+    chains: json.chains.map((entry) =>
+      entry.id === 'ethereum' ? { ...entry, id: pipeline.chainId, rpc: { ...entry.rpc, url: pipeline.chain.rpcUrl } } : entry,
+    ),
   });
   // The one price through reference-data's own RPC, as another process of the service would ask it.
   const prices: Pick<PriceOracle, 'prices'> = {
@@ -71,7 +73,16 @@ test('gas priced in the output asset at the one price: after-fees amounts, gas v
   const from = getAddress('0x00000000000000000000000000000000005a9f01');
   await pipeline.client.request({ method: 'anvil_setBalance' as never, params: [from, `0x${(10n ** 19n).toString(16)}`] as never });
 
-  const { quotes } = await quoter.quote({ chainId: pipeline.chainId, inputFungibleId: 'eth', outputFungibleId: 'usdc', inputAmount: '2', from, to: from, slippagePercent: 2, currency: 'usd' });
+  const { quotes } = await quoter.quote({
+    chainId: pipeline.chainId,
+    inputFungibleId: 'eth',
+    outputFungibleId: 'usdc',
+    inputAmount: '2',
+    from,
+    to: from,
+    slippagePercent: 2,
+    currency: 'usd',
+  });
   const [nativePrice, usdcPrice] = await servedPrices(['', usdc.toLowerCase()]);
   expect(nativePrice).toBeGreaterThan(0);
   expect(usdcPrice).toBeCloseTo(1, 12);
@@ -100,11 +111,16 @@ test('gas priced in the output asset at the one price: after-fees amounts, gas v
   const before = await pipeline.client.readContract({ address: usdc, abi: balanceOfAbi, functionName: 'balanceOf', args: [from] });
   // This anvil mines only when told (the pipeline's session): send, then seal a block after the wall clock.
   const nextTime = Math.max((await pipeline.chain.session.latestTimestamp()) + 1, Math.floor(Date.now() / 1000) + 1);
-  const receipt = await pipeline.chain.session.sendAndMine({ from, to: best.transaction!.to, data: best.transaction!.data as `0x${string}`, value: best.transaction!.value, gas: best.transaction!.gas }, nextTime);
+  const receipt = await pipeline.chain.session.sendAndMine(
+    { from, to: best.transaction!.to, data: best.transaction!.data as `0x${string}`, value: best.transaction!.value, gas: best.transaction!.gas },
+    nextTime,
+  );
   expect(receipt.status).toBe('success');
   const after = await pipeline.client.readContract({ address: usdc, abi: balanceOfAbi, functionName: 'balanceOf', args: [from] });
   expect(after - before >= best.outputAmountMin.amount).toBe(true);
   expect(parseUnits('2', 18)).toBe(best.inputAmount.amount);
 }, 120_000);
 
-const balanceOfAbi = [{ type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'owner', type: 'address' }], outputs: [{ type: 'uint256' }] }] as const;
+const balanceOfAbi = [
+  { type: 'function', name: 'balanceOf', stateMutability: 'view', inputs: [{ name: 'owner', type: 'address' }], outputs: [{ type: 'uint256' }] },
+] as const;

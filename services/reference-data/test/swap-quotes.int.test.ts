@@ -45,7 +45,7 @@ afterAll(async () => {
   await swap.stop();
 });
 
-test('token to token: V2 and V3 quotes equal the chain\'s, and each router\'s transaction delivers at least the minimum', async () => {
+test("token to token: V2 and V3 quotes equal the chain's, and each router's transaction delivers at least the minimum", async () => {
   const gov = swap.worldToken('GOV');
   const usdc = swap.worldToken('USDC');
   const from = await fundedWallet(client, 10n);
@@ -60,7 +60,15 @@ test('token to token: V2 and V3 quotes equal the chain\'s, and each router\'s tr
   for (const spender of spenders) await approve(client, from, gov, spender as Address, amountIn * 2n);
 
   const answer = await getQuotes({ inputFungibleId: 'gov', outputFungibleId: 'usdc', inputAmount: '25', from, to });
-  const truth = await quotesOnChain({ client, registry: swap.registry, chainId: 'ethereum', tokenIn: gov, tokenOut: usdc, amountIn, blockNumber: BigInt(answer.blockNumber) });
+  const truth = await quotesOnChain({
+    client,
+    registry: swap.registry,
+    chainId: 'ethereum',
+    tokenIn: gov,
+    tokenOut: usdc,
+    amountIn,
+    blockNumber: BigInt(answer.blockNumber),
+  });
   expect(new Map(answer.quotes.map((quote) => [quote.route.join('-'), BigInt(quote.outputAmount!.amount)]))).toEqual(truth);
   // One hop through WETH among them: GOV has V3 pools against WETH only.
   expect(answer.quotes.some((quote) => quote.route.length === 2)).toBe(true);
@@ -81,7 +89,8 @@ test('token to native ETH: both routers unwrap to the recipient at least the min
   const buy = await getQuotes({ inputAmount: '1', from });
   await execute(from, buy.quotes[0]!);
   const unapproved = await getQuotes({ inputFungibleId: 'usdc', outputFungibleId: 'eth', inputAmount: '50', from, to });
-  for (const spender of new Set(unapproved.quotes.map((quote) => quote.assetSpender))) await approve(client, from, usdc, spender as Address, parseUnits('100', 6));
+  for (const spender of new Set(unapproved.quotes.map((quote) => quote.assetSpender)))
+    await approve(client, from, usdc, spender as Address, parseUnits('100', 6));
 
   const answer = await getQuotes({ inputFungibleId: 'usdc', outputFungibleId: 'eth', inputAmount: '50', from, to });
   const kinds = new Map<string, SwapQuote>();
@@ -94,7 +103,7 @@ test('token to native ETH: both routers unwrap to the recipient at least the min
   }
 }, 180_000);
 
-test('fee tiers: protocol_percent is the route\'s pool fees compounded', async () => {
+test("fee tiers: protocol_percent is the route's pool fees compounded", async () => {
   const answer = await getQuotes({ inputAmount: '0.1' });
   expect(answer.quotes.length).toBeGreaterThan(1);
   for (const quote of answer.quotes) {

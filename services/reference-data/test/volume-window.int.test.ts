@@ -53,7 +53,16 @@ describe('trailing volumes in memory', () => {
     await store.write(chainId, {
       prices: [],
       days: [],
-      volumes: moved.map(([token, valueUsd], logIndex) => ({ token, pool: '0xpool', timestamp, blockNumber: BigInt(block), blockHash, logIndex, amount: valueUsd, valueUsd })),
+      volumes: moved.map(([token, valueUsd], logIndex) => ({
+        token,
+        pool: '0xpool',
+        timestamp,
+        blockNumber: BigInt(block),
+        blockHash,
+        logIndex,
+        amount: valueUsd,
+        valueUsd,
+      })),
     });
     for (const [token, valueUsd] of moved) swaps.push({ token, timestamp, valueUsd, blockHash });
     return blockHash;
@@ -70,10 +79,20 @@ describe('trailing volumes in memory', () => {
     return sums;
   }
 
-  const served = (since: number) => window.volumesSince([{ chainId, token: tokenA }, { chainId, token: tokenB }], since);
+  const served = (since: number) =>
+    window.volumesSince(
+      [
+        { chainId, token: tokenA },
+        { chainId, token: tokenB },
+      ],
+      since,
+    );
 
   test('the first answer reads the window once; answers until a price move read nothing', async () => {
-    await storeBlock(start + 10, [[tokenA, 100], [tokenB, 7]]);
+    await storeBlock(start + 10, [
+      [tokenA, 100],
+      [tokenB, 7],
+    ]);
     await storeBlock(start + 20, [[tokenA, 50]]);
     await versions.pricesChanged();
     expect(await served(start)).toEqual(expected(start));
@@ -82,11 +101,16 @@ describe('trailing volumes in memory', () => {
 
     // Stored but not announced yet: the answers of the tokens in force stand.
     await storeBlock(start + 30, [[tokenB, 3]]);
-    expect(await served(start)).toEqual(new Map([[`${chainId}:${tokenA}`, 150], [`${chainId}:${tokenB}`, 7]]));
+    expect(await served(start)).toEqual(
+      new Map([
+        [`${chainId}:${tokenA}`, 150],
+        [`${chainId}:${tokenB}`, 7],
+      ]),
+    );
     expect(reads).toHaveLength(1);
   });
 
-  test('a price move reads the chain from its newest second on, that second\'s swaps once', async () => {
+  test("a price move reads the chain from its newest second on, that second's swaps once", async () => {
     reads = [];
     // Another swap in the newest second: read again from there, the earlier one not counted twice.
     await storeBlock(start + 30, [[tokenA, 1]]);

@@ -28,20 +28,23 @@ import { createDeliveryLogStore } from './store/delivery-log-store.js';
 import { createOutboxStore } from './store/outbox-store.js';
 import { createSubscriptionStore } from './store/subscription-store.js';
 
-const env = serviceAddressEnv.extend(kafkaEnv.shape).extend(databaseEnv.shape).extend({
-  PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),
-  // The RSA key of the incumbent-compatible X-Signature; its certificate is served by the gateway.
-  WEBHOOK_SIGNING_KEY_FILE: z.string().min(1),
-  WEBHOOK_CERTIFICATE_URL: z.url().optional(),
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
-  WEBHOOK_RETRY_SCHEDULE: z.string().optional(),
-  WEBHOOK_MAX_CONNECTIONS_PER_HOST: z.coerce.number().int().positive().default(8),
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().default(64),
-  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(250),
-  // Only a dispatcher that died holds a lease this long: it must outlast the post timeout.
-  WEBHOOK_LEASE_MS: z.coerce.number().int().positive().default(60_000),
-  SUBSCRIPTION_MATCHER_GROUP: z.string().default('subscription.matcher'),
-});
+const env = serviceAddressEnv
+  .extend(kafkaEnv.shape)
+  .extend(databaseEnv.shape)
+  .extend({
+    PUBLIC_URL: z.url().default('http://127.0.0.1:8080'),
+    // The RSA key of the incumbent-compatible X-Signature; its certificate is served by the gateway.
+    WEBHOOK_SIGNING_KEY_FILE: z.string().min(1),
+    WEBHOOK_CERTIFICATE_URL: z.url().optional(),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+    WEBHOOK_RETRY_SCHEDULE: z.string().optional(),
+    WEBHOOK_MAX_CONNECTIONS_PER_HOST: z.coerce.number().int().positive().default(8),
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().default(64),
+    WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(250),
+    // Only a dispatcher that died holds a lease this long: it must outlast the post timeout.
+    WEBHOOK_LEASE_MS: z.coerce.number().int().positive().default(60_000),
+    SUBSCRIPTION_MATCHER_GROUP: z.string().default('subscription.matcher'),
+  });
 
 await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GRPC_PORT, async ({ logger, metrics: registry }) => {
   const config = parseEnv(env);
@@ -54,7 +57,12 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
   const guard = createCallbackUrlGuard({ allow: parseAllowList(subscriptionConfig.callbackAllowList, 'callback allow-list') });
   const prisma = createPrisma(config.DATABASE_URL, logger);
   const referenceData = createGrpcClient(ReferenceDataClient, config.REFERENCE_DATA_GRPC_ADDRESS);
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID ?? 'subscription', logger, consumerSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
+  const kafka = createKafka({
+    brokers: config.KAFKA_BROKERS,
+    clientId: config.KAFKA_CLIENT_ID ?? 'subscription',
+    logger,
+    consumerSessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
+  });
   const store = createSubscriptionStore(prisma);
   const outbox = createOutboxStore(prisma);
 
@@ -90,48 +98,58 @@ await runGrpcService('subscription', parseEnv(serviceAddressEnv).SUBSCRIPTION_GR
 
   const groupId = consumerGroup(config.SUBSCRIPTION_MATCHER_GROUP, config.KAFKA_TOPIC_SUFFIX);
   const topics = platformTopics(config.KAFKA_TOPIC_SUFFIX);
-  const transactionConsumer = startInBackground('transaction matcher', () => startConsumer(kafka, {
-    groupId,
-    topic: topics.walletTransactions,
-    logger,
-    handleBatch: createTransactionMatcher({
-      groupId,
-      outbox,
-      index,
-      refreshIndex: async () => {
-        await chains.ready();
-        await indexSync.refresh();
-        countIndex();
-      },
-      eligibleChains: chains.eligible,
-      isSmartWallet: createSmartWalletCheck(referenceData),
-      renderer: createTransactionRenderer({
-        referenceData,
-        fungibles: createFungibleDirectory(referenceData, { ttlMs: 15_000 }),
-        publicUrl: config.PUBLIC_URL,
+  const transactionConsumer = startInBackground(
+    'transaction matcher',
+    () =>
+      startConsumer(kafka, {
+        groupId,
+        topic: topics.walletTransactions,
+        logger,
+        handleBatch: createTransactionMatcher({
+          groupId,
+          outbox,
+          index,
+          refreshIndex: async () => {
+            await chains.ready();
+            await indexSync.refresh();
+            countIndex();
+          },
+          eligibleChains: chains.eligible,
+          isSmartWallet: createSmartWalletCheck(referenceData),
+          renderer: createTransactionRenderer({
+            referenceData,
+            fungibles: createFungibleDirectory(referenceData, { ttlMs: 15_000 }),
+            publicUrl: config.PUBLIC_URL,
+          }),
+          logger,
+          onDeliveries: (count) => {
+            metrics.deliveriesRecorded.inc({ kind: 'transaction' }, count);
+            dispatcher.wake();
+          },
+        }),
       }),
-      logger,
-      onDeliveries: (count) => {
-        metrics.deliveriesRecorded.inc({ kind: 'transaction' }, count);
-        dispatcher.wake();
-      },
-    }),
-  }), logger);
-  // Rollbacks have their own group: one consumer group per topic keeps each topic's offsets apart.
-  const rollbackConsumer = startInBackground('rollback matcher', () => startConsumer(kafka, {
-    groupId: `${groupId}.rollbacks`,
-    topic: topics.chainRollbacks,
     logger,
-    handleBatch: createRollbackMatcher({
-      groupId: `${groupId}.rollbacks`,
-      outbox,
-      logger,
-      onDeliveries: (count) => {
-        metrics.deliveriesRecorded.inc({ kind: 'rollback' }, count);
-        dispatcher.wake();
-      },
-    }),
-  }), logger);
+  );
+  // Rollbacks have their own group: one consumer group per topic keeps each topic's offsets apart.
+  const rollbackConsumer = startInBackground(
+    'rollback matcher',
+    () =>
+      startConsumer(kafka, {
+        groupId: `${groupId}.rollbacks`,
+        topic: topics.chainRollbacks,
+        logger,
+        handleBatch: createRollbackMatcher({
+          groupId: `${groupId}.rollbacks`,
+          outbox,
+          logger,
+          onDeliveries: (count) => {
+            metrics.deliveriesRecorded.inc({ kind: 'rollback' }, count);
+            dispatcher.wake();
+          },
+        }),
+      }),
+    logger,
+  );
 
   return {
     services: [

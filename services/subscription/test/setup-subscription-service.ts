@@ -47,7 +47,7 @@ export function contextOf(organizationId: string = randomUUID(), options: { addo
 /** A random EVM address in mixed case, as a client may send it. */
 export function evmAddress(): string {
   const hex = randomBytes(20).toString('hex');
-  return '0x' + [...hex].map((char, at) => (at % 2 === 0 ? char.toUpperCase() : char)).join('');
+  return `0x${[...hex].map((char, at) => (at % 2 === 0 ? char.toUpperCase() : char)).join('')}`;
 }
 
 export async function startSubscriptionHarness(): Promise<SubscriptionHarness> {

@@ -73,7 +73,11 @@ export async function startReceiver(): Promise<Receiver> {
 async function webhookKeys(dir: string): Promise<{ keyFile: string; certificate: string }> {
   const keyFile = join(dir, 'signing-key.pem');
   const certificateFile = join(dir, 'certificate.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certificateFile, '-days', '2', '-subj', '/CN=wallet-api webhooks test'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certificateFile, '-days', '2', '-subj', '/CN=wallet-api webhooks test'],
+    { stdio: 'ignore' },
+  );
   return { keyFile, certificate: await readFile(certificateFile, 'utf8') };
 }
 

@@ -81,11 +81,16 @@ test('a SOL transfer to a subscribed wallet: one webhook per subscribed wallet, 
   // A new account must receive at least its rent-exempt minimum (890,880 lamports).
   const unrelated = await transfer(carol!, (await generateKeyPairSigner()).address, 1_000_000_000n);
 
-  const webhooksFor = (signature: string) => receiver.received.filter((webhook) => webhook.status < 300 && webhook.json.included[0].attributes.hash === signature);
+  const webhooksFor = (signature: string) =>
+    receiver.received.filter((webhook) => webhook.status < 300 && webhook.json.included[0].attributes.hash === signature);
   await eventually(() => expect(webhooksFor(paid)).toHaveLength(2), 60_000);
   // Quiet for a while: nothing more arrives for the transfer, nothing at all for the unrelated one.
   await new Promise((resolve) => setTimeout(resolve, 2_000));
-  expect(webhooksFor(paid).map((webhook) => webhook.json.data.attributes.address).sort()).toEqual([alice!.address, bob!.address].sort());
+  expect(
+    webhooksFor(paid)
+      .map((webhook) => webhook.json.data.attributes.address)
+      .sort(),
+  ).toEqual([alice!.address, bob!.address].sort());
   expect(webhooksFor(unrelated)).toEqual([]);
 
   const onChain = (await rpc.getTransaction(paid, { encoding: 'json', maxSupportedTransactionVersion: 0 }).send())!;

@@ -92,10 +92,12 @@ describe('create, get, list, delete', () => {
     expect(stored[0]!.ciphertext).not.toContain(created.signingSecret.slice(6, 20));
     expect(secrets.open(stored[0]!.ciphertext)).toBe(created.signingSecret);
 
-    expect(await changeRows(subscription.id)).toEqual([{ id: expect.any(BigInt), kind: 'created', added: expect.arrayContaining([wallet.toLowerCase(), solana]), removed: [] }]);
+    expect(await changeRows(subscription.id)).toEqual([
+      { id: expect.any(BigInt), kind: 'created', added: expect.arrayContaining([wallet.toLowerCase(), solana]), removed: [] },
+    ]);
   });
 
-  test('list pages through the organization\'s subscriptions oldest first and shows no one else\'s', async () => {
+  test("list pages through the organization's subscriptions oldest first and shows no one else's", async () => {
     const { client, call } = harness;
     const context = contextOf();
     const ids: string[] = [];
@@ -127,7 +129,10 @@ describe('create, get, list, delete', () => {
 
     expect(await call(client.deleteSubscription, { context, subscriptionId: id })).toEqual({});
     expect(await failure(client.getSubscription, { context, subscriptionId: id })).toEqual({ code: status.NOT_FOUND, details: `subscription ${id} not found` });
-    expect(await failure(client.deleteSubscription, { context, subscriptionId: id })).toEqual({ code: status.NOT_FOUND, details: `subscription ${id} not found` });
+    expect(await failure(client.deleteSubscription, { context, subscriptionId: id })).toEqual({
+      code: status.NOT_FOUND,
+      details: `subscription ${id} not found`,
+    });
     const [left] = await prisma.$queryRaw<{ wallets: number; secrets: number; pending: number; attempts: number; kept: number }[]>`
       SELECT (SELECT count(*)::int FROM tx_subscription_wallets WHERE subscription_id = ${id}) AS wallets,
         (SELECT count(*)::int FROM tx_subscription_secrets WHERE subscription_id = ${id}) AS secrets,
@@ -334,7 +339,9 @@ describe('settings', () => {
     await call(client.setChainIds, { context, subscriptionId: id, chainIds: [] });
     expect((await call(client.getSubscription, { context, subscriptionId: id })).chainIds).toEqual([]);
     // Chains were checked against the caller's network: a mainnet subscription refuses a testnet list.
-    expect(await harness.failure(client.setChainIds, { context: { ...context, network: Network.NETWORK_TESTNET }, subscriptionId: id, chainIds: ['sepolia'] })).toEqual({
+    expect(
+      await harness.failure(client.setChainIds, { context: { ...context, network: Network.NETWORK_TESTNET }, subscriptionId: id, chainIds: ['sepolia'] }),
+    ).toEqual({
       code: status.INVALID_ARGUMENT,
       details: `chain_ids: subscription ${id} watches mainnet chains; send the request without X-Env: testnet`,
     });
@@ -342,13 +349,23 @@ describe('settings', () => {
     expect((await changeRows(id)).map((change) => change.kind)).toEqual(['created', 'settings', 'settings', 'settings', 'settings', 'settings']);
   });
 
-  test('every change stores the caller\'s add-ons; a wallet change with new add-ons also writes a settings change', async () => {
+  test("every change stores the caller's add-ons; a wallet change with new add-ons also writes a settings change", async () => {
     const { client, call, store } = harness;
     const organizationId = randomUUID();
     const id = (await create(contextOf(organizationId))).subscription!.id;
-    await call(client.updateWallets, { context: contextOf(organizationId, { addons: ['classification'] }), subscriptionId: id, add: [evmAddress()], remove: [] });
+    await call(client.updateWallets, {
+      context: contextOf(organizationId, { addons: ['classification'] }),
+      subscriptionId: id,
+      add: [evmAddress()],
+      remove: [],
+    });
     expect((await store.loadSubscriptionSettings(id))!.addons).toEqual(['classification']);
-    await call(client.updateWallets, { context: contextOf(organizationId, { addons: ['classification'] }), subscriptionId: id, add: [evmAddress()], remove: [] });
+    await call(client.updateWallets, {
+      context: contextOf(organizationId, { addons: ['classification'] }),
+      subscriptionId: id,
+      add: [evmAddress()],
+      remove: [],
+    });
     await call(client.rotateSigningSecret, { context: contextOf(organizationId), subscriptionId: id });
     expect((await store.loadSubscriptionSettings(id))!.addons).toEqual([]);
     expect((await changeRows(id)).map((change) => change.kind)).toEqual(['created', 'settings', 'wallets', 'wallets', 'settings']);
@@ -491,7 +508,9 @@ describe('validation', () => {
     expect(await failure(client.updateWallets, { ...ref, add: many(101), remove: [] })).toEqual(invalid('add holds more than 100 addresses'));
     expect(await failure(client.updateWallets, { ...ref, add: [], remove: many(101) })).toEqual(invalid('remove holds more than 100 addresses'));
     const both = evmAddress();
-    expect(await failure(client.updateWallets, { ...ref, add: [both], remove: [both.toLowerCase()] })).toEqual(invalid(`add and remove both hold ${both.toLowerCase()}`));
+    expect(await failure(client.updateWallets, { ...ref, add: [both], remove: [both.toLowerCase()] })).toEqual(
+      invalid(`add and remove both hold ${both.toLowerCase()}`),
+    );
     expect(await failure(client.updateWallets, { ...ref, add: ['x'], remove: [] })).toEqual(invalid('add holds "x", which is not an EVM or Solana address'));
     expect(await failure(client.replaceWallets, { ...ref, addresses: many(10_001) })).toEqual(invalid('addresses holds more than 10000 addresses'));
     expect(await failure(client.setCallbackUrl, { ...ref, callbackUrl: 'https://169.254.169.254/latest' })).toEqual(
@@ -510,7 +529,9 @@ describe('validation', () => {
     }
     const notACursor = invalid('page[after] is not a cursor this endpoint returned');
     expect(await failure(client.listSubscriptions, { context, after: 'garbage!', pageSize: 10 })).toEqual(notACursor);
-    expect(await failure(client.listSubscriptions, { context, after: encodeWalletsCursor({ subscriptionId, address: '0x' }), pageSize: 10 })).toEqual(notACursor);
+    expect(await failure(client.listSubscriptions, { context, after: encodeWalletsCursor({ subscriptionId, address: '0x' }), pageSize: 10 })).toEqual(
+      notACursor,
+    );
     expect(await failure(client.listWallets, { ...ref, after: 'eyJrIjoid2FsbGV0cyJ9', pageSize: 10 })).toEqual(notACursor);
     expect(await failure(client.listDeliveries, { ...ref, after: encodeWalletsCursor({ subscriptionId, address: '0x' }), pageSize: 10 })).toEqual(notACursor);
 
@@ -520,8 +541,8 @@ describe('validation', () => {
   });
 });
 
-describe('the matcher\'s reads', () => {
-  test('snapshot, wallet pages across subscriptions, changes after an id, one subscription\'s settings and wallets', async () => {
+describe("the matcher's reads", () => {
+  test("snapshot, wallet pages across subscriptions, changes after an id, one subscription's settings and wallets", async () => {
     const { store, client, call } = harness;
     const context = contextOf(randomUUID(), { addons: ['classification'] });
     const before = await store.latestChangeId();

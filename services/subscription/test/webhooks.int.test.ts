@@ -56,7 +56,15 @@ async function fund(address: string): Promise<void> {
 async function mine(requests: { from: string; to: string; value?: bigint; data?: `0x${string}`; gas?: bigint }[]): Promise<Hash[]> {
   const hashes: Hash[] = [];
   for (const request of requests) {
-    hashes.push(await world.chain.session.send({ from: getAddress(request.from), to: getAddress(request.to) as Address, value: request.value ?? 0n, data: request.data ?? '0x', ...(request.gas ? { gas: request.gas } : {}) }));
+    hashes.push(
+      await world.chain.session.send({
+        from: getAddress(request.from),
+        to: getAddress(request.to) as Address,
+        value: request.value ?? 0n,
+        data: request.data ?? '0x',
+        ...(request.gas ? { gas: request.gas } : {}),
+      }),
+    );
   }
   // Anvil's next block may not be older than its wall-clock pending block, whatever the loaded world's last time.
   await world.chain.session.mine(Math.max(await world.chain.session.latestTimestamp(), Math.floor(Date.now() / 1000)) + 12);
@@ -103,7 +111,11 @@ test('every subscribed wallet of a transaction gets one webhook, signed both way
     expect(verifiesRsa(webhook, world.certificate)).toBe(true);
     expect(verifiesRsa({ ...webhook, body: webhook.body.replace('"callback"', '"callbacK"') }, world.certificate)).toBe(false);
     expect(webhook.headers['x-certificate-url']).toBe(world.certificateUrl);
-    expect(webhook.json.data).toMatchObject({ type: 'callback', attributes: { callback_url: receiver.url }, relationships: { subscription: { data: { type: 'tx_subscriptions' } } } });
+    expect(webhook.json.data).toMatchObject({
+      type: 'callback',
+      attributes: { callback_url: receiver.url },
+      relationships: { subscription: { data: { type: 'tx_subscriptions' } } },
+    });
 
     const transaction = webhook.json.included[0];
     const wallet = webhook.json.data.attributes.address;
@@ -215,7 +227,10 @@ test('Retry-After on a 503 holds the next attempt back; a 410 disables the subsc
   });
   const [hash] = await mine([{ from: pia, to: quinn, value: 1n }]);
   await eventually(() => expect(webhooksFor(hash!)).toHaveLength(1), 30_000);
-  await eventually(async () => expect((await unary(world.subscriptions, world.subscriptions.getSubscription, { context, subscriptionId: gone })).enabled).toBe(false), 30_000);
+  await eventually(
+    async () => expect((await unary(world.subscriptions, world.subscriptions.getSubscription, { context, subscriptionId: gone })).enabled).toBe(false),
+    30_000,
+  );
   receiver.answerWith({ status: 200 });
 
   const logOf = async (subscriptionId: string) =>

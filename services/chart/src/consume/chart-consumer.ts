@@ -1,5 +1,12 @@
 import type { ChangeVersions } from '@wallet-api/core/cache';
-import { startAccumulatingConsumer, startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import {
+  startAccumulatingConsumer,
+  startConsumer,
+  topics as platformTopics,
+  type createKafka,
+  type MessageConsumer,
+  type TopicSpec,
+} from '@wallet-api/core/kafka';
 import type { Logger } from '@wallet-api/core/logger';
 import { AssetKind, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
 import type { WalletTracking } from '@wallet-api/core/reference-data';
@@ -55,7 +62,10 @@ export function createChartConsumer(options: ChartConsumerOptions): ChartConsume
       const row = toBalanceChangeRow(change);
       if (row) rows.push(row);
       else if (change.asset?.kind === AssetKind.ASSET_KIND_NATIVE || change.asset?.kind === AssetKind.ASSET_KIND_ERC20) {
-        logger.warn({ chainId: change.chainId, wallet: change.wallet, transaction: change.transactionHash, amount: change.amount }, 'a fungible balance change beyond 256 bits is not charted');
+        logger.warn(
+          { chainId: change.chainId, wallet: change.wallet, transaction: change.transactionHash, amount: change.amount },
+          'a fungible balance change beyond 256 bits is not charted',
+        );
       }
     }
     const tracked = await tracking.tracked(rows.map((row) => ({ chainId: row.chain_id, address: row.address })));

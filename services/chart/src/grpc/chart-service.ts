@@ -32,12 +32,17 @@ const positionsFilters = ['only_simple', 'only_complex', 'no_filter'] as const;
 function selectionOf(request: GetWalletChartRequest): PositionSelection {
   const positions = request.positions || 'only_simple';
   if (!(positionsFilters as readonly string[]).includes(positions)) throw invalidArgument(`positions must be one of ${positionsFilters.join(', ')}`);
-  if (request.poolAddresses.length > 0 && request.excludePoolAddresses.length > 0) throw invalidArgument('pool_addresses and exclude_pool_addresses exclude each other');
+  if (request.poolAddresses.length > 0 && request.excludePoolAddresses.length > 0)
+    throw invalidArgument('pool_addresses and exclude_pool_addresses exclude each other');
   if (positions === 'only_simple' && (request.poolAddresses.length > 0 || request.excludePoolAddresses.length > 0)) {
     throw invalidArgument('a pool filter needs protocol positions: positions must not be only_simple');
   }
   const lower = (values: readonly string[]) => values.map((value) => value.toLowerCase());
-  return { positions: positions as PositionSelection['positions'], poolAddresses: lower(request.poolAddresses), excludePoolAddresses: lower(request.excludePoolAddresses) };
+  return {
+    positions: positions as PositionSelection['positions'],
+    poolAddresses: lower(request.poolAddresses),
+    excludePoolAddresses: lower(request.excludePoolAddresses),
+  };
 }
 
 /** `into` plus `series`, point by point. */

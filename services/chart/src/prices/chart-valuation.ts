@@ -72,7 +72,11 @@ export function createChartValuation(options: ChartValuationOptions): ChartValua
         // no token (it answers none of the token calls) has no price at any time.
         if (!info || info.isSpam || info.interface === TokenInterface.TOKEN_INTERFACE_UNKNOWN) continue;
         if ((only.size > 0 && !only.has(info.fungibleId)) || excluded.has(info.fungibleId)) continue;
-        const series: PriceSeriesKey = { currency: request.currency, network, ...(info.fungibleId ? { chainId: '', asset: info.fungibleId } : { chainId: asset.chainId, asset: asset.asset }) };
+        const series: PriceSeriesKey = {
+          currency: request.currency,
+          network,
+          ...(info.fungibleId ? { chainId: '', asset: info.fungibleId } : { chainId: asset.chainId, asset: asset.asset }),
+        };
         const seriesKey = `${series.chainId}|${series.asset}`;
         let byPoint = lookups.get(seriesKey);
         if (!byPoint) lookups.set(seriesKey, (byPoint = new Array<PointLookup | undefined>(times.length)));
@@ -97,11 +101,19 @@ export function createChartValuation(options: ChartValuationOptions): ChartValua
       }
       const answers = await pricesAt(
         referenceData,
-        { context: request.context, currency: request.currency, queries: missing.map((entry) => ({ token: entry.query, timestamp: String(times[entry.point]) })) },
+        {
+          context: request.context,
+          currency: request.currency,
+          queries: missing.map((entry) => ({ token: entry.query, timestamp: String(times[entry.point]) })),
+        },
         concurrency,
       );
       missing.forEach((entry, index) => (entry.price = answers[index]));
-      if (options.cache && baseline) options.cache.keep(baseline, missing.map((entry) => ({ key: { ...entry.series, timestamp: times[entry.point]! }, price: entry.price ?? undefined })));
+      if (options.cache && baseline)
+        options.cache.keep(
+          baseline,
+          missing.map((entry) => ({ key: { ...entry.series, timestamp: times[entry.point]! }, price: entry.price ?? undefined })),
+        );
       for (let index = 0; index < heldPoints.length; index++) {
         const price = heldLookups[index]!.price;
         if (price !== undefined && price !== null) values[heldPoints[index]!]! += heldAmounts[index]! * price;

@@ -5,13 +5,17 @@ const pair = '0x00000000000000000000000000000000000000a1';
 const pool = '0x00000000000000000000000000000000000000b2';
 const manager = '0x00000000000000000000000000000000000000c3';
 const token = '0x00000000000000000000000000000000000000d4';
-const lending = '0x00000000000000000000000000000000000000e5';
 
 const v2: ProtocolAmount = { positionType: 'deposit', token, amount: '5', poolAddress: pair, fungibleReceipt: pair, receiptAmount: '7' };
 const v3: ProtocolAmount = { positionType: 'deposit', token, amount: '5', poolAddress: pool, nftReceipt: `${manager}:12`, receiptAmount: '' };
 const loan: ProtocolAmount = { positionType: 'loan', token, amount: '5', poolAddress: '', receiptAmount: '' };
 
-const selection = (fields: Partial<PositionSelection>): PositionSelection => ({ positions: 'no_filter', poolAddresses: [], excludePoolAddresses: [], ...fields });
+const selection = (fields: Partial<PositionSelection>): PositionSelection => ({
+  positions: 'no_filter',
+  poolAddresses: [],
+  excludePoolAddresses: [],
+  ...fields,
+});
 
 test('a position answers to its pool, its share token and its LP NFT, as spec 4.1 names pools', () => {
   expect(poolNames(v2)).toEqual([pair, pair]);

@@ -76,7 +76,9 @@ export function createBlockClock(options: BlockClockOptions): BlockClock {
     let known = newest.get(chainId);
     if (!known) {
       known = clickhouse
-        .query<{ latest: string; blocks: string }>(sql`SELECT toUInt32(max(timestamp)) AS latest, count() AS blocks FROM chain_blocks WHERE chain_id = ${chainId}`)
+        .query<{ latest: string; blocks: string }>(
+          sql`SELECT toUInt32(max(timestamp)) AS latest, count() AS blocks FROM chain_blocks WHERE chain_id = ${chainId}`,
+        )
         .then(([row]) => (row && Number(row.blocks) > 0 ? Number(row.latest) : undefined));
       newest.set(chainId, known);
       known.catch(() => newest.delete(chainId));
@@ -116,7 +118,10 @@ export function createBlockClock(options: BlockClockOptions): BlockClock {
       for (const row of added) {
         const time = row.timestamp;
         const previous = newest.get(row.chain_id);
-        newest.set(row.chain_id, (previous ?? Promise.resolve(undefined)).catch(() => undefined).then((known) => Math.max(known ?? 0, time)));
+        newest.set(
+          row.chain_id,
+          (previous ?? Promise.resolve(undefined)).catch(() => undefined).then((known) => Math.max(known ?? 0, time)),
+        );
       }
       return rows.add(table, added);
     },
@@ -135,7 +140,7 @@ export function createBlockClock(options: BlockClockOptions): BlockClock {
       const count = pointCount(window);
       const timeOf = (point: number) => window.beginAt + point * window.intervalSeconds;
       const blocks: (bigint | undefined)[] = Array.from({ length: count }, (_, point) => settled.get(`${chainId}|${timeOf(point)}`));
-      const firstUnknown = blocks.findIndex((block) => block === undefined);
+      const firstUnknown = blocks.indexOf(undefined);
       if (firstUnknown === -1) return blocks;
       const lowerBound = firstUnknown > 0 ? blocks[firstUnknown - 1]! : 0n;
       const { buckets, latest } = await resolve(chainId, window, lowerBound);

@@ -131,7 +131,11 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
    * group, stored and waiting rows each counted once: `group.sql` says in SQL and `group.of` in
    * JavaScript which group a change time falls in.
    */
-  async function groupedChanges(request: SeriesRequest, range: { after?: number; upTo: number }, group: { sql: SqlFragment; of(timestamp: number): number }): Promise<GroupedChange[]> {
+  async function groupedChanges(
+    request: SeriesRequest,
+    range: { after?: number; upTo: number },
+    group: { sql: SqlFragment; of(timestamp: number): number },
+  ): Promise<GroupedChange[]> {
     const inRange = (timestamp: number) => (range.after === undefined || timestamp > range.after) && timestamp <= range.upTo;
     const waiting = waitingRows(request).filter((row) => inRange(row.block_timestamp));
     const after = range.after === undefined ? sql`1` : sql`block_timestamp > ${new Date(range.after * 1000)}`;
@@ -155,7 +159,12 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
         first: Number(row.first),
         amount: fromLimbs([row.s0, row.s1, row.s2, row.s3, row.s4, row.s5, row.s6, row.s7]),
       })),
-      ...counted.map((row) => ({ asset: { chainId: row.chain_id, asset: row.asset }, group: group.of(row.block_timestamp), first: row.block_timestamp, amount: rowAmount(row) })),
+      ...counted.map((row) => ({
+        asset: { chainId: row.chain_id, asset: row.asset },
+        group: group.of(row.block_timestamp),
+        first: row.block_timestamp,
+        amount: rowAmount(row),
+      })),
     ];
   }
 
@@ -177,8 +186,12 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
   async function readHourSums(request: SeriesRequest, horizon: number): Promise<DaySums> {
     const sums = emptyDaySums(horizon);
     if (request.addresses.length === 0 || request.chainIds.length === 0) return sums;
-    const hour = { sql: sql`intDiv(toUInt32(block_timestamp) + ${hourSeconds - 1}, ${hourSeconds})`, of: (timestamp: number) => Math.ceil(timestamp / hourSeconds) };
-    for (const change of await groupedChanges(request, { after: horizon - hourSumsSpan, upTo: horizon }, hour)) addToDay(sums, change.asset, change.group, change.amount, change.first);
+    const hour = {
+      sql: sql`intDiv(toUInt32(block_timestamp) + ${hourSeconds - 1}, ${hourSeconds})`,
+      of: (timestamp: number) => Math.ceil(timestamp / hourSeconds),
+    };
+    for (const change of await groupedChanges(request, { after: horizon - hourSumsSpan, upTo: horizon }, hour))
+      addToDay(sums, change.asset, change.group, change.amount, change.first);
     return sealDaySums(sums);
   }
 
@@ -201,7 +214,8 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
   /** The scope's rows after `after`, stored and waiting, one copy of each stored change (a waiting copy may repeat it). */
   async function readRecent(request: SeriesRequest, after: number): Promise<BalanceChangeRow[]> {
     const waiting = waitingRows(request).filter((row) => row.block_timestamp > after);
-    const stored = await clickhouse.query<BalanceChangeRow>(sql`SELECT address, chain_id, asset, toUInt32(block_timestamp) AS block_timestamp, block_number, block_hash,
+    const stored =
+      await clickhouse.query<BalanceChangeRow>(sql`SELECT address, chain_id, asset, toUInt32(block_timestamp) AS block_timestamp, block_number, block_hash,
         transaction_index, l0, l1, l2, l3, l4, l5, l6, l7
       FROM chart_balance_changes
       WHERE ${storedScope(request)} AND block_timestamp > ${new Date(after * 1000)}
@@ -212,7 +226,8 @@ export function createChartStore(options: ChartStoreOptions): ChartStore {
   const daySums = createDaySumsCache({ read: readDaySums, everything: options.everything, maxEntries: options.maxSummaries ?? 10_000 });
   const recent = createRecentChanges({
     read: readRecent,
-    orphaned: async (chainIds) => new Set((await clickhouse.query<{ chain_id: string; block_hash: string }>(orphanedBlocks(chainIds))).map((row) => `${row.chain_id}:${row.block_hash}`)),
+    orphaned: async (chainIds) =>
+      new Set((await clickhouse.query<{ chain_id: string; block_hash: string }>(orphanedBlocks(chainIds))).map((row) => `${row.chain_id}:${row.block_hash}`)),
     everything: options.everything,
     maxChanges: options.maxRecentChanges ?? 200_000,
   });

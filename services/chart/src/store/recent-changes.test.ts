@@ -47,7 +47,12 @@ describe('recent changes', () => {
   test('read once; rows added later are taken in, a copy once, other chains and rows up to `after` not', async () => {
     const changes = recent();
     expect(total(await changes.changes(scope, 1_000))).toBe(12n);
-    changes.added([row({ block: 3, amount: 100n }), row({ block: 3, amount: 100n }), row({ block: 4, amount: 1n, chain: 'base' }), row({ block: 5, amount: 9n, time: 999 })]);
+    changes.added([
+      row({ block: 3, amount: 100n }),
+      row({ block: 3, amount: 100n }),
+      row({ block: 4, amount: 1n, chain: 'base' }),
+      row({ block: 5, amount: 9n, time: 999 }),
+    ]);
     changes.added([row({ block: 2, amount: 7n })]);
     expect(total(await changes.changes(scope, 1_000))).toBe(112n);
     expect(reads).toBe(1);

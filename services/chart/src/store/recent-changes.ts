@@ -45,7 +45,13 @@ interface Entry {
   ready: Promise<void>;
 }
 
-const toChange = (row: BalanceChangeRow): RecentChange => ({ chainId: row.chain_id, asset: row.asset, blockHash: row.block_hash, timestamp: row.block_timestamp, amount: rowAmount(row) });
+const toChange = (row: BalanceChangeRow): RecentChange => ({
+  chainId: row.chain_id,
+  asset: row.asset,
+  blockHash: row.block_hash,
+  timestamp: row.block_timestamp,
+  amount: rowAmount(row),
+});
 
 /**
  * A scope's changes since the start of a day, read from the store once and kept: a chart's points
@@ -57,7 +63,11 @@ const toChange = (row: BalanceChangeRow): RecentChange => ({ chainId: row.chain_
  * scope is read again under the new token.
  */
 export function createRecentChanges(options: RecentChangesOptions): RecentChanges {
-  const entries = createWalletIndexedCache<Entry>({ maxSize: options.maxChanges, sizeOf: (entry) => entry.changes.size + 1, walletsOf: (entry) => entry.scope.addresses });
+  const entries = createWalletIndexedCache<Entry>({
+    maxSize: options.maxChanges,
+    sizeOf: (entry) => entry.changes.size + 1,
+    walletsOf: (entry) => entry.scope.addresses,
+  });
   /** Orphaned blocks per chain selection, read once under the current `everything` token. */
   const orphanedUnder = epochScoped(() => new Map<string, Promise<Set<string>>>());
 

@@ -118,7 +118,9 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
   async function walletTokens(wallet: string | readonly string[], data: readonly WalletData[]): Promise<WalletChangeTokens> {
     const readsNfts = data.includes('nfts');
     const keys = typeof wallet === 'string' ? walletKeys(wallet, data) : wallet.flatMap((each) => walletKeys(each, data));
-    const [everythingToken, pricesToken, ...rest] = (await redis.mget(everything, prices, ...(readsNfts ? [nftMarket] : []), ...keys)).map((token) => token ?? '-');
+    const [everythingToken, pricesToken, ...rest] = (await redis.mget(everything, prices, ...(readsNfts ? [nftMarket] : []), ...keys)).map(
+      (token) => token ?? '-',
+    );
     const walletTokenList = readsNfts ? rest.slice(1) : rest;
     return { everything: everythingToken!, prices: readsNfts ? `${pricesToken}+${rest[0]}` : pricesToken!, wallet: walletTokenList };
   }
@@ -180,7 +182,6 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
     async current(wallet, data) {
       return currentVersion(await walletTokens(wallet, data));
     },
-
   };
 }
 
@@ -191,7 +192,10 @@ export function createChangeVersions(redis: Redis, options: ChangeVersionsOption
  * every request) go out in one write. `redis` is the connection, for what a service keeps beside
  * its change tokens.
  */
-export function connectChangeVersions(url: string, options: ChangeVersionsOptions & { onError(error: Error): void }): { versions: ChangeVersions; redis: Redis; close(): void } {
+export function connectChangeVersions(
+  url: string,
+  options: ChangeVersionsOptions & { onError(error: Error): void },
+): { versions: ChangeVersions; redis: Redis; close(): void } {
   const redis = new Redis(url, { maxRetriesPerRequest: 2, commandTimeout: 2_000, enableAutoPipelining: true });
   redis.on('error', options.onError);
   return { versions: createChangeVersions(redis, options), redis, close: () => redis.disconnect() };

@@ -10,7 +10,12 @@ const walletNames = ['a', 'b', 'c'];
 const keyNames = ['k1', 'k2', 'k3', 'k4', 'k5'];
 
 const operation = fc.oneof(
-  fc.record({ op: fc.constant('set' as const), key: fc.constantFrom(...keyNames), wallets: fc.subarray(walletNames, { minLength: 1 }), size: fc.integer({ min: 1, max: 12 }) }),
+  fc.record({
+    op: fc.constant('set' as const),
+    key: fc.constantFrom(...keyNames),
+    wallets: fc.subarray(walletNames, { minLength: 1 }),
+    size: fc.integer({ min: 1, max: 12 }),
+  }),
   fc.record({ op: fc.constant('grow' as const), key: fc.constantFrom(...keyNames), size: fc.integer({ min: 1, max: 12 }) }),
   fc.record({ op: fc.constant('delete' as const), key: fc.constantFrom(...keyNames) }),
   fc.record({ op: fc.constant('get' as const), key: fc.constantFrom(...keyNames) }),

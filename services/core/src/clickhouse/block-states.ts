@@ -21,7 +21,9 @@ export function orphanedBlocks(chainIds: readonly string[]): SqlFragment {
  * sequence. Every service that reads through block_states records them itself, so its reads
  * leave the blocks out as soon as it handled the rollback, whoever else is behind.
  */
-export function orphanedBlockRows(rollback: ChainRollback): { chain_id: string; block_hash: string; block_number: string; orphaned: number; sequence: string }[] {
+export function orphanedBlockRows(
+  rollback: ChainRollback,
+): { chain_id: string; block_hash: string; block_number: string; orphaned: number; sequence: string }[] {
   return rollback.orphanedBlockHashes.map((hash, index) => ({
     chain_id: rollback.chainId,
     block_hash: hash.toLowerCase(),

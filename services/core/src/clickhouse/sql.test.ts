@@ -54,8 +54,6 @@ describe('sql', () => {
   test('renders values as literals and fragments verbatim', () => {
     const table = identifier('t');
     const conditions = join([sql`a = ${"x'y"}`, sql`b IN ${[1, 2]}`], ' AND ');
-    expect(sql`SELECT * FROM ${table} WHERE ${conditions} LIMIT ${10}`.text).toBe(
-      "SELECT * FROM `t` WHERE a = 'x\\'y' AND b IN [1, 2] LIMIT 10",
-    );
+    expect(sql`SELECT * FROM ${table} WHERE ${conditions} LIMIT ${10}`.text).toBe("SELECT * FROM `t` WHERE a = 'x\\'y' AND b IN [1, 2] LIMIT 10");
   });
 });

@@ -86,7 +86,10 @@ export function sql(strings: TemplateStringsArray, ...values: SqlValue[]): SqlFr
 /** ClickHouse 18.16 refuses an array on the right of IN; a parenthesised list is what it takes. */
 export function inList(values: readonly SqlValue[]): SqlFragment {
   if (values.length === 0) throw new TypeError('an IN list needs at least one value');
-  return sql`(${join(values.map((value) => sql`${value}`), ', ')})`;
+  return sql`(${join(
+    values.map((value) => sql`${value}`),
+    ', ',
+  )})`;
 }
 
 /**

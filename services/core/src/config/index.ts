@@ -29,10 +29,18 @@ export const kafkaEnv = z.object({
   KAFKA_BROKERS: z
     .string()
     .default('127.0.0.1:19092')
-    .transform((value) => value.split(',').map((broker) => broker.trim()).filter(Boolean)),
+    .transform((value) =>
+      value
+        .split(',')
+        .map((broker) => broker.trim())
+        .filter(Boolean),
+    ),
   KAFKA_CLIENT_ID: z.string().optional(),
   // Topics `<topic>.<suffix>` and consumer groups `<group>.<suffix>` (see platformTopics, consumerGroup).
-  KAFKA_TOPIC_SUFFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only').optional(),
+  KAFKA_TOPIC_SUFFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+    .optional(),
   // How soon a dead member's partitions are read again (its restarted process waits this long
   // too); the broker accepts 6 s to 300 s by default. kafkajs's default.
   KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6_000).max(300_000).default(30_000),
@@ -40,7 +48,10 @@ export const kafkaEnv = z.object({
 
 export const clickHouseEnv = z.object({
   CLICKHOUSE_URL: z.url().default('http://127.0.0.1:18123'),
-  CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('wallet_api'),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .default('wallet_api'),
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
 });
@@ -52,7 +63,10 @@ export const databaseEnv = z.object({
 export const redisEnv = z.object({
   REDIS_URL: z.string().startsWith('redis://').default('redis://127.0.0.1:6379'),
   // Starts the keys of the answers' change tokens, which the gateway and the services writing wallet data share.
-  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _, . and - only').default('wallet-api'),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, _, . and - only')
+    .default('wallet-api'),
 });
 
 /** Where each service listens for gRPC; the gateway dials the same addresses. */

@@ -54,7 +54,6 @@ function methodPath(client: Client, method: object, fallback: string): string {
   return path;
 }
 
-
 /** A client call's span, child of the active context, and the metadata that carries it to the server. */
 function startClientSpan(name: string): { span: Span; metadata: Metadata; started: bigint } {
   const span = tracer.startSpan(`grpc ${name}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc' } });

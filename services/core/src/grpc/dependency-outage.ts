@@ -7,9 +7,19 @@ const prismaOutageCodes = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024'])
 /** PostgreSQL's SQLSTATEs for a server shutting down, starting up, or a connection lost (pg errors carry them as `code`). */
 const postgresOutageStates = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
 /** What Prisma says, whatever its code (a raw query's failure is P2010 with the cause in the message). */
-const prismaOutageMessage = /Can't reach database server|the database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command|Connection terminated unexpectedly|Code: `(57P0[123]|0800[0136])`/;
+const prismaOutageMessage =
+  /Can't reach database server|the database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command|Connection terminated unexpectedly|Code: `(57P0[123]|0800[0136])`/;
 /** Node's socket errors for a peer that is down or gone. */
-const socketOutageCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+const socketOutageCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 /** gRPC statuses of another service that is down, or whose own dependency is (UNAVAILABLE, DEADLINE_EXCEEDED). */
 const grpcOutageCodes = new Set([14, 4]);
 /** ioredis's errors while the server is unreachable (offline queue disabled, retries spent, command timed out). */

@@ -31,6 +31,7 @@ export interface CallContext {
  * a server-streaming one an async iterable of its messages.
  */
 export type AsyncService<S> = {
+  // biome-ignore lint/suspicious/noExplicitAny: matches a handler of any request and response type, which infer then names
   [M in keyof S as S[M] extends handleUnaryCall<any, any> | handleServerStreamingCall<any, any> ? M : never]: S[M] extends handleUnaryCall<infer Req, infer Res>
     ? (request: Req, call: CallContext) => Promise<Res>
     : S[M] extends handleServerStreamingCall<infer Req, infer Res>
@@ -42,6 +43,7 @@ export interface ServiceRegistration {
   /** Fully qualified name, e.g. `walletapi.referencedata.ReferenceData`, used for health status. */
   name: string;
   definition: ServiceDefinition;
+  // biome-ignore lint/suspicious/noExplicitAny: each method takes its own request type; grpc-js checks them by the definition
   implementation: Record<string, (request: any, call: CallContext) => Promise<unknown> | AsyncIterable<unknown>>;
 }
 
@@ -174,12 +176,7 @@ function serverStreamingHandler(
  */
 export const maxMessageBytes = 16 * 1024 * 1024;
 
-export async function startGrpcServer(options: {
-  host: string;
-  port: number;
-  services: readonly ServiceRegistration[];
-  logger: Logger;
-}): Promise<GrpcServer> {
+export async function startGrpcServer(options: { host: string; port: number; services: readonly ServiceRegistration[]; logger: Logger }): Promise<GrpcServer> {
   const server = new Server({ 'grpc.max_receive_message_length': maxMessageBytes });
   const health = new HealthImplementation({ '': 'SERVING' });
   health.addToServer(server);
@@ -199,9 +196,7 @@ export async function startGrpcServer(options: {
     health.setStatus(service.name, 'SERVING');
   }
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    ),
+    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
   return {
     port,

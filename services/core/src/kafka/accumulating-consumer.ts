@@ -2,7 +2,15 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Consumer, IHeaders, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { extractTraceContext } from '../telemetry/index.js';
-import { consumerReporting, headerCarrier, incomingMessage, logCrashes, runWithManualCommits, type IncomingMessage, type MessageConsumer } from './consumer-common.js';
+import {
+  consumerReporting,
+  headerCarrier,
+  incomingMessage,
+  logCrashes,
+  runWithManualCommits,
+  type IncomingMessage,
+  type MessageConsumer,
+} from './consumer-common.js';
 import type { TopicSpec } from './topics.js';
 
 export interface AccumulatingConsumerOptions<T> {
@@ -89,18 +97,22 @@ export async function startAccumulatingConsumer<T>(kafka: Kafka, options: Accumu
     waiting = [];
     const parent = extractTraceContext(headerCarrier(taken[0]!.headers));
     const outcome = await context.with(parent, () =>
-      tracer.startActiveSpan(`${topic.name} process`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.batch.message_count': taken.length } }, async (span) => {
-        try {
-          return await options.handleBatch(taken.map(({ message }) => message));
-        } catch (error) {
-          waiting = [...taken, ...waiting];
-          span.recordException(error as Error);
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          throw error;
-        } finally {
-          span.end();
-        }
-      }),
+      tracer.startActiveSpan(
+        `${topic.name} process`,
+        { kind: SpanKind.CONSUMER, attributes: { 'messaging.batch.message_count': taken.length } },
+        async (span) => {
+          try {
+            return await options.handleBatch(taken.map(({ message }) => message));
+          } catch (error) {
+            waiting = [...taken, ...waiting];
+            span.recordException(error as Error);
+            span.setStatus({ code: SpanStatusCode.ERROR });
+            throw error;
+          } finally {
+            span.end();
+          }
+        },
+      ),
     );
     const handled = new Map<number, { last: string; count: number }>();
     for (const { message } of taken) handled.set(message.partition, { last: message.offset, count: (handled.get(message.partition)?.count ?? 0) + 1 });

@@ -43,7 +43,9 @@ export function createKafka({ brokers, clientId, logger, consumerSessionTimeoutM
   });
   const defaults = {
     // Heartbeats stay at kafkajs's ratio (3 s of 30 s).
-    ...(consumerSessionTimeoutMs === undefined ? {} : { sessionTimeout: consumerSessionTimeoutMs, heartbeatInterval: Math.max(100, Math.floor(consumerSessionTimeoutMs / 10)) }),
+    ...(consumerSessionTimeoutMs === undefined
+      ? {}
+      : { sessionTimeout: consumerSessionTimeoutMs, heartbeatInterval: Math.max(100, Math.floor(consumerSessionTimeoutMs / 10)) }),
     ...(consumerMaxWaitMs === undefined ? {} : { maxWaitTimeInMs: consumerMaxWaitMs }),
   };
   if (Object.keys(defaults).length === 0) return client;

@@ -2,7 +2,15 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { Consumer, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { extractTraceContext } from '../telemetry/index.js';
-import { consumerReporting, headerCarrier, incomingMessage, logCrashes, runWithManualCommits, type IncomingMessage, type MessageConsumer } from './consumer-common.js';
+import {
+  consumerReporting,
+  headerCarrier,
+  incomingMessage,
+  logCrashes,
+  runWithManualCommits,
+  type IncomingMessage,
+  type MessageConsumer,
+} from './consumer-common.js';
 import type { TopicSpec } from './topics.js';
 
 interface ConsumerCommon<T> {
@@ -56,17 +64,21 @@ export async function startConsumer<T>(kafka: Kafka, options: ConsumerOptions<T>
         // A chunk is traced under the context its first message carried.
         const parent = extractTraceContext(headerCarrier(chunk[0]!.headers));
         await context.with(parent, () =>
-          tracer.startActiveSpan(`${topic.name} process`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.batch.message_count': chunk.length } }, async (span) => {
-            try {
-              await handleChunk(chunk.map((message) => incomingMessage(topic, batch, message)));
-            } catch (error) {
-              span.recordException(error as Error);
-              span.setStatus({ code: SpanStatusCode.ERROR });
-              throw error;
-            } finally {
-              span.end();
-            }
-          }),
+          tracer.startActiveSpan(
+            `${topic.name} process`,
+            { kind: SpanKind.CONSUMER, attributes: { 'messaging.batch.message_count': chunk.length } },
+            async (span) => {
+              try {
+                await handleChunk(chunk.map((message) => incomingMessage(topic, batch, message)));
+              } catch (error) {
+                span.recordException(error as Error);
+                span.setStatus({ code: SpanStatusCode.ERROR });
+                throw error;
+              } finally {
+                span.end();
+              }
+            },
+          ),
         );
         const last = chunk.at(-1)!.offset;
         resolveOffset(last);
@@ -76,9 +88,7 @@ export async function startConsumer<T>(kafka: Kafka, options: ConsumerOptions<T>
       }
     } finally {
       if (handledUpTo !== undefined) {
-        await consumer.commitOffsets([
-          { topic: batch.topic, partition: batch.partition, offset: (BigInt(handledUpTo) + 1n).toString() },
-        ]);
+        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(handledUpTo) + 1n).toString() }]);
       }
     }
   });

@@ -47,9 +47,7 @@ export async function ensureTopics(kafka: Kafka, specs: readonly TopicSpec<unkno
       })),
     });
     const grown = new Set(grow.map((spec) => spec.name));
-    return changes.concat(
-      present.map((spec) => ({ topic: spec.name, action: grown.has(spec.name) ? 'partitions-increased' : 'unchanged' })),
-    );
+    return changes.concat(present.map((spec) => ({ topic: spec.name, action: grown.has(spec.name) ? 'partitions-increased' : 'unchanged' })));
   } finally {
     await admin.disconnect();
   }

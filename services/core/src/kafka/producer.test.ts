@@ -5,7 +5,10 @@ const message = (bytes: number) => ({ value: Buffer.alloc(bytes) });
 describe('byRequest', () => {
   test('groups consecutive messages under the byte budget, in order', () => {
     const messages = [300, 300, 300, 500, 100, 100].map(message);
-    expect(byRequest(messages, 1_000).map((request) => request.map((entry) => entry.value.length))).toEqual([[300, 300, 300], [500, 100, 100]]);
+    expect(byRequest(messages, 1_000).map((request) => request.map((entry) => entry.value.length))).toEqual([
+      [300, 300, 300],
+      [500, 100, 100],
+    ]);
   });
 
   test('a message over the budget goes alone; nothing is dropped', () => {

@@ -20,7 +20,12 @@ export function errorFields(error: unknown, depth = 0): unknown {
   if (typeof record.url === 'string') fields.host = hostOf(record.url);
   if (Array.isArray(record.body)) fields.requests = record.body.length;
   else if (typeof record.body === 'string') fields.bodyBytes = Buffer.byteLength(record.body);
-  if (typeof record.stack === 'string') fields.stack = record.stack.split('\n').slice(1, 9).map((line) => boundedText(line.trim(), 300)).join('\n');
+  if (typeof record.stack === 'string')
+    fields.stack = record.stack
+      .split('\n')
+      .slice(1, 9)
+      .map((line) => boundedText(line.trim(), 300))
+      .join('\n');
   if (record.cause !== undefined && depth < 3) fields.cause = errorFields(record.cause, depth + 1);
   return fields;
 }

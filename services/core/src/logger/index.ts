@@ -12,7 +12,11 @@ export { boundedText, errorFields, hostOf } from './error-fields.js';
  * logged as errorFields says (never a request body or a URL's path), and no line is longer than
  * maxLogLineBytes. `write`: where lines go (stdout unless told).
  */
-export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? 'info', write: (line: string) => void = (line) => process.stdout.write(line)): Logger {
+export function createLogger(
+  service: string,
+  level: string = process.env.LOG_LEVEL ?? 'info',
+  write: (line: string) => void = (line) => process.stdout.write(line),
+): Logger {
   return pino(
     {
       name: service,

@@ -2,7 +2,12 @@ import { HttpRequestError, TimeoutError } from 'viem';
 import { boundedLines, boundedText, createLogger, errorFields, maxLogLineBytes } from './index.js';
 
 /** A JSON-RPC batch of the size one timed-out positions read carried (about 2.2 MB). */
-const batch = Array.from({ length: 8_000 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'eth_call', params: [{ to: '0x' + '1'.repeat(40), data: '0x' + 'ab'.repeat(120) }, 'latest'] }));
+const batch = Array.from({ length: 8_000 }, (_, id) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'eth_call',
+  params: [{ to: `0x${'1'.repeat(40)}`, data: `0x${'ab'.repeat(120)}` }, 'latest'],
+}));
 const providerUrl = 'https://eth-mainnet.example.com/v2/SECRET-PROVIDER-KEY?token=SECRET-QUERY';
 
 function captured(): { lines: string[]; write: (line: string) => void } {
@@ -12,8 +17,16 @@ function captured(): { lines: string[]; write: (line: string) => void } {
 
 describe('errorFields', () => {
   test.each([
-    ['TimeoutError', new TimeoutError({ body: batch, url: providerUrl }), { message: 'The request took too long to respond.', details: 'The request timed out.' }],
-    ['HttpRequestError', new HttpRequestError({ body: batch, url: providerUrl, details: 'fetch failed' }), { message: 'HTTP request failed.', host: 'eth-mainnet.example.com', requests: 8_000 }],
+    [
+      'TimeoutError',
+      new TimeoutError({ body: batch, url: providerUrl }),
+      { message: 'The request took too long to respond.', details: 'The request timed out.' },
+    ],
+    [
+      'HttpRequestError',
+      new HttpRequestError({ body: batch, url: providerUrl, details: 'fetch failed' }),
+      { message: 'HTTP request failed.', host: 'eth-mainnet.example.com', requests: 8_000 },
+    ],
   ])("a viem %s is its type, short message, host and batch size: not the request body, nor the URL's path and query", (type, error, expected) => {
     expect(JSON.stringify({ ...error, message: error.message }).length).toBeGreaterThan(2_000_000);
     const fields = errorFields(error) as Record<string, unknown>;
@@ -30,7 +43,13 @@ describe('errorFields', () => {
     expect(fields.message).toMatch(/^read failed at https:\/\/eth-mainnet\.example\.com\/… x+… \(\d+ more characters\)$/);
     expect(fields.message.length).toBeLessThan(1_100);
     expect(fields.cause.message).toBe('middle');
-    expect(fields.cause.cause).toMatchObject({ type: 'HttpRequestError', message: 'HTTP request failed.', status: 503, details: 'fetch failed', host: 'eth-mainnet.example.com' });
+    expect(fields.cause.cause).toMatchObject({
+      type: 'HttpRequestError',
+      message: 'HTTP request failed.',
+      status: 503,
+      details: 'fetch failed',
+      host: 'eth-mainnet.example.com',
+    });
     expect(JSON.stringify(fields)).not.toContain('SECRET');
   });
 
@@ -51,7 +70,7 @@ describe('boundedText', () => {
 });
 
 describe('createLogger', () => {
-  test("logs an error under err or error as errorFields says, and cuts any line over 16 KB to one that says how long it was", () => {
+  test('logs an error under err or error as errorFields says, and cuts any line over 16 KB to one that says how long it was', () => {
     const { lines, write } = captured();
     const logger = createLogger('test', 'info', write);
     logger.warn({ err: new TimeoutError({ body: batch, url: providerUrl }), chainId: 'ethereum' }, 'chain read timed out');
@@ -62,9 +81,25 @@ describe('createLogger', () => {
       expect(Buffer.byteLength(line)).toBeLessThanOrEqual(maxLogLineBytes);
       expect(line).not.toMatch(/SECRET|eth_call/);
     }
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, service: 'test', chainId: 'ethereum', msg: 'chain read timed out', err: { type: 'TimeoutError', message: 'The request took too long to respond.' } });
-    expect(JSON.parse(lines[1]!)).toMatchObject({ level: 50, error: { type: 'HttpRequestError', message: 'HTTP request failed.', host: 'eth-mainnet.example.com', requests: 8_000 } });
-    expect(JSON.parse(lines[2]!)).toEqual({ level: 30, time: expect.any(Number), service: 'test', name: 'test', msg: 'a field too long', cutLogLineBytes: expect.any(Number) });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 40,
+      service: 'test',
+      chainId: 'ethereum',
+      msg: 'chain read timed out',
+      err: { type: 'TimeoutError', message: 'The request took too long to respond.' },
+    });
+    expect(JSON.parse(lines[1]!)).toMatchObject({
+      level: 50,
+      error: { type: 'HttpRequestError', message: 'HTTP request failed.', host: 'eth-mainnet.example.com', requests: 8_000 },
+    });
+    expect(JSON.parse(lines[2]!)).toEqual({
+      level: 30,
+      time: expect.any(Number),
+      service: 'test',
+      name: 'test',
+      msg: 'a field too long',
+      cutLogLineBytes: expect.any(Number),
+    });
     expect(JSON.parse(lines[2]!).cutLogLineBytes).toBeGreaterThan(40_000);
   });
 

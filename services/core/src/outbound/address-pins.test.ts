@@ -4,9 +4,7 @@ import { createAddressPins, type AddressPins } from './address-pins.js';
 type Answer = { error?: string; address?: string | LookupAddress[]; family?: number };
 
 const ask = (pins: AddressPins, host: string, options: LookupOptions) =>
-  new Promise<Answer>((resolve) =>
-    pins.lookup(host, options, (error, address, family) => resolve(error ? { error: error.message } : { address, family })),
-  );
+  new Promise<Answer>((resolve) => pins.lookup(host, options, (error, address, family) => resolve(error ? { error: error.message } : { address, family })));
 
 describe('createAddressPins', () => {
   const pins = createAddressPins();
@@ -18,9 +16,19 @@ describe('createAddressPins', () => {
     {
       name: 'all answers (happy eyeballs)',
       options: { all: true },
-      expected: { address: [{ address: '2606:4700::1', family: 6 }, { address: '93.184.216.34', family: 4 }], family: undefined },
+      expected: {
+        address: [
+          { address: '2606:4700::1', family: 6 },
+          { address: '93.184.216.34', family: 4 },
+        ],
+        family: undefined,
+      },
     },
-    { name: 'all answers of one family', options: { all: true, family: 4 }, expected: { address: [{ address: '93.184.216.34', family: 4 }], family: undefined } },
+    {
+      name: 'all answers of one family',
+      options: { all: true, family: 4 },
+      expected: { address: [{ address: '93.184.216.34', family: 4 }], family: undefined },
+    },
   ])('$name', async ({ options, expected }) => {
     expect(await ask(pins, 'hooks.example.com', options)).toEqual(expected);
   });

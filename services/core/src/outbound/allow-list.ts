@@ -71,7 +71,5 @@ export function allowsHost(rules: readonly AllowRule[], host: string): boolean {
 }
 
 export function allowsAddress(rules: readonly AllowRule[], address: IpAddress): boolean {
-  return rules.some(
-    (rule) => rule.kind === 'range' && rule.network.kind() === address.kind() && address.match(rule.network, rule.prefixLength),
-  );
+  return rules.some((rule) => rule.kind === 'range' && rule.network.kind() === address.kind() && address.match(rule.network, rule.prefixLength));
 }

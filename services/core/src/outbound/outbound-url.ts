@@ -66,6 +66,7 @@ export function createOutboundUrlGuard({
 
   return {
     async check(text) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
       if (exactText && /[\x00-\x20\x7f]/.test(text)) return refuse(`${subject} must not contain spaces or control characters`);
       let url: URL;
       try {

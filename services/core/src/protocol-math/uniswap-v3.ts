@@ -110,13 +110,7 @@ export interface TokenAmounts {
  * with a negative delta): which side of the range the price is on is decided by the current tick,
  * and both deltas round down.
  */
-export function amountsForBurn(
-  sqrtPriceX96: bigint,
-  tickCurrent: number,
-  tickLower: number,
-  tickUpper: number,
-  liquidity: bigint,
-): TokenAmounts {
+export function amountsForBurn(sqrtPriceX96: bigint, tickCurrent: number, tickLower: number, tickUpper: number, liquidity: bigint): TokenAmounts {
   const sqrtLower = getSqrtRatioAtTick(tickLower);
   const sqrtUpper = getSqrtRatioAtTick(tickUpper);
   if (tickCurrent < tickLower) return { amount0: getAmount0Delta(sqrtLower, sqrtUpper, liquidity), amount1: 0n };

@@ -8,4 +8,12 @@ export { priceAtStep, priceSeries, type PriceSteps } from './price-series.js';
 export { createPriceQuotes, quoteKey, type PriceQuotes } from './price-quotes.js';
 export { createTokenDirectory, type TokenDirectory, type TokenTable } from './token-directory.js';
 export { createWalletTracking, type WalletTracking, type WalletTrackingOptions } from './wallet-tracking.js';
-export { createPointPriceCache, type CacheBaseline, type PointPrice, type PointPriceCache, type PointPriceCacheOptions, type PriceLookupKey, type PriceSeriesKey } from './point-price-cache.js';
+export {
+  createPointPriceCache,
+  type CacheBaseline,
+  type PointPrice,
+  type PointPriceCache,
+  type PointPriceCacheOptions,
+  type PriceLookupKey,
+  type PriceSeriesKey,
+} from './point-price-cache.js';

@@ -14,7 +14,12 @@ export interface PriceQuotes {
    * a price move already applied is never valued from before it. Undefined (Redis could not be
    * read): every price is asked, and nothing asked is kept.
    */
-  quotes(tokens: readonly { chainId: string; address: string }[], currency: string, context: RequestContext | undefined, generation: string | undefined): Promise<Map<string, PriceQuote>>;
+  quotes(
+    tokens: readonly { chainId: string; address: string }[],
+    currency: string,
+    context: RequestContext | undefined,
+    generation: string | undefined,
+  ): Promise<Map<string, PriceQuote>>;
 }
 
 /** A token's key in `quotes`' answer. */
@@ -29,11 +34,7 @@ const day = 24 * 60 * 60;
  * asset unpriced. What positions are valued with, in the positions service and in the gateway,
  * which values the rows it keeps across price moves.
  */
-export function createPriceQuotes(
-  referenceData: ReferenceDataClient,
-  logger: Logger,
-  options: { ttlMs?: number } = {},
-): PriceQuotes {
+export function createPriceQuotes(referenceData: ReferenceDataClient, logger: Logger, options: { ttlMs?: number } = {}): PriceQuotes {
   const current = createExpiringCache<number | null>({ ttlMs: options.ttlMs ?? 15_000 });
   const past = createExpiringCache<number | null>({ ttlMs: options.ttlMs ?? 15_000 });
   /** Prices being asked for, by cache key (which holds the generation): every answer after a price move asks at once. */
@@ -69,7 +70,11 @@ export function createPriceQuotes(
         const response = unary(
           referenceData,
           referenceData.getPrices,
-          { context, currency, queries: queries.map((query) => ({ token: { chainId: query.token.chainId, address: query.token.address }, timestamp: String(query.timestamp) })) },
+          {
+            context,
+            currency,
+            queries: queries.map((query) => ({ token: { chainId: query.token.chainId, address: query.token.address }, timestamp: String(query.timestamp) })),
+          },
           { name: 'ReferenceData/GetPrices' },
         ).catch((error: { code?: number }) => {
           if (error.code !== status.UNIMPLEMENTED) throw error;
@@ -95,10 +100,12 @@ export function createPriceQuotes(
         await Promise.all(prices);
       }
       await Promise.all(waiting);
-      return new Map(unique.map((token) => {
-        const key = quoteKey(token.chainId, token.address);
-        return [key, { now: answers.get(`0:${key}`) ?? undefined, dayAgo: answers.get(`${dayAgo}:${key}`) ?? undefined }];
-      }));
+      return new Map(
+        unique.map((token) => {
+          const key = quoteKey(token.chainId, token.address);
+          return [key, { now: answers.get(`0:${key}`) ?? undefined, dayAgo: answers.get(`${dayAgo}:${key}`) ?? undefined }];
+        }),
+      );
     },
   };
 }

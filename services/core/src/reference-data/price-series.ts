@@ -35,7 +35,12 @@ export async function priceSeries(
   return inBatchesAnswered(
     request.queries,
     async (queries) => {
-      const response = await unary(referenceData, referenceData.getPriceSeries, { context: request.context, currency: request.currency, queries }, { name: 'ReferenceData/GetPriceSeries' });
+      const response = await unary(
+        referenceData,
+        referenceData.getPriceSeries,
+        { context: request.context, currency: request.currency, queries },
+        { name: 'ReferenceData/GetPriceSeries' },
+      );
       return response.series.map((series) =>
         series.stepwise ? { times: series.times, prices: series.prices.map((price) => (Number.isNaN(price) ? undefined : price)) } : undefined,
       );

@@ -15,7 +15,12 @@ export async function pricesAt(
   return inBatchesAnswered(
     request.queries,
     async (queries) => {
-      const response = await unary(referenceData, referenceData.getPrices, { context: request.context, currency: request.currency, queries }, { name: 'ReferenceData/GetPrices' });
+      const response = await unary(
+        referenceData,
+        referenceData.getPrices,
+        { context: request.context, currency: request.currency, queries },
+        { name: 'ReferenceData/GetPrices' },
+      );
       return response.prices.map((price) => price.price);
     },
     concurrency,

@@ -37,14 +37,17 @@ export function createTokenDirectory(referenceData: ReferenceDataClient, options
         else missing.set(id, { chainId: token.chainId, address: token.address });
       }
       if (missing.size > 0) {
-        const response = await unary(referenceData, referenceData.getTokens, { context, tokens: [...missing.values()] }, { name: 'ReferenceData/GetTokens' }).catch(
-          (error: { code?: number }) => {
-            // A chain reference data does not list (a message of a chain since removed from the
-            // configuration) would otherwise stop its partition forever: such tokens stay unknown.
-            if (error.code === status.INVALID_ARGUMENT) return { tokens: [] as TokenInfo[] };
-            throw error;
-          },
-        );
+        const response = await unary(
+          referenceData,
+          referenceData.getTokens,
+          { context, tokens: [...missing.values()] },
+          { name: 'ReferenceData/GetTokens' },
+        ).catch((error: { code?: number }) => {
+          // A chain reference data does not list (a message of a chain since removed from the
+          // configuration) would otherwise stop its partition forever: such tokens stay unknown.
+          if (error.code === status.INVALID_ARGUMENT) return { tokens: [] as TokenInfo[] };
+          throw error;
+        });
         for (const info of response.tokens) {
           const id = key(info.chainId, info.address);
           cache.set(id, info, info.scaledUiAmount ? scaledTtlMs : undefined);

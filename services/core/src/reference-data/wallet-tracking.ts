@@ -46,9 +46,12 @@ export function createWalletTracking(referenceData: ReferenceDataClient, options
 
   function verdict(network: Network, address: string): Promise<boolean> {
     return remembered(verdicts, `${network}:${address}`, () =>
-      unary(referenceData, referenceData.classifyAddress, { context: { organizationId: '', roles: [], addons: [], network }, address }, { name: 'ReferenceData/ClassifyAddress' }).then(
-        (classification) => classification.tracked,
-      ),
+      unary(
+        referenceData,
+        referenceData.classifyAddress,
+        { context: { organizationId: '', roles: [], addons: [], network }, address },
+        { name: 'ReferenceData/ClassifyAddress' },
+      ).then((classification) => classification.tracked),
     );
   }
 

@@ -4,9 +4,7 @@ import { z } from 'zod';
 export const iconSchema = z.object({ url: z.string() }).meta({ id: 'Icon' });
 
 /** Spec 2.1: `float` and `numeric` both equal `int / 10^decimals`. */
-export const quantitySchema = z
-  .object({ int: z.string(), decimals: z.number().int(), float: z.number(), numeric: z.string() })
-  .meta({ id: 'Quantity' });
+export const quantitySchema = z.object({ int: z.string(), decimals: z.number().int(), float: z.number(), numeric: z.string() }).meta({ id: 'Quantity' });
 
 /** Spec 2.2 `asset_class` values. */
 export const assetClasses = ['commodity', 'tokenized_stock', 'tokenized_treasury', 'stablecoin', 'other_financial', 'other_non_financial', 'unknown'] as const;
@@ -42,10 +40,7 @@ export const fungibleInfoSchema = z
       .array(z.object({ chain_id: z.string(), decimals: z.number().int(), address: z.string().nullable() }))
       .meta({ description: "The asset on every chain it lives on (one fungible for the same asset across chains); address null for a chain's native asset." }),
     id: z.string(),
-    asset_class: z
-      .enum(assetClasses)
-      .optional()
-      .meta({ description: 'Only for organizations with the classification add-on; omitted when unclassified.' }),
+    asset_class: z.enum(assetClasses).optional().meta({ description: 'Only for organizations with the classification add-on; omitted when unclassified.' }),
     description: z.string(),
     market_data: marketDataSchema,
   })

@@ -100,7 +100,8 @@ export function createFungibleDirectory(referenceData: ReferenceDataClient, opti
           const expiresAt = at + options.ttlMs;
           for (const token of missing) remember(keyOf(token.chainId, token.address), { fungible: undefined, expiresAt, generation });
           for (const fungible of answered) {
-            for (const implementation of fungible.implementations) remember(keyOf(implementation.chainId, implementation.address), { fungible, expiresAt, generation });
+            for (const implementation of fungible.implementations)
+              remember(keyOf(implementation.chainId, implementation.address), { fungible, expiresAt, generation });
           }
           return answered;
         });
@@ -108,7 +109,9 @@ export function createFungibleDirectory(referenceData: ReferenceDataClient, opti
         for (const token of missing) {
           const key = keyOf(token.chainId, token.address);
           const implementation = implementationKey(token.chainId, token.address);
-          const fungible = asked.then((answered) => answered.find((candidate) => candidate.implementations.some((other) => implementationKey(other.chainId, other.address) === implementation)));
+          const fungible = asked.then((answered) =>
+            answered.find((candidate) => candidate.implementations.some((other) => implementationKey(other.chainId, other.address) === implementation)),
+          );
           const call = { generation, fungible };
           asking.set(key, call);
           fungible.then(

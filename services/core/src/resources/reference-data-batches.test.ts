@@ -25,7 +25,7 @@ describe('inBatchesAnswered', () => {
       async (batch) => {
         most = Math.max(most, ++inFlight);
         // Later batches finish first.
-        await new Promise((resolve) => setTimeout(resolve, 30 - batch[0]! / maxReferenceDataItems * 5));
+        await new Promise((resolve) => setTimeout(resolve, 30 - (batch[0]! / maxReferenceDataItems) * 5));
         inFlight -= 1;
         return batch.map((item) => item * 2);
       },

@@ -166,9 +166,7 @@ export function toTransactionResource(record: TransactionRecord, baseUrl: string
         type: act.type,
         ...(act.feeKind === 'ui' || act.feeKind === 'tip' ? { fee_kind: act.feeKind } : {}),
         sent_from: act.sentFrom,
-        ...(act.dapp
-          ? { application_metadata: { contract_address: act.contractAddress, name: dappName(act.dapp), icon: dappIcon(act.dapp) } }
-          : {}),
+        ...(act.dapp ? { application_metadata: { contract_address: act.contractAddress, name: dappName(act.dapp), icon: dappIcon(act.dapp) } } : {}),
       })),
       paymaster: record.paymaster || null,
       ...(action ? { available_at: isoTime(record.availableAtMs), expires_at: isoTime(record.expiresAtMs) } : {}),

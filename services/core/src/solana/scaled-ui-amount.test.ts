@@ -8,7 +8,12 @@ describe('uiMultiplierAt', () => {
     ['before the new multiplier takes effect', { scaledUiAmount: scaled }, 1_699_999_999, '1.5'],
     ['at its effective timestamp (inclusive)', { scaledUiAmount: scaled }, 1_700_000_000, '3'],
     ['after it', { scaledUiAmount: scaled }, 1_800_000_000, '3'],
-    ['a mint never updated (timestamp 0, both multipliers equal)', { scaledUiAmount: { multiplier: '2', newMultiplier: '2', newMultiplierEffectiveTimestamp: '0' } }, 0, '2'],
+    [
+      'a mint never updated (timestamp 0, both multipliers equal)',
+      { scaledUiAmount: { multiplier: '2', newMultiplier: '2', newMultiplierEffectiveTimestamp: '0' } },
+      0,
+      '2',
+    ],
   ])('%s', (_name, info, unixSeconds, expected) => {
     expect(uiMultiplierAt(info, unixSeconds)).toBe(expected);
   });

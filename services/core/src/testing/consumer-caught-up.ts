@@ -14,7 +14,8 @@ export async function consumerGroupCaughtUp(kafka: Kafka, groupId: string, topic
       const offset = committed?.partitions.find((partition) => partition.partition === end.partition)?.offset ?? '-1';
       return BigInt(end.high) > 0n && BigInt(offset) < BigInt(end.high);
     });
-    if (behind.length > 0) throw new Error(`${groupId} has not committed ${topic} through its end on partitions ${behind.map((end) => end.partition).join(', ')}`);
+    if (behind.length > 0)
+      throw new Error(`${groupId} has not committed ${topic} through its end on partitions ${behind.map((end) => end.partition).join(', ')}`);
   } finally {
     await admin.disconnect();
   }

@@ -7,7 +7,7 @@ const HealthClient = makeGenericClientConstructor(healthService as unknown as Se
 export function checkHealth(address: string, service: string, deadlineMs = 2_000): Promise<string> {
   const client = new HealthClient(address, credentials.createInsecure());
   return new Promise((resolve, reject) =>
-    (client as unknown as { check: Function }).check(
+    (client as unknown as { check: (...args: unknown[]) => void }).check(
       { service },
       { deadline: Date.now() + deadlineMs },
       (error: ServiceError | null, response: { status: string }) => {

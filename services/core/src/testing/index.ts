@@ -1,7 +1,7 @@
 // Setup helpers for tests that talk to the real infrastructure started by scripts/up.sh.
 // Tests use the `_test` databases so they never touch what the start command serves.
 import { randomUUID } from 'node:crypto';
-import { connectChangeVersions, type ChangeVersions } from '../cache/index.js';
+import { connectChangeVersions } from '../cache/index.js';
 import { createClickHouse, type ClickHouse } from '../clickhouse/index.js';
 import { createKafka } from '../kafka/index.js';
 import { createLogger, type Logger } from '../logger/index.js';

@@ -37,7 +37,10 @@ export async function setupPostgresDatabase(database: string): Promise<PostgresD
   const migrator = new pg.Client({ connectionString: url.toString() });
   await migrator.connect();
   try {
-    const migrations = (await readdir(migrationsDir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    const migrations = (await readdir(migrationsDir, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
     for (const migration of migrations) await migrator.query(await readFile(join(migrationsDir, migration, 'migration.sql'), 'utf8'));
   } finally {
     await migrator.end();

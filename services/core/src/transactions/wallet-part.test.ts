@@ -18,7 +18,10 @@ const assets = [
 ];
 const actTypes = ['transfer', 'trade', 'mint', 'burn', 'approve', 'deposit', 'execute'];
 
-const facts: TokenFacts = { lookup: (_chainId, address) => (address === '0xt1' ? { verified: true, isSpam: false } : address === '0xspam' ? { verified: false, isSpam: true } : undefined) };
+const facts: TokenFacts = {
+  lookup: (_chainId, address) =>
+    address === '0xt1' ? { verified: true, isSpam: false } : address === '0xspam' ? { verified: false, isSpam: true } : undefined,
+};
 const tokens: TokenTable = { info: (chainId, address) => ({ chainId, address, symbol: address || 'ETH' }) as never };
 const dapps: DappTable = { dapp: () => undefined };
 
@@ -26,8 +29,14 @@ const party = fc.constantFrom(...parties);
 const transaction: fc.Arbitrary<WalletTransaction> = fc
   .record({
     from: party,
-    acts: fc.array(fc.record({ type: fc.constantFrom(...actTypes), sentFrom: party, contractAddress: fc.constantFrom('', '0xc0') }), { minLength: 1, maxLength: 4 }),
-    transfers: fc.array(fc.record({ act: fc.nat(3), asset: fc.constantFrom(...assets), amount: fc.constantFrom('0', '1', '500'), sender: party, recipient: party }), { maxLength: 10 }),
+    acts: fc.array(fc.record({ type: fc.constantFrom(...actTypes), sentFrom: party, contractAddress: fc.constantFrom('', '0xc0') }), {
+      minLength: 1,
+      maxLength: 4,
+    }),
+    transfers: fc.array(
+      fc.record({ act: fc.nat(3), asset: fc.constantFrom(...assets), amount: fc.constantFrom('0', '1', '500'), sender: party, recipient: party }),
+      { maxLength: 10 },
+    ),
     approvals: fc.array(fc.record({ act: fc.nat(3), owner: party, spender: party, amount: fc.constantFrom('0', '9') }), { maxLength: 3 }),
     collectionApprovals: fc.array(fc.record({ act: fc.nat(3), owner: party, operator: party, approved: fc.boolean() }), { maxLength: 2 }),
     paymaster: fc.constantFrom('', '0xpay'),
@@ -57,7 +66,9 @@ const transaction: fc.Arbitrary<WalletTransaction> = fc
       collectionApprovals: collectionApprovals.map(({ act, ...entry }) => ({ actId: actId(act), collection: '0xnft', ...entry })),
       wallets: [],
     };
-    tx.wallets = [...new Set([from, ...tx.transfers.flatMap((entry) => [entry.sender, entry.recipient]), ...tx.approvals.flatMap((entry) => [entry.owner, entry.spender])])].sort();
+    tx.wallets = [
+      ...new Set([from, ...tx.transfers.flatMap((entry) => [entry.sender, entry.recipient]), ...tx.approvals.flatMap((entry) => [entry.owner, entry.spender])]),
+    ].sort();
     return tx;
   });
 
@@ -83,6 +94,12 @@ describe('walletPart', () => {
     expect(part.transfers.every((transfer) => transfer.sender === '0xa1' || transfer.recipient === '0xa1')).toBe(true);
     expect(part.transfers.length).toBeLessThan(whole.transfers.length);
     expect(part.acts).toEqual(whole.acts);
-    expect({ ...part, transfers: [], approvals: [], collectionApprovals: [], wallets: [] }).toEqual({ ...whole, transfers: [], approvals: [], collectionApprovals: [], wallets: [] });
+    expect({ ...part, transfers: [], approvals: [], collectionApprovals: [], wallets: [] }).toEqual({
+      ...whole,
+      transfers: [],
+      approvals: [],
+      collectionApprovals: [],
+      wallets: [],
+    });
   });
 });

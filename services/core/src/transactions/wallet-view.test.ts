@@ -27,9 +27,21 @@ const erc20 = (address: string) => ({ kind: AssetKind.ASSET_KIND_ERC20, address,
 const erc721 = (address: string, tokenId: string) => ({ kind: AssetKind.ASSET_KIND_ERC721, address, tokenId });
 
 const act = (id: number, type: string, sentFrom = alice, contractAddress = ''): Act => ({ id, type, sentFrom, contractAddress });
-const move = (actId: number, asset: Transfer['asset'], amount: string, sender: string, recipient: string): Transfer => ({ actId, asset, amount, sender, recipient });
+const move = (actId: number, asset: Transfer['asset'], amount: string, sender: string, recipient: string): Transfer => ({
+  actId,
+  asset,
+  amount,
+  sender,
+  recipient,
+});
 const approval = (actId: number, owner: string, spender: string, amount: string): Approval => ({ actId, asset: erc20(usdc), owner, spender, amount });
-const collectionApproval = (actId: number, owner: string, operator: string, approved: boolean): CollectionApproval => ({ actId, collection: birds, owner, operator, approved });
+const collectionApproval = (actId: number, owner: string, operator: string, approved: boolean): CollectionApproval => ({
+  actId,
+  collection: birds,
+  owner,
+  operator,
+  approved,
+});
 
 function tx(fields: Partial<WalletTransaction>): WalletTransaction {
   return {
@@ -66,8 +78,18 @@ const swap = tx({
 describe('walletView operation type', () => {
   test.each([
     { name: 'trade outranks the wrap inside it', tx: swap, wallet: alice, expected: 'trade' },
-    { name: 'a plain transfer reads send for its sender', tx: tx({ acts: [act(1, 'transfer')], transfers: [move(1, native, '5', alice, bob)] }), wallet: alice, expected: 'send' },
-    { name: 'and receive for its recipient', tx: tx({ acts: [act(1, 'transfer')], transfers: [move(1, native, '5', alice, bob)] }), wallet: bob, expected: 'receive' },
+    {
+      name: 'a plain transfer reads send for its sender',
+      tx: tx({ acts: [act(1, 'transfer')], transfers: [move(1, native, '5', alice, bob)] }),
+      wallet: alice,
+      expected: 'send',
+    },
+    {
+      name: 'and receive for its recipient',
+      tx: tx({ acts: [act(1, 'transfer')], transfers: [move(1, native, '5', alice, bob)] }),
+      wallet: bob,
+      expected: 'receive',
+    },
     {
       name: 'sending to oneself is a send',
       tx: tx({ acts: [act(1, 'transfer')], transfers: [move(1, native, '5', alice, alice)] }),
@@ -94,7 +116,11 @@ describe('walletView operation type', () => {
     },
     {
       name: 'an airdrop minted to the wallet is received',
-      tx: tx({ from: bob, acts: [act(1, 'mint', bob, spam)], transfers: [move(1, erc20(spam), '5', zeroAddress, alice), move(1, erc20(spam), '5', zeroAddress, pair)] }),
+      tx: tx({
+        from: bob,
+        acts: [act(1, 'mint', bob, spam)],
+        transfers: [move(1, erc20(spam), '5', zeroAddress, alice), move(1, erc20(spam), '5', zeroAddress, pair)],
+      }),
       wallet: alice,
       expected: 'receive',
     },
@@ -105,13 +131,18 @@ describe('walletView operation type', () => {
       expected: 'mint',
     },
     {
-      name: 'a burn of the wallet\'s tokens by someone else is a send',
+      name: "a burn of the wallet's tokens by someone else is a send",
       tx: tx({ from: bob, acts: [act(1, 'burn', bob, usdc)], transfers: [move(1, erc20(usdc), '5', alice, zeroAddress)] }),
       wallet: alice,
       expected: 'send',
     },
     { name: 'approve', tx: tx({ acts: [act(1, 'approve')], approvals: [approval(1, alice, router, '100')] }), wallet: alice, expected: 'approve' },
-    { name: 'the spender of an approval sees it too', tx: tx({ acts: [act(1, 'approve')], approvals: [approval(1, alice, router, '100')] }), wallet: router, expected: 'approve' },
+    {
+      name: 'the spender of an approval sees it too',
+      tx: tx({ acts: [act(1, 'approve')], approvals: [approval(1, alice, router, '100')] }),
+      wallet: router,
+      expected: 'approve',
+    },
     {
       name: 'revoke of a collection approval',
       tx: tx({ acts: [act(1, 'revoke')], collectionApprovals: [collectionApproval(1, alice, router, false)] }),
@@ -122,14 +153,18 @@ describe('walletView operation type', () => {
     { name: 'a call that moved nothing', tx: tx({ acts: [act(1, 'execute', alice, router)] }), wallet: alice, expected: 'execute' },
     { name: 'a failed transaction', tx: tx({ failed: true }), wallet: alice, expected: 'execute' },
     {
-      name: 'paying for acts that are all someone else\'s',
+      name: "paying for acts that are all someone else's",
       tx: tx({ acts: [act(1, 'transfer', bob)], transfers: [move(1, native, '5', bob, pair)] }),
       wallet: alice,
       expected: 'execute',
     },
     {
       name: 'an act the wallet took part in only by receiving',
-      tx: tx({ from: bob, acts: [act(1, 'transfer', bob), act(2, 'trade', bob, pair)], transfers: [move(1, native, '5', bob, alice), move(2, erc20(usdc), '1', pair, bob)] }),
+      tx: tx({
+        from: bob,
+        acts: [act(1, 'transfer', bob), act(2, 'trade', bob, pair)],
+        transfers: [move(1, native, '5', bob, alice), move(2, erc20(usdc), '1', pair, bob)],
+      }),
       wallet: alice,
       expected: 'receive',
     },
@@ -139,7 +174,8 @@ describe('walletView operation type', () => {
 });
 
 describe('walletView trash', () => {
-  const airdrop = (token: Transfer['asset'], amount = '1000') => tx({ from: bob, to: token!.address, acts: [act(1, 'transfer', bob)], transfers: [move(1, token, amount, bob, alice)] });
+  const airdrop = (token: Transfer['asset'], amount = '1000') =>
+    tx({ from: bob, to: token!.address, acts: [act(1, 'transfer', bob)], transfers: [move(1, token, amount, bob, alice)] });
 
   test.each([
     { name: 'spam token received unsolicited', tx: airdrop(erc20(spam)), expected: true },
@@ -155,12 +191,20 @@ describe('walletView trash', () => {
       expected: true,
     },
     {
-      name: 'spam received in a swap that took the wallet\'s tokens through an allowance',
+      name: "spam received in a swap that took the wallet's tokens through an allowance",
       tx: tx({ from: bob, acts: [act(1, 'trade', bob)], transfers: [move(1, erc20(usdc), '5', alice, pair), move(1, erc20(spam), '5', pair, alice)] }),
       expected: false,
     },
-    { name: 'spam the wallet sent itself for', tx: tx({ acts: [act(1, 'transfer', bob)], transfers: [move(1, erc20(spam), '5', bob, alice)] }), expected: false },
-    { name: 'nothing moved for the wallet', tx: tx({ from: bob, acts: [act(1, 'approve', alice)], approvals: [approval(1, alice, bob, '0')] }), expected: false },
+    {
+      name: 'spam the wallet sent itself for',
+      tx: tx({ acts: [act(1, 'transfer', bob)], transfers: [move(1, erc20(spam), '5', bob, alice)] }),
+      expected: false,
+    },
+    {
+      name: 'nothing moved for the wallet',
+      tx: tx({ from: bob, acts: [act(1, 'approve', alice)], approvals: [approval(1, alice, bob, '0')] }),
+      expected: false,
+    },
   ])('$name', ({ tx, expected }) => {
     expect(walletView(tx, alice, tokens).isTrash).toBe(expected);
   });

@@ -22,6 +22,7 @@ export interface WorldOptions {
   actionsPerWallet: number;
   reorgCount: number;
   chains: readonly DevnetChainSpec[];
+  // biome-ignore lint/suspicious/noExplicitAny: modules differ in their manifest type; each is used only with its own
   modules: readonly ProtocolModule<any>[];
   /** The project's `.data/devnet` folder. */
   dataDir: string;
@@ -49,9 +50,7 @@ const worldIndependent = ['src/cli/', 'src/registry/'];
 
 /** Whether a file of this package (path relative to it) shapes the built world, so its content is part of the cache key. */
 export function shapesWorld(relativePath: string): boolean {
-  return (
-    /\.(ts|sol)$/.test(relativePath) && !relativePath.endsWith('.test.ts') && !worldIndependent.some((folder) => relativePath.startsWith(folder))
-  );
+  return /\.(ts|sol)$/.test(relativePath) && !relativePath.endsWith('.test.ts') && !worldIndependent.some((folder) => relativePath.startsWith(folder));
 }
 
 /** Hash of the generator's own code and contracts: a change to either builds a new world. */

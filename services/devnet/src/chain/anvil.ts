@@ -49,12 +49,18 @@ export const devnetBlockGasLimit = 1_000_000_000n;
 export async function startAnvil(options: AnvilOptions): Promise<AnvilInstance> {
   const port = options.port ?? (await freePort());
   const args = [
-    '--host', '127.0.0.1',
-    '--port', String(port),
-    '--chain-id', String(options.chainId),
-    '--cache-path', options.cachePath,
-    '--gas-limit', String(devnetBlockGasLimit),
-    '--accounts', '0',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--chain-id',
+    String(options.chainId),
+    '--cache-path',
+    options.cachePath,
+    '--gas-limit',
+    String(devnetBlockGasLimit),
+    '--accounts',
+    '0',
     '--silent',
   ];
   if (options.genesisTimestamp !== undefined) args.push('--timestamp', String(options.genesisTimestamp));

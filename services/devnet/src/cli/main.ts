@@ -142,9 +142,24 @@ async function crowd(args: string[]): Promise<void> {
     nextTimestamp: (latest) => Math.max(Math.floor(Date.now() / 1000), latest + 1),
   });
   const crowdFile = join(dataDir, 'crowd.json');
-  const record = { chain: chain.id, firstBlock: Number(blocks[0]!.number), lastBlock: Number(blocks.at(-1)!.number), wallets: wallets.map((wallet) => wallet.address) };
+  const record = {
+    chain: chain.id,
+    firstBlock: Number(blocks[0]!.number),
+    lastBlock: Number(blocks.at(-1)!.number),
+    wallets: wallets.map((wallet) => wallet.address),
+  };
   await writeFile(crowdFile, `${JSON.stringify(record)}\n`);
-  logger.info({ chain: chain.id, wallets: count, positions: wallets.filter((wallet) => wallet.position).length, blocks: blocks.length, ms: Date.now() - started, file: crowdFile }, 'crowd funded');
+  logger.info(
+    {
+      chain: chain.id,
+      wallets: count,
+      positions: wallets.filter((wallet) => wallet.position).length,
+      blocks: blocks.length,
+      ms: Date.now() - started,
+      file: crowdFile,
+    },
+    'crowd funded',
+  );
 }
 
 /** The manifest's world of Solana chain `chain`, if the loaded world has one. */
@@ -194,9 +209,15 @@ async function solana(args: string[]): Promise<void> {
     });
     const head = ledger.head();
     if (head?.blockhash !== recorded.endBlockhash) {
-      logger.warn({ chain, expected: recorded.endBlockhash, rebuilt: head?.blockhash }, 'the rebuilt Solana world ends on another blockhash than the manifest records');
+      logger.warn(
+        { chain, expected: recorded.endBlockhash, rebuilt: head?.blockhash },
+        'the rebuilt Solana world ends on another blockhash than the manifest records',
+      );
     }
-    logger.info({ chain, slot: head?.slot.toString(), blockhash: head?.blockhash, ms: Date.now() - started, transactions: built.transactions.sent }, 'Solana world rebuilt');
+    logger.info(
+      { chain, slot: head?.slot.toString(), blockhash: head?.blockhash, ms: Date.now() - started, transactions: built.transactions.sent },
+      'Solana world rebuilt',
+    );
   } else {
     logger.info({ chain }, 'no Solana world for this chain in the manifest: starting an empty chain');
   }

@@ -59,9 +59,7 @@ export async function compileContracts(sourcesDir: string, cacheDir: string): Pr
     // not compiled yet
   }
 
-  const output = JSON.parse(
-    solc.compile(JSON.stringify({ language: 'Solidity', sources, settings }), { import: findImport }),
-  ) as {
+  const output = JSON.parse(solc.compile(JSON.stringify({ language: 'Solidity', sources, settings }), { import: findImport })) as {
     errors?: { severity: string; formattedMessage: string }[];
     contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
   };

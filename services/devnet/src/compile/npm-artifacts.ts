@@ -9,7 +9,13 @@ const require = createRequire(import.meta.url);
  * hashes are hard-coded in the routers and the position manager, so recompiling would break them.
  */
 export function npmArtifact(path: string): Artifact & { linkReferences?: Record<string, Record<string, { start: number; length: number }[]>> } {
-  const json = require(path) as { contractName?: string; abi: Abi; bytecode: string | { object: string }; linkReferences?: never; evm?: { bytecode: { object: string } } };
+  const json = require(path) as {
+    contractName?: string;
+    abi: Abi;
+    bytecode: string | { object: string };
+    linkReferences?: never;
+    evm?: { bytecode: { object: string } };
+  };
   const raw = typeof json.bytecode === 'string' ? json.bytecode : (json.bytecode?.object ?? json.evm?.bytecode.object ?? '');
   return {
     contractName: json.contractName ?? path.split('/').pop()!.replace('.json', ''),

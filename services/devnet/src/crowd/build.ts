@@ -20,10 +20,17 @@ interface Call {
 async function revertReason(session: ChainSession, hash: Hex, parent: bigint): Promise<string> {
   const transaction = await session.client.getTransaction({ hash });
   try {
-    await session.client.call({ account: transaction.from, to: transaction.to, data: transaction.input, value: transaction.value, gas: transaction.gas, blockNumber: parent });
+    await session.client.call({
+      account: transaction.from,
+      to: transaction.to,
+      data: transaction.input,
+      value: transaction.value,
+      gas: transaction.gas,
+      blockNumber: parent,
+    });
     return 'it succeeds on the parent block, so an earlier transaction of its block made it fail';
   } catch (error) {
-    return error instanceof Error ? (error as { shortMessage?: string }).shortMessage ?? error.message : String(error);
+    return error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
   }
 }
 
@@ -60,7 +67,9 @@ export async function buildCrowd(options: BuildCrowdOptions): Promise<MinedBlock
     const block = await session.mine((latest = options.nextTimestamp(latest)));
     const failed = hashes.filter((hash) => block.receipts.get(hash)?.status !== 'success');
     if (failed.length > 0) {
-      throw new Error(`crowd transaction ${failed[0]} in block ${block.number} did not succeed (${failed.length} failed, gas ${block.receipts.get(failed[0]!)?.gasUsed}): ${await revertReason(session, failed[0]!, block.number - 1n)}`);
+      throw new Error(
+        `crowd transaction ${failed[0]} in block ${block.number} did not succeed (${failed.length} failed, gas ${block.receipts.get(failed[0]!)?.gasUsed}): ${await revertReason(session, failed[0]!, block.number - 1n)}`,
+      );
     }
     mined.push(block);
   };
@@ -104,7 +113,19 @@ export async function buildCrowd(options: BuildCrowdOptions): Promise<MinedBlock
       if (wallet.position) {
         const { pool, amount0, amount1, ticksBelow, ticksAbove } = wallet.position;
         const { tickLower, tickUpper } = rangeAround(ticks.get(pool.address)!, pool.tickSpacing, ticksBelow, ticksAbove);
-        const params = { token0: pool.token0, token1: pool.token1, fee: pool.fee, tickLower, tickUpper, amount0Desired: amount0, amount1Desired: amount1, amount0Min: 0n, amount1Min: 0n, recipient: wallet.address, deadline };
+        const params = {
+          token0: pool.token0,
+          token1: pool.token1,
+          fee: pool.fee,
+          tickLower,
+          tickUpper,
+          amount0Desired: amount0,
+          amount1Desired: amount1,
+          amount0Min: 0n,
+          amount1Min: 0n,
+          recipient: wallet.address,
+          deadline,
+        };
         calls.push(call(uniswap.v3.positionManager, encodeFunctionData({ abi: positionManagerAbi, functionName: 'mint', args: [params] })));
       }
     }

@@ -7,6 +7,7 @@ import type { ActionContext, ProtocolModule } from '../world/index.js';
 
 export interface LiveOptions {
   manifest: Manifest;
+  // biome-ignore lint/suspicious/noExplicitAny: modules differ in their manifest type; each is used only with its own
   modules: readonly ProtocolModule<any>[];
   /** One block per chain every this many milliseconds. */
   blockIntervalMs: number;

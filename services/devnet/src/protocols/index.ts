@@ -6,4 +6,5 @@ import { tokensModule } from './tokens/index.js';
 import { uniswapModule } from './uniswap/index.js';
 
 /** Every protocol of the devnet world, in deployment order (later modules read earlier manifests). */
+// biome-ignore lint/suspicious/noExplicitAny: modules differ in their manifest type; each is used only with its own
 export const worldModules: readonly ProtocolModule<any>[] = [tokensModule, nftsModule, uniswapModule, defiModule, smartWalletsModule];

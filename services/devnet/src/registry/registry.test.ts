@@ -19,7 +19,14 @@ function chainWorld(id: string, n: number, modules: 'all' | 'tokens-only'): Chai
   if (modules === 'all') {
     protocols.uniswap = {
       v2: { factory: at(10, n), router: at(11, n), pairs: [{ address: at(12, n) }] },
-      v3: { factory: at(20, n), positionManager: at(21, n), positionDescriptor: at(22, n), swapRouter: at(23, n), quoter: at(24, n), pools: [{ address: at(25, n) }] },
+      v3: {
+        factory: at(20, n),
+        positionManager: at(21, n),
+        positionDescriptor: at(22, n),
+        swapRouter: at(23, n),
+        quoter: at(24, n),
+        pools: [{ address: at(25, n) }],
+      },
     };
     protocols.defi = { vaults: [{ address: at(30, n) }, { address: at(31, n) }], staking: { address: at(32, n) }, lending: { address: at(33, n) } };
     protocols.nfts = {
@@ -31,10 +38,30 @@ function chainWorld(id: string, n: number, modules: 'all' | 'tokens-only'): Chai
     };
     protocols.smartWallets = { safeSingleton: at(50, n), safeFactory: at(51, n), entryPoint: at(52, n), accountFactory: at(53, n) };
   }
-  return { id, chainId: n, rpcUrl: '', deployer: at(99, n), genesisTimestamp: 0, activityStartBlock: 0, endBlock: 0, endTimestamp: 0, endBlockHash: `0x${'0'.repeat(64)}`, protocols, wallets: [], reorgs: [], transactions: { sent: 0, failedAsPlanned: 0, failedUnplanned: 0, marketTrades: 0 } };
+  return {
+    id,
+    chainId: n,
+    rpcUrl: '',
+    deployer: at(99, n),
+    genesisTimestamp: 0,
+    activityStartBlock: 0,
+    endBlock: 0,
+    endTimestamp: 0,
+    endBlockHash: `0x${'0'.repeat(64)}`,
+    protocols,
+    wallets: [],
+    reorgs: [],
+    transactions: { sent: 0, failedAsPlanned: 0, failedUnplanned: 0, marketTrades: 0 },
+  };
 }
 
-const manifest: Manifest = { seed: 's', walletCount: 1, days: 1, cacheKey: 'k', chains: [chainWorld('ethereum', 1, 'all'), chainWorld('sepolia', 2, 'tokens-only')] };
+const manifest: Manifest = {
+  seed: 's',
+  walletCount: 1,
+  days: 1,
+  cacheKey: 'k',
+  chains: [chainWorld('ethereum', 1, 'all'), chainWorld('sepolia', 2, 'tokens-only')],
+};
 
 describe('devnet registry', () => {
   const registry = devnetRegistry(manifest);
@@ -58,19 +85,43 @@ describe('devnet registry', () => {
 
   test('verifies the real tokens, one fungible per symbol across chains, and lists the spam ones', () => {
     expect(registry.tokens.map((token) => [token.fungible_id, token.symbol, token.implementations])).toEqual([
-      ['weth', 'WETH', [{ chain_id: 'ethereum', address: at(1, 1) }, { chain_id: 'sepolia', address: at(1, 2) }]],
-      ['usdc', 'USDC', [{ chain_id: 'ethereum', address: at(2, 1) }, { chain_id: 'sepolia', address: at(2, 2) }]],
-      ['wbtc', 'WBTC', [{ chain_id: 'ethereum', address: at(5, 1) }, { chain_id: 'sepolia', address: at(5, 2) }]],
+      [
+        'weth',
+        'WETH',
+        [
+          { chain_id: 'ethereum', address: at(1, 1) },
+          { chain_id: 'sepolia', address: at(1, 2) },
+        ],
+      ],
+      [
+        'usdc',
+        'USDC',
+        [
+          { chain_id: 'ethereum', address: at(2, 1) },
+          { chain_id: 'sepolia', address: at(2, 2) },
+        ],
+      ],
+      [
+        'wbtc',
+        'WBTC',
+        [
+          { chain_id: 'ethereum', address: at(5, 1) },
+          { chain_id: 'sepolia', address: at(5, 2) },
+        ],
+      ],
     ]);
     expect(registry.spam_tokens).toEqual({ ethereum: [at(3, 1), at(4, 1), at(42, 1)], sepolia: [at(3, 2), at(4, 2)] });
   });
 
-  test('classifies only the stablecoins and counts the deployer\'s holdings of minted tokens as not circulating', () => {
+  test("classifies only the stablecoins and counts the deployer's holdings of minted tokens as not circulating", () => {
     const byId = Object.fromEntries(registry.tokens.map((token) => [token.fungible_id, token]));
     expect(byId.usdc!.asset_class).toBe('stablecoin');
     expect(byId.weth!.asset_class).toBeUndefined();
     expect(byId.wbtc!.asset_class).toBeUndefined();
-    expect(byId.usdc!.non_circulating_holders).toEqual([{ chain_id: 'ethereum', address: at(99, 1) }, { chain_id: 'sepolia', address: at(99, 2) }]);
+    expect(byId.usdc!.non_circulating_holders).toEqual([
+      { chain_id: 'ethereum', address: at(99, 1) },
+      { chain_id: 'sepolia', address: at(99, 2) },
+    ]);
     expect(byId.weth!.non_circulating_holders).toEqual([]);
   });
 

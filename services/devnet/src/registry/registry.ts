@@ -25,7 +25,12 @@ const dapp = (id: string, name: string, description: string, url = ''): DappInfo
 const dapps = {
   weth: dapp('weth', 'WETH', 'Wrapped Ether: ETH as an ERC-20 token, wrapped and unwrapped one to one.'),
   uniswapV2: dapp('uniswap-v2', 'Uniswap V2', 'Constant-product automated market maker: swaps and pooled liquidity.', 'https://app.uniswap.org'),
-  uniswapV3: dapp('uniswap-v3', 'Uniswap V3', 'Concentrated-liquidity automated market maker: swaps and liquidity positions held as NFTs.', 'https://app.uniswap.org'),
+  uniswapV3: dapp(
+    'uniswap-v3',
+    'Uniswap V3',
+    'Concentrated-liquidity automated market maker: swaps and liquidity positions held as NFTs.',
+    'https://app.uniswap.org',
+  ),
   vaults: dapp('devnet-vaults', 'Devnet Vaults', 'ERC-4626 yield vaults over USDC and WETH.'),
   staking: dapp('devnet-staking', 'Devnet Staking', 'Stakes GOV, with optional lock periods, for a stream of ORCH rewards.'),
   lending: dapp('devnet-lending', 'Devnet Lending', 'Supplies collateral and borrows against it.'),
@@ -79,9 +84,18 @@ function chainProtocols(chain: ChainWorld): RegistryProtocols | undefined {
   const nfts = chain.protocols.nfts as NftsManifest | undefined;
   if (!uniswap && !defi && !nfts) return undefined;
   return {
-    uniswap_v2: uniswap ? [{ factory: uniswap.v2.factory.toLowerCase(), pairs: lower(uniswap.v2.pairs.map((pair) => pair.address)), router: uniswap.v2.router.toLowerCase() }] : [],
+    uniswap_v2: uniswap
+      ? [{ factory: uniswap.v2.factory.toLowerCase(), pairs: lower(uniswap.v2.pairs.map((pair) => pair.address)), router: uniswap.v2.router.toLowerCase() }]
+      : [],
     uniswap_v3: uniswap
-      ? [{ factory: uniswap.v3.factory.toLowerCase(), position_manager: uniswap.v3.positionManager.toLowerCase(), swap_router: uniswap.v3.swapRouter.toLowerCase(), quoter: uniswap.v3.quoter.toLowerCase() }]
+      ? [
+          {
+            factory: uniswap.v3.factory.toLowerCase(),
+            position_manager: uniswap.v3.positionManager.toLowerCase(),
+            swap_router: uniswap.v3.swapRouter.toLowerCase(),
+            quoter: uniswap.v3.quoter.toLowerCase(),
+          },
+        ]
       : [],
     vaults: defi ? lower(defi.vaults.map((vault) => vault.address)) : [],
     staking: defi ? lower([defi.staking.address]) : [],
@@ -151,7 +165,15 @@ export function devnetRegistry(manifest: Manifest): DevnetRegistry {
     ];
     if (spamContracts.length > 0) spam[chain.id] = lower(spamContracts);
   }
-  return { dapps: [...registryDapps.values()], tokens: [...tokens.values()], spam_tokens: spam, burn_addresses: [], high_volume_addresses: [], protocols, pricing };
+  return {
+    dapps: [...registryDapps.values()],
+    tokens: [...tokens.values()],
+    spam_tokens: spam,
+    burn_addresses: [],
+    high_volume_addresses: [],
+    protocols,
+    pricing,
+  };
 }
 
 /** Where the start and test commands leave the registry of the loaded world, next to its manifest. */

@@ -72,5 +72,12 @@ export function encodeAccount(svm: LiteSVM, account: AccountView, encoding: Acco
   } else {
     data = [base64.decode(bytes), 'base64'];
   }
-  return { lamports: account.lamports, data, owner: account.owner, executable: account.executable, rentEpoch: rentEpochMax, space: BigInt(account.data.length) };
+  return {
+    lamports: account.lamports,
+    data,
+    owner: account.owner,
+    executable: account.executable,
+    rentEpoch: rentEpochMax,
+    space: BigInt(account.data.length),
+  };
 }

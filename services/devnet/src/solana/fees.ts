@@ -107,7 +107,13 @@ export const transactionAccountBaseSize = 64;
  * `CostModel::calculate_cost_for_executed_transaction(..).sum()`: signature, write-lock and
  * instruction-data costs, the executed compute units and 8 CUs per 32 KiB of loaded account data.
  */
-export function costUnits(decoded: DecodedMessage, keys: readonly string[], writableCount: number, computeUnits: bigint, loadedAccountsDataSize: number): bigint {
+export function costUnits(
+  decoded: DecodedMessage,
+  keys: readonly string[],
+  writableCount: number,
+  computeUnits: bigint,
+  loadedAccountsDataSize: number,
+): bigint {
   let precompileCost = 0n;
   for (const instruction of decoded.instructions) {
     const program = keys[instruction.programIdIndex];

@@ -105,4 +105,3 @@ export function signers(info: Info, accounts: readonly string[], lastNonSigner: 
   }
   return info;
 }
-

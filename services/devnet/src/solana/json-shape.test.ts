@@ -8,7 +8,7 @@ describe('compareShape', () => {
     { name: 'missing key', expected: { a: 1, b: 2 }, actual: { a: 1 }, problems: ['b: missing'] },
     { name: 'extra key', expected: { a: 1 }, actual: { a: 1, z: 2 }, problems: ['z: not in the example'] },
     { name: 'nested array element', expected: { v: [{ k: 'x' }] }, actual: { v: [{ k: 'x' }, { k: 3 }] }, problems: ['v[].k: expected string, got number'] },
-    { name: 'empty where elements are expected', expected: [1], actual: [], problems: ['(root): expected elements like the example\'s, got an empty array'] },
+    { name: 'empty where elements are expected', expected: [1], actual: [], problems: ["(root): expected elements like the example's, got an empty array"] },
     { name: 'mixed array compared by position', expected: [{ s: 1 }, null], actual: [null, null], problems: ['[]: expected object, got null'] },
     { name: 'null where a value is documented', expected: { t: 5 }, actual: { t: null }, problems: ['t: expected number, got null'] },
   ])('$name', ({ expected, actual, problems }) => {

@@ -21,7 +21,12 @@ function kindOf(value: unknown): Kind {
 
 /** Arrays whose elements all have one kind (and objects one key set) are compared element by element against the first. */
 function homogeneous(values: readonly unknown[]): boolean {
-  const signature = (value: unknown) => (kindOf(value) === 'object' ? `object:${Object.keys(value as object).sort().join(',')}` : kindOf(value));
+  const signature = (value: unknown) =>
+    kindOf(value) === 'object'
+      ? `object:${Object.keys(value as object)
+          .sort()
+          .join(',')}`
+      : kindOf(value);
   return values.every((value) => signature(value) === signature(values[0]));
 }
 

@@ -66,7 +66,12 @@ export function simulateOnLedger(context: SimulationContext, transaction: Transa
   const postAccounts = new Map<string, AccountView>();
   if (!(result instanceof FailedTransactionMetadata)) {
     for (const account of result.postAccounts()) {
-      postAccounts.set(account.address, { lamports: account.lamports, data: new Uint8Array(account.data), owner: account.programAddress, executable: account.executable });
+      postAccounts.set(account.address, {
+        lamports: account.lamports,
+        data: new Uint8Array(account.data),
+        owner: account.programAddress,
+        executable: account.executable,
+      });
     }
   }
   const readAfter = (address: string) => {

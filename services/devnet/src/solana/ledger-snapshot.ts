@@ -30,7 +30,12 @@ export interface Snapshot {
 }
 
 /** Balances of `keys`; token balances skip invoked programs and the token programs themselves. */
-export function snapshot(read: (address: string) => AccountView | undefined, keys: readonly string[], invoked: ReadonlySet<number>, unixTimestamp: bigint): Snapshot {
+export function snapshot(
+  read: (address: string) => AccountView | undefined,
+  keys: readonly string[],
+  invoked: ReadonlySet<number>,
+  unixTimestamp: bigint,
+): Snapshot {
   const lamports: bigint[] = [];
   const tokens: TokenBalance[] = [];
   const mints = new Map<string, ReturnType<typeof parseMint>>();

@@ -43,7 +43,9 @@ describe('Solana ledger', () => {
     { name: 'price only (default limit: 3,000 per builtin instruction)', priority: { microLamports: 1_000_000n }, expected: 5_000n + 6_000n },
     { name: 'price and limit', priority: { microLamports: 250_000n, unitLimit: 10_001 }, expected: 5_000n + 2_501n },
   ])('adds the priority fee, rounded up: $name', async ({ priority, expected }) => {
-    const transaction = await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(sol) })], { priority });
+    const transaction = await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(sol) })], {
+      priority,
+    });
     const before = balance(ledger, payer.address);
     ledger.send(transaction);
     const decoded = decodeTransaction(transaction);
@@ -57,7 +59,9 @@ describe('Solana ledger', () => {
     const setup = await signed(ledger, payer, createMintInstructions(ledger, 'spl-token', payer, mint, 6));
     expect(ledger.send(setup).err).toBeNull();
     const ata = await ataOf('spl-token', recipient.address, mint.address);
-    const transaction = await signed(ledger, payer, [createAtaInstruction('spl-token', payer, recipient.address, mint.address, ata)], { priority: { microLamports: 10n } });
+    const transaction = await signed(ledger, payer, [createAtaInstruction('spl-token', payer, recipient.address, mint.address, ata)], {
+      priority: { microLamports: 10n },
+    });
     const decoded = decodeTransaction(transaction);
     expect(computeBudget(decoded.staticKeys, decoded.instructions).unitLimit).toBe(203_000n);
     const before = balance(ledger, payer.address);
@@ -69,7 +73,9 @@ describe('Solana ledger', () => {
   });
 
   it('records a failed transaction with its error and charges only the fee', async () => {
-    const transaction = await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(100n * sol) })]);
+    const transaction = await signed(ledger, payer, [
+      getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(100n * sol) }),
+    ]);
     const before = balance(ledger, payer.address);
     const sent = ledger.send(transaction);
     expect(sent.recorded).toBe(true);
@@ -82,7 +88,9 @@ describe('Solana ledger', () => {
 
   it('refuses what the runtime does not execute: unfunded payer, unknown blockhash, duplicate', async () => {
     const poor = await testSigner('poor');
-    const unfunded = ledger.send(await signed(ledger, poor, [getTransferSolInstruction({ source: poor, destination: recipient.address, amount: lamports(1n) })]));
+    const unfunded = ledger.send(
+      await signed(ledger, poor, [getTransferSolInstruction({ source: poor, destination: recipient.address, amount: lamports(1n) })]),
+    );
     expect(unfunded).toMatchObject({ recorded: false, err: 'AccountNotFound' });
     const stale = await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(sol) })], {
       blockhash: { blockhash: '4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM', lastValidBlockHeight: 0n },
@@ -96,7 +104,10 @@ describe('Solana ledger', () => {
 
   it('knows a processed message whatever its signatures, as the status cache keeps message hashes', async () => {
     const message = await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(sol) })]);
-    const unsigned = { ...message, signatures: Object.fromEntries(Object.keys(message.signatures).map((address) => [address, null])) } as unknown as typeof message;
+    const unsigned = {
+      ...message,
+      signatures: Object.fromEntries(Object.keys(message.signatures).map((address) => [address, null])),
+    } as unknown as typeof message;
     expect(ledger.simulate(unsigned).err).toBeNull();
     expect(ledger.send(message).recorded).toBe(true);
     // A facilitator simulates the payer's transaction before co-signing it: a replay is caught there.
@@ -122,9 +133,15 @@ describe('Solana ledger', () => {
 
   it('pays the block producer half the base fees and all priority fees', async () => {
     const leaderBefore = balance(ledger, ledger.leader as Address);
-    ledger.send(await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(sol) })], { priority: { microLamports: 1_000_000n, unitLimit: 1_000 } }));
+    ledger.send(
+      await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(sol) })], {
+        priority: { microLamports: 1_000_000n, unitLimit: 1_000 },
+      }),
+    );
     const block = ledger.seal(1_700_000_000);
-    expect(block.rewards).toEqual([{ pubkey: ledger.leader, lamports: 2_500n + 1_000n, postBalance: leaderBefore + 3_500n, rewardType: 'Fee', commission: null }]);
+    expect(block.rewards).toEqual([
+      { pubkey: ledger.leader, lamports: 2_500n + 1_000n, postBalance: leaderBefore + 3_500n, rewardType: 'Fee', commission: null },
+    ]);
     expect(balance(ledger, ledger.leader as Address)).toBe(leaderBefore + 3_500n);
     expect(ledger.seal(1_700_000_001).rewards).toEqual([]);
   });
@@ -139,7 +156,9 @@ describe('Solana ledger', () => {
     expect(ledger.isBlockhashValid(old.blockhash)).toBe(true);
     ledger.seal(200);
     expect(ledger.isBlockhashValid(anchor.blockhash)).toBe(false);
-    const late = await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(sol) })], { blockhash: anchor });
+    const late = await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(sol) })], {
+      blockhash: anchor,
+    });
     expect(ledger.send(late)).toMatchObject({ recorded: false, err: 'BlockhashNotFound' });
   });
 
@@ -149,7 +168,10 @@ describe('Solana ledger', () => {
     const payerAta = await ataOf('spl-token', payer.address, mint.address);
     const recipientAta = await ataOf('spl-token', recipient.address, mint.address);
     ledger.send(
-      await signed(ledger, payer, [createAtaInstruction('spl-token', payer, payer.address, mint.address, payerAta), mintToInstruction('spl-token', mint.address, payerAta, payer, 5_000_000n, 6)]),
+      await signed(ledger, payer, [
+        createAtaInstruction('spl-token', payer, payer.address, mint.address, payerAta),
+        mintToInstruction('spl-token', mint.address, payerAta, payer, 5_000_000n, 6),
+      ]),
     );
     const sent = ledger.send(
       await signed(ledger, payer, [
@@ -162,7 +184,14 @@ describe('Solana ledger', () => {
     const keys = recorded.message.accountKeys;
     const at = (address: Address) => keys.indexOf(address);
     expect(recorded.meta.preTokenBalances).toEqual([
-      { accountIndex: at(payerAta), mint: mint.address, owner: payer.address, programId: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', amount: '5000000', decimals: 6 },
+      {
+        accountIndex: at(payerAta),
+        mint: mint.address,
+        owner: payer.address,
+        programId: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+        amount: '5000000',
+        decimals: 6,
+      },
     ]);
     expect(recorded.meta.postTokenBalances).toEqual(
       expect.arrayContaining([
@@ -185,7 +214,9 @@ describe('Solana ledger', () => {
       fund(chain, from.address, 10n * sol);
       const hashes: string[] = [];
       for (let index = 0; index < 3; index++) {
-        chain.send(await signed(chain, from, [getTransferSolInstruction({ source: from, destination: recipient.address, amount: lamports(BigInt(index + 1)) })]));
+        chain.send(
+          await signed(chain, from, [getTransferSolInstruction({ source: from, destination: recipient.address, amount: lamports(BigInt(index + 1)) })]),
+        );
         chain.airdrop(recipient.address, sol);
         hashes.push(chain.seal(1_700_000_000 + index).blockhash);
       }
@@ -199,7 +230,9 @@ describe('Solana ledger', () => {
   });
 
   it('keeps the loaded addresses of v0 transactions in the account list the balances cover', async () => {
-    const transaction = await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(sol) })], { version: 0 });
+    const transaction = await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(sol) })], {
+      version: 0,
+    });
     expect(ledger.send(transaction).err).toBeNull();
     const recorded = ledger.pending()[0]!;
     expect(recorded.message.version).toBe(0);

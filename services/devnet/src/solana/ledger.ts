@@ -69,7 +69,14 @@ export function createSolanaLedger(options: SolanaLedgerOptions = {}): SolanaLed
   const faucet = ledgerKey('faucet');
   const leader = ledgerKey('leader');
   const fund = (address: string, amount: bigint) =>
-    svm.setAccount({ address: address as Address, lamports: toLamports(amount), data: new Uint8Array(0), executable: false, programAddress: systemProgram as Address, space: 0n });
+    svm.setAccount({
+      address: address as Address,
+      lamports: toLamports(amount),
+      data: new Uint8Array(0),
+      executable: false,
+      programAddress: systemProgram as Address,
+      space: 0n,
+    });
   fund(faucet.address, options.faucetLamports ?? 500_000_000n * 1_000_000_000n);
   fund(leader.address, 1_000_000_000n);
 
@@ -248,7 +255,8 @@ export function createSolanaLedger(options: SolanaLedgerOptions = {}): SolanaLed
     const message = pipe(
       createTransactionMessage({ version: 'legacy' }),
       (draft) => setTransactionMessageFeePayer(faucet.address as Address, draft),
-      (draft) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: toBlockhash(latest), lastValidBlockHeight: lastValidBlockHeight(latest) ?? 0n }, draft),
+      (draft) =>
+        setTransactionMessageLifetimeUsingBlockhash({ blockhash: toBlockhash(latest), lastValidBlockHeight: lastValidBlockHeight(latest) ?? 0n }, draft),
       (draft) => appendTransactionMessageInstruction(getTransferSolInstruction({ source: payer, destination: address as Address, amount }), draft),
     );
     const unsigned = compileTransaction(message);
@@ -287,7 +295,17 @@ export function createSolanaLedger(options: SolanaLedgerOptions = {}): SolanaLed
     isBlockhashValid,
     lastValidBlockHeight,
     simulate: (transaction, simulateOptions) =>
-      simulateOnLedger({ svm, read, isBlockhashValid, nonceValid, alreadyProcessed: (signature) => bySignature.has(signature) || processedMessages.has(messageKey(transaction)) }, transaction, simulateOptions),
+      simulateOnLedger(
+        {
+          svm,
+          read,
+          isBlockhashValid,
+          nonceValid,
+          alreadyProcessed: (signature) => bySignature.has(signature) || processedMessages.has(messageKey(transaction)),
+        },
+        transaction,
+        simulateOptions,
+      ),
     airdrop,
   };
 }

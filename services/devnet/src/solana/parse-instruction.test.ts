@@ -10,7 +10,7 @@ const token2022 = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
 const ata = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
 const memo = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 const computeBudget = 'ComputeBudget111111111111111111111111111111';
-const [a, b, c, d, e, f] = ['A', 'B', 'C', 'D', 'E', 'F'].map((letter) => letter.repeat(43) + '1') as [string, string, string, string, string, string];
+const [a, b, c, d, e, f] = ['A', 'B', 'C', 'D', 'E', 'F'].map((letter) => `${letter.repeat(43)}1`) as [string, string, string, string, string, string];
 
 function u32(value: number): number[] {
   const bytes = new Uint8Array(4);
@@ -23,7 +23,8 @@ function u64(value: bigint): number[] {
   return [...bytes];
 }
 const key = (address: string) => [...getAddressEncoder().encode(address as Address)];
-const parse = (program: string, accounts: string[], data: number[]) => JSON.parse(stringifyJson(parseInstructionJson(program, accounts, new Uint8Array(data), 1)));
+const parse = (program: string, accounts: string[], data: number[]) =>
+  JSON.parse(stringifyJson(parseInstructionJson(program, accounts, new Uint8Array(data), 1)));
 
 describe('jsonParsed instructions', () => {
   it.each([
@@ -39,14 +40,24 @@ describe('jsonParsed instructions', () => {
       program: system,
       accounts: [a, b],
       data: [...u32(0), ...u64(2_039_280n), ...u64(165n), ...key(token)],
-      parsed: { program: 'system', programId: system, parsed: { info: { lamports: 2039280, newAccount: b, owner: token, source: a, space: 165 }, type: 'createAccount' }, stackHeight: 1 },
+      parsed: {
+        program: 'system',
+        programId: system,
+        parsed: { info: { lamports: 2039280, newAccount: b, owner: token, source: a, space: 165 }, type: 'createAccount' },
+        stackHeight: 1,
+      },
     },
     {
       name: 'token transfer from a multisig',
       program: token,
       accounts: [a, b, c, d, e],
       data: [3, ...u64(42n)],
-      parsed: { program: 'spl-token', programId: token, parsed: { info: { amount: '42', destination: b, multisigAuthority: c, signers: [d, e], source: a }, type: 'transfer' }, stackHeight: 1 },
+      parsed: {
+        program: 'spl-token',
+        programId: token,
+        parsed: { info: { amount: '42', destination: b, multisigAuthority: c, signers: [d, e], source: a }, type: 'transfer' },
+        stackHeight: 1,
+      },
     },
     {
       name: 'Token-2022 transferChecked',
@@ -56,7 +67,10 @@ describe('jsonParsed instructions', () => {
       parsed: {
         program: 'spl-token',
         programId: token2022,
-        parsed: { info: { authority: d, destination: c, mint: b, source: a, tokenAmount: { amount: '1250000', decimals: 6, uiAmount: 1.25, uiAmountString: '1.25' } }, type: 'transferChecked' },
+        parsed: {
+          info: { authority: d, destination: c, mint: b, source: a, tokenAmount: { amount: '1250000', decimals: 6, uiAmount: 1.25, uiAmountString: '1.25' } },
+          type: 'transferChecked',
+        },
         stackHeight: 1,
       },
     },
@@ -65,7 +79,12 @@ describe('jsonParsed instructions', () => {
       program: token,
       accounts: [a, b],
       data: [6, 0, 0],
-      parsed: { program: 'spl-token', programId: token, parsed: { info: { authority: b, authorityType: 'mintTokens', mint: a, newAuthority: null }, type: 'setAuthority' }, stackHeight: 1 },
+      parsed: {
+        program: 'spl-token',
+        programId: token,
+        parsed: { info: { authority: b, authorityType: 'mintTokens', mint: a, newAuthority: null }, type: 'setAuthority' },
+        stackHeight: 1,
+      },
     },
     {
       name: 'initializeMint2 without freeze authority',
@@ -79,9 +98,20 @@ describe('jsonParsed instructions', () => {
       program: ata,
       accounts: [a, b, c, d, e, f],
       data: [],
-      parsed: { program: 'spl-associated-token-account', programId: ata, parsed: { info: { account: b, mint: d, source: a, systemProgram: e, tokenProgram: f, wallet: c }, type: 'create' }, stackHeight: 1 },
+      parsed: {
+        program: 'spl-associated-token-account',
+        programId: ata,
+        parsed: { info: { account: b, mint: d, source: a, systemProgram: e, tokenProgram: f, wallet: c }, type: 'create' },
+        stackHeight: 1,
+      },
     },
-    { name: 'memo', program: memo, accounts: [], data: [...Buffer.from('hi 🦖')], parsed: { program: 'spl-memo', programId: memo, parsed: 'hi 🦖', stackHeight: 1 } },
+    {
+      name: 'memo',
+      program: memo,
+      accounts: [],
+      data: [...Buffer.from('hi 🦖')],
+      parsed: { program: 'spl-memo', programId: memo, parsed: 'hi 🦖', stackHeight: 1 },
+    },
   ])('$name', ({ program, accounts, data, parsed }) => {
     expect(parse(program, accounts, data)).toEqual(parsed);
   });
@@ -101,15 +131,37 @@ describe('jsonParsed instructions', () => {
   it('parses the Token-2022 extension instructions the devnet world sends, as agave names them', () => {
     const signer = { address: b as Address, signTransactions: async () => [] };
     const cases = [
-      [token2022Program.getInitializeScaledUiAmountMintInstruction({ mint: a as Address, authority: b as Address, multiplier: 1.05 }), { type: 'initializeScaledUiAmountConfig', info: { authority: b, mint: a, multiplier: '1.05' } }],
       [
-        token2022Program.getUpdateMultiplierScaledUiMintInstruction({ mint: a as Address, authority: signer, multiplier: 2.1, effectiveTimestamp: 1_790_000_000n }),
+        token2022Program.getInitializeScaledUiAmountMintInstruction({ mint: a as Address, authority: b as Address, multiplier: 1.05 }),
+        { type: 'initializeScaledUiAmountConfig', info: { authority: b, mint: a, multiplier: '1.05' } },
+      ],
+      [
+        token2022Program.getUpdateMultiplierScaledUiMintInstruction({
+          mint: a as Address,
+          authority: signer,
+          multiplier: 2.1,
+          effectiveTimestamp: 1_790_000_000n,
+        }),
         { type: 'updateMultiplier', info: { authority: b, mint: a, newMultiplier: '2.1', newMultiplierTimestamp: 1_790_000_000 } },
       ],
-      [token2022Program.getInitializeMetadataPointerInstruction({ mint: a as Address, authority: b as Address, metadataAddress: a as Address }), { type: 'initializeMetadataPointer', info: { authority: b, metadataAddress: a, mint: a } }],
       [
-        token2022Program.getInitializeTokenMetadataInstruction({ metadata: a as Address, updateAuthority: b as Address, mint: a as Address, mintAuthority: signer, name: 'Devnet', symbol: 'DEV', uri: 'https://x.invalid' }),
-        { type: 'initializeTokenMetadata', info: { metadata: a, mint: a, mintAuthority: b, name: 'Devnet', symbol: 'DEV', updateAuthority: b, uri: 'https://x.invalid' } },
+        token2022Program.getInitializeMetadataPointerInstruction({ mint: a as Address, authority: b as Address, metadataAddress: a as Address }),
+        { type: 'initializeMetadataPointer', info: { authority: b, metadataAddress: a, mint: a } },
+      ],
+      [
+        token2022Program.getInitializeTokenMetadataInstruction({
+          metadata: a as Address,
+          updateAuthority: b as Address,
+          mint: a as Address,
+          mintAuthority: signer,
+          name: 'Devnet',
+          symbol: 'DEV',
+          uri: 'https://x.invalid',
+        }),
+        {
+          type: 'initializeTokenMetadata',
+          info: { metadata: a, mint: a, mintAuthority: b, name: 'Devnet', symbol: 'DEV', updateAuthority: b, uri: 'https://x.invalid' },
+        },
       ],
     ] as const;
     for (const [instruction, parsed] of cases) {

@@ -52,7 +52,10 @@ function parseSystem(data: Uint8Array, accounts: readonly string[]): Parsed {
     case 5: {
       const lamports = reader.u64();
       need(accounts, 5);
-      return { type: 'withdrawFromNonce', info: { nonceAccount: a(0), destination: a(1), recentBlockhashesSysvar: a(2), rentSysvar: a(3), nonceAuthority: a(4), lamports } };
+      return {
+        type: 'withdrawFromNonce',
+        info: { nonceAccount: a(0), destination: a(1), recentBlockhashesSysvar: a(2), rentSysvar: a(3), nonceAuthority: a(4), lamports },
+      };
     }
     case 6: {
       const authority = reader.pubkey();
@@ -111,17 +114,56 @@ function parseSystem(data: Uint8Array, accounts: readonly string[]): Parsed {
 }
 
 const authorityTypes = [
-  'mintTokens', 'freezeAccount', 'accountOwner', 'closeAccount', 'transferFeeConfig', 'withheldWithdraw', 'closeMint', 'interestRate',
-  'permanentDelegate', 'confidentialTransferMint', 'transferHookProgramId', 'confidentialTransferFeeConfig', 'metadataPointer',
-  'groupPointer', 'groupMemberPointer', 'scaledUiAmount', 'pause', 'permissionedBurn',
+  'mintTokens',
+  'freezeAccount',
+  'accountOwner',
+  'closeAccount',
+  'transferFeeConfig',
+  'withheldWithdraw',
+  'closeMint',
+  'interestRate',
+  'permanentDelegate',
+  'confidentialTransferMint',
+  'transferHookProgramId',
+  'confidentialTransferFeeConfig',
+  'metadataPointer',
+  'groupPointer',
+  'groupMemberPointer',
+  'scaledUiAmount',
+  'pause',
+  'permissionedBurn',
 ];
 const mintOwnedAuthorities = new Set(authorityTypes.filter((name) => name !== 'accountOwner' && name !== 'closeAccount'));
 const extensionTypeNames = [
-  'uninitialized', 'transferFeeConfig', 'transferFeeAmount', 'mintCloseAuthority', 'confidentialTransferMint', 'confidentialTransferAccount',
-  'defaultAccountState', 'immutableOwner', 'memoTransfer', 'nonTransferable', 'interestBearingConfig', 'cpiGuard', 'permanentDelegate',
-  'nonTransferableAccount', 'transferHook', 'transferHookAccount', 'confidentialTransferFeeConfig', 'confidentialTransferFeeAmount',
-  'metadataPointer', 'tokenMetadata', 'groupPointer', 'tokenGroup', 'groupMemberPointer', 'tokenGroupMember', 'confidentialMintBurn',
-  'scaledUiAmount', 'pausable', 'pausableAccount', 'permissionedBurn',
+  'uninitialized',
+  'transferFeeConfig',
+  'transferFeeAmount',
+  'mintCloseAuthority',
+  'confidentialTransferMint',
+  'confidentialTransferAccount',
+  'defaultAccountState',
+  'immutableOwner',
+  'memoTransfer',
+  'nonTransferable',
+  'interestBearingConfig',
+  'cpiGuard',
+  'permanentDelegate',
+  'nonTransferableAccount',
+  'transferHook',
+  'transferHookAccount',
+  'confidentialTransferFeeConfig',
+  'confidentialTransferFeeAmount',
+  'metadataPointer',
+  'tokenMetadata',
+  'groupPointer',
+  'tokenGroup',
+  'groupMemberPointer',
+  'tokenGroupMember',
+  'confidentialMintBurn',
+  'scaledUiAmount',
+  'pausable',
+  'pausableAccount',
+  'permissionedBurn',
 ];
 
 function checked(amount: bigint, decimals: number) {
@@ -151,11 +193,17 @@ function parseToken(data: Uint8Array, accounts: readonly string[]): Parsed {
       const m = reader.u8();
       need(accounts, tag === 2 ? 3 : 2);
       const first = tag === 2 ? 2 : 1;
-      return { type: tag === 2 ? 'initializeMultisig' : 'initializeMultisig2', info: { multisig: a(0), ...(tag === 2 ? { rentSysvar: a(1) } : {}), signers: accounts.slice(first), m } };
+      return {
+        type: tag === 2 ? 'initializeMultisig' : 'initializeMultisig2',
+        info: { multisig: a(0), ...(tag === 2 ? { rentSysvar: a(1) } : {}), signers: accounts.slice(first), m },
+      };
     }
     case 3:
       need(accounts, 3);
-      return { type: 'transfer', info: signers({ source: a(0), destination: a(1), amount: reader.u64().toString() }, accounts, 2, 'authority', 'multisigAuthority') };
+      return {
+        type: 'transfer',
+        info: signers({ source: a(0), destination: a(1), amount: reader.u64().toString() }, accounts, 2, 'authority', 'multisigAuthority'),
+      };
     case 4:
       need(accounts, 3);
       return { type: 'approve', info: signers({ source: a(0), delegate: a(1), amount: reader.u64().toString() }, accounts, 2, 'owner', 'multisigOwner') };
@@ -172,7 +220,10 @@ function parseToken(data: Uint8Array, accounts: readonly string[]): Parsed {
     }
     case 7:
       need(accounts, 3);
-      return { type: 'mintTo', info: signers({ mint: a(0), account: a(1), amount: reader.u64().toString() }, accounts, 2, 'mintAuthority', 'multisigMintAuthority') };
+      return {
+        type: 'mintTo',
+        info: signers({ mint: a(0), account: a(1), amount: reader.u64().toString() }, accounts, 2, 'mintAuthority', 'multisigMintAuthority'),
+      };
     case 8:
       need(accounts, 3);
       return { type: 'burn', info: signers({ account: a(0), mint: a(1), amount: reader.u64().toString() }, accounts, 2, 'authority', 'multisigAuthority') };
@@ -182,7 +233,10 @@ function parseToken(data: Uint8Array, accounts: readonly string[]): Parsed {
     case 10:
     case 11:
       need(accounts, 3);
-      return { type: tag === 10 ? 'freezeAccount' : 'thawAccount', info: signers({ account: a(0), mint: a(1) }, accounts, 2, 'freezeAuthority', 'multisigFreezeAuthority') };
+      return {
+        type: tag === 10 ? 'freezeAccount' : 'thawAccount',
+        info: signers({ account: a(0), mint: a(1) }, accounts, 2, 'freezeAuthority', 'multisigFreezeAuthority'),
+      };
     case 12:
     case 13: {
       const amount = reader.u64();
@@ -198,13 +252,19 @@ function parseToken(data: Uint8Array, accounts: readonly string[]): Parsed {
       const amount = reader.u64();
       const decimals = reader.u8();
       need(accounts, 3);
-      return { type: 'mintToChecked', info: signers({ mint: a(0), account: a(1), tokenAmount: checked(amount, decimals) }, accounts, 2, 'mintAuthority', 'multisigMintAuthority') };
+      return {
+        type: 'mintToChecked',
+        info: signers({ mint: a(0), account: a(1), tokenAmount: checked(amount, decimals) }, accounts, 2, 'mintAuthority', 'multisigMintAuthority'),
+      };
     }
     case 15: {
       const amount = reader.u64();
       const decimals = reader.u8();
       need(accounts, 3);
-      return { type: 'burnChecked', info: signers({ account: a(0), mint: a(1), tokenAmount: checked(amount, decimals) }, accounts, 2, 'authority', 'multisigAuthority') };
+      return {
+        type: 'burnChecked',
+        info: signers({ account: a(0), mint: a(1), tokenAmount: checked(amount, decimals) }, accounts, 2, 'authority', 'multisigAuthority'),
+      };
     }
     case 16:
     case 18: {
@@ -273,7 +333,10 @@ function parseAssociatedToken(data: Uint8Array, accounts: readonly string[]): Pa
   const a = (index: number) => accounts[index]!;
   if (kind === 0 || kind === 1) {
     need(accounts, 6);
-    return { type: kind === 0 ? 'create' : 'createIdempotent', info: { source: a(0), account: a(1), wallet: a(2), mint: a(3), systemProgram: a(4), tokenProgram: a(5) } };
+    return {
+      type: kind === 0 ? 'create' : 'createIdempotent',
+      info: { source: a(0), account: a(1), wallet: a(2), mint: a(3), systemProgram: a(4), tokenProgram: a(5) },
+    };
   }
   if (kind === 2) {
     need(accounts, 7);

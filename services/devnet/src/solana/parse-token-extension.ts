@@ -25,7 +25,10 @@ export function parseTokenExtension(data: Uint8Array, accounts: readonly string[
       const metadataAddress = reader.optionalPubkey();
       reader.end();
       need(accounts, 2);
-      return { type: 'updateMetadataPointer', info: signers({ mint: a(0), ...(metadataAddress ? { metadataAddress } : {}) }, accounts, 1, 'authority', 'multisigAuthority') };
+      return {
+        type: 'updateMetadataPointer',
+        info: signers({ mint: a(0), ...(metadataAddress ? { metadataAddress } : {}) }, accounts, 1, 'authority', 'multisigAuthority'),
+      };
     }
     throw new NotParsable();
   }
@@ -45,7 +48,13 @@ export function parseTokenExtension(data: Uint8Array, accounts: readonly string[
       need(accounts, 2);
       return {
         type: 'updateMultiplier',
-        info: signers({ mint: a(0), newMultiplier: rustF64Display(multiplier), newMultiplierTimestamp: effective }, accounts, 1, 'authority', 'multisigAuthority'),
+        info: signers(
+          { mint: a(0), newMultiplier: rustF64Display(multiplier), newMultiplierTimestamp: effective },
+          accounts,
+          1,
+          'authority',
+          'multisigAuthority',
+        ),
       };
     }
     throw new NotParsable();

@@ -132,7 +132,12 @@ function innerInstructionsJson(transaction: RecordedTransaction, parsed: boolean
     index: entry.index,
     instructions: entry.instructions.map((instruction) =>
       parsed
-        ? parseInstructionJson(keys[instruction.programIdIndex]!, instruction.accounts.map((index) => keys[index]!), getBase58Bytes(instruction.data), instruction.stackHeight)
+        ? parseInstructionJson(
+            keys[instruction.programIdIndex]!,
+            instruction.accounts.map((index) => keys[index]!),
+            getBase58Bytes(instruction.data),
+            instruction.stackHeight,
+          )
         : { programIdIndex: instruction.programIdIndex, accounts: instruction.accounts, data: instruction.data, stackHeight: instruction.stackHeight },
     ),
   }));

@@ -54,7 +54,11 @@ describe('the RPC server through @solana/kit', () => {
   let scaledMint: KeyPairSigner;
   const sent: Record<string, Signature> = {};
 
-  async function send(feePayer: KeyPairSigner, instructions: Instruction[], options: { skipPreflight?: boolean; version?: 'legacy' | 0 } = {}): Promise<Signature> {
+  async function send(
+    feePayer: KeyPairSigner,
+    instructions: Instruction[],
+    options: { skipPreflight?: boolean; version?: 'legacy' | 0 } = {},
+  ): Promise<Signature> {
     const { value: latest } = await rpc.getLatestBlockhash().send();
     const transaction = await pipe(
       createTransactionMessage({ version: options.version ?? 'legacy' }),
@@ -85,7 +89,10 @@ describe('the RPC server through @solana/kit', () => {
     const payerSpl = await ataOf('spl-token', payer.address, splMint.address);
     const aliceSpl = await ataOf('spl-token', alice.address, splMint.address);
     await send(payer, createMintInstructions(ledger, 'spl-token', payer, splMint, 2));
-    await send(payer, [createAtaInstruction('spl-token', payer, payer.address, splMint.address, payerSpl), mintToInstruction('spl-token', splMint.address, payerSpl, payer, 1_000n, 2)]);
+    await send(payer, [
+      createAtaInstruction('spl-token', payer, payer.address, splMint.address, payerSpl),
+      mintToInstruction('spl-token', splMint.address, payerSpl, payer, 1_000n, 2),
+    ]);
     server.sealNow();
     sent.spl = await send(payer, [
       createAtaInstruction('spl-token', payer, alice.address, splMint.address, aliceSpl),
@@ -96,13 +103,20 @@ describe('the RPC server through @solana/kit', () => {
     const payerScaled = await ataOf('token-2022', payer.address, scaledMint.address);
     const aliceScaled = await ataOf('token-2022', alice.address, scaledMint.address);
     await send(payer, createMintInstructions(ledger, 'token-2022', payer, scaledMint, 6, 1.5));
-    await send(payer, [createAtaInstruction('token-2022', payer, payer.address, scaledMint.address, payerScaled), mintToInstruction('token-2022', scaledMint.address, payerScaled, payer, 10_000_000n, 6)]);
+    await send(payer, [
+      createAtaInstruction('token-2022', payer, payer.address, scaledMint.address, payerScaled),
+      mintToInstruction('token-2022', scaledMint.address, payerScaled, payer, 10_000_000n, 6),
+    ]);
     await send(payer, [createAtaInstruction('token-2022', payer, alice.address, scaledMint.address, aliceScaled)]);
     server.sealNow();
-    sent.scaled = await send(payer, [transferCheckedInstruction('token-2022', scaledMint.address, payerScaled, aliceScaled, payer, 2_000_000n, 6)], { version: 0 });
+    sent.scaled = await send(payer, [transferCheckedInstruction('token-2022', scaledMint.address, payerScaled, aliceScaled, payer, 2_000_000n, 6)], {
+      version: 0,
+    });
     server.sealNow();
 
-    sent.failed = await send(alice, [getTransferSolInstruction({ source: alice, destination: bob.address, amount: lamports(50n * sol) })], { skipPreflight: true });
+    sent.failed = await send(alice, [getTransferSolInstruction({ source: alice, destination: bob.address, amount: lamports(50n * sol) })], {
+      skipPreflight: true,
+    });
     sent.priority = await send(payer, [
       getSetComputeUnitLimitInstruction({ units: 10_000 }),
       getSetComputeUnitPriceInstruction({ microLamports: 50_000n }),
@@ -132,21 +146,39 @@ describe('the RPC server through @solana/kit', () => {
     const keys = message.message.accountKeys;
     const at = async (owner: Address) => keys.indexOf(await ataOf('spl-token', owner, splMint.address));
     expect(meta!.preTokenBalances).toEqual([
-      { accountIndex: await at(payer.address), mint: splMint.address, owner: payer.address, programId: TOKEN_PROGRAM_ADDRESS, uiTokenAmount: { amount: '1000', decimals: 2, uiAmount: 10, uiAmountString: '10' } },
+      {
+        accountIndex: await at(payer.address),
+        mint: splMint.address,
+        owner: payer.address,
+        programId: TOKEN_PROGRAM_ADDRESS,
+        uiTokenAmount: { amount: '1000', decimals: 2, uiAmount: 10, uiAmountString: '10' },
+      },
     ]);
     expect(meta!.postTokenBalances).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ accountIndex: await at(payer.address), uiTokenAmount: { amount: '750', decimals: 2, uiAmount: 7.5, uiAmountString: '7.5' } }),
-        expect.objectContaining({ accountIndex: await at(alice.address), owner: alice.address, uiTokenAmount: { amount: '250', decimals: 2, uiAmount: 2.5, uiAmountString: '2.5' } }),
+        expect.objectContaining({
+          accountIndex: await at(alice.address),
+          owner: alice.address,
+          uiTokenAmount: { amount: '250', decimals: 2, uiAmount: 2.5, uiAmountString: '2.5' },
+        }),
       ]),
     );
     const parsed = await rpc.getTransaction(sent.spl!, { maxSupportedTransactionVersion: 0, encoding: 'jsonParsed' }).send();
     const inner = parsed!.meta!.innerInstructions!.find((entry) => entry.index === 0)!;
-    const kinds = inner.instructions.map((instruction) => ('parsed' in instruction ? `${instruction.program}:${(instruction.parsed as { type: string }).type}` : 'unparsed'));
-    expect(kinds).toEqual(expect.arrayContaining(['spl-token:getAccountDataSize', 'system:createAccount', 'spl-token:initializeImmutableOwner', 'spl-token:initializeAccount3']));
+    const kinds = inner.instructions.map((instruction) =>
+      'parsed' in instruction ? `${instruction.program}:${(instruction.parsed as { type: string }).type}` : 'unparsed',
+    );
+    expect(kinds).toEqual(
+      expect.arrayContaining(['spl-token:getAccountDataSize', 'system:createAccount', 'spl-token:initializeImmutableOwner', 'spl-token:initializeAccount3']),
+    );
     expect(inner.instructions.every((instruction) => instruction.stackHeight === 2)).toBe(true);
     const outer = parsed!.transaction.message.instructions[1]!;
-    expect(outer).toMatchObject({ program: 'spl-token', parsed: { type: 'transferChecked', info: { tokenAmount: { amount: '250', uiAmountString: '2.5' } } }, stackHeight: 1 });
+    expect(outer).toMatchObject({
+      program: 'spl-token',
+      parsed: { type: 'transferChecked', info: { tokenAmount: { amount: '250', uiAmountString: '2.5' } } },
+      stackHeight: 1,
+    });
   });
 
   it('reports Token-2022 ScaledUiAmount balances as raw amount x multiplier / 10^decimals', async () => {
@@ -162,7 +194,9 @@ describe('the RPC server through @solana/kit', () => {
     expect(data.parsed.info.tokenAmount).toEqual({ amount: '2000000', decimals: 6, uiAmount: 3, uiAmountString: '3' });
     expect(data.parsed.info.extensions).toEqual([{ extension: 'immutableOwner' }]);
     const spl = await rpc.getTokenAccountsByOwner(alice.address, { mint: splMint.address }, { encoding: 'jsonParsed' }).send();
-    expect((spl.value[0]!.account.data as { parsed: { info: { tokenAmount: { uiAmountString: string } } } }).parsed.info.tokenAmount.uiAmountString).toBe('2.5');
+    expect((spl.value[0]!.account.data as { parsed: { info: { tokenAmount: { uiAmountString: string } } } }).parsed.info.tokenAmount.uiAmountString).toBe(
+      '2.5',
+    );
     const balance = await rpc.getTokenAccountBalance(value[0]!.pubkey).send();
     expect(balance.value.uiAmountString).toBe('3');
   });
@@ -202,7 +236,9 @@ describe('the RPC server through @solana/kit', () => {
     const slot = await rpc.getSlot().send();
     const blocks = await rpc.getBlocks(0n, slot).send();
     expect(blocks).toEqual(Array.from({ length: Number(slot) + 1 }, (_, index) => BigInt(index)));
-    const [previous, last] = await Promise.all([slot - 1n, slot].map((at) => rpc.getBlock(at, { maxSupportedTransactionVersion: 0, transactionDetails: 'none' }).send()));
+    const [previous, last] = await Promise.all(
+      [slot - 1n, slot].map((at) => rpc.getBlock(at, { maxSupportedTransactionVersion: 0, transactionDetails: 'none' }).send()),
+    );
     expect(last!.previousBlockhash).toBe(previous!.blockhash);
     expect(last!.parentSlot).toBe(slot - 1n);
     expect(isSolanaError(await rejection(rpc.getBlock(slot + 1n).send()), SOLANA_ERROR__JSON_RPC__SERVER_ERROR_BLOCK_NOT_AVAILABLE)).toBe(true);

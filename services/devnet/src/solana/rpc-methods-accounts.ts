@@ -153,7 +153,10 @@ export const accountMethods: Record<string, RpcMethod> = {
     if (config.sortResults !== false) found = found.sort(byAddress);
     const accounts = found.map(({ pubkey, account }) => ({
       pubkey,
-      account: encoding === 'jsonParsed' && !isTokenProgram(program) ? encodeAccount(ledger.svm, account, 'base64', slice) : encodeAccount(ledger.svm, account, encoding, slice),
+      account:
+        encoding === 'jsonParsed' && !isTokenProgram(program)
+          ? encodeAccount(ledger.svm, account, 'base64', slice)
+          : encodeAccount(ledger.svm, account, encoding, slice),
     }));
     return config.withContext === true ? withContext(ledger, accounts) : accounts;
   },

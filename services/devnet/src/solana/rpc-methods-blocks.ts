@@ -165,7 +165,8 @@ export const blockMethods: Record<string, RpcMethod> = {
     if (signaturesValue.length > maxSignatureStatuses) throw invalidParams(`Too many inputs provided; max ${maxSignatureStatuses}`);
     const signatures = signaturesValue.map(signatureParam);
     const config = configParam(configValue);
-    const searchHistory = config.searchTransactionHistory === undefined || config.searchTransactionHistory === null ? false : boolParam(config.searchTransactionHistory);
+    const searchHistory =
+      config.searchTransactionHistory === undefined || config.searchTransactionHistory === null ? false : boolParam(config.searchTransactionHistory);
     const head = contextSlot(ledger);
     return withContext(
       ledger,

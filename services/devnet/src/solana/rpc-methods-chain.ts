@@ -57,8 +57,9 @@ export const chainMethods: Record<string, RpcMethod> = {
     const [data, config] = positional(params, 1);
     const text = stringParam(data);
     contextConfig(config, contextSlot(ledger));
-    if (text.length > maxBase64Size) throw invalidParams(`base64 encoded solana_message::versions::VersionedMessage too large: ${text.length} bytes (max: encoded/raw ${maxBase64Size}/1232)`);
-    let message;
+    if (text.length > maxBase64Size)
+      throw invalidParams(`base64 encoded solana_message::versions::VersionedMessage too large: ${text.length} bytes (max: encoded/raw ${maxBase64Size}/1232)`);
+    let message: ReturnType<typeof decodeMessage>;
     try {
       message = decodeMessage(new Uint8Array(base64.encode(text)));
     } catch (error) {

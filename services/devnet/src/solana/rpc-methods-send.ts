@@ -8,7 +8,18 @@ import { decodeMessage, verifySignatures, withRecentBlockhash } from './message.
 import { parseInstructionJson } from './parse-instruction.js';
 import { invalidParams, preflightFailure, signatureVerificationFailure } from './rpc-errors.js';
 import { tokenBalanceJson } from './rpc-encoding.js';
-import { boolParam, checkMinContextSlot, commitmentOf, configParam, enumParam, positional, pubkeyParam, stringParam, u64Param, type Config } from './rpc-params.js';
+import {
+  boolParam,
+  checkMinContextSlot,
+  commitmentOf,
+  configParam,
+  enumParam,
+  positional,
+  pubkeyParam,
+  stringParam,
+  u64Param,
+  type Config,
+} from './rpc-params.js';
 import { contextSlot, withContext, type RpcMethod } from './rpc-context.js';
 import { transactionErrorDisplay, type TransactionErrorJson } from './transaction-error.js';
 
@@ -28,14 +39,16 @@ function decodeWire(data: string, config: Config): Transaction {
   if (encoding === 'json' || encoding === 'jsonParsed') throw invalidParams(`unsupported encoding: ${encoding}. Supported encodings: base58, base64`);
   let bytes: Uint8Array;
   if (encoding === 'base64') {
-    if (data.length > maxBase64Size) throw invalidParams(`base64 encoded ${typeName} too large: ${data.length} bytes (max: encoded/raw ${maxBase64Size}/${packetDataSize})`);
+    if (data.length > maxBase64Size)
+      throw invalidParams(`base64 encoded ${typeName} too large: ${data.length} bytes (max: encoded/raw ${maxBase64Size}/${packetDataSize})`);
     try {
       bytes = new Uint8Array(base64.encode(data));
     } catch (error) {
       throw invalidParams(`invalid base64 encoding: ${(error as Error).message}`);
     }
   } else {
-    if (data.length > maxBase58Size) throw invalidParams(`base58 encoded ${typeName} too large: ${data.length} bytes (max: encoded/raw ${maxBase58Size}/${packetDataSize})`);
+    if (data.length > maxBase58Size)
+      throw invalidParams(`base58 encoded ${typeName} too large: ${data.length} bytes (max: encoded/raw ${maxBase58Size}/${packetDataSize})`);
     try {
       bytes = new Uint8Array(base58.encode(data));
     } catch (error) {
@@ -144,7 +157,12 @@ function simulateTransaction(params: unknown, ledger: SolanaLedger): unknown {
       ? result.innerInstructions.map((entry) => ({
           index: entry.index,
           instructions: entry.instructions.map((instruction) =>
-            parseInstructionJson(keys[instruction.programIdIndex]!, instruction.accounts.map((index) => keys[index]!), new Uint8Array(base58.encode(instruction.data)), instruction.stackHeight),
+            parseInstructionJson(
+              keys[instruction.programIdIndex]!,
+              instruction.accounts.map((index) => keys[index]!),
+              new Uint8Array(base58.encode(instruction.data)),
+              instruction.stackHeight,
+            ),
           ),
         }))
       : null,

@@ -124,13 +124,16 @@ export async function startSolanaRpcServer(options: SolanaRpcServerOptions): Pro
     ledger.seal(Math.max(previous, Math.floor(now() / 1000)));
   };
   const interval = options.slotIntervalMs ?? 400;
-  const timer = interval > 0 ? setInterval(() => {
-    try {
-      sealNow();
-    } catch (error) {
-      onError(error);
-    }
-  }, interval) : undefined;
+  const timer =
+    interval > 0
+      ? setInterval(() => {
+          try {
+            sealNow();
+          } catch (error) {
+            onError(error);
+          }
+        }, interval)
+      : undefined;
   timer?.unref();
 
   await new Promise<void>((resolve, reject) => {

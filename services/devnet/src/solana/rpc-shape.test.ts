@@ -15,7 +15,6 @@ import {
   pipe,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
   blockhash,
   type Address,
   type KeyPairSigner,
@@ -72,9 +71,16 @@ describe('RPC responses have the shapes of the documented examples', () => {
     fund(ledger, payer.address, 10_000_000_000n);
     payerAta = await ataOf('spl-token', payer.address, mint.address);
     ledger.send(await signed(ledger, payer, createMintInstructions(ledger, 'spl-token', payer, mint, 2)));
-    ledger.send(await signed(ledger, payer, [createAtaInstruction('spl-token', payer, payer.address, mint.address, payerAta), mintToInstruction('spl-token', mint.address, payerAta, payer, 9_864n, 2)]));
+    ledger.send(
+      await signed(ledger, payer, [
+        createAtaInstruction('spl-token', payer, payer.address, mint.address, payerAta),
+        mintToInstruction('spl-token', mint.address, payerAta, payer, 9_864n, 2),
+      ]),
+    );
     server.sealNow();
-    transferSignature = ledger.send(await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(1_000_000n) })])).signature;
+    transferSignature = ledger.send(
+      await signed(ledger, payer, [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(1_000_000n) })]),
+    ).signature;
     transferSlot = ledger.openSlot();
     server.sealNow();
     server.sealNow();
@@ -85,14 +91,18 @@ describe('RPC responses have the shapes of the documented examples', () => {
       const message = pipe(
         createTransactionMessage({ version: 'legacy' }),
         (draft) => setTransactionMessageFeePayerSigner(payer, draft),
-        (draft) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: blockhash(latest.blockhash), lastValidBlockHeight: latest.lastValidBlockHeight }, draft),
-        (draft) => appendTransactionMessageInstruction(getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(5n) }), draft),
+        (draft) =>
+          setTransactionMessageLifetimeUsingBlockhash({ blockhash: blockhash(latest.blockhash), lastValidBlockHeight: latest.lastValidBlockHeight }, draft),
+        (draft) =>
+          appendTransactionMessageInstruction(getTransferSolInstruction({ source: payer, destination: recipient.address, amount: lamports(5n) }), draft),
       );
       return getBase64Decoder().decode(getCompiledTransactionMessageEncoder().encode(compileTransactionMessage(message)));
     };
     // GetAccountDataSize (21) of the token program sets return data: the account size as a u64.
     const returnDataTransaction = async () => {
-      const transaction = await signed(ledger, payer, [{ programAddress: TOKEN_PROGRAM_ADDRESS, accounts: [{ address: mint.address, role: 0 }], data: new Uint8Array([21]) }]);
+      const transaction = await signed(ledger, payer, [
+        { programAddress: TOKEN_PROGRAM_ADDRESS, accounts: [{ address: mint.address, role: 0 }], data: new Uint8Array([21]) },
+      ]);
       return getBase64EncodedWireTransaction(transaction);
     };
     Object.assign(params, {
@@ -110,7 +120,10 @@ describe('RPC responses have the shapes of the documented examples', () => {
       getminimumbalanceforrentexemption: () => [50],
       getmultipleaccounts: () => [[payer.address, recipient.address], { encoding: 'base58' }],
       getsignaturesforaddress: () => [payer.address, { limit: 1 }],
-      getsignaturestatuses: () => [[transferSignature, '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW'], { searchTransactionHistory: true }],
+      getsignaturestatuses: () => [
+        [transferSignature, '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW'],
+        { searchTransactionHistory: true },
+      ],
       getslot: () => [{ commitment: 'finalized' }],
       gettokenaccountbalance: () => [payerAta],
       gettokenaccountsbyowner: () => [payer.address, { programId: TOKEN_PROGRAM_ADDRESS }, { encoding: 'jsonParsed' }],

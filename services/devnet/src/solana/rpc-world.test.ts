@@ -11,7 +11,9 @@ describe('the devnet world over RPC', () => {
     const world = await buildSolanaWorld(ledger, { seed: 'rpc-world', walletCount: 8, endTimestamp: 1_790_000_000, days: 20 });
     const failures: string[] = [];
     const call = async (method: string, params: unknown[]) => {
-      const text = await handleRpcBody(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), { ledger }, (error) => failures.push(`${method}: ${String(error)}`));
+      const text = await handleRpcBody(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), { ledger }, (error) =>
+        failures.push(`${method}: ${String(error)}`),
+      );
       const response = JSON.parse(text) as { result?: unknown; error?: unknown };
       if (response.error) failures.push(`${method} ${JSON.stringify(params).slice(0, 120)}: ${JSON.stringify(response.error)}`);
       return response.result as Record<string, unknown>;
@@ -22,8 +24,14 @@ describe('the devnet world over RPC', () => {
         for (const transactionDetails of ['full', 'accounts', 'signatures']) {
           const block = await call('getBlock', [Number(slot), { encoding, transactionDetails, maxSupportedTransactionVersion: 0 }]);
           if (encoding !== 'jsonParsed' || transactionDetails !== 'full') continue;
-          for (const transaction of block.transactions as { transaction: { message: { instructions: Record<string, unknown>[] } }; meta: { innerInstructions: { instructions: Record<string, unknown>[] }[] } }[]) {
-            const instructions = [...transaction.transaction.message.instructions, ...transaction.meta.innerInstructions.flatMap((entry) => entry.instructions)];
+          for (const transaction of block.transactions as {
+            transaction: { message: { instructions: Record<string, unknown>[] } };
+            meta: { innerInstructions: { instructions: Record<string, unknown>[] }[] };
+          }[]) {
+            const instructions = [
+              ...transaction.transaction.message.instructions,
+              ...transaction.meta.innerInstructions.flatMap((entry) => entry.instructions),
+            ];
             for (const instruction of instructions) if (!('parsed' in instruction)) unparsed.add(String(instruction.programId));
           }
         }

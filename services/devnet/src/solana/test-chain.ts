@@ -38,7 +38,12 @@ export interface SignOptions {
   blockhash?: { blockhash: string; lastValidBlockHeight: bigint };
 }
 
-export async function signed(ledger: SolanaLedger, payer: KeyPairSigner, instructions: readonly Instruction[], options: SignOptions = {}): Promise<Transaction> {
+export async function signed(
+  ledger: SolanaLedger,
+  payer: KeyPairSigner,
+  instructions: readonly Instruction[],
+  options: SignOptions = {},
+): Promise<Transaction> {
   const latest = options.blockhash ?? ledger.latestBlockhash();
   const budget: Instruction[] = [];
   if (options.priority?.unitLimit !== undefined) budget.push(getSetComputeUnitLimitInstruction({ units: options.priority.unitLimit }));
@@ -46,7 +51,8 @@ export async function signed(ledger: SolanaLedger, payer: KeyPairSigner, instruc
   const message = pipe(
     createTransactionMessage({ version: options.version ?? 'legacy' }),
     (draft) => setTransactionMessageFeePayerSigner(payer, draft),
-    (draft) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: blockhash(latest.blockhash), lastValidBlockHeight: latest.lastValidBlockHeight }, draft),
+    (draft) =>
+      setTransactionMessageLifetimeUsingBlockhash({ blockhash: blockhash(latest.blockhash), lastValidBlockHeight: latest.lastValidBlockHeight }, draft),
     (draft) => appendTransactionMessageInstructions([...budget, ...instructions], draft),
   );
   return signTransactionMessageWithSigners(message);
@@ -68,14 +74,18 @@ export function createMintInstructions(
   multiplier?: number,
 ): Instruction[] {
   const programAddress = tokenProgram(program);
-  const extensions = multiplier === undefined ? [] : [token2022.extension('ScaledUiAmountConfig', { authority: payer.address, multiplier, newMultiplierEffectiveTimestamp: 0n, newMultiplier: multiplier })];
+  const extensions =
+    multiplier === undefined
+      ? []
+      : [token2022.extension('ScaledUiAmountConfig', { authority: payer.address, multiplier, newMultiplierEffectiveTimestamp: 0n, newMultiplier: multiplier })];
   const space = BigInt(program === 'spl-token' ? splToken.getMintSize() : token2022.getMintSize(extensions));
   const create = getCreateAccountInstruction({ payer, newAccount: mint, lamports: ledger.svm.minimumBalanceForRentExemption(space), space, programAddress });
   const initialize =
     program === 'spl-token'
       ? splToken.getInitializeMint2Instruction({ mint: mint.address, decimals, mintAuthority: payer.address })
       : token2022.getInitializeMint2Instruction({ mint: mint.address, decimals, mintAuthority: payer.address });
-  const scaled = multiplier === undefined ? [] : [token2022.getInitializeScaledUiAmountMintInstruction({ mint: mint.address, authority: payer.address, multiplier })];
+  const scaled =
+    multiplier === undefined ? [] : [token2022.getInitializeScaledUiAmountMintInstruction({ mint: mint.address, authority: payer.address, multiplier })];
   return [create, ...scaled, initialize];
 }
 
@@ -88,12 +98,27 @@ export function createAtaInstruction(program: TokenProgramName, payer: KeyPairSi
   return splToken.getCreateAssociatedTokenIdempotentInstruction({ payer, ata, owner, mint, tokenProgram: tokenProgram(program) });
 }
 
-export function mintToInstruction(program: TokenProgramName, mint: Address, token: Address, authority: KeyPairSigner, amount: bigint, decimals: number): Instruction {
+export function mintToInstruction(
+  program: TokenProgramName,
+  mint: Address,
+  token: Address,
+  authority: KeyPairSigner,
+  amount: bigint,
+  decimals: number,
+): Instruction {
   const input = { mint, token, mintAuthority: authority, amount, decimals };
   return program === 'spl-token' ? splToken.getMintToCheckedInstruction(input) : token2022.getMintToCheckedInstruction(input);
 }
 
-export function transferCheckedInstruction(program: TokenProgramName, mint: Address, source: Address, destination: Address, owner: KeyPairSigner, amount: bigint, decimals: number): Instruction {
+export function transferCheckedInstruction(
+  program: TokenProgramName,
+  mint: Address,
+  source: Address,
+  destination: Address,
+  owner: KeyPairSigner,
+  amount: bigint,
+  decimals: number,
+): Instruction {
   const input = { source, mint, destination, authority: owner, amount, decimals };
   return program === 'spl-token' ? splToken.getTransferCheckedInstruction(input) : token2022.getTransferCheckedInstruction(input);
 }

@@ -22,7 +22,12 @@ describe('token amounts as the account decoder shows them', () => {
     expect(realNumberString(1_000_000_000n, 9)).toBe('1.000000000');
   });
 
-  const scaled = (multiplier: number, newMultiplier = multiplier, at = 1n): ScaledUiAmount => ({ authority: null, multiplier, newMultiplierEffectiveTimestamp: at, newMultiplier });
+  const scaled = (multiplier: number, newMultiplier = multiplier, at = 1n): ScaledUiAmount => ({
+    authority: null,
+    multiplier,
+    newMultiplierEffectiveTimestamp: at,
+    newMultiplier,
+  });
 
   it.each([
     [1n, 0, scaled(5), 0n, '5'],

@@ -2,7 +2,7 @@
 // string, the mint's decimals, `uiAmount` as an f64 and `uiAmountString` as exact decimal text.
 // Token-2022 ScaledUiAmount and InterestBearing mints scale the display amount the way
 // spl-token-2022-interface does (f64 arithmetic, printed with `decimals` places, zeros trimmed).
-import { F64, f64 } from './json.js';
+import { type F64, f64 } from './json.js';
 
 export interface UiTokenAmount {
   uiAmount: F64 | null;

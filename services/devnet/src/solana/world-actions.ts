@@ -4,13 +4,7 @@
 import type { Instruction, KeyPairSigner } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { getBurnCheckedInstruction } from '@solana-program/token-2022';
-import {
-  lamportsOf,
-  pickCounterparty,
-  tokenAmountOf,
-  type PlannedTransaction,
-  type SolanaWorldContext,
-} from './world-context.js';
+import { lamportsOf, pickCounterparty, tokenAmountOf, type PlannedTransaction, type SolanaWorldContext } from './world-context.js';
 import {
   closeAccountInstruction,
   createAtaInstruction,
@@ -72,7 +66,8 @@ export async function tokenTransferInstructions(
   const source = await context.ata(wallet.address, mint);
   const destination = await context.ata(recipient.address, mint);
   const instructions: Instruction[] = [];
-  if ((await tokenAmountOf(context, recipient.address, mint)) === undefined) instructions.push(createAtaInstruction(wallet, recipient.address, destination, mint));
+  if ((await tokenAmountOf(context, recipient.address, mint)) === undefined)
+    instructions.push(createAtaInstruction(wallet, recipient.address, destination, mint));
   instructions.push(
     style === 'checked'
       ? transferCheckedInstruction(mint, source, destination, wallet, amount)

@@ -73,12 +73,16 @@ export interface TransactionOptions {
 export async function signPlanned(ledger: SolanaLedger, planned: PlannedTransaction, options: TransactionOptions) {
   const latest = ledger.latestBlockhash();
   const budget = options.priorityFee
-    ? [getSetComputeUnitLimitInstruction({ units: options.priorityFee.unitLimit }), getSetComputeUnitPriceInstruction({ microLamports: options.priorityFee.microLamports })]
+    ? [
+        getSetComputeUnitLimitInstruction({ units: options.priorityFee.unitLimit }),
+        getSetComputeUnitPriceInstruction({ microLamports: options.priorityFee.microLamports }),
+      ]
     : [];
   const message = pipe(
     createTransactionMessage({ version: options.version }),
     (draft) => setTransactionMessageFeePayerSigner(planned.feePayer, draft),
-    (draft) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: blockhash(latest.blockhash), lastValidBlockHeight: latest.lastValidBlockHeight }, draft),
+    (draft) =>
+      setTransactionMessageLifetimeUsingBlockhash({ blockhash: blockhash(latest.blockhash), lastValidBlockHeight: latest.lastValidBlockHeight }, draft),
     (draft) => appendTransactionMessageInstructions([...budget, ...planned.instructions], draft),
   );
   return signTransactionMessageWithSigners(message);

@@ -36,7 +36,15 @@ export const solanaMintSpecs: readonly SolanaMintSpec[] = [
     scaled: true,
     kind: 'standard',
   },
-  { key: 'meta', program: 'token-2022', decimals: 9, symbol: 'DMETA', name: 'Devnet Meta Token', metadataUri: 'https://metadata.devnet.invalid/solana/dmeta.json', kind: 'standard' },
+  {
+    key: 'meta',
+    program: 'token-2022',
+    decimals: 9,
+    symbol: 'DMETA',
+    name: 'Devnet Meta Token',
+    metadataUri: 'https://metadata.devnet.invalid/solana/dmeta.json',
+    kind: 'standard',
+  },
   {
     key: 'spam',
     program: 'token-2022',
@@ -64,12 +72,7 @@ export function tokenProgramAddress(program: SolanaTokenProgram): Address {
  * extensions' initializers, InitializeMint, then TokenMetadata, which reallocates the account (so
  * it is created with the rent of its final size but the space of the fixed-size part).
  */
-export function createMintInstructions(
-  spec: SolanaMintSpec,
-  mint: KeyPairSigner,
-  authority: KeyPairSigner,
-  rentFor: (space: bigint) => bigint,
-): Instruction[] {
+export function createMintInstructions(spec: SolanaMintSpec, mint: KeyPairSigner, authority: KeyPairSigner, rentFor: (space: bigint) => bigint): Instruction[] {
   if (spec.program === 'spl-token') {
     const space = BigInt(splToken.getMintSize());
     return [
@@ -80,7 +83,9 @@ export function createMintInstructions(
   const fixed: token2022.ExtensionArgs[] = [];
   const initializers: Instruction[] = [];
   if (spec.scaled) {
-    fixed.push(token2022.extension('ScaledUiAmountConfig', { authority: authority.address, multiplier: 1, newMultiplierEffectiveTimestamp: 0n, newMultiplier: 1 }));
+    fixed.push(
+      token2022.extension('ScaledUiAmountConfig', { authority: authority.address, multiplier: 1, newMultiplierEffectiveTimestamp: 0n, newMultiplier: 1 }),
+    );
     initializers.push(token2022.getInitializeScaledUiAmountMintInstruction({ mint: mint.address, authority: authority.address, multiplier: 1 }));
   }
   const variable: token2022.ExtensionArgs[] = [];
@@ -101,7 +106,13 @@ export function createMintInstructions(
   const space = BigInt(token2022.getMintSize(fixed));
   const finalSpace = BigInt(token2022.getMintSize([...fixed, ...variable]));
   const instructions: Instruction[] = [
-    getCreateAccountInstruction({ payer: authority, newAccount: mint, lamports: rentFor(finalSpace), space, programAddress: token2022.TOKEN_2022_PROGRAM_ADDRESS }),
+    getCreateAccountInstruction({
+      payer: authority,
+      newAccount: mint,
+      lamports: rentFor(finalSpace),
+      space,
+      programAddress: token2022.TOKEN_2022_PROGRAM_ADDRESS,
+    }),
     ...initializers,
     token2022.getInitializeMintInstruction({ mint: mint.address, decimals: spec.decimals, mintAuthority: authority.address }),
   ];
@@ -163,7 +174,12 @@ export function closeAccountInstruction(mint: SolanaMint, account: Address, owne
 }
 
 export function updateMultiplierInstruction(mint: SolanaMint, multiplier: number, effectiveTimestamp: number): Instruction {
-  return token2022.getUpdateMultiplierScaledUiMintInstruction({ mint: mint.address, authority: mint.authority, multiplier, effectiveTimestamp: BigInt(effectiveTimestamp) });
+  return token2022.getUpdateMultiplierScaledUiMintInstruction({
+    mint: mint.address,
+    authority: mint.authority,
+    multiplier,
+    effectiveTimestamp: BigInt(effectiveTimestamp),
+  });
 }
 
 /** Raw amount of a token account (the u64 at byte 64 in both programs' layouts), or undefined when the account does not exist. */

@@ -43,10 +43,42 @@ describe('Solana registry entries', () => {
 
   test('verifies the real mints, one fungible per symbol across Solana chains, addresses as they are', () => {
     expect(entries.tokens.map((token) => [token.fungible_id, token.symbol, token.asset_class, token.implementations])).toEqual([
-      ['usdc', 'USDC', 'stablecoin', [{ chain_id: 'solana', address: at('MainusdcMint') }, { chain_id: 'solana-devnet', address: at('DevusdcMint') }]],
-      ['bonk', 'BONK', undefined, [{ chain_id: 'solana', address: at('MainbonkMint') }, { chain_id: 'solana-devnet', address: at('DevbonkMint') }]],
-      ['dstkx', 'DSTKx', undefined, [{ chain_id: 'solana', address: at('MainscaledMint') }, { chain_id: 'solana-devnet', address: at('DevscaledMint') }]],
-      ['dmeta', 'DMETA', undefined, [{ chain_id: 'solana', address: at('MainmetaMint') }, { chain_id: 'solana-devnet', address: at('DevmetaMint') }]],
+      [
+        'usdc',
+        'USDC',
+        'stablecoin',
+        [
+          { chain_id: 'solana', address: at('MainusdcMint') },
+          { chain_id: 'solana-devnet', address: at('DevusdcMint') },
+        ],
+      ],
+      [
+        'bonk',
+        'BONK',
+        undefined,
+        [
+          { chain_id: 'solana', address: at('MainbonkMint') },
+          { chain_id: 'solana-devnet', address: at('DevbonkMint') },
+        ],
+      ],
+      [
+        'dstkx',
+        'DSTKx',
+        undefined,
+        [
+          { chain_id: 'solana', address: at('MainscaledMint') },
+          { chain_id: 'solana-devnet', address: at('DevscaledMint') },
+        ],
+      ],
+      [
+        'dmeta',
+        'DMETA',
+        undefined,
+        [
+          { chain_id: 'solana', address: at('MainmetaMint') },
+          { chain_id: 'solana-devnet', address: at('DevmetaMint') },
+        ],
+      ],
     ]);
   });
 
@@ -75,7 +107,11 @@ describe('Solana registry entries', () => {
       pricing: {},
     };
     const merged = withSolanaRegistryEntries(evm, entries);
-    expect(merged.tokens.find((token) => token.fungible_id === 'usdc')!.implementations.map((entry) => entry.chain_id)).toEqual(['ethereum', 'solana', 'solana-devnet']);
+    expect(merged.tokens.find((token) => token.fungible_id === 'usdc')!.implementations.map((entry) => entry.chain_id)).toEqual([
+      'ethereum',
+      'solana',
+      'solana-devnet',
+    ]);
     expect(merged.tokens.map((token) => token.fungible_id)).toEqual(['usdc', 'bonk', 'dstkx', 'dmeta']);
     expect(Object.keys(merged.spam_tokens)).toEqual(['ethereum', 'solana', 'solana-devnet']);
     expect(evm.tokens[0]!.implementations).toHaveLength(1);

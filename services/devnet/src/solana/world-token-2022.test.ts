@@ -16,7 +16,17 @@ import {
 } from '@solana/kit';
 import * as token2022 from '@solana-program/token-2022';
 import { seededSigner } from './world-keys.js';
-import { createAtaInstruction, createAtaLookup, createMintInstructions, mintToInstruction, tokenAccountAmount, tokenProgramAddress, transferInstruction, type SolanaMint, type SolanaMintSpec } from './world-mints.js';
+import {
+  createAtaInstruction,
+  createAtaLookup,
+  createMintInstructions,
+  mintToInstruction,
+  tokenAccountAmount,
+  tokenProgramAddress,
+  transferInstruction,
+  type SolanaMint,
+  type SolanaMintSpec,
+} from './world-mints.js';
 
 describe('LiteSVM Token-2022', () => {
   let svm: LiteSVM;
@@ -90,7 +100,15 @@ describe('LiteSVM Token-2022', () => {
   });
 
   test('supports MetadataPointer + TokenMetadata: initialize, then update a field', async () => {
-    const spec: SolanaMintSpec = { key: 'meta', program: 'token-2022', decimals: 9, symbol: 'DMETA', name: 'Devnet Meta Token', metadataUri: 'https://metadata.devnet.invalid/m.json', kind: 'standard' };
+    const spec: SolanaMintSpec = {
+      key: 'meta',
+      program: 'token-2022',
+      decimals: 9,
+      symbol: 'DMETA',
+      name: 'Devnet Meta Token',
+      metadataUri: 'https://metadata.devnet.invalid/m.json',
+      kind: 'standard',
+    };
     const mint = await createMint(spec, 'meta');
     expect(extensions(mint.address)).toEqual([
       { __kind: 'MetadataPointer', authority: { __option: 'Some', value: mint.authority.address }, metadataAddress: { __option: 'Some', value: mint.address } },
@@ -105,13 +123,29 @@ describe('LiteSVM Token-2022', () => {
       },
     ]);
     svm.airdrop(mint.address, lamports(10_000_000n)); // rent for the longer name
-    await send([token2022.getUpdateTokenMetadataFieldInstruction({ metadata: mint.address, updateAuthority: mint.authority, field: token2022.tokenMetadataField('Name'), value: 'Devnet Meta Token v2' })]);
+    await send([
+      token2022.getUpdateTokenMetadataFieldInstruction({
+        metadata: mint.address,
+        updateAuthority: mint.authority,
+        field: token2022.tokenMetadataField('Name'),
+        value: 'Devnet Meta Token v2',
+      }),
+    ]);
     expect(extensions(mint.address)[1]).toMatchObject({ name: 'Devnet Meta Token v2' });
   });
 
-  test('supports both at once on one mint (the world\'s scaled mint carries its metadata)', async () => {
+  test("supports both at once on one mint (the world's scaled mint carries its metadata)", async () => {
     const mint = await createMint(
-      { key: 'scaled', program: 'token-2022', decimals: 6, symbol: 'DSTKx', name: 'Devnet Stock xStock', metadataUri: 'https://metadata.devnet.invalid/s.json', scaled: true, kind: 'standard' },
+      {
+        key: 'scaled',
+        program: 'token-2022',
+        decimals: 6,
+        symbol: 'DSTKx',
+        name: 'Devnet Stock xStock',
+        metadataUri: 'https://metadata.devnet.invalid/s.json',
+        scaled: true,
+        kind: 'standard',
+      },
       'both',
     );
     expect(extensions(mint.address).map((extension) => extension.__kind)).toEqual(['ScaledUiAmountConfig', 'MetadataPointer', 'TokenMetadata']);

@@ -21,7 +21,13 @@ function blocks(ledger: SolanaLedger, world: SolanaWorldManifest) {
   const sealed = [];
   for (let slot = 0n; slot <= BigInt(world.endSlot); slot++) {
     const block = ledger.block(slot);
-    if (block) sealed.push({ slot: block.slot, blockhash: block.blockhash, blockTime: block.blockTime, signatures: block.transactions.map((transaction) => transaction.signatures[0]) });
+    if (block)
+      sealed.push({
+        slot: block.slot,
+        blockhash: block.blockhash,
+        blockTime: block.blockTime,
+        signatures: block.transactions.map((transaction) => transaction.signatures[0]),
+      });
   }
   return sealed;
 }
@@ -141,7 +147,11 @@ describe('Solana world', () => {
     expect(times.at(-1)!).toBeLessThanOrEqual(world.endTimestamp);
     const config = extensionsOf(ledger, scaled.address).find((extension) => extension.__kind === 'ScaledUiAmountConfig');
     if (config?.__kind !== 'ScaledUiAmountConfig') throw new Error('no ScaledUiAmountConfig');
-    const state = { multiplier: config.multiplier, newMultiplier: config.newMultiplier, newMultiplierEffectiveTimestamp: Number(config.newMultiplierEffectiveTimestamp) };
+    const state = {
+      multiplier: config.multiplier,
+      newMultiplier: config.newMultiplier,
+      newMultiplierEffectiveTimestamp: Number(config.newMultiplierEffectiveTimestamp),
+    };
     expect(state).toEqual({ multiplier: scaledMultiplierSteps[0], newMultiplier: scaledMultiplierSteps[1], newMultiplierEffectiveTimestamp: times[2] });
     expect(multiplierAt(state, times[2]! - 1)).toBe('1.05');
     expect(multiplierAt(state, world.endTimestamp)).toBe('2.1');
@@ -173,7 +183,17 @@ describe('Solana world', () => {
     expect(transactions.some((transaction) => transaction.meta.innerInstructions.length > 0)).toBe(true);
     expect(transactions.some((transaction) => transaction.message.version === 0)).toBe(true);
     const labels = new Set(world.wallets.flatMap((wallet) => wallet.labels));
-    for (const label of ['faucet:receive-sol', 'sol:transfer', 'usdc:receive-mint', 'usdc:transfer-checked', 'bonk:transfer', 'scaled:transfer-checked', 'bonk:close-account', 'spam:receive-airdrop', 'compute-budget:priority-fee']) {
+    for (const label of [
+      'faucet:receive-sol',
+      'sol:transfer',
+      'usdc:receive-mint',
+      'usdc:transfer-checked',
+      'bonk:transfer',
+      'scaled:transfer-checked',
+      'bonk:close-account',
+      'spam:receive-airdrop',
+      'compute-budget:priority-fee',
+    ]) {
       expect([label, labels.has(label)]).toEqual([label, true]);
     }
     const spam = solanaMint(world, 'spam');

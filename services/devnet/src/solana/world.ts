@@ -81,7 +81,14 @@ export async function buildSolanaWorld(ledger: SolanaLedger, options: SolanaWorl
     mints[spec.key] = { ...spec, address: mintKey.address, programAddress: tokenProgramAddress(spec.program), authority };
   }
 
-  ledger.svm.setAccount({ address: funder.address, lamports: lamports(funderGenesisLamports), data: new Uint8Array(0), executable: false, programAddress: SYSTEM_PROGRAM_ADDRESS, space: 0n });
+  ledger.svm.setAccount({
+    address: funder.address,
+    lamports: lamports(funderGenesisLamports),
+    data: new Uint8Array(0),
+    executable: false,
+    programAddress: SYSTEM_PROGRAM_ADDRESS,
+    space: 0n,
+  });
 
   const context: SolanaWorldContext = { ledger, rng: rng.fork('actions'), funder, mints, ata: createAtaLookup(), time: genesis, joined: [], busy: new Set() };
   const records = new Map<Address, SolanaWalletRecord>();

@@ -237,8 +237,6 @@ export async function readDefiHoldings(client: ChainReader, manifest: DefiManife
     readStakingHolding(client, manifest.staking, wallet, at),
     readLendingPositions(client, manifest.lending, wallet, at),
   ]);
-  const lending = positions
-    .filter((position) => position.supplied > 0n || position.debt > 0n)
-    .map(({ token, supplied, debt }) => ({ token, supplied, debt }));
+  const lending = positions.filter((position) => position.supplied > 0n || position.debt > 0n).map(({ token, supplied, debt }) => ({ token, supplied, debt }));
   return { blockNumber, timestamp, vaults, staking, lending };
 }

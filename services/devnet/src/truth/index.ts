@@ -48,4 +48,13 @@ export async function readWalletTruth(client: TruthReader, chain: ChainWorld, wa
   ]);
   return { blockNumber, native, tokens, nfts, uniswapV2, uniswapV3, defi };
 }
-export { multiplierAt, readScaledUiAmount, solanaChainTime, solanaDisplayAmount, solanaLamports, solanaTokenHoldings, type SolanaTokenHolding, type SolanaTruthRpc } from './solana.js';
+export {
+  multiplierAt,
+  readScaledUiAmount,
+  solanaChainTime,
+  solanaDisplayAmount,
+  solanaLamports,
+  solanaTokenHoldings,
+  type SolanaTokenHolding,
+  type SolanaTruthRpc,
+} from './solana.js';

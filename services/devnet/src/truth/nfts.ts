@@ -55,9 +55,7 @@ async function erc1155Holdings(client: TruthClient, collection: NftCollection, w
 export async function nftHoldings(client: TruthClient, manifest: NftsManifest, wallet: Address, blockNumber: bigint): Promise<NftHolding[]> {
   const perCollection = await Promise.all(
     manifest.collections.map((collection) =>
-      collection.standard === 'erc721'
-        ? erc721Holdings(client, collection, wallet, blockNumber)
-        : erc1155Holdings(client, collection, wallet, blockNumber),
+      collection.standard === 'erc721' ? erc721Holdings(client, collection, wallet, blockNumber) : erc1155Holdings(client, collection, wallet, blockNumber),
     ),
   );
   return perCollection.flat();

@@ -25,7 +25,9 @@ const scaledMintData = getBase64Decoder().decode(
     decimals: 6,
     isInitialized: true,
     freezeAuthority: null,
-    extensions: [extension('ScaledUiAmountConfig', { authority: address(wallet), multiplier: 1.05, newMultiplierEffectiveTimestamp: 2_000n, newMultiplier: 2.1 })],
+    extensions: [
+      extension('ScaledUiAmountConfig', { authority: address(wallet), multiplier: 1.05, newMultiplierEffectiveTimestamp: 2_000n, newMultiplier: 2.1 }),
+    ],
   }),
 );
 
@@ -92,7 +94,7 @@ describe('Solana truth readers against the devnet RPC', () => {
   });
   afterAll(() => server.close());
 
-  test('read what the ledger holds for every wallet, with the scaled mint\'s multiplier in force', async () => {
+  test("read what the ledger holds for every wallet, with the scaled mint's multiplier in force", async () => {
     const rpc = createSolanaRpc(server.url);
     let scaledHolders = 0;
     for (const wallet of world.wallets) {
@@ -103,7 +105,14 @@ describe('Solana truth readers against the devnet RPC', () => {
         const [ata] = await findAssociatedTokenPda({ owner: wallet.address as Address, mint: mint.address as Address, tokenProgram });
         const account = ledger.svm.getAccount(ata);
         const amount = account.exists ? tokenAccountAmount(account.data as Uint8Array)! : 0n;
-        if (amount > 0n) expected.push({ mint: mint.address, program: mint.program, amount, decimals: mint.decimals, ...(mint.key === 'scaled' ? { multiplier: '2.1' } : {}) });
+        if (amount > 0n)
+          expected.push({
+            mint: mint.address,
+            program: mint.program,
+            amount,
+            decimals: mint.decimals,
+            ...(mint.key === 'scaled' ? { multiplier: '2.1' } : {}),
+          });
       }
       expected.sort((a, b) => (a.mint < b.mint ? -1 : 1));
       const holdings = await solanaTokenHoldings(rpc, wallet.address);

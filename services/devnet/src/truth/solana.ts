@@ -56,7 +56,7 @@ export async function readScaledUiAmount(rpc: SolanaTruthRpc, mint: string): Pro
   const decoded = getMintDecoder().decode(getBase64Encoder().encode(value.data[0]));
   if (decoded.extensions.__option === 'None') return undefined;
   const extension = decoded.extensions.value.find((entry) => entry.__kind === 'ScaledUiAmountConfig');
-  if (!extension || extension.__kind !== 'ScaledUiAmountConfig') return undefined;
+  if (extension?.__kind !== 'ScaledUiAmountConfig') return undefined;
   return {
     multiplier: extension.multiplier,
     newMultiplier: extension.newMultiplier,

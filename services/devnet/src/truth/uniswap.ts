@@ -80,7 +80,12 @@ export interface UniswapV3Position {
 }
 
 /** Every V3 position NFT the wallet owns at the block, valued at the pool's price then. */
-export async function readUniswapV3Positions(client: ReadClient, manifest: UniswapManifest, wallet: Address, blockNumber: bigint): Promise<UniswapV3Position[]> {
+export async function readUniswapV3Positions(
+  client: ReadClient,
+  manifest: UniswapManifest,
+  wallet: Address,
+  blockNumber: bigint,
+): Promise<UniswapV3Position[]> {
   const read = { blockNumber } as const;
   const positionManager = manifest.v3.positionManager;
   const count = await client.readContract({ ...read, address: positionManager, abi: positionManagerAbi, functionName: 'balanceOf', args: [wallet] });
@@ -98,7 +103,13 @@ export async function readUniswapV3Positions(client: ReadClient, manifest: Unisw
         functionName: 'positions',
         args: [tokenId],
       });
-      const pool = await client.readContract({ ...read, address: manifest.v3.factory, abi: v3FactoryAbi, functionName: 'getPool', args: [token0, token1, fee] });
+      const pool = await client.readContract({
+        ...read,
+        address: manifest.v3.factory,
+        abi: v3FactoryAbi,
+        functionName: 'getPool',
+        args: [token0, token1, fee],
+      });
       // The pool keeps one position per (owner, range): the position manager's aggregate of all its NFTs there.
       const poolPositionKey = keccak256(encodePacked(['address', 'int24', 'int24'], [positionManager, tickLower, tickUpper]));
       const [[sqrtPriceX96, tick], global0, global1, lower, upper, poolPosition] = await Promise.all([

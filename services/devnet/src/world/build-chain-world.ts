@@ -20,6 +20,7 @@ export interface ChainWorldSpec {
   /** Average number of actions per participating wallet over the whole history. */
   actionsPerWallet: number;
   reorgCount: number;
+  // biome-ignore lint/suspicious/noExplicitAny: modules differ in their manifest type; each is used only with its own
   modules: readonly ProtocolModule<any>[];
   artifacts: Artifacts;
   logger: Logger;
@@ -72,6 +73,7 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
     });
   }
   const activityStartBlock = Number(await session.client.getBlockNumber()) + 1;
+  // biome-ignore lint/suspicious/noExplicitAny: modules differ in their manifest type; each is used only with its own
   const actionSpecs: { module: ProtocolModule<any>; spec: ActionSpec }[] = spec.modules.flatMap((module) =>
     module.actions(deployed[module.name]).map((action) => ({ module, spec: action })),
   );
@@ -94,9 +96,7 @@ export async function buildChainWorld(session: ChainSession, spec: ChainWorldSpe
   // Wallets join over the first 40% of the history; at least two are there from the first block
   // so that every action has counterparties.
   const joinRng = rng.fork('join');
-  const joinIndex = new Map<Address, number>(
-    wallets.map((wallet, index) => [wallet, index < 2 ? 0 : joinRng.int(0, Math.floor(blockCount * 0.4))]),
-  );
+  const joinIndex = new Map<Address, number>(wallets.map((wallet, index) => [wallet, index < 2 ? 0 : joinRng.int(0, Math.floor(blockCount * 0.4))]));
   const reorgRng = rng.fork('reorgs');
   const reorgAt = new Map<number, number>();
   // After the joining window, so no orphaned block held a wallet's first funds, and never reaching

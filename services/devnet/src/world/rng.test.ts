@@ -2,7 +2,14 @@ import { createRng } from './rng.js';
 
 describe('createRng', () => {
   test('the same seed gives the same sequence; another seed or fork differs', () => {
-    const draw = (seed: string) => Array.from({ length: 5 }, (() => { const rng = createRng(seed); return () => rng.next(); })());
+    const draw = (seed: string) =>
+      Array.from(
+        { length: 5 },
+        (() => {
+          const rng = createRng(seed);
+          return () => rng.next();
+        })(),
+      );
     expect(draw('a')).toEqual(draw('a'));
     expect(draw('a')).not.toEqual(draw('b'));
     expect(createRng('a').fork('x').next()).toBe(createRng('a').fork('x').next());
@@ -21,7 +28,11 @@ describe('createRng', () => {
   test('weighted picks follow the weights and never pick weight 0', () => {
     const rng = createRng('weights');
     const picks = Array.from({ length: 4000 }, () =>
-      rng.weighted([{ weight: 3, value: 'a' }, { weight: 1, value: 'b' }, { weight: 0, value: 'never' }]),
+      rng.weighted([
+        { weight: 3, value: 'a' },
+        { weight: 1, value: 'b' },
+        { weight: 0, value: 'never' },
+      ]),
     );
     const a = picks.filter((pick) => pick === 'a').length;
     expect(picks).not.toContain('never');

@@ -41,7 +41,7 @@ export function createRng(seed: string): Rng {
     bigint(min, max) {
       const span = max - min + 1n;
       let value = 0n;
-      for (let bits = 0n; (1n << bits) < span * 1024n; bits += 32n) value = (value << 32n) | BigInt(Math.floor(next() * 2 ** 32));
+      for (let bits = 0n; 1n << bits < span * 1024n; bits += 32n) value = (value << 32n) | BigInt(Math.floor(next() * 2 ** 32));
       return min + (value % span);
     },
     chance: (probability) => next() < probability,

@@ -71,10 +71,7 @@ const organizationFields = {
  * Creates an API key for the named organization, creating the organization or updating the
  * settings given in `request`. The returned key is the only copy: only its hash is stored.
  */
-export async function createOrganizationKey(
-  prisma: PrismaClient,
-  request: OrganizationKeyRequest,
-): Promise<{ key: string; organization: Organization }> {
+export async function createOrganizationKey(prisma: PrismaClient, request: OrganizationKeyRequest): Promise<{ key: string; organization: Organization }> {
   const parsed = keyRequestSchema.safeParse(request);
   if (!parsed.success) {
     throw new InvalidKeyRequestError(parsed.error.issues.map((issue) => issue.message).join('; '));

@@ -35,7 +35,8 @@ export function parseBasicApiKey(header: string | undefined): { key: string } | 
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon === -1) return { problem: 'the Authorization header must carry the API key followed by a colon (an empty password); the colon is missing' };
-  if (colon !== decoded.length - 1) return { problem: 'the Authorization header must carry the API key followed by a colon and no password; a password was sent' };
+  if (colon !== decoded.length - 1)
+    return { problem: 'the Authorization header must carry the API key followed by a colon and no password; a password was sent' };
   if (colon === 0) return { problem: 'the Authorization header carries no API key before the colon' };
   return { key: decoded.slice(0, colon) };
 }
@@ -64,7 +65,12 @@ export function authenticate(lookup: OrganizationLookup): RequestHandler {
  */
 export function cachedLookup(
   lookup: OrganizationLookup,
-  { ttlMs = 30_000, negativeTtlMs = 5_000, maxEntries = 10_000, now = Date.now }: { ttlMs?: number; negativeTtlMs?: number; maxEntries?: number; now?: () => number } = {},
+  {
+    ttlMs = 30_000,
+    negativeTtlMs = 5_000,
+    maxEntries = 10_000,
+    now = Date.now,
+  }: { ttlMs?: number; negativeTtlMs?: number; maxEntries?: number; now?: () => number } = {},
 ): CachedLookup {
   const cache = new Map<string, { organization: Organization | null; expiresAt: number; refreshAt: number }>();
   const running = new Map<string, Promise<Organization | null>>();

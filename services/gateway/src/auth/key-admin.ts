@@ -13,7 +13,14 @@ export interface ApiKeyListing {
 
 const listingFields = { id: true, prefix: true, createdAt: true, revokedAt: true, expiresAt: true, organization: { select: { name: true } } } as const;
 
-function toListing(row: { id: string; prefix: string; createdAt: Date; revokedAt: Date | null; expiresAt: Date | null; organization: { name: string } }): ApiKeyListing {
+function toListing(row: {
+  id: string;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  organization: { name: string };
+}): ApiKeyListing {
   return { id: row.id, prefix: row.prefix, organization: row.organization.name, createdAt: row.createdAt, revokedAt: row.revokedAt, expiresAt: row.expiresAt };
 }
 
@@ -59,7 +66,12 @@ export async function rotateApiKey(
   const previousUntil = options.previousValidMs ? new Date(now.getTime() + options.previousValidMs) : undefined;
   const [created] = await prisma.$transaction([
     prisma.apiKey.create({
-      data: { keyHash: hashApiKey(key), prefix: displayPrefix(key), expiresAt: options.expiresAt ?? null, organization: { connect: { name: old.organization } } },
+      data: {
+        keyHash: hashApiKey(key),
+        prefix: displayPrefix(key),
+        expiresAt: options.expiresAt ?? null,
+        organization: { connect: { name: old.organization } },
+      },
       select: listingFields,
     }),
     previousUntil === undefined

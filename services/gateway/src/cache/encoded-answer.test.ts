@@ -4,7 +4,13 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import express from 'express';
 import { compressionThreshold, encodeAnswer, encodedSize, sendEncoded, type EncodedAnswer } from './encoded-answer.js';
 
-const large = JSON.stringify({ data: Array.from({ length: 400 }, (_, index) => ({ type: 'transactions', id: `tx-${index}`, attributes: { hash: `0x${index.toString(16).padStart(64, '0')}` } })) });
+const large = JSON.stringify({
+  data: Array.from({ length: 400 }, (_, index) => ({
+    type: 'transactions',
+    id: `tx-${index}`,
+    attributes: { hash: `0x${index.toString(16).padStart(64, '0')}` },
+  })),
+});
 const small = JSON.stringify({ data: { type: 'portfolio', id: '0xabc' } });
 
 describe('encodeAnswer', () => {
@@ -38,11 +44,14 @@ describe('sendEncoded', () => {
   /** The raw answer: headers and bytes as sent, nothing decoded. */
   function get(path: string, acceptEncoding?: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
     return new Promise((resolve, reject) => {
-      const outgoing = request({ host: '127.0.0.1', port, path, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
-      });
+      const outgoing = request(
+        { host: '127.0.0.1', port, path, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        },
+      );
       outgoing.on('error', reject);
       outgoing.end();
     });

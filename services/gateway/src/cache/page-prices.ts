@@ -27,7 +27,9 @@ export interface PagePriceTableOptions {
  */
 export function createPagePriceTable(referenceData: ReferenceDataClient, options: PagePriceTableOptions = {}): PagePriceTable {
   const { versions } = options;
-  const cache = versions ? createPointPriceCache({ versions, settleSeconds: options.settleSeconds ?? 600, maxEntries: options.maxEntries ?? 200_000 }) : undefined;
+  const cache = versions
+    ? createPointPriceCache({ versions, settleSeconds: options.settleSeconds ?? 600, maxEntries: options.maxEntries ?? 200_000 })
+    : undefined;
 
   return {
     async prices(context, currency, records) {
@@ -35,13 +37,23 @@ export function createPagePriceTable(referenceData: ReferenceDataClient, options
       if (queries.length === 0) return noPrices;
       // Redis unreachable: nothing kept can be trusted, and nothing asked is kept.
       const baseline = await cache?.refresh().catch(() => undefined);
-      const keys: PriceLookupKey[] = queries.map((query) => ({ currency, network: context.network, chainId: query.token!.chainId, asset: query.token!.address, timestamp: Number(query.timestamp) }));
+      const keys: PriceLookupKey[] = queries.map((query) => ({
+        currency,
+        network: context.network,
+        chainId: query.token!.chainId,
+        asset: query.token!.address,
+        timestamp: Number(query.timestamp),
+      }));
       const prices = keys.map((key) => (baseline ? cache!.get(key) : null));
       const missing = prices.flatMap((price, index) => (price === null ? [index] : []));
       if (missing.length > 0) {
         const answers = await pricesAt(referenceData, { context, currency, queries: missing.map((index) => queries[index]!) });
         missing.forEach((index, position) => (prices[index] = answers[position]));
-        if (baseline) cache!.keep(baseline, missing.map((index, position) => ({ key: keys[index]!, price: answers[position] })));
+        if (baseline)
+          cache!.keep(
+            baseline,
+            missing.map((index, position) => ({ key: keys[index]!, price: answers[position] })),
+          );
       }
       return pagePrices(
         queries,

@@ -12,7 +12,12 @@ import { gatewayCacheObserver } from './response-cache.js';
  */
 export type PositionRows = VersionedCache<ListPositionsResponse>;
 
-export function createPositionRows(options: { versions: Pick<ChangeVersions, 'walletTokens'>; logger: Logger; maxBytes: number; maxAgeMs: number }): PositionRows {
+export function createPositionRows(options: {
+  versions: Pick<ChangeVersions, 'walletTokens'>;
+  logger: Logger;
+  maxBytes: number;
+  maxAgeMs: number;
+}): PositionRows {
   return createVersionedCache<ListPositionsResponse>({
     tokens: (wallet, data) => options.versions.walletTokens(wallet, data),
     versionOf: unpricedVersion,

@@ -54,20 +54,49 @@ describe('recent tokens', () => {
     const events: string[] = [];
     const recent = createRecentTokens({ maxWallets: 10 });
     const lookup = { directory: recordingDirectory(events, true), context, currency: 'eur' };
-    await recent.alongside('wallet', lookup, async () => ['0xa'], (shown) => shown.map(token));
-    await expect(recent.alongside('wallet', lookup, async () => ['0xa'], (shown) => shown.map(token))).resolves.toEqual(['0xa']);
+    await recent.alongside(
+      'wallet',
+      lookup,
+      async () => ['0xa'],
+      (shown) => shown.map(token),
+    );
+    await expect(
+      recent.alongside(
+        'wallet',
+        lookup,
+        async () => ['0xa'],
+        (shown) => shown.map(token),
+      ),
+    ).resolves.toEqual(['0xa']);
     expect(events).toEqual(['lookup eur 0xa']);
   });
 
-  test('a failed computation is the caller\'s failure, and leaves the remembered tokens as they were', async () => {
+  test("a failed computation is the caller's failure, and leaves the remembered tokens as they were", async () => {
     const events: string[] = [];
     const recent = createRecentTokens({ maxWallets: 10 });
     const lookup = { directory: recordingDirectory(events), context, currency: 'usd' };
-    await recent.alongside('wallet', lookup, async () => ['0xa'], (shown) => shown.map(token));
-    await expect(recent.alongside('wallet', lookup, async () => Promise.reject(new Error('positions is away')), (shown: string[]) => shown.map(token))).rejects.toThrow('positions is away');
+    await recent.alongside(
+      'wallet',
+      lookup,
+      async () => ['0xa'],
+      (shown) => shown.map(token),
+    );
+    await expect(
+      recent.alongside(
+        'wallet',
+        lookup,
+        async () => Promise.reject(new Error('positions is away')),
+        (shown: string[]) => shown.map(token),
+      ),
+    ).rejects.toThrow('positions is away');
     await new Promise((resolve) => setTimeout(resolve, 40));
     events.length = 0;
-    await recent.alongside('wallet', lookup, async () => ['0xb'], (shown) => shown.map(token));
+    await recent.alongside(
+      'wallet',
+      lookup,
+      async () => ['0xb'],
+      (shown) => shown.map(token),
+    );
     expect(events).toEqual(['lookup usd 0xa', 'lookup answered']);
   });
 
@@ -75,8 +104,18 @@ describe('recent tokens', () => {
     const events: string[] = [];
     const recent = createRecentTokens({ maxWallets: 10 });
     const lookup = { directory: recordingDirectory(events, false, false), context, currency: 'usd' };
-    await recent.alongside('wallet', lookup, async () => ['0xa'], (shown) => shown.map(token));
-    await recent.alongside('wallet', lookup, async () => ['0xa'], (shown) => shown.map(token));
+    await recent.alongside(
+      'wallet',
+      lookup,
+      async () => ['0xa'],
+      (shown) => shown.map(token),
+    );
+    await recent.alongside(
+      'wallet',
+      lookup,
+      async () => ['0xa'],
+      (shown) => shown.map(token),
+    );
     expect(events).toEqual([]);
   });
 

@@ -9,7 +9,12 @@ import { gatewayCacheObserver } from './response-cache.js';
  * move recomputes the answers that show them without reading the transactions again. Counted in
  * the answer-cache metrics under the route `transactions page`.
  */
-export function createTransactionPages(options: { versions: Pick<ChangeVersions, 'walletTokens'>; logger: Logger; maxBytes: number; maxAgeMs: number }): VersionedCache<ListWalletTransactionsResponse> {
+export function createTransactionPages(options: {
+  versions: Pick<ChangeVersions, 'walletTokens'>;
+  logger: Logger;
+  maxBytes: number;
+  maxAgeMs: number;
+}): VersionedCache<ListWalletTransactionsResponse> {
   return createVersionedCache<ListWalletTransactionsResponse>({
     tokens: (wallet, data) => options.versions.walletTokens(wallet, data),
     versionOf: unpricedVersion,

@@ -53,7 +53,17 @@ export function parseKeysRotateArgs(args: string[], now: number = Date.now()): R
 /** One key per line, aligned columns; `-` where a time is absent. */
 export function formatKeyListing(keys: readonly ApiKeyListing[]): string {
   const time = (value: Date | null) => (value === null ? '-' : value.toISOString());
-  const rows = [['id', 'prefix', 'organization', 'created', 'revoked', 'expires'], ...keys.map((key) => [key.id, key.prefix, key.organization, time(key.createdAt), time(key.revokedAt), time(key.expiresAt)])];
+  const rows = [
+    ['id', 'prefix', 'organization', 'created', 'revoked', 'expires'],
+    ...keys.map((key) => [key.id, key.prefix, key.organization, time(key.createdAt), time(key.revokedAt), time(key.expiresAt)]),
+  ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return `${rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }

@@ -47,7 +47,7 @@ async function keysCommand(command: string | undefined, args: string[]): Promise
       const { key, organization } = await withDatabase((prisma) => createOrganizationKey(prisma, request));
       const limits = (value: number | null) => (value === null ? 'deployment default' : String(value));
       process.stdout.write(
-        [
+        `${[
           `organization: ${organization.name} (${organization.id})`,
           `roles:        ${organization.roles.join(', ') || '(none)'}`,
           `addons:       ${organization.addons.join(', ') || '(none)'}`,
@@ -55,7 +55,7 @@ async function keysCommand(command: string | undefined, args: string[]): Promise
           `expires:      ${request.expiresAt?.toISOString() ?? 'never (until revoked)'}`,
           'api key (shown once; store it now):',
           key,
-        ].join('\n') + '\n',
+        ].join('\n')}\n`,
       );
       return 0;
     }
@@ -78,7 +78,7 @@ async function keysCommand(command: string | undefined, args: string[]): Promise
       process.stdout.write(`previous key ${previous.id} (${previous.prefix}...): ${until}\n`);
       if (previous.revokedAt) await announceRevocation();
       // The key last, as keys create prints it.
-      process.stdout.write([`new key ${created.id} for ${created.organization} (shown once; store it now):`, key].join('\n') + '\n');
+      process.stdout.write(`${[`new key ${created.id} for ${created.organization} (shown once; store it now):`, key].join('\n')}\n`);
       return 0;
     }
     default:

@@ -21,7 +21,7 @@ export interface OpenApiArgs {
 
 /** Parses the arguments that follow `openapi`. */
 export function parseOpenApiArgs(args: string[]): OpenApiArgs {
-  let values;
+  let values: { out?: string; 'public-url'?: string };
   try {
     ({ values } = parseArgs({ args, strict: true, allowPositionals: false, options: { out: { type: 'string' }, 'public-url': { type: 'string' } } }));
   } catch (error) {

@@ -73,10 +73,7 @@ export function createBackends(addresses: {
   const chart = createGrpcClient(ChartClient, addresses.chart ?? serviceAddressEnv.shape.CHART_GRPC_ADDRESS.parse(undefined));
   const pnl = createGrpcClient(PnlClient, addresses.pnl ?? serviceAddressEnv.shape.PNL_GRPC_ADDRESS.parse(undefined));
   const nft = createGrpcClient(NftClient, addresses.nft ?? serviceAddressEnv.shape.NFT_GRPC_ADDRESS.parse(undefined));
-  const subscription = createGrpcClient(
-    SubscriptionClient,
-    addresses.subscription ?? serviceAddressEnv.shape.SUBSCRIPTION_GRPC_ADDRESS.parse(undefined),
-  );
+  const subscription = createGrpcClient(SubscriptionClient, addresses.subscription ?? serviceAddressEnv.shape.SUBSCRIPTION_GRPC_ADDRESS.parse(undefined));
   return {
     referenceData,
     fungibles,

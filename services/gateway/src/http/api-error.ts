@@ -30,7 +30,6 @@ export const titles = {
 
 export type ErrorStatus = keyof typeof titles;
 
-export const apiError = (status: ErrorStatus, detail: string, headers?: Record<string, string>) =>
-  new ApiError(status, titles[status], detail, headers);
+export const apiError = (status: ErrorStatus, detail: string, headers?: Record<string, string>) => new ApiError(status, titles[status], detail, headers);
 
 export const errorBody = (error: ApiError) => ({ errors: [{ title: error.title, detail: error.detail }] });

@@ -39,7 +39,9 @@ describe('refuseOversizedBodies', () => {
     });
 
   test.each([['POST'], ['GET']])('a %s declaring 99,999,999,999 body bytes is answered 413 at once and its connection closed', async (method) => {
-    const { answer, closed } = await sendHead(`${method} /v1/anything HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 99999999999\r\n\r\n`);
+    const { answer, closed } = await sendHead(
+      `${method} /v1/anything HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 99999999999\r\n\r\n`,
+    );
     expect(closed).toBe(true);
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toContain('"detail":"request body: declared 99999999999 bytes, more than the 1048576 any endpoint reads"');

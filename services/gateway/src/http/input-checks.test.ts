@@ -5,7 +5,7 @@ describe('nulCharacterPath', () => {
     ['a\0b', []],
     [{ a: 'x', b: 'y\0' }, ['b']],
     [{ list: ['ok', { deep: '\0' }] }, ['list', 1, 'deep']],
-    [{ ['bad\0key']: 1 }, ['bad\0key']],
+    [{ 'bad\0key': 1 }, ['bad\0key']],
   ])('%j has one at %j', (value, path) => {
     expect(nulCharacterPath(value)).toEqual(path);
   });
@@ -19,7 +19,10 @@ describe('arrayFormKey', () => {
   const parameters = ['currency', 'filter[chain_ids]', 'page[size]'];
 
   test('finds a known parameter in array or index form', () => {
-    expect(arrayFormKey({ currency: 'usd', 'filter[chain_ids][]': 'base' }, parameters)).toEqual({ key: 'filter[chain_ids][]', parameter: 'filter[chain_ids]' });
+    expect(arrayFormKey({ currency: 'usd', 'filter[chain_ids][]': 'base' }, parameters)).toEqual({
+      key: 'filter[chain_ids][]',
+      parameter: 'filter[chain_ids]',
+    });
     expect(arrayFormKey({ 'currency[0]': 'usd' }, parameters)).toEqual({ key: 'currency[0]', parameter: 'currency' });
   });
 

@@ -22,10 +22,14 @@ export const requestContext: RequestHandler = (req, res, next) => {
     if (value) carrier[name] = value;
   }
   const parent = propagation.extract(context.active(), carrier);
-  const span = tracer.startSpan(`${req.method} ${req.path}`, {
-    kind: SpanKind.SERVER,
-    attributes: { 'http.request.method': req.method, 'url.path': req.path, 'request.id': requestId },
-  }, parent);
+  const span = tracer.startSpan(
+    `${req.method} ${req.path}`,
+    {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': req.method, 'url.path': req.path, 'request.id': requestId },
+    },
+    parent,
+  );
   res.on('finish', () => {
     span.setAttribute('http.response.status_code', res.statusCode);
     if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });

@@ -12,7 +12,10 @@ import { buildOpenApiDocument, createOpenApiRegistryComponents } from './documen
 
 describe('OpenAPI document', () => {
   const registry = new OpenAPIRegistry();
-  for (const [path, schema] of [['/positions', positionListResponseSchema], ['/transactions', transactionListResponseSchema]] as const) {
+  for (const [path, schema] of [
+    ['/positions', positionListResponseSchema],
+    ['/transactions', transactionListResponseSchema],
+  ] as const) {
     registry.registerPath({ method: 'get', path, responses: { 200: { description: 'Success', content: { 'application/json': { schema } } } } });
   }
   const { components } = buildOpenApiDocument(registry, 'https://api.test');
@@ -22,13 +25,29 @@ describe('OpenAPI document', () => {
     const info = schemas.FungibleInfo;
     expect(Object.keys(info.properties)).toEqual(['name', 'symbol', 'icon', 'flags', 'implementations', 'id', 'asset_class', 'description', 'market_data']);
     expect(info.required).not.toContain('asset_class');
-    expect(info.properties.asset_class.enum).toEqual(['commodity', 'tokenized_stock', 'tokenized_treasury', 'stablecoin', 'other_financial', 'other_non_financial', 'unknown']);
+    expect(info.properties.asset_class.enum).toEqual([
+      'commodity',
+      'tokenized_stock',
+      'tokenized_treasury',
+      'stablecoin',
+      'other_financial',
+      'other_non_financial',
+      'unknown',
+    ]);
     expect(info.properties.market_data).toEqual({ $ref: '#/components/schemas/FungibleMarketData' });
   });
 
   test('market data: nullable numbers, the four changes and the 24-hour volume', () => {
     const market = schemas.FungibleMarketData;
-    expect(Object.keys(market.properties)).toEqual(['price', 'total_supply', 'circulating_supply', 'fully_diluted_valuation', 'market_cap', 'changes', 'trading_volumes']);
+    expect(Object.keys(market.properties)).toEqual([
+      'price',
+      'total_supply',
+      'circulating_supply',
+      'fully_diluted_valuation',
+      'market_cap',
+      'changes',
+      'trading_volumes',
+    ]);
     expect(market.required).toEqual(Object.keys(market.properties));
     expect(market.properties.price.type).toEqual(['number', 'null']);
     expect(Object.keys(market.properties.changes.properties)).toEqual(['percent_1d', 'percent_30d', 'percent_90d', 'percent_365d']);
@@ -63,7 +82,7 @@ describe('OpenAPI document: transaction subscriptions and the webhook certificat
     expect(operations('/v1/webhooks/certificate.pem')).toEqual(['get']);
   });
 
-  test('success statuses, bodies, 204 without content, 404 for a subscription that is not the caller\'s', () => {
+  test("success statuses, bodies, 204 without content, 404 for a subscription that is not the caller's", () => {
     const create = paths['/v1/tx-subscriptions/']!.post;
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '429']));
     expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateTxSubscription' });
@@ -71,8 +90,9 @@ describe('OpenAPI document: transaction subscriptions and the webhook certificat
     expect(disable.responses['204']).toEqual({ description: 'No Content' });
     expect(disable.requestBody).toBeUndefined();
     expect(disable.responses['404']).toBeDefined();
-    expect(paths['/v1/tx-subscriptions/{subscription_id}/filters']!.patch.requestBody.content['application/json'].schema)
-      .toEqual({ $ref: '#/components/schemas/SetTxSubscriptionFilters' });
+    expect(paths['/v1/tx-subscriptions/{subscription_id}/filters']!.patch.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/SetTxSubscriptionFilters',
+    });
     expect(Object.keys(paths['/v1/tx-subscriptions/{subscription_id}/deliveries/{delivery_id}/retry']!.post.responses)).toContain('202');
     expect(paths['/v1/tx-subscriptions/{subscription_id}/chain_ids']!.patch.parameters).toEqual(
       expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'X-Env' })]),
@@ -85,7 +105,13 @@ describe('OpenAPI document: transaction subscriptions and the webhook certificat
     expect(Object.keys(schemas.TxSubscriptionExcludeFilters.properties)).toEqual(['operation_types', 'trash', 'dapp_ids', 'addresses']);
     expect(schemas.TxSubscriptionExcludeFilters.additionalProperties).toBe(false);
     expect(Object.keys(schemas.TxSubscription.properties.attributes.properties)).toEqual([
-      'callback_url', 'chain_ids', 'enabled', 'filters', 'wallets_count', 'created_at', 'updated_at',
+      'callback_url',
+      'chain_ids',
+      'enabled',
+      'filters',
+      'wallets_count',
+      'created_at',
+      'updated_at',
     ]);
   });
 
@@ -110,14 +136,27 @@ describe('OpenAPI document: NFT endpoints', () => {
   const schemas = document.components!.schemas as Record<string, any>;
   afterAll(() => backends.close());
 
-  const queryNames = (path: string) => (paths[path]!.get.parameters as { in: string; name: string }[]).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
+  const queryNames = (path: string) =>
+    (paths[path]!.get.parameters as { in: string; name: string }[]).filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
 
   test('wallet NFT endpoints: their parameters, and 202 with the body of the 200', () => {
     expect(queryNames('/v1/wallets/{address}/nft-positions/')).toEqual([
-      'currency', 'filter[chain_ids]', 'filter[collections_ids]', 'sort', 'include', 'page[size]', 'page[after]',
+      'currency',
+      'filter[chain_ids]',
+      'filter[collections_ids]',
+      'sort',
+      'include',
+      'page[size]',
+      'page[after]',
     ]);
     expect(queryNames('/v1/wallets/{address}/nft-collections/')).toEqual([
-      'currency', 'filter[chain_ids]', 'filter[collections_ids]', 'sort', 'include', 'page[size]', 'page[after]',
+      'currency',
+      'filter[chain_ids]',
+      'filter[collections_ids]',
+      'sort',
+      'include',
+      'page[size]',
+      'page[after]',
     ]);
     expect(queryNames('/v1/wallets/{address}/nft-portfolio')).toEqual(['currency', 'filter[chain_ids]']);
     for (const path of ['/v1/wallets/{address}/nft-positions/', '/v1/wallets/{address}/nft-collections/', '/v1/wallets/{address}/nft-portfolio']) {
@@ -126,24 +165,49 @@ describe('OpenAPI document: NFT endpoints', () => {
       expect(Object.keys(responses)).toEqual(expect.arrayContaining(['200', '202', '400', '401', '429']));
       expect(responses['202'].content).toEqual(responses['200'].content);
     }
-    expect(paths['/v1/wallets/{address}/nft-positions/']!.get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/NftPositionList' });
+    expect(paths['/v1/wallets/{address}/nft-positions/']!.get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/NftPositionList',
+    });
   });
 
   test('NFTs by reference and by id, the latter with its 404', () => {
     expect(queryNames('/v1/nfts/')).toEqual(['filter[references]', 'currency', 'include']);
-    const references = (paths['/v1/nfts/']!.get.parameters as { name: string; required?: boolean }[]).find((parameter) => parameter.name === 'filter[references]');
+    const references = (paths['/v1/nfts/']!.get.parameters as { name: string; required?: boolean }[]).find(
+      (parameter) => parameter.name === 'filter[references]',
+    );
     expect(references?.required).toBe(true);
     expect(paths['/v1/nfts/']!.get.tags).toEqual(['nfts']);
     expect(Object.keys(paths['/v1/nfts/{nft_id}']!.get.responses)).toEqual(expect.arrayContaining(['200', '404']));
   });
 
   test('resources: spec 2.6 to 2.8 and the wallet_nft_ ones, with lowercase interfaces and integer collection ids', () => {
-    expect(Object.keys(schemas.NftPosition.properties.attributes.properties)).toEqual(['changed_at', 'amount', 'price', 'value', 'nft_info', 'collection_info']);
+    expect(Object.keys(schemas.NftPosition.properties.attributes.properties)).toEqual([
+      'changed_at',
+      'amount',
+      'price',
+      'value',
+      'nft_info',
+      'collection_info',
+    ]);
     expect(Object.keys(schemas.NftPosition.properties.relationships.properties)).toEqual(['chain', 'nft_collection', 'nft']);
-    expect(Object.keys(schemas.Nft.properties.attributes.properties)).toEqual(['contract_address', 'token_id', 'interface', 'metadata', 'market_data', 'external_links', 'flags']);
+    expect(Object.keys(schemas.Nft.properties.attributes.properties)).toEqual([
+      'contract_address',
+      'token_id',
+      'interface',
+      'metadata',
+      'market_data',
+      'external_links',
+      'flags',
+    ]);
     expect(schemas.Nft.properties.attributes.properties.interface.enum).toEqual(['erc721', 'erc1155']);
     expect(schemas.NftCollection.properties.id.type).toBe('integer');
-    expect(Object.keys(schemas.WalletNftCollection.properties.attributes.properties)).toEqual(['min_changed_at', 'max_changed_at', 'nfts_count', 'total_floor_price', 'collection_info']);
+    expect(Object.keys(schemas.WalletNftCollection.properties.attributes.properties)).toEqual([
+      'min_changed_at',
+      'max_changed_at',
+      'nfts_count',
+      'total_floor_price',
+      'collection_info',
+    ]);
     expect(Object.keys(schemas.WalletNftPortfolio.properties.attributes.properties)).toEqual(['positions_distribution_by_chain']);
   });
 });

@@ -120,7 +120,8 @@ export function payPerRequest(config: PaymentConfig, facilitator: FacilitatorCli
     // x402 v2 reads the payment from PAYMENT-SIGNATURE only; the decisions name X-PAYMENT (v1's
     // header), which carries the same base64 payload: it is read as PAYMENT-SIGNATURE when alone.
     const xPayment = req.headers['x-payment'];
-    const header: MalformedPayment['header'] = req.headers['payment-signature'] === undefined && typeof xPayment === 'string' ? 'X-PAYMENT' : 'PAYMENT-SIGNATURE';
+    const header: MalformedPayment['header'] =
+      req.headers['payment-signature'] === undefined && typeof xPayment === 'string' ? 'X-PAYMENT' : 'PAYMENT-SIGNATURE';
     if (header === 'X-PAYMENT') req.headers['payment-signature'] = xPayment;
     const payment = req.headers['payment-signature'];
     // A malformed payment is refused here, and x402 answers as for none (its requirements).

@@ -53,7 +53,7 @@ describe('paymentConfigFromEnv', () => {
     });
   });
 
-  test('defaults: $0.001 on the devnet ethereum chain, 60 s, Circle\'s EIP-712 domain', () => {
+  test("defaults: $0.001 on the devnet ethereum chain, 60 s, Circle's EIP-712 domain", () => {
     const config = paymentConfigFromEnv(paymentEnv.parse({ X402_PAY_TO: payTo, X402_USDC_ADDRESS: usdc, X402_FACILITATOR_PRIVATE_KEY: facilitatorKey }))!;
     expect(config.price).toBe(1_000n);
     expect(config.maxTimeoutSeconds).toBe(60);

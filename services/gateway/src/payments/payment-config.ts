@@ -26,35 +26,37 @@ const address = z
  * The pay-per-request variables (x402). Payments are on only when X402_PAY_TO is set: a deployment
  * without them answers keyless requests 401 as before.
  */
-export const paymentEnv = z.object({
-  X402_PAY_TO: address.optional(),
-  X402_PRICE: z
-    .string()
-    .default('$0.001')
-    .transform((value, context) => {
-      try {
-        const price = parsePrice(value);
-        if (price > 0n) return price;
-        context.addIssue({ code: 'custom', message: 'the price must be above zero' });
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: (error as Error).message });
-      }
-      return z.NEVER;
-    }),
-  // The devnet's ethereum chain (chain id 1 on loopback port 18545) unless told otherwise.
-  X402_EVM_RPC_URL: z.url().default('http://127.0.0.1:18545'),
-  X402_EVM_CHAIN_ID: z.coerce.number().int().positive().default(1),
-  X402_USDC_ADDRESS: address.optional(),
-  // The EIP-712 domain of the USDC contract, which the payer signs over (Circle's: "USD Coin", "2").
-  X402_USDC_EIP712_NAME: z.string().min(1).default('USD Coin'),
-  X402_USDC_EIP712_VERSION: z.string().min(1).default('2'),
-  // The key that submits transferWithAuthorization and pays its gas: the in-process facilitator's.
-  X402_FACILITATOR_PRIVATE_KEY: z
-    .string()
-    .refine((value) => isHex(value) && value.length === 66, 'not a 32-byte hex private key')
-    .optional(),
-  X402_MAX_TIMEOUT_SECONDS: z.coerce.number().int().positive().max(3600).default(60),
-}).extend(svmPaymentEnv.shape);
+export const paymentEnv = z
+  .object({
+    X402_PAY_TO: address.optional(),
+    X402_PRICE: z
+      .string()
+      .default('$0.001')
+      .transform((value, context) => {
+        try {
+          const price = parsePrice(value);
+          if (price > 0n) return price;
+          context.addIssue({ code: 'custom', message: 'the price must be above zero' });
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: (error as Error).message });
+        }
+        return z.NEVER;
+      }),
+    // The devnet's ethereum chain (chain id 1 on loopback port 18545) unless told otherwise.
+    X402_EVM_RPC_URL: z.url().default('http://127.0.0.1:18545'),
+    X402_EVM_CHAIN_ID: z.coerce.number().int().positive().default(1),
+    X402_USDC_ADDRESS: address.optional(),
+    // The EIP-712 domain of the USDC contract, which the payer signs over (Circle's: "USD Coin", "2").
+    X402_USDC_EIP712_NAME: z.string().min(1).default('USD Coin'),
+    X402_USDC_EIP712_VERSION: z.string().min(1).default('2'),
+    // The key that submits transferWithAuthorization and pays its gas: the in-process facilitator's.
+    X402_FACILITATOR_PRIVATE_KEY: z
+      .string()
+      .refine((value) => isHex(value) && value.length === 66, 'not a 32-byte hex private key')
+      .optional(),
+    X402_MAX_TIMEOUT_SECONDS: z.coerce.number().int().positive().max(3600).default(60),
+  })
+  .extend(svmPaymentEnv.shape);
 
 export interface EvmPaymentConfig {
   /** CAIP-2, e.g. `eip155:1`. */
@@ -83,10 +85,7 @@ export function paymentConfigFromEnv(env: z.infer<typeof paymentEnv>): PaymentCo
     if (env.X402_SVM_PAY_TO) throw new Error('X402_SVM_PAY_TO is set without X402_PAY_TO: Solana payments are offered beside the EVM one');
     return undefined;
   }
-  const missing = [
-    ...(env.X402_USDC_ADDRESS ? [] : ['X402_USDC_ADDRESS']),
-    ...(env.X402_FACILITATOR_PRIVATE_KEY ? [] : ['X402_FACILITATOR_PRIVATE_KEY']),
-  ];
+  const missing = [...(env.X402_USDC_ADDRESS ? [] : ['X402_USDC_ADDRESS']), ...(env.X402_FACILITATOR_PRIVATE_KEY ? [] : ['X402_FACILITATOR_PRIVATE_KEY'])];
   if (missing.length > 0) throw new Error(`X402_PAY_TO is set, so pay per request needs ${missing.join(' and ')} too`);
   const svm = svmPaymentConfigFromEnv(env);
   return {

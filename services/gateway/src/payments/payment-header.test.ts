@@ -23,14 +23,22 @@ describe('paymentHeaderProblem', () => {
 
   test.each([
     ['not base64', 'abc\0def', 'is not base64'],
-    ['URL-safe base64', encode(evm({})).replaceAll('+', '-').replaceAll('/', '_') + '-_', 'is not base64'],
+    ['URL-safe base64', `${encode(evm({})).replaceAll('+', '-').replaceAll('/', '_')}-_`, 'is not base64'],
     ['base64 of no JSON', encode('abc\u0000\u0001def'), 'is not base64 of a JSON payment payload'],
     ['a JSON string', encode('"str"'), 'is not a JSON payment payload (an object of x402Version, accepted and payload)'],
     ['a string payload', encode({ ...evm(null), payload: 'str' }), 'payload: Invalid input: expected record, received string'],
     ['no accepted requirement', encode({ x402Version: 2, payload: {} }), 'accepted: Invalid input: expected object, received undefined'],
-    ['an authorization value of no string', encode(evm({ signature: '0x12', authorization: { ...authorization, value: 5 } })), 'payload.authorization.value: must be a decimal integer in a string'],
+    [
+      'an authorization value of no string',
+      encode(evm({ signature: '0x12', authorization: { ...authorization, value: 5 } })),
+      'payload.authorization.value: must be a decimal integer in a string',
+    ],
     ['a missing authorization', encode(evm({ signature: '0x12' })), 'payload.authorization: Invalid input: expected object, received undefined'],
-    ['a short nonce', encode(evm({ signature: '0x12', authorization: { ...authorization, nonce: '0x12' } })), 'payload.authorization.nonce: must be 32 bytes of 0x-hex'],
+    [
+      'a short nonce',
+      encode(evm({ signature: '0x12', authorization: { ...authorization, nonce: '0x12' } })),
+      'payload.authorization.nonce: must be 32 bytes of 0x-hex',
+    ],
     ['a Solana payment without its transaction', encode(svm({})), 'payload.transaction: must be a base64 transaction'],
   ])('%s is refused naming the field', (_name, header, problem) => {
     expect(paymentHeaderProblem(header)).toBe(problem);

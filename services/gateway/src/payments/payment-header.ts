@@ -18,7 +18,9 @@ const evmExactPayload = z.object({
 });
 
 /** What x402's exact Solana scheme reads: the partly signed transaction. */
-const svmExactPayload = z.object({ transaction: z.string({ error: 'must be a base64 transaction' }).min(1, 'must be a base64 transaction').regex(base64, 'must be a base64 transaction') });
+const svmExactPayload = z.object({
+  transaction: z.string({ error: 'must be a base64 transaction' }).min(1, 'must be a base64 transaction').regex(base64, 'must be a base64 transaction'),
+});
 
 const envelope = z.object({
   x402Version: z.number().int(),

@@ -17,14 +17,20 @@ const config: PaymentConfig = {
 
 describe('the 402 body', () => {
   test('the 402 body is the requirements object with a JSON:API error naming the payment header', () => {
-    const required = { x402Version: 2, error: 'invalid_exact_evm_signature', resource: { url: 'https://api.wallet.test/v1/chains/' }, accepts: paymentRequirements(config) };
+    const required = {
+      x402Version: 2,
+      error: 'invalid_exact_evm_signature',
+      resource: { url: 'https://api.wallet.test/v1/chains/' },
+      accepts: paymentRequirements(config),
+    };
     const body = paymentRequiredBody(required);
     expect(body).toEqual({ ...required, errors: [{ title: 'Payment Required', detail: paymentRefusalDetail('invalid_exact_evm_signature') }] });
-    expect(body.errors[0]!.detail).toBe('header PAYMENT-SIGNATURE / X-PAYMENT: the payment was refused (invalid_exact_evm_signature); nothing was charged or served');
+    expect(body.errors[0]!.detail).toBe(
+      'header PAYMENT-SIGNATURE / X-PAYMENT: the payment was refused (invalid_exact_evm_signature); nothing was charged or served',
+    );
     expect(paymentRefusalDetail(undefined)).toMatch(/^payment required: .*PAYMENT-SIGNATURE or X-PAYMENT/);
     expect(paymentRefusalDetail('Payment required')).toBe(paymentRefusalDetail(undefined));
   });
-
 });
 
 describe('isReasonCode', () => {

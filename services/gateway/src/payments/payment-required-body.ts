@@ -50,6 +50,9 @@ export function paymentRefusalDetail(reason: string | undefined): string {
  * body; version 2 reads the PAYMENT-REQUIRED header, which carries the same object) plus the
  * JSON:API `errors` entry every other error of the API has.
  */
-export function paymentRequiredBody(required: PaymentRequired, detail = paymentRefusalDetail(required.error)): PaymentRequired & { errors: { title: string; detail: string }[] } {
+export function paymentRequiredBody(
+  required: PaymentRequired,
+  detail = paymentRefusalDetail(required.error),
+): PaymentRequired & { errors: { title: string; detail: string }[] } {
   return { ...required, errors: [{ title: titles[402], detail }] };
 }

@@ -81,6 +81,11 @@ describe('payment requirements', () => {
     expect(built.map((requirement) => requirement.network)).toEqual(['eip155:1', 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1']);
     expect(built[0]).toMatchObject({ ...restated[0], extra: expect.objectContaining(restated[0]!.extra) });
     expect(built[1]).toEqual(restated[1]);
-    expect(restated[1]).toMatchObject({ asset: '26616Hf9FU8iEHCtjQfFpEk1E93LZDsdGeDJG6AVrsHj', amount: '2500', payTo: 'DYz7vtoBmErFLSJcr3NxmfLv7yxDtZkudFBgPrFosJNF', extra: { feePayer: facilitatorKey.address } });
+    expect(restated[1]).toMatchObject({
+      asset: '26616Hf9FU8iEHCtjQfFpEk1E93LZDsdGeDJG6AVrsHj',
+      amount: '2500',
+      payTo: 'DYz7vtoBmErFLSJcr3NxmfLv7yxDtZkudFBgPrFosJNF',
+      extra: { feePayer: facilitatorKey.address },
+    });
   });
 });

@@ -22,7 +22,15 @@ export function paymentOptions(config: PaymentConfig): PaymentOption[] {
       maxTimeoutSeconds: config.maxTimeoutSeconds,
     },
     ...(config.svm
-      ? [{ scheme: 'exact', network: config.svm.network, payTo: config.svm.payTo, price: { amount: config.price.toString(), asset: config.svm.usdcMint }, maxTimeoutSeconds: config.maxTimeoutSeconds }]
+      ? [
+          {
+            scheme: 'exact',
+            network: config.svm.network,
+            payTo: config.svm.payTo,
+            price: { amount: config.price.toString(), asset: config.svm.usdcMint },
+            maxTimeoutSeconds: config.maxTimeoutSeconds,
+          },
+        ]
       : []),
   ];
 }

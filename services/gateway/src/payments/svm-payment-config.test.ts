@@ -25,7 +25,7 @@ describe('parseSolanaKey', () => {
 
   test.each([
     ['a 31-byte key', base58.decode(privateKey.slice(1)), /31 bytes/],
-    ['a keypair whose public half is another key\'s', base58.decode(Uint8Array.from([...privateKey, ...new Uint8Array(32).fill(9)])), /public key/],
+    ["a keypair whose public half is another key's", base58.decode(Uint8Array.from([...privateKey, ...new Uint8Array(32).fill(9)])), /public key/],
     ['a JSON array of non-bytes', JSON.stringify([...privateKey.slice(1), 256]), /array of bytes/],
   ])('refuses %s', (_name, text, message) => {
     expect(() => parseSolanaKey(text)).toThrow(message);

@@ -39,7 +39,7 @@ export function parseSolanaKey(value: string): SolanaKey {
   if (bytes.length !== 32 && bytes.length !== 64) throw new Error(`${bytes.length} bytes: neither a 32-byte private key nor a 64-byte keypair`);
   const privateKey = bytes.slice(0, 32);
   const address = addressOfPrivateKey(privateKey);
-  if (bytes.length === 64 && getBase58Decoder().decode(bytes.slice(32)) !== address) throw new Error('the keypair\'s public key is not its private key\'s');
+  if (bytes.length === 64 && getBase58Decoder().decode(bytes.slice(32)) !== address) throw new Error("the keypair's public key is not its private key's");
   return { privateKey, address };
 }
 

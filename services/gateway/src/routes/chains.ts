@@ -40,9 +40,7 @@ export function toChainResource(chain: Chain, baseUrl: string): ChainResource {
     },
     relationships: {
       native_fungible: fungibleRelationship(baseUrl, chain.nativeFungibleId),
-      ...(chain.wrappedNativeFungibleId
-        ? { wrapped_native_fungible: fungibleRelationship(baseUrl, chain.wrappedNativeFungibleId) }
-        : {}),
+      ...(chain.wrappedNativeFungibleId ? { wrapped_native_fungible: fungibleRelationship(baseUrl, chain.wrappedNativeFungibleId) } : {}),
     },
     links: { self: `${baseUrl}/v1/chains/${encodeURIComponent(chain.id)}` },
   };
@@ -72,10 +70,15 @@ export function addChainRoutes(routes: ApiRoutes, backends: Backends): void {
     response: chainResponseSchema,
     errors: [404],
     async handle({ params, headers }, { organization, selfUrl, baseUrl }) {
-      const chain = await unary(referenceData, referenceData.getChain, {
-        context: toRequestContext(organization, headers['X-Env']),
-        chainId: params.chain_id,
-      }, { name: 'ReferenceData/GetChain' });
+      const chain = await unary(
+        referenceData,
+        referenceData.getChain,
+        {
+          context: toRequestContext(organization, headers['X-Env']),
+          chainId: params.chain_id,
+        },
+        { name: 'ReferenceData/GetChain' },
+      );
       return { links: { self: selfUrl }, data: toChainResource(chain, baseUrl) };
     },
   });

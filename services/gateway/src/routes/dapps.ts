@@ -32,12 +32,17 @@ export function addDappRoutes(routes: ApiRoutes, backends: Backends): void {
     query: dappsQuery,
     response: dappListResponseSchema,
     async handle({ query }, { organization, selfUrl }) {
-      const page = await unary(dapps, dapps.listDapps, {
-        context: toRequestContext(organization, undefined),
-        dappIds: query['filter[dapp_ids]'] ?? [],
-        pageSize: query['page[size]'],
-        pageAfter: query['page[after]'] ?? '',
-      }, { name: 'Dapps/ListDapps' });
+      const page = await unary(
+        dapps,
+        dapps.listDapps,
+        {
+          context: toRequestContext(organization, undefined),
+          dappIds: query['filter[dapp_ids]'] ?? [],
+          pageSize: query['page[size]'],
+          pageAfter: query['page[after]'] ?? '',
+        },
+        { name: 'Dapps/ListDapps' },
+      );
       const next = nextPageLink(selfUrl, page.nextCursor);
       return { links: { self: selfUrl, ...(next ? { next } : {}) }, data: page.dapps.map(toDappResource) };
     },

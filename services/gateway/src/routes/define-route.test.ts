@@ -15,7 +15,7 @@ const versions = { walletTokens: async () => ({ everything: '1', prices: '1', wa
 const response = z.object({ data: z.array(z.string()) });
 const organization = { id: 'org', name: 'Org', roles: [], addons: [], rateLimitPerSecond: null, rateLimitBurst: null };
 
-describe('define-route: another success status than the route\'s', () => {
+describe("define-route: another success status than the route's", () => {
   const registry = new OpenAPIRegistry();
   const state = { indexing: true, computed: 0 };
   let server: Server;
@@ -25,7 +25,10 @@ describe('define-route: another success status than the route\'s', () => {
     const responseCache = createResponseCache({ versions, logger: testLogger, maxBytes: 1024 * 1024, maxAgeMs: 60_000 });
     const routes = createApiRoutes({ registry, publicUrl: 'https://api.test', logger: testLogger, checkResponses: true, responseCache });
     const uncached = createApiRoutes({ registry: new OpenAPIRegistry(), publicUrl: 'https://api.test', logger: testLogger, checkResponses: true });
-    for (const [router, path] of [[routes, '/v1/cached/{address}'], [uncached, '/v1/uncached/{address}']] as const) {
+    for (const [router, path] of [
+      [routes, '/v1/cached/{address}'],
+      [uncached, '/v1/uncached/{address}'],
+    ] as const) {
       router.add({
         method: 'get',
         path,
@@ -83,7 +86,11 @@ describe('define-route: another success status than the route\'s', () => {
   test('requests sharing the computation of a 202 all get the 202', async () => {
     Object.assign(state, { indexing: true, computed: 0 });
     const answers = await Promise.all([get('/v1/cached/0xb'), get('/v1/cached/0xb'), get('/v1/cached/0xb')]);
-    expect(answers).toEqual([[202, { data: [] }], [202, { data: [] }], [202, { data: [] }]]);
+    expect(answers).toEqual([
+      [202, { data: [] }],
+      [202, { data: [] }],
+      [202, { data: [] }],
+    ]);
   });
 
   test('without the cache alike', async () => {

@@ -97,9 +97,7 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, H extends A
 
 export interface ApiRoutes {
   router: Router;
-  add<P extends AnyObject, Q extends AnyObject, H extends AnyObject, R extends z.ZodType, B extends z.ZodType = NoBody>(
-    spec: RouteSpec<P, Q, H, R, B>,
-  ): void;
+  add<P extends AnyObject, Q extends AnyObject, H extends AnyObject, R extends z.ZodType, B extends z.ZodType = NoBody>(spec: RouteSpec<P, Q, H, R, B>): void;
 }
 
 const commonErrors: ErrorStatus[] = [400, 401, 429, 500, 503];
@@ -119,7 +117,10 @@ function parse<S extends AnyObject>(schema: S, value: Record<string, unknown>, l
   if (location === 'query') {
     const arrayForm = arrayFormKey(value, Object.keys(schema.shape));
     if (arrayForm) {
-      throw apiError(400, `parameter ${arrayForm.key}: is not a parameter (array-form keys are not read); send ${arrayForm.parameter}= instead, a list as comma-separated values`);
+      throw apiError(
+        400,
+        `parameter ${arrayForm.key}: is not a parameter (array-form keys are not read); send ${arrayForm.parameter}= instead, a list as comma-separated values`,
+      );
     }
   }
   const result = schema.safeParse(value);
@@ -150,7 +151,11 @@ function parseBody<B extends z.ZodType>(schema: B, req: Request): z.infer<B> {
   const json = req.get('content-length') === '0' ? null : req.is('application/json');
   if (json === false) throw apiError(400, 'request body: Content-Type must be application/json');
   const nul = json === null ? undefined : nulCharacterPath(req.body);
-  if (nul) throw apiError(400, nul.length === 0 ? 'request body: must not contain NUL characters' : `parameter ${bodyFieldName(nul)}: must not contain NUL characters`);
+  if (nul)
+    throw apiError(
+      400,
+      nul.length === 0 ? 'request body: must not contain NUL characters' : `parameter ${bodyFieldName(nul)}: must not contain NUL characters`,
+    );
   const result = schema.safeParse(json === null ? {} : req.body);
   if (!result.success) throw apiError(400, describeBodyIssue(result.error));
   return result.data;
@@ -199,11 +204,12 @@ export function createApiRoutes(options: {
         },
         responses: {
           [successStatus]:
-            successStatus === 204
-              ? { description: 'No Content' }
-              : { description: 'Success', content: { 'application/json': { schema: spec.response } } },
+            successStatus === 204 ? { description: 'No Content' } : { description: 'Success', content: { 'application/json': { schema: spec.response } } },
           ...Object.fromEntries(
-            Object.entries(spec.alsoAnswers ?? {}).map(([status, description]) => [status, { description, content: { 'application/json': { schema: spec.response } } }]),
+            Object.entries(spec.alsoAnswers ?? {}).map(([status, description]) => [
+              status,
+              { description, content: { 'application/json': { schema: spec.response } } },
+            ]),
           ),
           ...Object.fromEntries(
             errors.map((status) => [status, { description: titles[status], content: { 'application/json': { schema: errorResponseSchema } } }]),
@@ -223,7 +229,13 @@ export function createApiRoutes(options: {
         } as RouteInput<P, Q, H, B>;
         const organization = res.locals.organization as Organization;
         const respond = async (changeTokens?: WalletChangeTokens): Promise<{ status: number; body: unknown }> => {
-          const answer = await spec.handle(input, { organization, requestId: res.locals.requestId as string, selfUrl: `${baseUrl}${requestTarget(req.originalUrl)}`, baseUrl, ...(changeTokens ? { changeTokens } : {}) });
+          const answer = await spec.handle(input, {
+            organization,
+            requestId: res.locals.requestId as string,
+            selfUrl: `${baseUrl}${requestTarget(req.originalUrl)}`,
+            baseUrl,
+            ...(changeTokens ? { changeTokens } : {}),
+          });
           const { status, body } = answer instanceof StatusAnswer ? answer : { status: successStatus, body: answer };
           if (status !== successStatus && spec.alsoAnswers?.[status as AlternateStatus] === undefined) {
             // The OpenAPI document would not list it: a programming error, not the client's.
@@ -244,7 +256,14 @@ export function createApiRoutes(options: {
           // Everything an answer depends on besides the wallet's data: the URL as sent (links.self
           // repeats it), the headers the route reads, and the caller's entitlements.
           const { variant = '', ...served } = cached;
-          const key = [spec.path, requestTarget(req.originalUrl), JSON.stringify(input.headers), organization.roles.join(','), organization.addons.join(','), variant].join('\n');
+          const key = [
+            spec.path,
+            requestTarget(req.originalUrl),
+            JSON.stringify(input.headers),
+            organization.roles.join(','),
+            organization.addons.join(','),
+            variant,
+          ].join('\n');
           const { body } = await options.responseCache.serve({ route: spec.path, ...served, key }, async (tokens) => {
             const { status, body: computed } = await respond(tokens);
             const encoded = encodeAnswer(JSON.stringify(computed));

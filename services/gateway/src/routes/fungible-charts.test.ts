@@ -14,7 +14,15 @@ describe('chartStats', () => {
 describe('toFungibleChartResource', () => {
   it('id <fungible_id>-<period>, ISO bounds, [seconds, price] points and their stats, a link to the fungible', () => {
     const resource = toFungibleChartResource(
-      { fungibleId: 'eth', beginAt: '1764115200', endAt: '1764201600', points: [{ timestamp: '1764115200', price: 2 }, { timestamp: '1764201600', price: 4 }] },
+      {
+        fungibleId: 'eth',
+        beginAt: '1764115200',
+        endAt: '1764201600',
+        points: [
+          { timestamp: '1764115200', price: 2 },
+          { timestamp: '1764201600', price: 4 },
+        ],
+      },
       'day',
       'https://api.wallet.test',
     );

@@ -59,7 +59,8 @@ export function addFungibleChartRoutes(routes: ApiRoutes, backends: Backends): v
   routes.add({
     method: 'get',
     path: '/v1/fungibles/by-implementation/charts/{chart_period}',
-    summary: "The price chart of the fungible one of whose implementations is given (the native asset by its chain id alone): the fungible's one price at each point of a period",
+    summary:
+      "The price chart of the fungible one of whose implementations is given (the native asset by its chain id alone): the fungible's one price at each point of a period",
     tag: 'fungibles',
     params: byImplementationChartParams,
     query: byImplementationChartQuery,

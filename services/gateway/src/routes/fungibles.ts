@@ -83,7 +83,10 @@ export function addFungibleRoutes(routes: ApiRoutes, backends: Backends): void {
       const context = toRequestContext(organization, headers['X-Env']);
       const chainId = query['filter[implementation_chain_id]'];
       if (chainId !== undefined && !(await backends.chains.list(context)).some((chain) => chain.id === chainId)) {
-        throw apiError(400, `parameter filter[implementation_chain_id]: chain ${chainId} is not supported${headers['X-Env'] === 'testnet' ? ' on testnet' : ''}`);
+        throw apiError(
+          400,
+          `parameter filter[implementation_chain_id]: chain ${chainId} is not supported${headers['X-Env'] === 'testnet' ? ' on testnet' : ''}`,
+        );
       }
       const answer = await unary(
         fungibles,
@@ -129,7 +132,12 @@ export function addFungibleRoutes(routes: ApiRoutes, backends: Backends): void {
       if (!(await backends.chains.list(context)).some((chain) => chain.id === implementation.chainId)) {
         throw apiError(400, `parameter implementation: chain ${implementation.chainId} is not supported${headers['X-Env'] === 'testnet' ? ' on testnet' : ''}`);
       }
-      const listed = await unary(fungibles, fungibles.getListedFungible, { context, currency: query.currency, fungibleId: '', implementation }, { name: 'Fungibles/GetListedFungible' });
+      const listed = await unary(
+        fungibles,
+        fungibles.getListedFungible,
+        { context, currency: query.currency, fungibleId: '', implementation },
+        { name: 'Fungibles/GetListedFungible' },
+      );
       return { links: { self: selfUrl }, data: toFungibleResource(listed, baseUrl) };
     },
   });

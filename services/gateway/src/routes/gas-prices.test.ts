@@ -76,7 +76,14 @@ describe('OpenAPI document: dapps and gas prices', () => {
     expect(names('/v1/dapps')).toEqual(['page[size]', 'page[after]', 'filter[dapp_ids]']);
     expect(names('/v1/gas-prices/')).toEqual(['filter[chain_ids]', 'filter[gas_types]', 'X-Env']);
     const schemas = document.components!.schemas as Record<string, any>;
-    expect(Object.keys(schemas.Dapp.properties.attributes.properties)).toEqual(['name', 'description', 'icon', 'url', 'manage_positions_url', 'external_links']);
+    expect(Object.keys(schemas.Dapp.properties.attributes.properties)).toEqual([
+      'name',
+      'description',
+      'icon',
+      'url',
+      'manage_positions_url',
+      'external_links',
+    ]);
     expect(schemas.GasPrice).toBeDefined();
     expect(schemas.Eip1559GasInfo.required).toEqual(['base_fee', 'slow', 'standard', 'fast', 'rapid']);
   });

@@ -25,12 +25,18 @@ export function toGasPriceResource(price: GasPrice, baseUrl: string): GasPriceRe
   const updated_at = new Date(Number(price.updatedAt)).toISOString();
   const common = {
     type: 'gas-prices' as const,
-    relationships: { chain: { links: { related: `${baseUrl}/v1/chains/${encodeURIComponent(price.chainId)}` }, data: { type: 'chains' as const, id: price.chainId } } },
+    relationships: {
+      chain: { links: { related: `${baseUrl}/v1/chains/${encodeURIComponent(price.chainId)}` }, data: { type: 'chains' as const, id: price.chainId } },
+    },
     meta: { block_number: Number(price.blockNumber) },
   };
   if (price.gasType === GasType.GAS_TYPE_CLASSIC && price.classic) {
     const { slow, standard, fast, rapid } = price.classic;
-    return { ...common, id: `${price.chainId}-classic`, attributes: { updated_at, gas_type: 'classic', info: { slow: wei(slow), standard: wei(standard), fast: wei(fast), rapid: wei(rapid) } } };
+    return {
+      ...common,
+      id: `${price.chainId}-classic`,
+      attributes: { updated_at, gas_type: 'classic', info: { slow: wei(slow), standard: wei(standard), fast: wei(fast), rapid: wei(rapid) } },
+    };
   }
   if (price.gasType === GasType.GAS_TYPE_EIP1559 && price.eip1559) {
     const info = price.eip1559;
@@ -60,11 +66,16 @@ export function addGasPriceRoutes(routes: ApiRoutes, backends: Backends): void {
     headers: networkHeaders,
     response: gasPriceListResponseSchema,
     async handle({ query, headers }, { organization, selfUrl, baseUrl }) {
-      const answer = await unary(gasPrices, gasPrices.getGasPrices, {
-        context: toRequestContext(organization, headers['X-Env']),
-        chainIds: query['filter[chain_ids]'] ?? [],
-        gasTypes: (query['filter[gas_types]'] ?? []).map((name) => gasTypeOf[name]),
-      }, { name: 'GasPrices/GetGasPrices' });
+      const answer = await unary(
+        gasPrices,
+        gasPrices.getGasPrices,
+        {
+          context: toRequestContext(organization, headers['X-Env']),
+          chainIds: query['filter[chain_ids]'] ?? [],
+          gasTypes: (query['filter[gas_types]'] ?? []).map((name) => gasTypeOf[name]),
+        },
+        { name: 'GasPrices/GetGasPrices' },
+      );
       return { links: { self: selfUrl }, data: answer.gasPrices.map((price) => toGasPriceResource(price, baseUrl)) };
     },
   });

@@ -1,4 +1,11 @@
-import { GetWalletNftPortfolioResponse, ListWalletNftCollectionsResponse, ListWalletNftPositionsResponse, NftCollection, NftPosition, WalletNftCollection } from '@wallet-api/core/proto/nft';
+import {
+  GetWalletNftPortfolioResponse,
+  ListWalletNftCollectionsResponse,
+  ListWalletNftPositionsResponse,
+  NftCollection,
+  NftPosition,
+  WalletNftCollection,
+} from '@wallet-api/core/proto/nft';
 import { nftPositionListResponseSchema, walletNftCollectionListResponseSchema, walletNftPortfolioResponseSchema } from '../schemas/nft.js';
 import { StatusAnswer } from './define-route.js';
 import { nftPositionsPage, noNftPositions, noWalletNftCollections, walletNftCollectionsPage, walletNftPortfolioAnswer } from './nft-pages.js';
@@ -14,7 +21,13 @@ const position = NftPosition.fromPartial({
   amount: '1',
   changedAt: '1700000000',
 });
-const holding = WalletNftCollection.fromPartial({ collectionId: '3', chainIds: ['base'], minChangedAt: '1700000000', maxChangedAt: '1700000000', nftsCount: '1' });
+const holding = WalletNftCollection.fromPartial({
+  collectionId: '3',
+  chainIds: ['base'],
+  minChangedAt: '1700000000',
+  maxChangedAt: '1700000000',
+  nftsCount: '1',
+});
 const page = ListWalletNftPositionsResponse.fromPartial({ positions: [position], nextCursor: 'c2', collections: [collection], walletCollections: [holding] });
 
 describe('nftPositionsPage', () => {
@@ -44,7 +57,9 @@ describe('nftPositionsPage', () => {
     const answer = nftPositionsPage(indexing, { address, selfUrl, baseUrl, include: ['nfts'] });
     expect(answer).toEqual(new StatusAnswer(202, { links: { self: selfUrl }, data: [], included: [] }));
     expect(nftPositionListResponseSchema.safeParse((answer as StatusAnswer<unknown>).body).success).toBe(true);
-    expect(nftPositionsPage(indexing, { address, selfUrl, baseUrl, include: undefined })).toEqual(new StatusAnswer(202, { links: { self: selfUrl }, data: [] }));
+    expect(nftPositionsPage(indexing, { address, selfUrl, baseUrl, include: undefined })).toEqual(
+      new StatusAnswer(202, { links: { self: selfUrl }, data: [] }),
+    );
   });
 });
 
@@ -55,7 +70,13 @@ describe('walletNftCollectionsPage', () => {
     const body = walletNftCollectionsPage(collectionsPage, { address, selfUrl, baseUrl, include: ['nft_collections'] });
     expect(body).toEqual({
       links: { self: selfUrl, next: expect.stringContaining('page%5Bafter%5D=n') },
-      data: [expect.objectContaining({ type: 'wallet_nft_collections', id: `${address}-3`, attributes: expect.objectContaining({ collection_info: expect.objectContaining({ name: 'Things' }) }) })],
+      data: [
+        expect.objectContaining({
+          type: 'wallet_nft_collections',
+          id: `${address}-3`,
+          attributes: expect.objectContaining({ collection_info: expect.objectContaining({ name: 'Things' }) }),
+        }),
+      ],
       included: [expect.objectContaining({ type: 'nft_collections', id: 3 })],
     });
     expect(walletNftCollectionListResponseSchema.safeParse(body).success).toBe(true);
@@ -71,9 +92,17 @@ describe('walletNftCollectionsPage', () => {
 describe('walletNftPortfolioAnswer', () => {
   test('the value per chain; while indexing a 202 with the resource and an empty distribution', () => {
     const ready = walletNftPortfolioAnswer(GetWalletNftPortfolioResponse.fromPartial({ byChain: { ethereum: 12.5, base: 0 } }), { address, selfUrl });
-    expect(ready).toEqual({ links: { self: selfUrl }, data: { type: 'wallet_nft_portfolio', id: address, attributes: { positions_distribution_by_chain: { ethereum: 12.5, base: 0 } } } });
+    expect(ready).toEqual({
+      links: { self: selfUrl },
+      data: { type: 'wallet_nft_portfolio', id: address, attributes: { positions_distribution_by_chain: { ethereum: 12.5, base: 0 } } },
+    });
     expect(walletNftPortfolioResponseSchema.safeParse(ready).success).toBe(true);
     const indexing = walletNftPortfolioAnswer({ indexing: true, byChain: { ethereum: 0 } }, { address, selfUrl });
-    expect(indexing).toEqual(new StatusAnswer(202, { links: { self: selfUrl }, data: { type: 'wallet_nft_portfolio', id: address, attributes: { positions_distribution_by_chain: {} } } }));
+    expect(indexing).toEqual(
+      new StatusAnswer(202, {
+        links: { self: selfUrl },
+        data: { type: 'wallet_nft_portfolio', id: address, attributes: { positions_distribution_by_chain: {} } },
+      }),
+    );
   });
 });

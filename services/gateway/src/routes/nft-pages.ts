@@ -37,7 +37,10 @@ function indexingList(request: NftPageRequest<string>) {
 }
 
 /** Spec 4.6: a page of NFT positions, `links.next` while the nft service has more. */
-export function nftPositionsPage(response: ListWalletNftPositionsResponse, request: NftPageRequest<NftPositionsInclude>): NftPositionList | StatusAnswer<NftPositionList> {
+export function nftPositionsPage(
+  response: ListWalletNftPositionsResponse,
+  request: NftPageRequest<NftPositionsInclude>,
+): NftPositionList | StatusAnswer<NftPositionList> {
   if (response.indexing) return indexingList(request);
   const collections = collectionsById(response.collections);
   const next = nextPageLink(request.selfUrl, response.nextCursor);

@@ -32,7 +32,10 @@ const ape = NftToken.fromPartial({
     name: 'Ape #42',
     description: 'An ape',
     tags: ['ape', 'pfp'],
-    content: { preview: { url: 'https://media.test/42-small.png', contentType: 'image/png' }, detail: { url: 'https://media.test/42.png', contentType: 'image/png' } },
+    content: {
+      preview: { url: 'https://media.test/42-small.png', contentType: 'image/png' },
+      detail: { url: 'https://media.test/42.png', contentType: 'image/png' },
+    },
     attributes: [{ key: 'Fur', value: 'Golden' }],
   },
   floorPrice: 25_000,
@@ -42,15 +45,33 @@ const ape = NftToken.fromPartial({
   collectionId: '7',
 });
 /** A token whose metadata is not read yet, without market data: every optional absent. */
-const bare = NftToken.fromPartial({ id: `base:${items}:5`, ref: { chainId: 'base', contractAddress: items, tokenId: '5' }, interface: 'erc1155', isSpam: true, collectionId: '9' });
+const bare = NftToken.fromPartial({
+  id: `base:${items}:5`,
+  ref: { chainId: 'base', contractAddress: items, tokenId: '5' },
+  interface: 'erc1155',
+  isSpam: true,
+  collectionId: '9',
+});
 const apeCollection = NftCollection.fromPartial({
-  id: '7', name: 'Apes', description: 'Apes club', icon: { url: 'https://media.test/apes.png', contentType: 'image/png' },
-  banner: { url: 'https://media.test/apes-banner.jpg', contentType: 'image/jpeg' }, paymentTokenSymbol: 'ETH',
-  implementations: [{ chainId: 'ethereum', address: apes }], floorPrice: 25_000,
+  id: '7',
+  name: 'Apes',
+  description: 'Apes club',
+  icon: { url: 'https://media.test/apes.png', contentType: 'image/png' },
+  banner: { url: 'https://media.test/apes-banner.jpg', contentType: 'image/jpeg' },
+  paymentTokenSymbol: 'ETH',
+  implementations: [{ chainId: 'ethereum', address: apes }],
+  floorPrice: 25_000,
 });
 const apePosition = NftPosition.fromPartial({ id: `ethereum:${apes}:42`, nft: ape, amount: '1', changedAt: '1700000000', price: 25_000, value: 25_000 });
 const itemsPosition = NftPosition.fromPartial({ id: `base:${items}:5`, nft: bare, amount: '3', changedAt: '1700003600' });
-const apeHolding = WalletNftCollection.fromPartial({ collectionId: '7', chainIds: ['ethereum'], minChangedAt: '1690000000', maxChangedAt: '1700000000', nftsCount: '2', totalFloorPrice: 50_000 });
+const apeHolding = WalletNftCollection.fromPartial({
+  collectionId: '7',
+  chainIds: ['ethereum'],
+  minChangedAt: '1690000000',
+  maxChangedAt: '1700000000',
+  nftsCount: '2',
+  totalFloorPrice: 50_000,
+});
 
 const noContent = { preview: null, detail: null, audio: null, video: null };
 
@@ -71,7 +92,11 @@ describe('toNftPositionResource', () => {
           name: 'Ape #42',
           interface: 'erc721',
           flags: { is_spam: false },
-          content: { ...noContent, preview: { url: 'https://media.test/42-small.png', content_type: 'image/png' }, detail: { url: 'https://media.test/42.png', content_type: 'image/png' } },
+          content: {
+            ...noContent,
+            preview: { url: 'https://media.test/42-small.png', content_type: 'image/png' },
+            detail: { url: 'https://media.test/42.png', content_type: 'image/png' },
+          },
         },
         collection_info: {
           name: 'Apes',
@@ -117,7 +142,11 @@ describe('toNftResource', () => {
           name: 'Ape #42',
           description: 'An ape',
           tags: ['ape', 'pfp'],
-          content: { ...noContent, preview: { url: 'https://media.test/42-small.png', content_type: 'image/png' }, detail: { url: 'https://media.test/42.png', content_type: 'image/png' } },
+          content: {
+            ...noContent,
+            preview: { url: 'https://media.test/42-small.png', content_type: 'image/png' },
+            detail: { url: 'https://media.test/42.png', content_type: 'image/png' },
+          },
           attributes: [{ key: 'Fur', value: 'Golden' }],
         },
         market_data: { prices: { floor: 25_000 }, last_sale: { price: 30_000, quantity: { int: '1', decimals: 0, float: 1, numeric: '1' } } },
@@ -147,7 +176,11 @@ describe('toNftResource', () => {
   });
 
   test('a sale paid in an unpriced asset keeps its quantity with a null price; an empty content url is no item', () => {
-    const token = { ...ape, lastSale: { quantity: '12', soldAt: '1' }, metadata: { ...ape.metadata!, content: { audio: { url: '', contentType: 'audio/mpeg' } } } };
+    const token = {
+      ...ape,
+      lastSale: { quantity: '12', soldAt: '1' },
+      metadata: { ...ape.metadata!, content: { audio: { url: '', contentType: 'audio/mpeg' } } },
+    };
     const resource = toNftResource(token, baseUrl);
     expect(resource.attributes.market_data.last_sale).toEqual({ price: null, quantity: { int: '12', decimals: 0, float: 12, numeric: '12' } });
     expect(resource.attributes.metadata.content).toEqual(noContent);
@@ -183,7 +216,11 @@ describe('collections', () => {
       },
     });
     expect(nftCollectionResourceSchema.safeParse(resource).success).toBe(true);
-    expect(collectionInfo(NftCollection.fromPartial({ id: '3', name: 'No art' }))).toEqual({ name: 'No art', description: '', content: { icon: null, banner: null } });
+    expect(collectionInfo(NftCollection.fromPartial({ id: '3', name: 'No art' }))).toEqual({
+      name: 'No art',
+      description: '',
+      content: { icon: null, banner: null },
+    });
   });
 
   test('wallet_nft_collections: id of wallet and collection, ISO times, the count as text, chains as a to-many relationship', () => {
@@ -199,7 +236,12 @@ describe('collections', () => {
         collection_info: collectionInfo(apeCollection),
       },
       relationships: {
-        chains: { data: [{ type: 'chains', id: 'ethereum' }, { type: 'chains', id: 'base' }] },
+        chains: {
+          data: [
+            { type: 'chains', id: 'ethereum' },
+            { type: 'chains', id: 'base' },
+          ],
+        },
         nft_collection: { data: { type: 'nft_collections', id: 7 } },
       },
     });

@@ -25,7 +25,12 @@ type CollectionInfo = NftPositionResource['attributes']['collection_info'];
 const contentItem = (item: ContentItem | undefined) => (item && item.url !== '' ? { url: item.url, content_type: item.contentType } : null);
 
 function nftContent(content: NftContent | undefined): Content {
-  return { preview: contentItem(content?.preview), detail: contentItem(content?.detail), audio: contentItem(content?.audio), video: contentItem(content?.video) };
+  return {
+    preview: contentItem(content?.preview),
+    detail: contentItem(content?.detail),
+    audio: contentItem(content?.audio),
+    video: contentItem(content?.video),
+  };
 }
 
 /**
@@ -145,7 +150,11 @@ export function toNftCollectionResource(collection: NftCollection): NftCollectio
 }
 
 /** decisions.md `wallet_nft_collections`: one id per wallet and collection, `<address>-<collection id>`. */
-export function toWalletNftCollectionResource(address: string, holding: WalletNftCollection, collections: ReadonlyMap<string, NftCollection>): WalletNftCollectionResource {
+export function toWalletNftCollectionResource(
+  address: string,
+  holding: WalletNftCollection,
+  collections: ReadonlyMap<string, NftCollection>,
+): WalletNftCollectionResource {
   return {
     type: 'wallet_nft_collections',
     id: `${address}-${holding.collectionId}`,

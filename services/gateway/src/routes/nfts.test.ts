@@ -3,12 +3,35 @@ import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
 import { ApiError } from '../http/api-error.js';
 import { checkReferences } from './nfts.js';
 
-const flags = { supportsTrading: true, supportsSending: true, supportsBridge: true, supportsTransactions: true, supportsPositions: true, supportsNftPositions: true };
+const flags = {
+  supportsTrading: true,
+  supportsSending: true,
+  supportsBridge: true,
+  supportsTransactions: true,
+  supportsPositions: true,
+  supportsNftPositions: true,
+};
 const chain = (id: string, fields: Partial<Chain> = {}): Chain => ({
-  id, name: id, externalId: id, iconUrl: '', explorer: undefined, rpc: undefined, flags, nativeFungibleId: 'eth', wrappedNativeFungibleId: '',
-  network: Network.NETWORK_MAINNET, family: ChainFamily.CHAIN_FAMILY_EVM, evmChainId: '1', ...fields,
+  id,
+  name: id,
+  externalId: id,
+  iconUrl: '',
+  explorer: undefined,
+  rpc: undefined,
+  flags,
+  nativeFungibleId: 'eth',
+  wrappedNativeFungibleId: '',
+  network: Network.NETWORK_MAINNET,
+  family: ChainFamily.CHAIN_FAMILY_EVM,
+  evmChainId: '1',
+  ...fields,
 });
-const chains = [chain('ethereum'), chain('base'), chain('no-nfts', { flags: { ...flags, supportsNftPositions: false } }), chain('solana', { family: ChainFamily.CHAIN_FAMILY_SOLANA })];
+const chains = [
+  chain('ethereum'),
+  chain('base'),
+  chain('no-nfts', { flags: { ...flags, supportsNftPositions: false } }),
+  chain('solana', { family: ChainFamily.CHAIN_FAMILY_SOLANA }),
+];
 const contract = '0x00000000000000000000000000000000000000c1';
 const ref = (chainId: string, tokenId = '1') => ({ chainId, contractAddress: contract, tokenId });
 

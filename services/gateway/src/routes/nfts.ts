@@ -22,7 +22,8 @@ const referenceText = (reference: NftReference) => `${reference.chainId}:${refer
 export function referenceChainProblem(chains: ReadonlyMap<string, Chain>, reference: NftReference): string | undefined {
   const chain = chains.get(reference.chainId);
   if (!chain) return `chain ${reference.chainId} is not supported`;
-  if (chain.family !== ChainFamily.CHAIN_FAMILY_EVM || !chainSupports(chain, 'nft_positions')) return `chain ${reference.chainId} does not support NFT positions`;
+  if (chain.family !== ChainFamily.CHAIN_FAMILY_EVM || !chainSupports(chain, 'nft_positions'))
+    return `chain ${reference.chainId} does not support NFT positions`;
   return undefined;
 }
 

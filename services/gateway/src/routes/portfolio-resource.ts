@@ -1,5 +1,5 @@
 import type { Portfolio } from '@wallet-api/core/proto/positions';
-import { portfolioTypes, type PortfolioResource } from '../schemas/portfolio.js';
+import type { portfolioTypes, PortfolioResource } from '../schemas/portfolio.js';
 
 /** decisions.md "Portfolio": type `portfolio`, id = the address, the five groups always present. */
 export function toPortfolioResource(address: string, portfolio: Portfolio): PortfolioResource {

@@ -37,7 +37,12 @@ function refuse(parameter: string, address: string, chainIds: readonly string[],
 }
 
 /** On create: each address against the chain_ids of the same request. */
-export async function checkAddressFamilies(catalog: ChainCatalog, context: RequestContext, addresses: readonly string[], chainIds: readonly string[]): Promise<void> {
+export async function checkAddressFamilies(
+  catalog: ChainCatalog,
+  context: RequestContext,
+  addresses: readonly string[],
+  chainIds: readonly string[],
+): Promise<void> {
   if (chainIds.length === 0) return;
   const families = new Map((await catalog.list(context)).map((chain) => [chain.id, chain.family]));
   const index = firstUncarriedAddress(addresses, chainIds, families);
@@ -53,7 +58,12 @@ export async function checkNewWalletFamilies(
 ): Promise<void> {
   if (addresses.list.length === 0) return;
   const { subscription } = backends;
-  const { chainIds } = await unary(subscription, subscription.getSubscription, { context: toRequestContext(organization, undefined), subscriptionId }, { name: 'Subscription/GetSubscription' });
+  const { chainIds } = await unary(
+    subscription,
+    subscription.getSubscription,
+    { context: toRequestContext(organization, undefined), subscriptionId },
+    { name: 'Subscription/GetSubscription' },
+  );
   if (chainIds.length === 0) return;
   const index = firstUncarriedAddress(addresses.list, chainIds, await familiesOfEveryNetwork(backends.chains, organization));
   if (index !== -1) refuse(`${addresses.parameter}[${index}]`, addresses.list[index]!, chainIds, "the subscription's chain_ids name");
@@ -79,11 +89,19 @@ export async function checkChainIdsCarryWallets(
   const { subscription } = backends;
   let after = '';
   do {
-    const page = await unary(subscription, subscription.listWallets, { context: toRequestContext(organization, undefined), subscriptionId, after, pageSize: walletsPage }, { name: 'Subscription/ListWallets' });
+    const page = await unary(
+      subscription,
+      subscription.listWallets,
+      { context: toRequestContext(organization, undefined), subscriptionId, after, pageSize: walletsPage },
+      { name: 'Subscription/ListWallets' },
+    );
     const index = firstUncarriedAddress(page.addresses, chainIds, families);
     if (index !== -1) {
       const address = page.addresses[index]!;
-      throw apiError(400, `parameter chain_ids: names no chain of the family of the subscription's wallet ${address} (${familyNames[familyOf(address)]} address): ${chainIds.join(', ')}`);
+      throw apiError(
+        400,
+        `parameter chain_ids: names no chain of the family of the subscription's wallet ${address} (${familyNames[familyOf(address)]} address): ${chainIds.join(', ')}`,
+      );
     }
     after = page.nextCursor;
   } while (after !== '');

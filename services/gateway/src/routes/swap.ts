@@ -41,7 +41,14 @@ export function toSwapQuoteResource(
       asset_spender: quote.assetSpender === '' ? null : quote.assetSpender,
       preconditions_met: { enough_balance: quote.enoughBalance, enough_allowance: quote.enoughAllowance },
       transaction: quote.transaction
-        ? { chain_id: quote.transaction.chainId, from: quote.transaction.from, to: quote.transaction.to, data: quote.transaction.data, value: quote.transaction.value, gas: quote.transaction.gas }
+        ? {
+            chain_id: quote.transaction.chainId,
+            from: quote.transaction.from,
+            to: quote.transaction.to,
+            data: quote.transaction.data,
+            value: quote.transaction.value,
+            gas: quote.transaction.gas,
+          }
         : null,
       estimated_seconds: quote.estimatedSeconds,
       action_id: actionId,
@@ -117,7 +124,9 @@ export function addSwapRoutes(routes: ApiRoutes, backends: Backends): void {
         : undefined;
       return {
         links: { self: selfUrl },
-        data: answer.quotes.map((quote) => toSwapQuoteResource(quote, { ...request, blockNumber: answer.blockNumber }, baseUrl, quote === actionable ? (actionId ?? null) : null)),
+        data: answer.quotes.map((quote) =>
+          toSwapQuoteResource(quote, { ...request, blockNumber: answer.blockNumber }, baseUrl, quote === actionable ? (actionId ?? null) : null),
+        ),
         meta: { block_number: Number(answer.blockNumber) },
       };
     },
@@ -139,13 +148,20 @@ export function addSwapRoutes(routes: ApiRoutes, backends: Backends): void {
       const { fungibles } =
         fungibleIds.length === 0
           ? { fungibles: [] }
-          : await unary(backends.referenceData, backends.referenceData.getFungibles, { context, currency: query.currency, fungibleIds, implementations: [] }, { name: 'ReferenceData/GetFungibles' });
+          : await unary(
+              backends.referenceData,
+              backends.referenceData.getFungibles,
+              { context, currency: query.currency, fungibleIds, implementations: [] },
+              { name: 'ReferenceData/GetFungibles' },
+            );
       const byId = new Map(fungibles.map((fungible) => [fungible.id, fungible]));
       return {
         links: { self: selfUrl },
         data: fungibleIds.flatMap((id) => {
           const fungible = byId.get(id);
-          return fungible ? [{ type: 'fungibles' as const, id, attributes: toFungibleInfo(fungible), links: { self: `${baseUrl}/v1/fungibles/${encodeURIComponent(id)}` } }] : [];
+          return fungible
+            ? [{ type: 'fungibles' as const, id, attributes: toFungibleInfo(fungible), links: { self: `${baseUrl}/v1/fungibles/${encodeURIComponent(id)}` } }]
+            : [];
         }),
       };
     },

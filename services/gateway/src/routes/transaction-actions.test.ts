@@ -11,7 +11,15 @@ describe('toTransactionBuild', () => {
   });
 
   test("a Solana action's serialized transaction, without EVM fields", () => {
-    const build = toTransactionBuild({ chainId: 'solana', from: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', to: '', data: '', value: '', gas: '', serialized: 'AQID' });
+    const build = toTransactionBuild({
+      chainId: 'solana',
+      from: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
+      to: '',
+      data: '',
+      value: '',
+      gas: '',
+      serialized: 'AQID',
+    });
     expect(build).toEqual({ chain_id: 'solana', from: '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV', serialized: 'AQID' });
     expect(transactionBuildResponseSchema.parse(response(build))).toEqual(response(build));
   });

@@ -59,7 +59,13 @@ describe('prices of a page', () => {
   });
 
   test('GetFungibles is asked for the fee, transfer and approval fungibles of every transaction, never for an NFT', () => {
-    const approving = TransactionRecord.fromPartial({ ...onBase, approvals: [{ actId: 1, token: dollar, amount: '5' }, { actId: 2, token: punk, amount: '' }] });
+    const approving = TransactionRecord.fromPartial({
+      ...onBase,
+      approvals: [
+        { actId: 1, token: dollar, amount: '5' },
+        { actId: 2, token: punk, amount: '' },
+      ],
+    });
     expect(transactionTokens([swap, approving])).toEqual([
       { chainId: 'ethereum', address: '' },
       { chainId: 'ethereum', address: '' },

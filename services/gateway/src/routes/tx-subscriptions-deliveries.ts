@@ -1,12 +1,6 @@
 import { unary } from '@wallet-api/core/grpc';
 import type { Backends } from '../grpc/backends.js';
-import {
-  deliveriesPageQuery,
-  deliveryIdParams,
-  deliveryListResponseSchema,
-  deliveryResponseSchema,
-  subscriptionIdParam,
-} from '../schemas/tx-subscription.js';
+import { deliveriesPageQuery, deliveryIdParams, deliveryListResponseSchema, deliveryResponseSchema, subscriptionIdParam } from '../schemas/tx-subscription.js';
 import type { ApiRoutes } from './define-route.js';
 import { toRequestContext } from './request-context.js';
 import { pageLinks, toDeliveryResource } from './tx-subscriptions-resource.js';
@@ -28,12 +22,17 @@ export function addTxSubscriptionDeliveryRoutes(routes: ApiRoutes, backends: Bac
     errors: [404],
     async handle({ params, query }, { organization, selfUrl }) {
       const size = query['page[size]'];
-      const page = await unary(subscription, subscription.listDeliveries, {
-        context: toRequestContext(organization, undefined),
-        subscriptionId: params.subscription_id,
-        after: query['page[after]'] ?? '',
-        pageSize: size,
-      }, { name: 'Subscription/ListDeliveries' });
+      const page = await unary(
+        subscription,
+        subscription.listDeliveries,
+        {
+          context: toRequestContext(organization, undefined),
+          subscriptionId: params.subscription_id,
+          after: query['page[after]'] ?? '',
+          pageSize: size,
+        },
+        { name: 'Subscription/ListDeliveries' },
+      );
       return { links: pageLinks(selfUrl, page.nextCursor, size), data: page.deliveries.map(toDeliveryResource) };
     },
   });
@@ -48,11 +47,16 @@ export function addTxSubscriptionDeliveryRoutes(routes: ApiRoutes, backends: Bac
     successStatus: 202,
     errors: [404],
     async handle({ params }, { organization, selfUrl }) {
-      const record = await unary(subscription, subscription.retryDelivery, {
-        context: toRequestContext(organization, undefined),
-        subscriptionId: params.subscription_id,
-        deliveryId: params.delivery_id,
-      }, { name: 'Subscription/RetryDelivery' });
+      const record = await unary(
+        subscription,
+        subscription.retryDelivery,
+        {
+          context: toRequestContext(organization, undefined),
+          subscriptionId: params.subscription_id,
+          deliveryId: params.delivery_id,
+        },
+        { name: 'Subscription/RetryDelivery' },
+      );
       return { links: { self: selfUrl }, data: toDeliveryResource(record) };
     },
   });

@@ -24,7 +24,12 @@ describe('filters to proto', () => {
   test('trash keeps false apart from absent', () => {
     expect(overTheWire(toProtoFilters({ exclude: { trash: false } }))!.exclude!.trash).toBe(false);
     expect(overTheWire(toProtoFilters({ exclude: { trash: true } }))!.exclude!.trash).toBe(true);
-    expect(overTheWire(toProtoFilters({ exclude: {} }))!.exclude).toEqual({ operationTypes: undefined, trash: undefined, dappIds: undefined, addresses: undefined });
+    expect(overTheWire(toProtoFilters({ exclude: {} }))!.exclude).toEqual({
+      operationTypes: undefined,
+      trash: undefined,
+      dappIds: undefined,
+      addresses: undefined,
+    });
   });
 
   test('counterparties: EVM lowercased, Solana as given', () => {
@@ -38,8 +43,9 @@ describe('filters from proto', () => {
     expect(fromProtoFilters(undefined)).toBeNull();
     expect(fromProtoFilters({ exclude: undefined })).toEqual({});
     expect(fromProtoFilters({ exclude: ExcludeFilters.fromPartial({}) })).toEqual({ exclude: {} });
-    expect(fromProtoFilters({ exclude: ExcludeFilters.fromPartial({ operationTypes: { values: [] }, trash: false, addresses: { values: [solana] } }) }))
-      .toEqual({ exclude: { operation_types: [], trash: false, addresses: [solana] } });
+    expect(
+      fromProtoFilters({ exclude: ExcludeFilters.fromPartial({ operationTypes: { values: [] }, trash: false, addresses: { values: [solana] } }) }),
+    ).toEqual({ exclude: { operation_types: [], trash: false, addresses: [solana] } });
   });
 
   test.each([

@@ -1,10 +1,4 @@
-import type {
-  DeliveryRecord,
-  ExcludeFilters,
-  StringList,
-  SubscriptionFilters,
-  SubscriptionRecord,
-} from '@wallet-api/core/proto/subscription';
+import type { DeliveryRecord, ExcludeFilters, StringList, SubscriptionFilters, SubscriptionRecord } from '@wallet-api/core/proto/subscription';
 import type { DeliveryResource, SubscriptionFiltersBody, SubscriptionResource } from '../schemas/tx-subscription.js';
 import { evmAddressPattern } from '../schemas/wallet-query.js';
 

@@ -32,12 +32,17 @@ export function addTxSubscriptionWalletRoutes(routes: ApiRoutes, backends: Backe
     errors: [404],
     async handle({ params, query }, { organization, selfUrl }) {
       const size = query['page[size]'];
-      const page = await unary(subscription, subscription.listWallets, {
-        context: toRequestContext(organization, undefined),
-        subscriptionId: params.subscription_id,
-        after: query['page[after]'] ?? '',
-        pageSize: size,
-      }, { name: 'Subscription/ListWallets' });
+      const page = await unary(
+        subscription,
+        subscription.listWallets,
+        {
+          context: toRequestContext(organization, undefined),
+          subscriptionId: params.subscription_id,
+          after: query['page[after]'] ?? '',
+          pageSize: size,
+        },
+        { name: 'Subscription/ListWallets' },
+      );
       return {
         links: pageLinks(selfUrl, page.nextCursor, size),
         data: page.addresses.map((address) => ({ type: 'tx_subscription_wallets' as const, id: address, attributes: { address } })),
@@ -48,16 +53,21 @@ export function addTxSubscriptionWalletRoutes(routes: ApiRoutes, backends: Backe
   routes.add({
     method: 'get',
     path: '/v1/tx-subscriptions/{subscription_id}/wallets/count',
-    summary: "How many wallets a subscription watches",
+    summary: 'How many wallets a subscription watches',
     tag,
     params: subscriptionIdParam,
     response: walletCountResponseSchema,
     errors: [404],
     async handle({ params }, { organization, selfUrl }) {
-      const { count } = await unary(subscription, subscription.countWallets, {
-        context: toRequestContext(organization, undefined),
-        subscriptionId: params.subscription_id,
-      }, { name: 'Subscription/CountWallets' });
+      const { count } = await unary(
+        subscription,
+        subscription.countWallets,
+        {
+          context: toRequestContext(organization, undefined),
+          subscriptionId: params.subscription_id,
+        },
+        { name: 'Subscription/CountWallets' },
+      );
       return {
         links: { self: selfUrl },
         data: { type: 'tx_subscription_wallets_count' as const, id: params.subscription_id, attributes: { count: Number(count) } },
@@ -77,12 +87,17 @@ export function addTxSubscriptionWalletRoutes(routes: ApiRoutes, backends: Backe
     errors: [404],
     async handle({ params, body }, { organization }) {
       await checkNewWalletFamilies(backends, organization, params.subscription_id, { parameter: 'add', list: body.add ?? [] });
-      await unary(subscription, subscription.updateWallets, {
-        context: toRequestContext(organization, undefined),
-        subscriptionId: params.subscription_id,
-        add: body.add ?? [],
-        remove: body.remove ?? [],
-      }, { name: 'Subscription/UpdateWallets' });
+      await unary(
+        subscription,
+        subscription.updateWallets,
+        {
+          context: toRequestContext(organization, undefined),
+          subscriptionId: params.subscription_id,
+          add: body.add ?? [],
+          remove: body.remove ?? [],
+        },
+        { name: 'Subscription/UpdateWallets' },
+      );
     },
   });
 
@@ -98,11 +113,16 @@ export function addTxSubscriptionWalletRoutes(routes: ApiRoutes, backends: Backe
     errors: [404],
     async handle({ params, body }, { organization }) {
       await checkNewWalletFamilies(backends, organization, params.subscription_id, { parameter: 'addresses', list: body.addresses });
-      await unary(subscription, subscription.replaceWallets, {
-        context: toRequestContext(organization, undefined),
-        subscriptionId: params.subscription_id,
-        addresses: body.addresses,
-      }, { name: 'Subscription/ReplaceWallets', deadlineMs: replaceDeadlineMs });
+      await unary(
+        subscription,
+        subscription.replaceWallets,
+        {
+          context: toRequestContext(organization, undefined),
+          subscriptionId: params.subscription_id,
+          addresses: body.addresses,
+        },
+        { name: 'Subscription/ReplaceWallets', deadlineMs: replaceDeadlineMs },
+      );
     },
   });
 }

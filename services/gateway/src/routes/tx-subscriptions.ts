@@ -45,13 +45,18 @@ export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): 
       const context = toRequestContext(organization, headers['X-Env']);
       const chainIds = await gateSubscriptionChains(backends.chains, context, body.chain_ids ?? []);
       await checkAddressFamilies(backends.chains, context, body.addresses, chainIds);
-      const created = await unary(subscription, subscription.createSubscription, {
-        context,
-        callbackUrl: body.callback_url,
-        addresses: body.addresses,
-        chainIds,
-        filters: toProtoFilters(body.filters),
-      }, { name: 'Subscription/CreateSubscription' });
+      const created = await unary(
+        subscription,
+        subscription.createSubscription,
+        {
+          context,
+          callbackUrl: body.callback_url,
+          addresses: body.addresses,
+          chainIds,
+          filters: toProtoFilters(body.filters),
+        },
+        { name: 'Subscription/CreateSubscription' },
+      );
       const record = created.subscription!;
       return {
         links: { self: subscriptionUrl(baseUrl, record.id) },
@@ -70,11 +75,16 @@ export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): 
     response: subscriptionListResponseSchema,
     async handle({ query }, { organization, selfUrl, baseUrl }) {
       const size = query['page[size]'];
-      const page = await unary(subscription, subscription.listSubscriptions, {
-        context: toRequestContext(organization, undefined),
-        after: query['page[after]'] ?? '',
-        pageSize: size,
-      }, { name: 'Subscription/ListSubscriptions' });
+      const page = await unary(
+        subscription,
+        subscription.listSubscriptions,
+        {
+          context: toRequestContext(organization, undefined),
+          after: query['page[after]'] ?? '',
+          pageSize: size,
+        },
+        { name: 'Subscription/ListSubscriptions' },
+      );
       return {
         links: pageLinks(selfUrl, page.nextCursor, size),
         data: page.subscriptions.map((record) => toSubscriptionResource(record, baseUrl)),
@@ -91,10 +101,15 @@ export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): 
     response: subscriptionResponseSchema,
     errors: [404],
     async handle({ params }, { organization, selfUrl, baseUrl }) {
-      const record = await unary(subscription, subscription.getSubscription, {
-        context: toRequestContext(organization, undefined),
-        subscriptionId: params.subscription_id,
-      }, { name: 'Subscription/GetSubscription' });
+      const record = await unary(
+        subscription,
+        subscription.getSubscription,
+        {
+          context: toRequestContext(organization, undefined),
+          subscriptionId: params.subscription_id,
+        },
+        { name: 'Subscription/GetSubscription' },
+      );
       return { links: { self: selfUrl }, data: toSubscriptionResource(record, baseUrl) };
     },
   });
@@ -109,10 +124,15 @@ export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): 
     successStatus: 204,
     errors: [404],
     async handle({ params }, { organization }) {
-      await unary(subscription, subscription.deleteSubscription, {
-        context: toRequestContext(organization, undefined),
-        subscriptionId: params.subscription_id,
-      }, { name: 'Subscription/DeleteSubscription' });
+      await unary(
+        subscription,
+        subscription.deleteSubscription,
+        {
+          context: toRequestContext(organization, undefined),
+          subscriptionId: params.subscription_id,
+        },
+        { name: 'Subscription/DeleteSubscription' },
+      );
     },
   });
 
@@ -127,19 +147,23 @@ export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): 
     successStatus: 204,
     errors: [404],
     async handle({ params, body }, { organization }) {
-      await unary(subscription, subscription.setCallbackUrl, {
-        context: toRequestContext(organization, undefined),
-        subscriptionId: params.subscription_id,
-        callbackUrl: body.callback_url,
-      }, { name: 'Subscription/SetCallbackUrl' });
+      await unary(
+        subscription,
+        subscription.setCallbackUrl,
+        {
+          context: toRequestContext(organization, undefined),
+          subscriptionId: params.subscription_id,
+          callbackUrl: body.callback_url,
+        },
+        { name: 'Subscription/SetCallbackUrl' },
+      );
     },
   });
 
   routes.add({
     method: 'patch',
     path: '/v1/tx-subscriptions/{subscription_id}/chain_ids',
-    summary:
-      'Replace the chain list; each chain must support transactions and positions, and an empty list means every chain that does',
+    summary: 'Replace the chain list; each chain must support transactions and positions, and an empty list means every chain that does',
     tag,
     params: subscriptionIdParam,
     headers: networkHeaders,
@@ -173,7 +197,10 @@ export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): 
     },
   });
 
-  for (const [action, enabled] of [['enable', true], ['disable', false]] as const) {
+  for (const [action, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     routes.add({
       method: 'patch',
       path: `/v1/tx-subscriptions/{subscription_id}/${action}`,
@@ -184,11 +211,16 @@ export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): 
       successStatus: 204,
       errors: [404],
       async handle({ params }, { organization }) {
-        await unary(subscription, subscription.setEnabled, {
-          context: toRequestContext(organization, undefined),
-          subscriptionId: params.subscription_id,
-          enabled,
-        }, { name: 'Subscription/SetEnabled' });
+        await unary(
+          subscription,
+          subscription.setEnabled,
+          {
+            context: toRequestContext(organization, undefined),
+            subscriptionId: params.subscription_id,
+            enabled,
+          },
+          { name: 'Subscription/SetEnabled' },
+        );
       },
     });
   }
@@ -202,10 +234,15 @@ export function addTxSubscriptionRoutes(routes: ApiRoutes, backends: Backends): 
     response: signingSecretResponseSchema,
     errors: [404],
     async handle({ params }, { organization, selfUrl }) {
-      const rotated = await unary(subscription, subscription.rotateSigningSecret, {
-        context: toRequestContext(organization, undefined),
-        subscriptionId: params.subscription_id,
-      }, { name: 'Subscription/RotateSigningSecret' });
+      const rotated = await unary(
+        subscription,
+        subscription.rotateSigningSecret,
+        {
+          context: toRequestContext(organization, undefined),
+          subscriptionId: params.subscription_id,
+        },
+        { name: 'Subscription/RotateSigningSecret' },
+      );
       return {
         links: { self: selfUrl },
         data: {

@@ -87,7 +87,12 @@ export function addWalletChartRoutes(routes: ApiRoutes, backends: Backends): voi
     async handle({ params, query, headers }, { organization, selfUrl }) {
       const positions = checkChartRequest(selfUrl, query);
       const context = toRequestContext(organization, headers['X-Env']);
-      const scope = await resolveWalletScope(backends, { context, address: params.address, chainIds: query['filter[chain_ids]'], capabilities: chartCapabilities });
+      const scope = await resolveWalletScope(backends, {
+        context,
+        address: params.address,
+        chainIds: query['filter[chain_ids]'],
+        capabilities: chartCapabilities,
+      });
       // A wallet without qualifying chains (Solana today) is still asked for: the service answers the period's points at zero.
       const chart = await readChart(backends, { context, addresses: [scope.address], chainIds: scope.chainIds, period: params.chart_period, query, positions });
       return { links: { self: selfUrl }, data: toWalletChartResource(`${scope.address}-${params.chart_period}`, chart) };
@@ -106,7 +111,12 @@ export function addWalletChartRoutes(routes: ApiRoutes, backends: Backends): voi
     async handle({ params, query, headers }, { organization, selfUrl }) {
       const positions = checkChartRequest(selfUrl, query);
       const context = toRequestContext(organization, headers['X-Env']);
-      const scopes = await resolveWalletSetScopes(backends, { context, addresses: query.addresses, chainIds: query['filter[chain_ids]'], capabilities: chartCapabilities });
+      const scopes = await resolveWalletSetScopes(backends, {
+        context,
+        addresses: query.addresses,
+        chainIds: query['filter[chain_ids]'],
+        capabilities: chartCapabilities,
+      });
       const addresses = scopes.map((scope) => scope.address);
       // The service reads every address on every chain given; an address has no balance changes on the other family's chains.
       const chainIds = [...new Set(scopes.flatMap((scope) => scope.chainIds))];

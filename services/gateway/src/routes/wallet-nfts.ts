@@ -88,7 +88,8 @@ export function addWalletNftRoutes(routes: ApiRoutes, backends: Backends): void 
   routes.add({
     method: 'get',
     path: '/v1/wallets/{address}/nft-collections/',
-    summary: "An EVM wallet's NFT holdings by collection, most valuable first by default, with cursor pagination through links.next; 202 while the wallet is first indexed",
+    summary:
+      "An EVM wallet's NFT holdings by collection, most valuable first by default, with cursor pagination through links.next; 202 while the wallet is first indexed",
     tag: 'wallets',
     params: evmWalletAddressParam,
     query: walletNftCollectionsQuery,

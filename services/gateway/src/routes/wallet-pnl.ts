@@ -37,7 +37,10 @@ function figures(message: PnlFigures | undefined) {
 
 function toPnlResource(id: string, pnl: WalletPnl): PnlResource {
   const entries = Object.fromEntries(
-    Object.entries(pnl.breakdown).map(([key, entry]) => [key, { ...figures(entry), average_buy_price: entry.averageBuyPrice, average_sell_price: entry.averageSellPrice }]),
+    Object.entries(pnl.breakdown).map(([key, entry]) => [
+      key,
+      { ...figures(entry), average_buy_price: entry.averageBuyPrice, average_sell_price: entry.averageSellPrice },
+    ]),
   );
   const breakdown = pnl.breakdownBy === 'id' ? { by_id: entries } : pnl.breakdownBy === 'implementation' ? { by_implementation: entries } : undefined;
   return { type: 'pnl', id, attributes: { ...figures(pnl.figures), ...(breakdown ? { breakdown } : {}) } };
@@ -90,7 +93,12 @@ export function addWalletPnlRoutes(routes: ApiRoutes, backends: Backends): void 
     async handle({ params, query, headers }, { organization, selfUrl }) {
       checkPnlRequest(selfUrl, query);
       const context = toRequestContext(organization, headers['X-Env']);
-      const scope = await resolveWalletScope(backends, { context, address: params.address, chainIds: query['filter[chain_ids]'], capabilities: pnlCapabilities });
+      const scope = await resolveWalletScope(backends, {
+        context,
+        address: params.address,
+        chainIds: query['filter[chain_ids]'],
+        capabilities: pnlCapabilities,
+      });
       const pnl = await readPnl(backends, { context, addresses: [scope.address], chainIds: scope.chainIds, query });
       return { links: { self: selfUrl }, data: toPnlResource(scope.address, pnl), meta: meta(pnl) };
     },
@@ -108,7 +116,12 @@ export function addWalletPnlRoutes(routes: ApiRoutes, backends: Backends): void 
     async handle({ query, headers }, { organization, selfUrl }) {
       checkPnlRequest(selfUrl, query);
       const context = toRequestContext(organization, headers['X-Env']);
-      const scopes = await resolveWalletSetScopes(backends, { context, addresses: query.addresses, chainIds: query['filter[chain_ids]'], capabilities: pnlCapabilities });
+      const scopes = await resolveWalletSetScopes(backends, {
+        context,
+        addresses: query.addresses,
+        chainIds: query['filter[chain_ids]'],
+        capabilities: pnlCapabilities,
+      });
       const addresses = scopes.map((scope) => scope.address);
       const pnl = await readPnl(backends, { context, addresses, chainIds: [...new Set(scopes.flatMap((scope) => scope.chainIds))], query });
       return { links: { self: selfUrl }, data: toPnlResource(addresses.join(','), pnl), meta: meta(pnl) };

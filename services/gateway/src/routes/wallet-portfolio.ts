@@ -27,7 +27,13 @@ export const portfolioCapabilities = ['positions'] as const;
  */
 export async function readWalletPortfolio(
   reader: WalletPositionsReader,
-  request: { context: RequestContext; scope: WalletScope; query: PortfolioQuery; generation?: string | undefined; walletTokens?: WalletChangeTokens | undefined },
+  request: {
+    context: RequestContext;
+    scope: WalletScope;
+    query: PortfolioQuery;
+    generation?: string | undefined;
+    walletTokens?: WalletChangeTokens | undefined;
+  },
 ): Promise<Portfolio> {
   const { context, scope, query, generation, walletTokens } = request;
   const selection: PositionsSelection = {

@@ -92,7 +92,13 @@ export interface WalletPositionsReader {
     walletTokens?: WalletChangeTokens | undefined;
   }): Promise<Position[]>;
   /** The positions as spec 2.3 resources, their fungibles looked up in one call. */
-  toResources(request: { context: RequestContext; currency: string; positions: readonly Position[]; baseUrl: string; generation?: string | undefined }): Promise<PositionResource[]>;
+  toResources(request: {
+    context: RequestContext;
+    currency: string;
+    positions: readonly Position[];
+    baseUrl: string;
+    generation?: string | undefined;
+  }): Promise<PositionResource[]>;
 }
 
 export interface PositionsReaderCaches {
@@ -102,7 +108,11 @@ export interface PositionsReaderCaches {
   quotes: PriceQuotes;
 }
 
-export function createWalletPositionsReader(backends: Pick<Backends, 'positions'>, directory: FungibleDirectory, caches: PositionsReaderCaches): WalletPositionsReader {
+export function createWalletPositionsReader(
+  backends: Pick<Backends, 'positions'>,
+  directory: FungibleDirectory,
+  caches: PositionsReaderCaches,
+): WalletPositionsReader {
   const { positions } = backends;
   const { rows, quotes } = caches;
   const recentTokens = createRecentTokens({ maxWallets: 10_000 });
@@ -110,13 +120,18 @@ export function createWalletPositionsReader(backends: Pick<Backends, 'positions'
   /** The rows the positions service answers, unvalued; kept under the wallet's unpriced tokens unless the caller waits for a re-read. */
   async function heldRows(request: ListPositionsRequest, walletTokens: WalletChangeTokens | undefined): Promise<ListPositionsResponse> {
     const list = async () => {
-      const answer = await unary(positions, positions.listPositions, request, { name: 'Positions/ListPositions', deadlineMs: positionsDeadlineMs(request.sync) });
+      const answer = await unary(positions, positions.listPositions, request, {
+        name: 'Positions/ListPositions',
+        deadlineMs: positionsDeadlineMs(request.sync),
+      });
       return { positions: answer.positions.map(unvalued) };
     };
     if (!rows || request.sync) return list();
     // What the rows depend on: the request without the organization, and without the order, which the valuation sets.
     const key = JSON.stringify({ ...request, context: { ...request.context, organizationId: '' }, sortAscending: false });
-    return (await rows.serve({ route: 'position rows', wallet: request.address, data: ['holdings'], key, ...(walletTokens ? { tokens: walletTokens } : {}) }, list)).body;
+    return (
+      await rows.serve({ route: 'position rows', wallet: request.address, data: ['holdings'], key, ...(walletTokens ? { tokens: walletTokens } : {}) }, list)
+    ).body;
   }
 
   return {
@@ -166,8 +181,7 @@ export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends, r
   routes.add({
     method: 'get',
     path: '/v1/wallets/{address}/positions/',
-    summary:
-      "A wallet's fungible positions (token and native balances, protocol positions), all in one response sorted by value; not paginated",
+    summary: "A wallet's fungible positions (token and native balances, protocol positions), all in one response sorted by value; not paginated",
     tag: 'wallets',
     params: walletAddressParam,
     query: positionsQuery,
@@ -185,7 +199,14 @@ export function addWalletPositionRoutes(routes: ApiRoutes, backends: Backends, r
         chainIds: query['filter[chain_ids]'],
         capabilities: positionsCapabilities,
       });
-      const positions = await reader.read({ context, scope, selection: positionsSelection(query), withFungibles: true, generation, walletTokens: changeTokens });
+      const positions = await reader.read({
+        context,
+        scope,
+        selection: positionsSelection(query),
+        withFungibles: true,
+        generation,
+        walletTokens: changeTokens,
+      });
       return { links: { self: selfUrl }, data: await reader.toResources({ context, currency: query.currency, positions, baseUrl, generation }) };
     },
   });

@@ -3,10 +3,28 @@ import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
 import { ApiError, apiError } from '../http/api-error.js';
 import { checkSubscriptionChains, selectChains, whenTracked } from './wallet-scope.js';
 
-const flags = { supportsTrading: true, supportsSending: true, supportsBridge: true, supportsTransactions: true, supportsPositions: true, supportsNftPositions: true };
+const flags = {
+  supportsTrading: true,
+  supportsSending: true,
+  supportsBridge: true,
+  supportsTransactions: true,
+  supportsPositions: true,
+  supportsNftPositions: true,
+};
 const chain = (id: string, fields: Partial<Chain> = {}): Chain => ({
-  id, name: id, externalId: id, iconUrl: '', explorer: undefined, rpc: undefined, flags, nativeFungibleId: 'eth', wrappedNativeFungibleId: '',
-  network: Network.NETWORK_MAINNET, family: ChainFamily.CHAIN_FAMILY_EVM, evmChainId: '1', ...fields,
+  id,
+  name: id,
+  externalId: id,
+  iconUrl: '',
+  explorer: undefined,
+  rpc: undefined,
+  flags,
+  nativeFungibleId: 'eth',
+  wrappedNativeFungibleId: '',
+  network: Network.NETWORK_MAINNET,
+  family: ChainFamily.CHAIN_FAMILY_EVM,
+  evmChainId: '1',
+  ...fields,
 });
 const chains = [
   chain('ethereum'),
@@ -32,20 +50,39 @@ describe('selectChains', () => {
   });
 
   test('named: kept once each, in the order given', () => {
-    expect(selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['balances-only', 'ethereum', 'balances-only'], ['positions'])).toEqual(['balances-only', 'ethereum']);
+    expect(selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['balances-only', 'ethereum', 'balances-only'], ['positions'])).toEqual([
+      'balances-only',
+      'ethereum',
+    ]);
   });
 
   test('named: unknown, lacking a capability, or of the other family is a 400 naming the chain', () => {
-    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['ethereum', 'sepolia'], ['positions'])))
-      .toEqual([400, 'parameter filter[chain_ids]: chain sepolia is not supported']);
-    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['history-only'], ['positions']))).toEqual([400, 'chain history-only does not support positions']);
-    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['balances-only'], ['transactions', 'positions'])))
-      .toEqual([400, 'chain balances-only does not support transactions']);
-    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['solana'], ['positions']))).toEqual([400, 'chain solana does not support this wallet address type']);
+    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['ethereum', 'sepolia'], ['positions']))).toEqual([
+      400,
+      'parameter filter[chain_ids]: chain sepolia is not supported',
+    ]);
+    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['history-only'], ['positions']))).toEqual([
+      400,
+      'chain history-only does not support positions',
+    ]);
+    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['balances-only'], ['transactions', 'positions']))).toEqual([
+      400,
+      'chain balances-only does not support transactions',
+    ]);
+    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_EVM, ['solana'], ['positions']))).toEqual([
+      400,
+      'chain solana does not support this wallet address type',
+    ]);
     const noNfts = [...chains, chain('no-nfts', { flags: { ...flags, supportsNftPositions: false } })];
-    expect(refusal(() => selectChains(noNfts, ChainFamily.CHAIN_FAMILY_EVM, ['ethereum', 'no-nfts'], ['nft_positions']))).toEqual([400, 'chain no-nfts does not support NFT positions']);
+    expect(refusal(() => selectChains(noNfts, ChainFamily.CHAIN_FAMILY_EVM, ['ethereum', 'no-nfts'], ['nft_positions']))).toEqual([
+      400,
+      'chain no-nfts does not support NFT positions',
+    ]);
     expect(selectChains(noNfts, ChainFamily.CHAIN_FAMILY_EVM, undefined, ['nft_positions'])).toEqual(['ethereum', 'history-only', 'balances-only']);
-    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_SOLANA, ['ethereum'], ['positions']))).toEqual([400, 'chain ethereum does not support this wallet address type']);
+    expect(refusal(() => selectChains(chains, ChainFamily.CHAIN_FAMILY_SOLANA, ['ethereum'], ['positions']))).toEqual([
+      400,
+      'chain ethereum does not support this wallet address type',
+    ]);
   });
 });
 

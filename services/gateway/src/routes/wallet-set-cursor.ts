@@ -42,7 +42,14 @@ export function decodeSetCursor(cursor: string | undefined, count: number): Wall
   return entries.map((entry: unknown): WalletPlace => {
     if (entry === 0) return 'done';
     if (entry === null) return {};
-    if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && idPattern.test(entry[0]) && typeof entry[1] === 'string' && msPattern.test(entry[1])) {
+    if (
+      Array.isArray(entry) &&
+      entry.length === 2 &&
+      typeof entry[0] === 'string' &&
+      idPattern.test(entry[0]) &&
+      typeof entry[1] === 'string' &&
+      msPattern.test(entry[1])
+    ) {
       return { after: cursorFromPage(entry[0], BigInt(entry[1])) };
     }
     throw badCursor();

@@ -32,7 +32,13 @@ function nextSetLink(selfUrl: string, cursor: string, size: number): string {
   return url.toString();
 }
 
-export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, directory: FungibleDirectory, positionsReader: WalletPositionsReader, caches: TransactionRouteCaches = {}): void {
+export function addWalletSetRoutes(
+  routes: ApiRoutes,
+  backends: Backends,
+  directory: FungibleDirectory,
+  positionsReader: WalletPositionsReader,
+  caches: TransactionRouteCaches = {},
+): void {
   const transactionsReader = createWalletTransactionsReader(backends, directory, caches);
 
   routes.add({
@@ -67,7 +73,12 @@ export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, direct
     async handle({ query, headers }, { organization, selfUrl, baseUrl, changeTokens }) {
       checkRequestUrlLength(selfUrl);
       const context = toRequestContext(organization, headers['X-Env']);
-      const scopes = await resolveWalletSetScopes(backends, { context, addresses: query.addresses, chainIds: query['filter[chain_ids]'], capabilities: positionsCapabilities });
+      const scopes = await resolveWalletSetScopes(backends, {
+        context,
+        addresses: query.addresses,
+        chainIds: query['filter[chain_ids]'],
+        capabilities: positionsCapabilities,
+      });
       const generation = changeTokens ? sharedVersion(changeTokens) : undefined;
       const selection = positionsSelection(query);
       const lists = await Promise.all(scopes.map((scope) => positionsReader.read({ context, scope, selection, withFungibles: true, generation })));
@@ -91,7 +102,12 @@ export function addWalletSetRoutes(routes: ApiRoutes, backends: Backends, direct
       const context = toRequestContext(organization, headers['X-Env']);
       const includePending = checkIncludePending(query, organization.roles);
       const places = decodeSetCursor(query['page[after]'], query.addresses.length);
-      const scopes = await resolveWalletSetScopes(backends, { context, addresses: query.addresses, chainIds: query['filter[chain_ids]'], capabilities: transactionsCapabilities });
+      const scopes = await resolveWalletSetScopes(backends, {
+        context,
+        addresses: query.addresses,
+        chainIds: query['filter[chain_ids]'],
+        capabilities: transactionsCapabilities,
+      });
       const size = query['page[size]'];
       // Each wallet's next `size` from its own place: the page's `size` newest are among them.
       const read = (scope: (typeof scopes)[number], after: TransactionCursor | undefined, pageSize: number) =>

@@ -1,7 +1,13 @@
 import { sharedVersion, type WalletChangeTokens } from '@wallet-api/core/cache';
 import { unary } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
-import { ListWalletTransactionsResponse, TrashFilter, type ListWalletTransactionsRequest, type TransactionCursor, type TransactionRecord } from '@wallet-api/core/proto/indexer';
+import {
+  ListWalletTransactionsResponse,
+  TrashFilter,
+  type ListWalletTransactionsRequest,
+  type TransactionCursor,
+  type TransactionRecord,
+} from '@wallet-api/core/proto/indexer';
 import type { FungibleDirectory, TransactionResource } from '@wallet-api/core/resources';
 import { createPagePriceTable, type PagePriceTable, type PagePriceTableOptions } from '../cache/page-prices.js';
 import { createRecentTokens } from '../cache/recent-tokens.js';
@@ -104,7 +110,11 @@ export interface WalletTransactionsReader {
   }): Promise<TransactionResource[]>;
 }
 
-export function createWalletTransactionsReader(backends: Backends, directory: FungibleDirectory, caches: TransactionRouteCaches = {}): WalletTransactionsReader {
+export function createWalletTransactionsReader(
+  backends: Backends,
+  directory: FungibleDirectory,
+  caches: TransactionRouteCaches = {},
+): WalletTransactionsReader {
   const { pages, priceVersions } = caches;
   const priceTable: PagePriceTable = createPagePriceTable(backends.referenceData, priceVersions ? { versions: priceVersions } : {});
   const recentTokens = createRecentTokens({ maxWallets: 10_000 });
@@ -130,7 +140,12 @@ export function createWalletTransactionsReader(backends: Backends, directory: Fu
       const key = pageKey(request);
       const known = changeTokens ? sharedVersion(changeTokens) : undefined;
       const lookedAhead = recentTokens.lookAhead(key, { directory, context, currency: query.currency, ...(known ? { generation: known } : {}) });
-      const response = await whenTracked(scope, chainIds.length === 0 ? Promise.resolve({ transactions: [], hasMore: false, pending: [], unsigned: [] }) : readPage(backends, request, key, pages, changeTokens));
+      const response = await whenTracked(
+        scope,
+        chainIds.length === 0
+          ? Promise.resolve({ transactions: [], hasMore: false, pending: [], unsigned: [] })
+          : readPage(backends, request, key, pages, changeTokens),
+      );
       recentTokens.remember(key, transactionTokens(response.transactions));
       return { transactions: response.transactions, hasMore: response.hasMore, pending: response.pending, unsigned: response.unsigned, lookedAhead };
     },

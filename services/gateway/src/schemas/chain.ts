@@ -3,9 +3,7 @@ import { iconSchema } from '@wallet-api/core/resources';
 import { relationshipSchema, selfLinksSchema } from './common.js';
 
 export const chainIdParam = z.object({
-  chain_id: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, dots, dashes or underscores'),
+  chain_id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, dots, dashes or underscores'),
 });
 
 export const chainResourceSchema = z

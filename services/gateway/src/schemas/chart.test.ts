@@ -1,7 +1,10 @@
 import { ApiError } from '../http/api-error.js';
 import { chartFilters, chartQuery, poolValueProblem, walletChartParams, walletSetChartQuery } from './chart.js';
 
-const detail = (schema: { safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown) => {
+const detail = (
+  schema: { safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } },
+  value: unknown,
+) => {
   const result = schema.safeParse(value);
   if (result.success) return undefined;
   const issue = result.error!.issues[0]!;
@@ -20,14 +23,14 @@ const outcome = (run: () => unknown) => {
 
 const manager = '0xC36442b4a4522E871399CD717aBDD847Ab11FE88';
 const maxTokenId = (2n ** 256n - 1n).toString();
-const evm = '0x' + 'ab'.repeat(20);
+const evm = `0x${'ab'.repeat(20)}`;
 const solana = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 
 describe('pool filter values (spec 4.1)', () => {
   test.each([
     ['a contract address', manager],
     ['a lowercase contract address', manager.toLowerCase()],
-    ['an uppercase-hex contract address', '0x' + manager.slice(2).toUpperCase()],
+    ['an uppercase-hex contract address', `0x${manager.slice(2).toUpperCase()}`],
     ['an LP NFT with token_id 0', `${manager}:0`],
     ['an LP NFT', `${manager}:12345`],
     ['an LP NFT with token_id 2^256-1 (121 characters)', `${manager}:${maxTokenId}`],
@@ -44,8 +47,12 @@ describe('pool filter values (spec 4.1)', () => {
     ['a signed token_id', `${manager}:-1`, 'token_id must be one or more decimal digits'],
     ['a fractional token_id', `${manager}:1.5`, 'token_id must be one or more decimal digits'],
     ['two colons', `${manager}:1:2`, 'token_id must be one or more decimal digits'],
-    ['a raw 32-byte V4 pool id', '0x' + 'ab'.repeat(32), 'raw V4 pool ids (0x and 64 hex digits) are not accepted; use <position_manager_address>:<token_id>'],
-    ['an uppercase raw V4 pool id', '0x' + 'AB'.repeat(32), 'raw V4 pool ids (0x and 64 hex digits) are not accepted; use <position_manager_address>:<token_id>'],
+    ['a raw 32-byte V4 pool id', `0x${'ab'.repeat(32)}`, 'raw V4 pool ids (0x and 64 hex digits) are not accepted; use <position_manager_address>:<token_id>'],
+    [
+      'an uppercase raw V4 pool id',
+      `0x${'AB'.repeat(32)}`,
+      'raw V4 pool ids (0x and 64 hex digits) are not accepted; use <position_manager_address>:<token_id>',
+    ],
     ['a short address', '0x1234', 'each pool address must be an EVM address (0x and 40 hex digits) or <position_manager_address>:<token_id>'],
     ['an address without 0x', manager.slice(2), 'each pool address must be an EVM address (0x and 40 hex digits) or <position_manager_address>:<token_id>'],
     ['a Solana address', solana, 'each pool address must be an EVM address (0x and 40 hex digits) or <position_manager_address>:<token_id>'],
@@ -84,11 +91,17 @@ describe('chartQuery', () => {
     [{ 'filter[fungible_ids]': list(26, (index) => `f${index}`) }, 'filter[fungible_ids]: must name at most 25 values (got 26)'],
     [{ 'filter[exclude_fungible_ids]': list(26, (index) => `f${index}`) }, 'filter[exclude_fungible_ids]: must name at most 25 values (got 26)'],
     [{ 'filter[fungible_ids]': 'f'.repeat(45) }, `filter[fungible_ids]: each fungible id must be at most 44 characters (got "${'f'.repeat(45)}")`],
-    [{ 'filter[exclude_fungible_ids]': 'f'.repeat(45) }, `filter[exclude_fungible_ids]: each fungible id must be at most 44 characters (got "${'f'.repeat(45)}")`],
+    [
+      { 'filter[exclude_fungible_ids]': 'f'.repeat(45) },
+      `filter[exclude_fungible_ids]: each fungible id must be at most 44 characters (got "${'f'.repeat(45)}")`,
+    ],
     [{ 'filter[pool_addresses]': list(26, (index) => `${manager}:${index}`) }, 'filter[pool_addresses]: must name at most 25 values (got 26)'],
     [{ 'filter[exclude_pool_addresses]': list(26, (index) => `${manager}:${index}`) }, 'filter[exclude_pool_addresses]: must name at most 25 values (got 26)'],
     [{ 'filter[pool_addresses]': `${manager}:007` }, `filter[pool_addresses]: token_id must not have leading zeros (got "${manager}:007")`],
-    [{ 'filter[exclude_pool_addresses]': '0x' + 'ab'.repeat(32) }, `filter[exclude_pool_addresses]: raw V4 pool ids (0x and 64 hex digits) are not accepted; use <position_manager_address>:<token_id> (got "0x${'ab'.repeat(32)}")`],
+    [
+      { 'filter[exclude_pool_addresses]': `0x${'ab'.repeat(32)}` },
+      `filter[exclude_pool_addresses]: raw V4 pool ids (0x and 64 hex digits) are not accepted; use <position_manager_address>:<token_id> (got "0x${'ab'.repeat(32)}")`,
+    ],
     [{ 'filter[pool_addresses]': '' }, `filter[pool_addresses]: ${empty}`],
     [{ 'filter[exclude_pool_addresses]': `${manager},` }, `filter[exclude_pool_addresses]: ${empty}`],
     [{ 'filter[fungible_ids]': '' }, `filter[fungible_ids]: ${empty}`],
@@ -102,7 +115,9 @@ describe('chartQuery', () => {
 
   test('chart_period is one of spec 4.1 periods', () => {
     expect(walletChartParams.parse({ address: evm, chart_period: '3months' })).toEqual({ address: evm, chart_period: '3months' });
-    expect(detail(walletChartParams, { address: evm, chart_period: '2years' })).toBe('chart_period: must be one of hour, day, week, month, 3months, 6months, year, 5years, max');
+    expect(detail(walletChartParams, { address: evm, chart_period: '2years' })).toBe(
+      'chart_period: must be one of hour, day, week, month, 3months, 6months, year, 5years, max',
+    );
   });
 });
 

@@ -124,8 +124,6 @@ export const walletChartResourceSchema = z
   })
   .meta({ id: 'WalletChart' });
 
-export const walletChartResponseSchema = z
-  .object({ links: selfLinksSchema, data: walletChartResourceSchema })
-  .meta({ id: 'WalletChartResponse' });
+export const walletChartResponseSchema = z.object({ links: selfLinksSchema, data: walletChartResourceSchema }).meta({ id: 'WalletChartResponse' });
 
 export type WalletChartResource = z.infer<typeof walletChartResourceSchema>;

@@ -14,10 +14,13 @@ describe('implementation', () => {
     expect(byImplementationChartQuery.parse({ implementation: value }).implementation).toEqual(expected);
   });
 
-  it.each([[''], [':'], [`:${evm}`], ['ethereum:'], ['ethereum:0x1234'], ['ethereum:not an address'], ['eth ereum'], [`ethereum:${evm}:1`]])('%j is refused', (value) => {
-    expect(implementationProblem(value)).toBeDefined();
-    expect(byImplementationChartQuery.safeParse({ implementation: value }).success).toBe(false);
-  });
+  it.each([[''], [':'], [`:${evm}`], ['ethereum:'], ['ethereum:0x1234'], ['ethereum:not an address'], ['eth ereum'], [`ethereum:${evm}:1`]])(
+    '%j is refused',
+    (value) => {
+      expect(implementationProblem(value)).toBeDefined();
+      expect(byImplementationChartQuery.safeParse({ implementation: value }).success).toBe(false);
+    },
+  );
 
   it('is required; currency defaults to usd and must be known', () => {
     expect(byImplementationChartQuery.safeParse({}).success).toBe(false);

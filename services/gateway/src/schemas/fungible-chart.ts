@@ -31,7 +31,8 @@ export function implementationProblem(value: string): string | undefined {
   const chainId = colon === -1 ? value : value.slice(0, colon);
   const address = colon === -1 ? undefined : value.slice(colon + 1);
   if (!chainIdPattern.test(chainId)) return `must be ${implementationForm} (chain id of letters, digits, "_", "." or "-")`;
-  if (address !== undefined && !evmAddressPattern.test(address) && !isSolanaAddress(address)) return `address must be an EVM address (0x and 40 hex digits) or a Solana address (${implementationForm})`;
+  if (address !== undefined && !evmAddressPattern.test(address) && !isSolanaAddress(address))
+    return `address must be an EVM address (0x and 40 hex digits) or a Solana address (${implementationForm})`;
   return undefined;
 }
 
@@ -69,9 +70,9 @@ export const fungibleChartResourceSchema = z
       begin_at: z.iso.datetime(),
       end_at: z.iso.datetime(),
       stats: statsSchema,
-      points: z
-        .array(z.tuple([z.number().int(), z.number()]))
-        .meta({ description: '`[unix_time_seconds, price]` pairs, oldest first; a point of the window without a price at its time (before the first one) is left out.' }),
+      points: z.array(z.tuple([z.number().int(), z.number()])).meta({
+        description: '`[unix_time_seconds, price]` pairs, oldest first; a point of the window without a price at its time (before the first one) is left out.',
+      }),
     }),
     relationships: z.object({ fungible: relationshipSchema('fungibles') }),
   })

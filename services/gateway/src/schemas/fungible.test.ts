@@ -26,16 +26,25 @@ describe('fungibles list query', () => {
       'filter[asset_class]': 'stablecoin,commodity',
       'filter[implementation_address]': 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
     });
-    expect(parsed['filter[fungible_implementations]']).toEqual(['ethereum:0x00000000000000000000000000000000000000ff', 'solana:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v']);
+    expect(parsed['filter[fungible_implementations]']).toEqual([
+      'ethereum:0x00000000000000000000000000000000000000ff',
+      'solana:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    ]);
     expect(parsed['filter[asset_class]']).toEqual(['stablecoin', 'commodity']);
   });
 });
 
 describe('by-implementation query', () => {
-  test.each(['ethereum', 'ethereum:0x00000000000000000000000000000000000000ff', 'solana:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'])('%s is accepted', (implementation) => {
-    expect(byImplementationQuery.safeParse({ implementation }).success).toBe(true);
-  });
-  test.each(['', ':0x00000000000000000000000000000000000000ff', 'ethereum:', 'ethereum:0x12', 'ethereum:0x00000000000000000000000000000000000000ff:7'])('%j is refused', (implementation) => {
-    expect(byImplementationQuery.safeParse({ implementation }).success).toBe(false);
-  });
+  test.each(['ethereum', 'ethereum:0x00000000000000000000000000000000000000ff', 'solana:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'])(
+    '%s is accepted',
+    (implementation) => {
+      expect(byImplementationQuery.safeParse({ implementation }).success).toBe(true);
+    },
+  );
+  test.each(['', ':0x00000000000000000000000000000000000000ff', 'ethereum:', 'ethereum:0x12', 'ethereum:0x00000000000000000000000000000000000000ff:7'])(
+    '%j is refused',
+    (implementation) => {
+      expect(byImplementationQuery.safeParse({ implementation }).success).toBe(false);
+    },
+  );
 });

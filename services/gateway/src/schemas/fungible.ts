@@ -41,14 +41,36 @@ const fungibleIdItem = z.string().max(44, 'each fungible id must be at most 44 c
  */
 export const fungiblesListQuery = z.object({
   currency: currencyParam,
-  'filter[search_query]': filterText().max(128, 'must be at most 128 characters').optional().meta({ description: 'Name or symbol, prefix and case-insensitive: exact symbol first, then symbol prefix, name prefix, word or substring; verified before unverified; spam left out.' }),
-  'filter[implementation_chain_id]': filterText().regex(chainIdPattern, 'must be a chain id (1 to 64 letters, digits, dots, dashes or underscores)').optional().meta({ description: 'Fungibles with an implementation on this chain; a chain the network does not list gives 400.' }),
-  'filter[implementation_address]': filterText().min(32, 'must be at least 32 characters (an EVM or Solana address)').refine((value) => isEvmAddress(value) || isSolanaAddress(value), 'address should be a valid EVM or Solana address').optional().meta({ description: 'Fungibles with an implementation at this address on any chain.' }),
-  'filter[fungible_implementations]': filterText().pipe(csvList(implementationItem, 100)).optional().meta({ description: 'Comma-separated `<chain_id>:<address>`, at most 100.' }),
+  'filter[search_query]': filterText().max(128, 'must be at most 128 characters').optional().meta({
+    description:
+      'Name or symbol, prefix and case-insensitive: exact symbol first, then symbol prefix, name prefix, word or substring; verified before unverified; spam left out.',
+  }),
+  'filter[implementation_chain_id]': filterText()
+    .regex(chainIdPattern, 'must be a chain id (1 to 64 letters, digits, dots, dashes or underscores)')
+    .optional()
+    .meta({ description: 'Fungibles with an implementation on this chain; a chain the network does not list gives 400.' }),
+  'filter[implementation_address]': filterText()
+    .min(32, 'must be at least 32 characters (an EVM or Solana address)')
+    .refine((value) => isEvmAddress(value) || isSolanaAddress(value), 'address should be a valid EVM or Solana address')
+    .optional()
+    .meta({ description: 'Fungibles with an implementation at this address on any chain.' }),
+  'filter[fungible_implementations]': filterText()
+    .pipe(csvList(implementationItem, 100))
+    .optional()
+    .meta({ description: 'Comma-separated `<chain_id>:<address>`, at most 100.' }),
   'filter[fungible_ids]': filterText().pipe(csvList(fungibleIdItem, 100)).optional().meta({ description: 'Comma-separated fungible ids, at most 100.' }),
-  'filter[asset_class]': filterText().pipe(csvList(z.enum(assetClasses, { error: `each value ${oneOf(assetClasses)}` }), assetClasses.length)).optional().meta({ description: 'Comma-separated asset classes; needs the classification add-on (else 403).' }),
-  'filter[has_asset_class]': z.enum(['true'], { error: 'must be true (false is not supported)' }).optional().meta({ description: 'Only `true`: classified fungibles; needs the classification add-on (else 403).' }),
-  sort: z.enum(fungibleSorts, { error: oneOf(fungibleSorts) }).default('-market_data.market_cap').meta({ description: 'Default `-market_data.market_cap`; `-` sorts descending; fungibles without the value come last.' }),
+  'filter[asset_class]': filterText()
+    .pipe(csvList(z.enum(assetClasses, { error: `each value ${oneOf(assetClasses)}` }), assetClasses.length))
+    .optional()
+    .meta({ description: 'Comma-separated asset classes; needs the classification add-on (else 403).' }),
+  'filter[has_asset_class]': z
+    .enum(['true'], { error: 'must be true (false is not supported)' })
+    .optional()
+    .meta({ description: 'Only `true`: classified fungibles; needs the classification add-on (else 403).' }),
+  sort: z
+    .enum(fungibleSorts, { error: oneOf(fungibleSorts) })
+    .default('-market_data.market_cap')
+    .meta({ description: 'Default `-market_data.market_cap`; `-` sorts descending; fungibles without the value come last.' }),
   'page[size]': z
     .string()
     .regex(/^\d{1,4}$/, pageSizeMessage)

@@ -40,8 +40,6 @@ export const gasPriceResourceSchema = z
   })
   .meta({ id: 'GasPrice' });
 
-export const gasPriceListResponseSchema = z
-  .object({ links: z.object({ self: z.url() }), data: z.array(gasPriceResourceSchema) })
-  .meta({ id: 'GasPriceList' });
+export const gasPriceListResponseSchema = z.object({ links: z.object({ self: z.url() }), data: z.array(gasPriceResourceSchema) }).meta({ id: 'GasPriceList' });
 
 export type GasPriceResource = z.infer<typeof gasPriceResourceSchema>;

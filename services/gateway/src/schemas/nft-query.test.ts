@@ -29,9 +29,12 @@ describe('the wallet of an NFT endpoint', () => {
   });
 
   test('a Solana address is refused as such; anything else as not an EVM address', () => {
-    expect(detail(evmWalletAddressParam, { address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' }))
-      .toBe('address: NFT endpoints accept EVM addresses only (0x and 40 hex digits), not Solana addresses');
-    expect(detail(evmWalletAddressParam, { address: '0x123' })).toBe('address: must be an EVM address (0x and 40 hex digits); NFT endpoints accept EVM addresses only');
+    expect(detail(evmWalletAddressParam, { address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' })).toBe(
+      'address: NFT endpoints accept EVM addresses only (0x and 40 hex digits), not Solana addresses',
+    );
+    expect(detail(evmWalletAddressParam, { address: '0x123' })).toBe(
+      'address: must be an EVM address (0x and 40 hex digits); NFT endpoints accept EVM addresses only',
+    );
   });
 });
 
@@ -65,27 +68,38 @@ describe('nftPositionsQuery', () => {
     expect(nftPositionsQuery.parse({ 'filter[chain_ids]': list(25, (index) => `chain-${index}`) })['filter[chain_ids]']).toHaveLength(25);
   });
 
-  test.each(refusals([
-    [{ include: 'nfts,owners' }, 'include: each value must be one of nfts, nft_collections, wallet_nft_collections (got "owners")'],
-    [{ include: '' }, 'include: must not contain an empty value (a comma-separated list of non-empty values)'],
-    [{ include: 'nfts,nfts,nfts,nfts' }, 'include: must name at most 3 values (got 4)'],
-    [{ sort: 'value' }, 'sort: must be one of -created_at, created_at, -floor_price, floor_price'],
-    [{ 'page[size]': '0' }, 'page[size]: must be an integer from 1 to 500'],
-    [{ 'page[size]': '501' }, 'page[size]: must be an integer from 1 to 500'],
-    [{ 'page[size]': 'ten' }, 'page[size]: must be an integer from 1 to 500'],
-    [{ 'page[size]': '-1' }, 'page[size]: must be an integer from 1 to 500'],
-    [{ 'page[after]': '' }, 'page[after]: must not be empty (follow links.next, which carries it)'],
-    [{ 'page[after]': 'c'.repeat(1025) }, 'page[after]: is not a cursor this endpoint returned (follow links.next)'],
-    [{ 'filter[collections_ids]': '12,abc' }, 'filter[collections_ids]: each collection id must be a non-negative integer (an nft_collections id) (got "abc")'],
-    [{ 'filter[collections_ids]': '-3' }, 'filter[collections_ids]: each collection id must be a non-negative integer (an nft_collections id) (got "-3")'],
-    [{ 'filter[collections_ids]': '1.5' }, 'filter[collections_ids]: each collection id must be a non-negative integer (an nft_collections id) (got "1.5")'],
-    [{ 'filter[collections_ids]': '9223372036854775808' }, 'filter[collections_ids]: each collection id must be a non-negative integer (an nft_collections id) (got "9223372036854775808")'],
-    [{ 'filter[collections_ids]': '1,,2' }, 'filter[collections_ids]: must not contain an empty value (a comma-separated list of non-empty values)'],
-    [{ 'filter[collections_ids]': list(26, (index) => String(index)) }, 'filter[collections_ids]: must name at most 25 values (got 26)'],
-    [{ 'filter[chain_ids]': list(26, () => 'ethereum') }, 'filter[chain_ids]: must name at most 25 values (got 26)'],
-    [{ 'filter[chain_ids]': 'ethereum,eth mainnet' }, 'filter[chain_ids]: each chain id must be 1 to 64 letters, digits, dots, dashes or underscores (got "eth mainnet")'],
-    [{ currency: 'USD' }, 'currency: must be one of eth, btc, usd, eur, krw, rub, gbp, aud, cad, inr, jpy, nzd, try, zar, cny, chf'],
-  ]))('refused: %s', (expected, query) => {
+  test.each(
+    refusals([
+      [{ include: 'nfts,owners' }, 'include: each value must be one of nfts, nft_collections, wallet_nft_collections (got "owners")'],
+      [{ include: '' }, 'include: must not contain an empty value (a comma-separated list of non-empty values)'],
+      [{ include: 'nfts,nfts,nfts,nfts' }, 'include: must name at most 3 values (got 4)'],
+      [{ sort: 'value' }, 'sort: must be one of -created_at, created_at, -floor_price, floor_price'],
+      [{ 'page[size]': '0' }, 'page[size]: must be an integer from 1 to 500'],
+      [{ 'page[size]': '501' }, 'page[size]: must be an integer from 1 to 500'],
+      [{ 'page[size]': 'ten' }, 'page[size]: must be an integer from 1 to 500'],
+      [{ 'page[size]': '-1' }, 'page[size]: must be an integer from 1 to 500'],
+      [{ 'page[after]': '' }, 'page[after]: must not be empty (follow links.next, which carries it)'],
+      [{ 'page[after]': 'c'.repeat(1025) }, 'page[after]: is not a cursor this endpoint returned (follow links.next)'],
+      [
+        { 'filter[collections_ids]': '12,abc' },
+        'filter[collections_ids]: each collection id must be a non-negative integer (an nft_collections id) (got "abc")',
+      ],
+      [{ 'filter[collections_ids]': '-3' }, 'filter[collections_ids]: each collection id must be a non-negative integer (an nft_collections id) (got "-3")'],
+      [{ 'filter[collections_ids]': '1.5' }, 'filter[collections_ids]: each collection id must be a non-negative integer (an nft_collections id) (got "1.5")'],
+      [
+        { 'filter[collections_ids]': '9223372036854775808' },
+        'filter[collections_ids]: each collection id must be a non-negative integer (an nft_collections id) (got "9223372036854775808")',
+      ],
+      [{ 'filter[collections_ids]': '1,,2' }, 'filter[collections_ids]: must not contain an empty value (a comma-separated list of non-empty values)'],
+      [{ 'filter[collections_ids]': list(26, (index) => String(index)) }, 'filter[collections_ids]: must name at most 25 values (got 26)'],
+      [{ 'filter[chain_ids]': list(26, () => 'ethereum') }, 'filter[chain_ids]: must name at most 25 values (got 26)'],
+      [
+        { 'filter[chain_ids]': 'ethereum,eth mainnet' },
+        'filter[chain_ids]: each chain id must be 1 to 64 letters, digits, dots, dashes or underscores (got "eth mainnet")',
+      ],
+      [{ currency: 'USD' }, 'currency: must be one of eth, btc, usd, eur, krw, rub, gbp, aud, cad, inr, jpy, nzd, try, zar, cny, chf'],
+    ]),
+  )('refused: %s', (expected, query) => {
     expect(detail(nftPositionsQuery, query)).toBe(expected);
   });
 });
@@ -97,14 +111,16 @@ describe('walletNftCollectionsQuery', () => {
     expect(walletNftCollectionsQuery.parse({ include: 'nft_collections' }).include).toEqual(['nft_collections']);
   });
 
-  test.each(refusals([
-    [{ include: 'nfts' }, 'include: each value must be one of nft_collections (got "nfts")'],
-    [{ sort: '-created_at' }, 'sort: must be one of -total_floor_price, total_floor_price, -max_changed_at, max_changed_at'],
-    [{ 'page[size]': '0' }, 'page[size]: must be an integer from 1 to 500'],
-    [{ 'page[size]': '501' }, 'page[size]: must be an integer from 1 to 500'],
-    [{ 'filter[collections_ids]': 'x' }, 'filter[collections_ids]: each collection id must be a non-negative integer (an nft_collections id) (got "x")'],
-    [{ 'filter[chain_ids]': list(26, () => 'base') }, 'filter[chain_ids]: must name at most 25 values (got 26)'],
-  ]))('refused: %s', (expected, query) => {
+  test.each(
+    refusals([
+      [{ include: 'nfts' }, 'include: each value must be one of nft_collections (got "nfts")'],
+      [{ sort: '-created_at' }, 'sort: must be one of -total_floor_price, total_floor_price, -max_changed_at, max_changed_at'],
+      [{ 'page[size]': '0' }, 'page[size]: must be an integer from 1 to 500'],
+      [{ 'page[size]': '501' }, 'page[size]: must be an integer from 1 to 500'],
+      [{ 'filter[collections_ids]': 'x' }, 'filter[collections_ids]: each collection id must be a non-negative integer (an nft_collections id) (got "x")'],
+      [{ 'filter[chain_ids]': list(26, () => 'base') }, 'filter[chain_ids]: must name at most 25 values (got 26)'],
+    ]),
+  )('refused: %s', (expected, query) => {
     expect(detail(walletNftCollectionsQuery, query)).toBe(expected);
   });
 });
@@ -151,16 +167,30 @@ describe('nftsQuery', () => {
     expect(nftsQuery.parse({ 'filter[references]': list(100, (index) => `ethereum:${evm}:${index}`) })['filter[references]']).toHaveLength(100);
   });
 
-  test.each(refusals([
-    [{}, 'filter[references]: is required'],
-    [{ 'filter[references]': '' }, 'filter[references]: must not contain an empty value (a comma-separated list of non-empty values)'],
-    [{ 'filter[references]': list(101, (index) => `ethereum:${evm}:${index}`) }, 'filter[references]: must name at most 100 values (got 101)'],
-    [{ 'filter[references]': `ethereum:${evm}:1,ethereum:${evm}` }, `filter[references]: each reference must be <chain_id>:<contract_address>:<token_id> (got "ethereum:${evm}")`],
-    [{ 'filter[references]': 'ethereum:0xabc:1' }, 'filter[references]: each reference\'s contract address must be an EVM address (0x and 40 hex digits) (got "ethereum:0xabc:1")'],
-    [{ 'filter[references]': `ethereum:${evm}:one` }, `filter[references]: each reference's token id must be a decimal integer below 2^256 (got "ethereum:${evm}:one")`],
-    [{ 'filter[references]': `ethereum:${evm}:1`, include: 'nfts' }, 'include: each value must be one of nft_collections (got "nfts")'],
-    [{ 'filter[references]': `ethereum:${evm}:1`, currency: 'doge' }, 'currency: must be one of eth, btc, usd, eur, krw, rub, gbp, aud, cad, inr, jpy, nzd, try, zar, cny, chf'],
-  ]))('refused: %s', (expected, query) => {
+  test.each(
+    refusals([
+      [{}, 'filter[references]: is required'],
+      [{ 'filter[references]': '' }, 'filter[references]: must not contain an empty value (a comma-separated list of non-empty values)'],
+      [{ 'filter[references]': list(101, (index) => `ethereum:${evm}:${index}`) }, 'filter[references]: must name at most 100 values (got 101)'],
+      [
+        { 'filter[references]': `ethereum:${evm}:1,ethereum:${evm}` },
+        `filter[references]: each reference must be <chain_id>:<contract_address>:<token_id> (got "ethereum:${evm}")`,
+      ],
+      [
+        { 'filter[references]': 'ethereum:0xabc:1' },
+        'filter[references]: each reference\'s contract address must be an EVM address (0x and 40 hex digits) (got "ethereum:0xabc:1")',
+      ],
+      [
+        { 'filter[references]': `ethereum:${evm}:one` },
+        `filter[references]: each reference's token id must be a decimal integer below 2^256 (got "ethereum:${evm}:one")`,
+      ],
+      [{ 'filter[references]': `ethereum:${evm}:1`, include: 'nfts' }, 'include: each value must be one of nft_collections (got "nfts")'],
+      [
+        { 'filter[references]': `ethereum:${evm}:1`, currency: 'doge' },
+        'currency: must be one of eth, btc, usd, eur, krw, rub, gbp, aud, cad, inr, jpy, nzd, try, zar, cny, chf',
+      ],
+    ]),
+  )('refused: %s', (expected, query) => {
     expect(detail(nftsQuery, query)).toBe(expected);
   });
 });

@@ -95,7 +95,9 @@ const includeCollections = csvList(z.enum(nftCollectionsIncludes, { error: `each
 export const walletNftCollectionsQuery = z.object({
   currency: currencyParam,
   'filter[chain_ids]': nftChainIdsFilter,
-  'filter[collections_ids]': collectionIdsFilter.optional().meta({ description: 'Keeps these collections (`nft_collections` ids, comma-separated); at most 25.' }),
+  'filter[collections_ids]': collectionIdsFilter
+    .optional()
+    .meta({ description: 'Keeps these collections (`nft_collections` ids, comma-separated); at most 25.' }),
   sort: z.enum(walletNftCollectionsSorts, { error: oneOf(walletNftCollectionsSorts) }).default('-total_floor_price'),
   include: includeCollections,
   'page[size]': nftPageSizeParam,

@@ -3,7 +3,9 @@ import { iconSchema, quantitySchema } from '@wallet-api/core/resources';
 import { relationshipSchema, selfLinksSchema } from './common.js';
 
 /** Spec 2.1 ContentItem. */
-export const contentItemSchema = z.object({ url: z.string(), content_type: z.string().meta({ description: 'Media type, e.g. image/png.' }) }).meta({ id: 'ContentItem' });
+export const contentItemSchema = z
+  .object({ url: z.string(), content_type: z.string().meta({ description: 'Media type, e.g. image/png.' }) })
+  .meta({ id: 'ContentItem' });
 
 /** An NFT's media; null where the token's metadata names none (or is not read yet). */
 export const nftContentSchema = z

@@ -25,8 +25,6 @@ export const portfolioResourceSchema = z
   })
   .meta({ id: 'Portfolio' });
 
-export const portfolioResponseSchema = z
-  .object({ links: selfLinksSchema, data: portfolioResourceSchema })
-  .meta({ id: 'PortfolioResponse' });
+export const portfolioResponseSchema = z.object({ links: selfLinksSchema, data: portfolioResourceSchema }).meta({ id: 'PortfolioResponse' });
 
 export type PortfolioResource = z.infer<typeof portfolioResourceSchema>;

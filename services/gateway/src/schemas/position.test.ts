@@ -11,7 +11,11 @@ const list = (count: number, item: (index: number) => string) => Array.from({ le
 describe('positionsQuery', () => {
   test('defaults: only_simple, usd, only_non_trash, largest value first, no sync; page[size] ignored', () => {
     expect(positionsQuery.parse({ 'page[size]': '5' })).toEqual({
-      'filter[positions]': 'only_simple', currency: 'usd', 'filter[trash]': 'only_non_trash', sort: 'value', sync: 'false',
+      'filter[positions]': 'only_simple',
+      currency: 'usd',
+      'filter[trash]': 'only_non_trash',
+      sort: 'value',
+      sync: 'false',
     });
   });
 
@@ -31,7 +35,10 @@ describe('positionsQuery', () => {
   test.each([
     [{ 'filter[positions]': 'all' }, 'filter[positions]: must be only_simple, only_complex or no_filter'],
     [{ 'filter[position_types]': list(9, () => 'wallet') }, 'filter[position_types]: must name at most 8 values (got 9)'],
-    [{ 'filter[position_types]': 'wallet,farm' }, 'filter[position_types]: each value must be one of deposit, loan, locked, staked, reward, wallet, investment (got "farm")'],
+    [
+      { 'filter[position_types]': 'wallet,farm' },
+      'filter[position_types]: each value must be one of deposit, loan, locked, staked, reward, wallet, investment (got "farm")',
+    ],
     [{ 'filter[chain_ids]': list(26, () => 'ethereum') }, 'filter[chain_ids]: must name at most 25 values (got 26)'],
     [{ 'filter[fungible_ids]': list(26, (index) => `f${index}`) }, 'filter[fungible_ids]: must name at most 25 values (got 26)'],
     [{ 'filter[fungible_ids]': 'f'.repeat(45) }, `filter[fungible_ids]: each fungible id must be at most 44 characters (got "${'f'.repeat(45)}")`],

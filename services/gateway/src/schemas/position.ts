@@ -69,9 +69,7 @@ export const positionResourceSchema = z
   })
   .meta({ id: 'Position' });
 
-export const positionListResponseSchema = z
-  .object({ links: selfLinksSchema, data: z.array(positionResourceSchema) })
-  .meta({ id: 'PositionList' });
+export const positionListResponseSchema = z.object({ links: selfLinksSchema, data: z.array(positionResourceSchema) }).meta({ id: 'PositionList' });
 
 export type PositionResource = z.infer<typeof positionResourceSchema>;
 export type PositionsQuery = z.infer<typeof positionsQuery>;

@@ -51,10 +51,13 @@ export const swapFungiblesQuery = z
     message: 'input[chain_id] or output[chain_id] is required',
     path: ['input[chain_id]'],
   })
-  .refine((query) => query['input[chain_id]'] === undefined || query['output[chain_id]'] === undefined || query['input[chain_id]'] === query['output[chain_id]'], {
-    message: 'must equal input[chain_id]: cross-chain swaps are not served',
-    path: ['output[chain_id]'],
-  });
+  .refine(
+    (query) => query['input[chain_id]'] === undefined || query['output[chain_id]'] === undefined || query['input[chain_id]'] === query['output[chain_id]'],
+    {
+      message: 'must equal input[chain_id]: cross-chain swaps are not served',
+      path: ['output[chain_id]'],
+    },
+  );
 
 const transactionSchema = z.object({
   chain_id: z.string(),
@@ -72,9 +75,14 @@ export const swapQuoteResourceSchema = z
     attributes: z.object({
       input_amount: quantitySchema,
       output_amount: quantitySchema.meta({ description: "What the route's quoter (V3 QuoterV2) or router (V2 getAmountsOut) returns at the head block." }),
-      output_amount_after_fees: quantitySchema.meta({ description: 'output_amount less the gas fee priced in the output asset at the one price (equal to output_amount without prices).' }),
+      output_amount_after_fees: quantitySchema.meta({
+        description: 'output_amount less the gas fee priced in the output asset at the one price (equal to output_amount without prices).',
+      }),
       output_amount_min: quantitySchema.meta({ description: 'output_amount x (1 - slippage_percent / 100), rounded down: the transaction reverts below it.' }),
-      price_impact_percent: z.number().nullable().meta({ description: 'How much less the output is worth than the input at the one price, in percent; null without prices.' }),
+      price_impact_percent: z
+        .number()
+        .nullable()
+        .meta({ description: 'How much less the output is worth than the input at the one price, in percent; null without prices.' }),
       slippage_percent: z.number(),
       fee: z.object({
         protocol_percent: z.number().meta({ description: 'Share of the input the pools keep: their fee tiers compounded along the route.' }),

@@ -28,8 +28,14 @@ export const dismissActionBody = z
       action_id: actionId,
       signature: z
         .string({ error: 'is required and must be a string' })
-        .regex(/^(0x([0-9a-fA-F]{2})+|[1-9A-HJ-NP-Za-km-z]{32,100})$/, 'must be a 0x-hex EIP-191 signature (EVM wallets) or a base58 ed25519 signature (Solana wallets)')
-        .meta({ description: "The wallet's signature of the action id: EIP-191 personal_sign of the id string (EVM, 0x-hex), or ed25519 over its UTF-8 bytes (Solana, base58)." }),
+        .regex(
+          /^(0x([0-9a-fA-F]{2})+|[1-9A-HJ-NP-Za-km-z]{32,100})$/,
+          'must be a 0x-hex EIP-191 signature (EVM wallets) or a base58 ed25519 signature (Solana wallets)',
+        )
+        .meta({
+          description:
+            "The wallet's signature of the action id: EIP-191 personal_sign of the id string (EVM, 0x-hex), or ed25519 over its UTF-8 bytes (Solana, base58).",
+        }),
     },
     { error: jsonObject },
   )

@@ -5,8 +5,21 @@ import { booleanParam, chainIdsFilter, csvList, currencyParam, trashFilterParam 
 
 /** decisions.md, "Transaction types". */
 export const operationTypes = [
-  'approve', 'bid', 'burn', 'claim', 'delegate', 'deploy', 'deposit', 'execute', 'mint', 'receive', 'revoke',
-  'revoke_delegation', 'send', 'trade', 'withdraw',
+  'approve',
+  'bid',
+  'burn',
+  'claim',
+  'delegate',
+  'deploy',
+  'deposit',
+  'execute',
+  'mint',
+  'receive',
+  'revoke',
+  'revoke_delegation',
+  'send',
+  'trade',
+  'withdraw',
 ] as const;
 
 const milliseconds = z
@@ -18,14 +31,20 @@ export const transactionsQuery = z
   .object({
     currency: currencyParam,
     'filter[chain_ids]': chainIdsFilter.optional(),
-    'filter[operation_types]': csvList(z.enum(operationTypes, { error: `each value must be one of ${operationTypes.join(', ')}` }), operationTypes.length).optional(),
+    'filter[operation_types]': csvList(
+      z.enum(operationTypes, { error: `each value must be one of ${operationTypes.join(', ')}` }),
+      operationTypes.length,
+    ).optional(),
     'filter[trash]': trashFilterParam,
     'filter[min_mined_at]': milliseconds.optional(),
     'filter[max_mined_at]': milliseconds.optional(),
     'filter[asset_types]': csvList(z.enum(['fungible', 'nft'], { error: 'each value must be fungible or nft' }), 2).optional(),
     'filter[search_query]': z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
     'filter[include_pending]': booleanParam,
-    'page[lastId]': z.string().regex(/^[A-Za-z0-9_.-]{1,64}:\d{1,20}:\d{1,10}$/, 'is not an id this endpoint returned').optional(),
+    'page[lastId]': z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}:\d{1,20}:\d{1,10}$/, 'is not an id this endpoint returned')
+      .optional(),
     'page[lastTimestamp]': milliseconds.optional(),
     'page[size]': z
       .string()

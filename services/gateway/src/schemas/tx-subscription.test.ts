@@ -41,7 +41,10 @@ describe('POST /v1/tx-subscriptions/ body', () => {
     [{ callback_url: 'mailto:ops@example.com', addresses: [evm(1)] }, 'parameter callback_url: must be an absolute URL'],
     [{ callback_url: `https://x.test/${'a'.repeat(2048)}`, addresses: [evm(1)] }, 'parameter callback_url: must be at most 2048 characters'],
     [{ callback_url: callback, addresses: [] }, 'parameter addresses: must be a list of 1 to 100 addresses (got 0)'],
-    [{ callback_url: callback, addresses: Array.from({ length: 101 }, (_, i) => evm(i)) }, 'parameter addresses: must be a list of 1 to 100 addresses (got 101)'],
+    [
+      { callback_url: callback, addresses: Array.from({ length: 101 }, (_, i) => evm(i)) },
+      'parameter addresses: must be a list of 1 to 100 addresses (got 101)',
+    ],
     [{ callback_url: callback, addresses: [evm(0), evm(1), evm(2), '0x123'] }, 'parameter addresses[3]: is not an EVM or Solana address'],
     [{ callback_url: callback, addresses: [evm(0), 42] }, 'parameter addresses[1]: is not an EVM or Solana address'],
     [{ callback_url: callback, addresses: [evm(1)], chain_ids: ['ethereum', 'bad chain'] }, 'parameter chain_ids[1]: must be a chain id'],
@@ -69,7 +72,10 @@ describe('filters', () => {
     [{ include: {} }, 'parameter filters.include: is not a known key'],
     [{ exclude: { spam: true } }, 'parameter filters.exclude.spam: is not a known key'],
     [{ exclude: { trash: 'yes', spam: true } }, 'parameter filters.exclude.spam: is not a known key'],
-    [{ exclude: { operation_types: ['trade', 'fee'] } }, expect.stringMatching(/^parameter filters\.exclude\.operation_types\[1\]: must be one of approve, bid, .*withdraw$/)],
+    [
+      { exclude: { operation_types: ['trade', 'fee'] } },
+      expect.stringMatching(/^parameter filters\.exclude\.operation_types\[1\]: must be one of approve, bid, .*withdraw$/),
+    ],
     [{ exclude: { trash: 1 } }, 'parameter filters.exclude.trash: must be true or false'],
     [{ exclude: { dapp_ids: [''] } }, 'parameter filters.exclude.dapp_ids[0]: must be 1 to 32 characters'],
     [{ exclude: { addresses: ['nope'] } }, 'parameter filters.exclude.addresses[0]: is not an EVM or Solana address'],
@@ -124,7 +130,9 @@ describe('settings bodies', () => {
     expect(check(callbackUrlBody, {})).toEqual({ detail: 'parameter callback_url: is required' });
     expect(check(chainIdsBody, { chain_ids: [] })).toEqual({ value: { chain_ids: [] } });
     expect(check(chainIdsBody, {})).toEqual({ detail: 'parameter chain_ids: is required' });
-    expect(check(chainIdsBody, { chain_ids: Array.from({ length: 101 }, () => 'ethereum') })).toEqual({ detail: 'parameter chain_ids: must hold at most 100 chain ids' });
+    expect(check(chainIdsBody, { chain_ids: Array.from({ length: 101 }, () => 'ethereum') })).toEqual({
+      detail: 'parameter chain_ids: must hold at most 100 chain ids',
+    });
   });
 });
 
@@ -139,7 +147,10 @@ describe('path and page parameters', () => {
     expect(subscriptionsPageQuery.parse({})).toEqual({ 'page[size]': 100 });
     expect(subscriptionsPageQuery.safeParse({ 'page[size]': '101' }).error?.issues[0]?.message).toBe('must be an integer from 1 to 100');
     expect(subscriptionsPageQuery.safeParse({ 'page[size]': '0' }).success).toBe(false);
-    expect(walletsPageQuery.parse({ 'page[size]': '2000', 'page[after]': 'eyJrIjoid2FsbGV0cyJ9' })).toEqual({ 'page[size]': 2000, 'page[after]': 'eyJrIjoid2FsbGV0cyJ9' });
+    expect(walletsPageQuery.parse({ 'page[size]': '2000', 'page[after]': 'eyJrIjoid2FsbGV0cyJ9' })).toEqual({
+      'page[size]': 2000,
+      'page[after]': 'eyJrIjoid2FsbGV0cyJ9',
+    });
     expect(walletsPageQuery.safeParse({ 'page[size]': '2001' }).error?.issues[0]?.message).toBe('must be an integer from 1 to 2000');
     expect(walletsPageQuery.safeParse({ 'page[after]': '' }).error?.issues[0]?.message).toBe('must be the cursor links.next gave');
   });

@@ -9,8 +9,21 @@ import { chainIdPattern, evmAddressPattern, isSolanaAddress } from './wallet-que
 
 /** decisions.md, "Transaction types": the values `filters.exclude.operation_types` accepts. */
 export const subscriptionOperationTypes = [
-  'approve', 'bid', 'burn', 'claim', 'delegate', 'deploy', 'deposit', 'execute', 'mint', 'receive', 'revoke',
-  'revoke_delegation', 'send', 'trade', 'withdraw',
+  'approve',
+  'bid',
+  'burn',
+  'claim',
+  'delegate',
+  'deploy',
+  'deposit',
+  'execute',
+  'mint',
+  'receive',
+  'revoke',
+  'revoke_delegation',
+  'send',
+  'trade',
+  'withdraw',
 ] as const satisfies readonly OperationType[];
 // The list above names every operation type core knows, so a type added there fails to compile here.
 type Unlisted = Exclude<OperationType, (typeof subscriptionOperationTypes)[number]>;
@@ -45,11 +58,9 @@ const watchedAddress = walletAddress.refine((address) => !isBuiltInBurnAddress(a
  */
 function addressList(min: number, max: number, watched = true) {
   const rule = min > 0 ? `must be a list of ${min} to ${max} addresses` : `must be a list of at most ${max} addresses`;
-  return z
-    .array(watched ? watchedAddress : walletAddress, { error: required(rule) })
-    .superRefine((list, context) => {
-      if (list.length < min || list.length > max) context.addIssue({ code: 'custom', message: `${rule} (got ${list.length})`, abort: true });
-    });
+  return z.array(watched ? watchedAddress : walletAddress, { error: required(rule) }).superRefine((list, context) => {
+    if (list.length < min || list.length > max) context.addIssue({ code: 'custom', message: `${rule} (got ${list.length})`, abort: true });
+  });
 }
 
 const callbackUrl = z
@@ -66,8 +77,7 @@ const chainIds = z
   .array(z.string({ error: 'must be a chain id' }).regex(chainIdPattern, 'must be a chain id'), { error: required('must be a list of chain ids') })
   .max(maxChainIds, `must hold at most ${maxChainIds} chain ids`)
   .meta({
-    description:
-      'Chains to watch; each must report both supports_transactions and supports_positions. Empty: every chain that does (stored empty).',
+    description: 'Chains to watch; each must report both supports_transactions and supports_positions. Empty: every chain that does (stored empty).',
   });
 
 function valueList<T extends z.ZodType>(item: T, what: string) {
@@ -82,7 +92,10 @@ export const excludeFiltersSchema = z
         'operation types',
       ).optional(),
       trash: z.boolean({ error: 'must be true or false' }).optional().meta({ description: 'true: drop transactions flagged as trash for the wallet.' }),
-      dapp_ids: valueList(z.string({ error: 'must be a dapp id' }).min(1, 'must be 1 to 32 characters').max(32, 'must be 1 to 32 characters'), 'dapp ids').optional(),
+      dapp_ids: valueList(
+        z.string({ error: 'must be a dapp id' }).min(1, 'must be 1 to 32 characters').max(32, 'must be 1 to 32 characters'),
+        'dapp ids',
+      ).optional(),
       addresses: valueList(walletAddress, 'addresses').optional().meta({ description: 'Counterparty addresses.' }),
     },
     { error: objectError('must be an object') },
@@ -123,8 +136,7 @@ export const filtersBody = body({
 
 // Path and query parameters.
 
-const opaqueId = (name: string) =>
-  z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, `must be a ${name} this API returned`);
+const opaqueId = (name: string) => z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, `must be a ${name} this API returned`);
 
 export const subscriptionIdParam = z.object({ subscription_id: opaqueId('subscription id') });
 export const deliveryIdParams = z.object({ subscription_id: opaqueId('subscription id'), delivery_id: opaqueId('delivery id') });
@@ -187,9 +199,7 @@ export const subscriptionListResponseSchema = z
 export const subscriptionWalletSchema = z
   .object({ type: z.literal('tx_subscription_wallets'), id: z.string(), attributes: z.object({ address: z.string() }) })
   .meta({ id: 'TxSubscriptionWallet' });
-export const walletListResponseSchema = z
-  .object({ links: pageLinksSchema, data: z.array(subscriptionWalletSchema) })
-  .meta({ id: 'TxSubscriptionWalletList' });
+export const walletListResponseSchema = z.object({ links: pageLinksSchema, data: z.array(subscriptionWalletSchema) }).meta({ id: 'TxSubscriptionWalletList' });
 export const walletCountResponseSchema = z
   .object({
     links: selfLinksSchema,
@@ -239,9 +249,7 @@ export const deliveryResourceSchema = z
   })
   .meta({ id: 'WebhookDelivery' });
 
-export const deliveryListResponseSchema = z
-  .object({ links: pageLinksSchema, data: z.array(deliveryResourceSchema) })
-  .meta({ id: 'WebhookDeliveryList' });
+export const deliveryListResponseSchema = z.object({ links: pageLinksSchema, data: z.array(deliveryResourceSchema) }).meta({ id: 'WebhookDeliveryList' });
 export const deliveryResponseSchema = z.object({ links: selfLinksSchema, data: deliveryResourceSchema }).meta({ id: 'WebhookDeliveryResponse' });
 
 export type SubscriptionResource = z.infer<typeof subscriptionResourceSchema>;

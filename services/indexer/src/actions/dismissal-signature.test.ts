@@ -29,7 +29,7 @@ describe('checkDismissalSignature: EVM (EIP-191 personal_sign of the action id)'
 });
 
 describe('checkDismissalSignature: Solana (ed25519 over the id bytes, base58)', () => {
-  test('a real key pair: its signature is valid, another key\'s and another message\'s are not', async () => {
+  test("a real key pair: its signature is valid, another key's and another message's are not", async () => {
     const signer = await generateKeyPairSigner();
     const other = await generateKeyPair();
     const message = new TextEncoder().encode(actionId);
@@ -37,7 +37,10 @@ describe('checkDismissalSignature: Solana (ed25519 over the id bytes, base58)', 
     expect(await checkDismissalSignature(signer.address, actionId, own)).toEqual({ valid: true });
 
     const foreign = base58.decode(await signBytes(other.privateKey, message));
-    expect(await checkDismissalSignature(signer.address, actionId, foreign)).toEqual({ valid: false, reason: `is not the wallet ${signer.address}'s signature of the action id` });
+    expect(await checkDismissalSignature(signer.address, actionId, foreign)).toEqual({
+      valid: false,
+      reason: `is not the wallet ${signer.address}'s signature of the action id`,
+    });
     expect((await checkDismissalSignature(await getAddressFromPublicKey(other.publicKey), actionId, foreign)).valid).toBe(true);
 
     const otherMessage = base58.decode(await signBytes(signer.keyPair.privateKey, new TextEncoder().encode(`${actionId}x`)));
@@ -46,7 +49,10 @@ describe('checkDismissalSignature: Solana (ed25519 over the id bytes, base58)', 
 
   test('malformed signatures are refused before any check', async () => {
     const { address } = await generateKeyPairSigner();
-    expect(await checkDismissalSignature(address, actionId, `0x${'ab'.repeat(65)}`)).toEqual({ valid: false, reason: 'must be a base58 ed25519 signature for a Solana wallet' });
+    expect(await checkDismissalSignature(address, actionId, `0x${'ab'.repeat(65)}`)).toEqual({
+      valid: false,
+      reason: 'must be a base58 ed25519 signature for a Solana wallet',
+    });
     expect(await checkDismissalSignature(address, actionId, '3yZe7d')).toEqual({ valid: false, reason: 'must be a base58 ed25519 signature of 64 bytes' });
   });
 });

@@ -8,7 +8,18 @@ const wallet = `0x${'aa'.repeat(20)}`;
 const router = `0x${'bb'.repeat(20)}`;
 const usdc = `0x${'cc'.repeat(20)}`;
 const createdAt = new Date('2026-11-27T10:00:00.500Z');
-const usdcInfo: TokenInfo = { chainId: 'ethereum', address: usdc, interface: TokenInterface.TOKEN_INTERFACE_ERC20, name: 'USD Coin', symbol: 'USDC', decimals: 6, fungibleId: 'usdc', iconUrl: '', verified: true, isSpam: false };
+const usdcInfo: TokenInfo = {
+  chainId: 'ethereum',
+  address: usdc,
+  interface: TokenInterface.TOKEN_INTERFACE_ERC20,
+  name: 'USD Coin',
+  symbol: 'USDC',
+  decimals: 6,
+  fungibleId: 'usdc',
+  iconUrl: '',
+  verified: true,
+  isSpam: false,
+};
 const uniswap: Dapp = { id: 'uniswap', name: 'Uniswap', description: '', iconUrl: '', url: '', managePositionsUrl: '', externalLinks: [] };
 const tables = {
   tokens: { info: (chainId: string, address: string) => (chainId === 'ethereum' && address === usdc ? usdcInfo : undefined) },
@@ -33,10 +44,34 @@ describe('swapActionRecord', () => {
   const record = swapActionRecord(tx, tables);
 
   test("reads as the wallet's trade at the router: input out, at least the minimum output in", () => {
-    expect(record).toMatchObject({ chainId: 'ethereum', address: wallet, sentFrom: wallet, sentTo: router, operationType: 'trade', isTrash: false, hash: '', blockNumber: '0', minedAt: '1795773600' });
+    expect(record).toMatchObject({
+      chainId: 'ethereum',
+      address: wallet,
+      sentFrom: wallet,
+      sentTo: router,
+      operationType: 'trade',
+      isTrash: false,
+      hash: '',
+      blockNumber: '0',
+      minedAt: '1795773600',
+    });
     expect(record.transfers).toEqual([
-      { actId: 1, direction: 'out', token: { asset: { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' }, info: undefined }, amount: '500000000000000000', sender: wallet, recipient: router },
-      { actId: 1, direction: 'in', token: { asset: { kind: AssetKind.ASSET_KIND_ERC20, address: usdc, tokenId: '' }, info: usdcInfo }, amount: '1234567', sender: router, recipient: wallet },
+      {
+        actId: 1,
+        direction: 'out',
+        token: { asset: { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' }, info: undefined },
+        amount: '500000000000000000',
+        sender: wallet,
+        recipient: router,
+      },
+      {
+        actId: 1,
+        direction: 'in',
+        token: { asset: { kind: AssetKind.ASSET_KIND_ERC20, address: usdc, tokenId: '' }, info: usdcInfo },
+        amount: '1234567',
+        sender: router,
+        recipient: wallet,
+      },
     ]);
     expect(record.acts).toEqual([{ id: 1, type: 'trade', sentFrom: wallet, feeKind: '', contractAddress: router, dapp: uniswap }]);
     expect(record.application).toEqual({ contractAddress: router, dapp: uniswap, methodId: '0x414bf389', methodName: 'exactInputSingle' });
@@ -44,7 +79,10 @@ describe('swapActionRecord', () => {
 
   test('its lookups name both tokens (the native one as empty) and the router', () => {
     expect(swapActionLookups(tx)).toEqual({
-      tokens: [{ chainId: 'ethereum', address: '' }, { chainId: 'ethereum', address: usdc }],
+      tokens: [
+        { chainId: 'ethereum', address: '' },
+        { chainId: 'ethereum', address: usdc },
+      ],
       contracts: [{ chainId: 'ethereum', address: router }],
     });
   });

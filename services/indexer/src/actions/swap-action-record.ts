@@ -62,7 +62,10 @@ export function swapActionTransaction(facts: SwapActionFacts): WalletTransaction
 }
 
 /** What the reference-data lookups of a swap action's record need: its tokens and its router. */
-export function swapActionLookups(tx: WalletTransaction): { tokens: { chainId: string; address: string }[]; contracts: { chainId: string; address: string }[] } {
+export function swapActionLookups(tx: WalletTransaction): {
+  tokens: { chainId: string; address: string }[];
+  contracts: { chainId: string; address: string }[];
+} {
   return { tokens: transactionTokens(tx), contracts: transactionContracts(tx) };
 }
 

@@ -1,6 +1,13 @@
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { ClickHouse } from '@wallet-api/core/clickhouse';
-import { startAccumulatingConsumer, startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import {
+  startAccumulatingConsumer,
+  startConsumer,
+  topics as platformTopics,
+  type createKafka,
+  type MessageConsumer,
+  type TopicSpec,
+} from '@wallet-api/core/kafka';
 import type { Logger } from '@wallet-api/core/logger';
 import type { BalanceChange, ChainBlock, ChainRollback, WalletTransaction } from '@wallet-api/core/proto/events';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
@@ -72,8 +79,13 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
             const withRows = transactions.map((transaction) => ({ transaction, rows: walletRows(transaction, facts) }));
             // Rows only for the wallets the API serves: the pools, tokens and routers a trade passes
             // through are in most transactions, and every wallet endpoint answers 400 for them.
-            const tracked = await tracking.tracked(withRows.flatMap(({ transaction, rows }) => rows.map((row) => ({ chainId: transaction.chainId, address: row.address }))));
-            const batch = withRows.map(({ transaction, rows }) => ({ transaction, rows: rows.filter((row) => tracked.has(`${transaction.chainId}:${row.address}`)) }));
+            const tracked = await tracking.tracked(
+              withRows.flatMap(({ transaction, rows }) => rows.map((row) => ({ chainId: transaction.chainId, address: row.address }))),
+            );
+            const batch = withRows.map(({ transaction, rows }) => ({
+              transaction,
+              rows: rows.filter((row) => tracked.has(`${transaction.chainId}:${row.address}`)),
+            }));
             const accepted = await store.writeTransactions(batch);
             // Readable now (from memory until stored): answers cached before them are stale.
             await versions.walletsChanged(

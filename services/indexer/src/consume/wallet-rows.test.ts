@@ -1,22 +1,44 @@
 import { AssetKind, type WalletTransaction } from '@wallet-api/core/proto/events';
 import { walletRows } from './wallet-rows.js';
 
-const alice = '0x' + 'a'.repeat(40);
-const bob = '0x' + 'b'.repeat(40);
-const router = '0x' + 'c'.repeat(40);
-const usdc = '0x' + 'd'.repeat(40);
-const spam = '0x' + 'e'.repeat(40);
-const nft = '0x' + 'f'.repeat(40);
+const alice = `0x${'a'.repeat(40)}`;
+const bob = `0x${'b'.repeat(40)}`;
+const router = `0x${'c'.repeat(40)}`;
+const usdc = `0x${'d'.repeat(40)}`;
+const spam = `0x${'e'.repeat(40)}`;
+const nft = `0x${'f'.repeat(40)}`;
 
 function tx(fields: Partial<WalletTransaction>): WalletTransaction {
   return {
-    chainId: 'ethereum', blockNumber: '1', blockHash: '0x01', blockTimestamp: '1', transactionIndex: 0, hash: '0x02', from: alice, to: router,
-    nonce: '0', failed: false, fee: '0', value: '0', methodId: '', methodName: '', createdContract: '', paymaster: '',
-    acts: [], transfers: [], approvals: [], collectionApprovals: [], wallets: [], ...fields,
+    chainId: 'ethereum',
+    blockNumber: '1',
+    blockHash: '0x01',
+    blockTimestamp: '1',
+    transactionIndex: 0,
+    hash: '0x02',
+    from: alice,
+    to: router,
+    nonce: '0',
+    failed: false,
+    fee: '0',
+    value: '0',
+    methodId: '',
+    methodName: '',
+    createdContract: '',
+    paymaster: '',
+    acts: [],
+    transfers: [],
+    approvals: [],
+    collectionApprovals: [],
+    wallets: [],
+    ...fields,
   };
 }
 
-const facts = { lookup: (_chainId: string, address: string) => (address === spam ? { verified: false, isSpam: true } : address === usdc ? { verified: true, isSpam: false } : undefined) };
+const facts = {
+  lookup: (_chainId: string, address: string) =>
+    address === spam ? { verified: false, isSpam: true } : address === usdc ? { verified: true, isSpam: false } : undefined,
+};
 
 describe('walletRows', () => {
   test('one row per wallet with its own reading, token contracts and counterparties', () => {
@@ -36,8 +58,12 @@ describe('walletRows', () => {
 
   test('an unsolicited spam airdrop is trash for the receiver only; NFTs count as nft', () => {
     const airdrop = tx({
-      from: bob, to: spam,
-      acts: [{ id: 1, type: 'transfer', sentFrom: bob, contractAddress: spam }, { id: 2, type: 'transfer', sentFrom: bob, contractAddress: nft }],
+      from: bob,
+      to: spam,
+      acts: [
+        { id: 1, type: 'transfer', sentFrom: bob, contractAddress: spam },
+        { id: 2, type: 'transfer', sentFrom: bob, contractAddress: nft },
+      ],
       transfers: [
         { actId: 1, asset: { kind: AssetKind.ASSET_KIND_ERC20, address: spam, tokenId: '' }, amount: '1', sender: bob, recipient: alice },
         { actId: 2, asset: { kind: AssetKind.ASSET_KIND_ERC721, address: nft, tokenId: '9' }, amount: '1', sender: bob, recipient: alice },

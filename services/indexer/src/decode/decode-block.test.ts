@@ -45,7 +45,11 @@ const event = (address: string, name: string, args: Record<string, unknown>): Lo
 const erc20Transfer = (token: string, from: string, to: string, value: bigint) => event(token, 'Transfer', { from, to, value });
 const erc721Transfer = (token: string, from: string, to: string, tokenId: bigint): Log => {
   const topic = (address: string) => `0x${address.slice(2).padStart(64, '0')}` as Hex;
-  return { address: token, topics: [erc20Transfer(token, from, to, 0n).topics[0]!, topic(from), topic(to), `0x${tokenId.toString(16).padStart(64, '0')}`], data: '0x' };
+  return {
+    address: token,
+    topics: [erc20Transfer(token, from, to, 0n).topics[0]!, topic(from), topic(to), `0x${tokenId.toString(16).padStart(64, '0')}`],
+    data: '0x',
+  };
 };
 
 const frame = (from: string, to: string, value: bigint, fields: Partial<CallFrame> = {}): CallFrame => ({
@@ -80,7 +84,10 @@ function bundle(...sent: Sent[]): BlockBundle {
   return {
     chainId: 'ethereum',
     block: { number: 7n, hash: `0x${'AB'.repeat(32)}`, timestamp: 1_700_000_000n } as BlockBundle['block'],
-    transactions: sent.map((entry, index) => ({ hash: hashes[index], from: entry.from, to: entry.to, nonce: index, value: entry.value ?? 0n, input: entry.input ?? '0x' }) as unknown as Transaction),
+    transactions: sent.map(
+      (entry, index) =>
+        ({ hash: hashes[index], from: entry.from, to: entry.to, nonce: index, value: entry.value ?? 0n, input: entry.input ?? '0x' }) as unknown as Transaction,
+    ),
     receipts: sent.map(
       (entry, index) =>
         ({
@@ -95,7 +102,12 @@ function bundle(...sent: Sent[]): BlockBundle {
     ),
     traces: sent.map((entry, index) => ({
       txHash: hashes[index]!,
-      result: entry.root ?? frame(entry.from, entry.to ?? '', entry.value ?? 0n, { ...(entry.calls ? { calls: entry.calls } : {}), ...(entry.failed ? { error: 'execution reverted' } : {}) }),
+      result:
+        entry.root ??
+        frame(entry.from, entry.to ?? '', entry.value ?? 0n, {
+          ...(entry.calls ? { calls: entry.calls } : {}),
+          ...(entry.failed ? { error: 'execution reverted' } : {}),
+        }),
     })),
   };
 }
@@ -110,10 +122,16 @@ const erc20 = (address: string) => ({ kind: AssetKind.ASSET_KIND_ERC20, address,
 const nft = (kind: AssetKind, address: string, tokenId: string) => ({ kind, address, tokenId });
 
 /** Balance changes as `wallet asset amount` lines, easy to read in a table. */
-const nets = (changes: BalanceChange[]) => changes.map((change) => `${change.wallet} ${change.asset!.kind}:${change.asset!.address}:${change.asset!.tokenId} ${change.amount}`).sort();
-const net = (wallet: string, asset: { kind: AssetKind; address: string; tokenId: string }, amount: bigint) => `${wallet} ${asset.kind}:${asset.address}:${asset.tokenId} ${amount}`;
+const nets = (changes: BalanceChange[]) =>
+  changes.map((change) => `${change.wallet} ${change.asset!.kind}:${change.asset!.address}:${change.asset!.tokenId} ${change.amount}`).sort();
+const net = (wallet: string, asset: { kind: AssetKind; address: string; tokenId: string }, amount: bigint) =>
+  `${wallet} ${asset.kind}:${asset.address}:${asset.tokenId} ${amount}`;
 const acts = (tx: WalletTransaction) => tx.acts.map((act) => `${act.id} ${act.type} ${act.sentFrom} ${act.contractAddress}`);
-const transfers = (tx: WalletTransaction) => tx.transfers.map((transfer) => `${transfer.actId} ${transfer.asset!.kind}:${transfer.asset!.address}:${transfer.asset!.tokenId} ${transfer.amount} ${transfer.sender}>${transfer.recipient}`);
+const transfers = (tx: WalletTransaction) =>
+  tx.transfers.map(
+    (transfer) =>
+      `${transfer.actId} ${transfer.asset!.kind}:${transfer.asset!.address}:${transfer.asset!.tokenId} ${transfer.amount} ${transfer.sender}>${transfer.recipient}`,
+  );
 
 describe('decodeBlock transactions', () => {
   test.each<{ name: string; sent: Sent; acts: string[]; transfers: string[]; nets: string[] }>([
@@ -133,7 +151,12 @@ describe('decodeBlock transactions', () => {
     },
     {
       name: 'internal transfers of a reverted frame are undone, the rest stand',
-      sent: { from: alice, to: router, value: 9n, calls: [frame(router, bob, 4n, { error: 'execution reverted', calls: [frame(bob, carol, 1n)] }), frame(router, carol, 3n)] },
+      sent: {
+        from: alice,
+        to: router,
+        value: 9n,
+        calls: [frame(router, bob, 4n, { error: 'execution reverted', calls: [frame(bob, carol, 1n)] }), frame(router, carol, 3n)],
+      },
       acts: [`1 transfer ${alice} `, `2 transfer ${router} `],
       transfers: [`1 1:: 9 ${alice}>${router}`, `2 1:: 3 ${router}>${carol}`],
       nets: [net(alice, native, -9n - fee), net(router, native, 6n), net(carol, native, 3n)],
@@ -150,18 +173,30 @@ describe('decodeBlock transactions', () => {
       sent: { from: alice, to: birds, value: 10n, logs: [erc721Transfer(birds, zeroAddress, alice, 3n), erc721Transfer(birds, zeroAddress, alice, 4n)] },
       acts: [`1 mint ${alice} ${birds}`],
       transfers: [`1 3:${birds}:3 1 ${zeroAddress}>${alice}`, `1 3:${birds}:4 1 ${zeroAddress}>${alice}`, `1 1:: 10 ${alice}>${birds}`],
-      nets: [net(alice, native, -10n - fee), net(alice, nft(AssetKind.ASSET_KIND_ERC721, birds, '3'), 1n), net(alice, nft(AssetKind.ASSET_KIND_ERC721, birds, '4'), 1n), net(birds, native, 10n)],
+      nets: [
+        net(alice, native, -10n - fee),
+        net(alice, nft(AssetKind.ASSET_KIND_ERC721, birds, '3'), 1n),
+        net(alice, nft(AssetKind.ASSET_KIND_ERC721, birds, '4'), 1n),
+        net(birds, native, 10n),
+      ],
     },
     {
       name: 'ERC-1155 transfer and a burn',
       sent: {
         from: alice,
         to: passes,
-        logs: [event(passes, 'TransferSingle', { operator: alice, from: alice, to: bob, id: 2n, value: 5n }), event(passes, 'TransferSingle', { operator: alice, from: alice, to: zeroAddress, id: 2n, value: 1n })],
+        logs: [
+          event(passes, 'TransferSingle', { operator: alice, from: alice, to: bob, id: 2n, value: 5n }),
+          event(passes, 'TransferSingle', { operator: alice, from: alice, to: zeroAddress, id: 2n, value: 1n }),
+        ],
       },
       acts: [`1 burn ${alice} ${passes}`, `2 transfer ${alice} ${passes}`],
       transfers: [`1 4:${passes}:2 1 ${alice}>${zeroAddress}`, `2 4:${passes}:2 5 ${alice}>${bob}`],
-      nets: [net(alice, native, -fee), net(alice, nft(AssetKind.ASSET_KIND_ERC1155, passes, '2'), -6n), net(bob, nft(AssetKind.ASSET_KIND_ERC1155, passes, '2'), 5n)],
+      nets: [
+        net(alice, native, -fee),
+        net(alice, nft(AssetKind.ASSET_KIND_ERC1155, passes, '2'), -6n),
+        net(bob, nft(AssetKind.ASSET_KIND_ERC1155, passes, '2'), 5n),
+      ],
     },
     {
       name: 'WETH deposit: the wrapped token appears from the zero address',
@@ -194,7 +229,13 @@ describe('decodeBlock transactions', () => {
         ],
       },
       acts: [`1 deposit ${router} ${weth}`, `2 trade ${alice} ${pair}`],
-      transfers: [`1 2:${weth}: 8 ${zeroAddress}>${router}`, `2 2:${weth}: 8 ${router}>${pair}`, `2 2:${usdc}: 20 ${pair}>${alice}`, `2 1:: 8 ${alice}>${router}`, `2 1:: 8 ${router}>${weth}`],
+      transfers: [
+        `1 2:${weth}: 8 ${zeroAddress}>${router}`,
+        `2 2:${weth}: 8 ${router}>${pair}`,
+        `2 2:${usdc}: 20 ${pair}>${alice}`,
+        `2 1:: 8 ${alice}>${router}`,
+        `2 1:: 8 ${router}>${weth}`,
+      ],
       nets: [net(alice, native, -8n - fee), net(alice, erc20(usdc), 20n), net(pair, erc20(usdc), -20n), net(pair, erc20(weth), 8n), net(weth, native, 8n)],
     },
     {
@@ -202,11 +243,22 @@ describe('decodeBlock transactions', () => {
       sent: {
         from: alice,
         to: staking,
-        logs: [erc20Transfer(usdc, alice, staking, 5n), event(staking, 'Staked', { user: alice, amount: 5n }), erc20Transfer(weth, staking, alice, 1n), event(staking, 'RewardPaid', { user: alice, reward: 1n })],
+        logs: [
+          erc20Transfer(usdc, alice, staking, 5n),
+          event(staking, 'Staked', { user: alice, amount: 5n }),
+          erc20Transfer(weth, staking, alice, 1n),
+          event(staking, 'RewardPaid', { user: alice, reward: 1n }),
+        ],
       },
       acts: [`1 deposit ${alice} ${staking}`, `2 claim ${alice} ${staking}`],
       transfers: [`1 2:${usdc}: 5 ${alice}>${staking}`, `2 2:${weth}: 1 ${staking}>${alice}`],
-      nets: [net(alice, native, -fee), net(alice, erc20(usdc), -5n), net(alice, erc20(weth), 1n), net(staking, erc20(usdc), 5n), net(staking, erc20(weth), -1n)],
+      nets: [
+        net(alice, native, -fee),
+        net(alice, erc20(usdc), -5n),
+        net(alice, erc20(weth), 1n),
+        net(staking, erc20(usdc), 5n),
+        net(staking, erc20(weth), -1n),
+      ],
     },
     {
       name: 'approvals and revokes, each its own act',
@@ -244,7 +296,18 @@ describe('decodeBlock transactions', () => {
         from: bob,
         to: entryPoint,
         calls: [frame(entryPoint, account, 0n, { calls: [frame(account, carol, 4n)] })],
-        logs: [erc20Transfer(usdc, account, carol, 6n), event(entryPoint, 'UserOperationEvent', { userOpHash: `0x${'11'.repeat(32)}`, sender: account, paymaster: pair, nonce: 0n, success: true, actualGasCost: 0n, actualGasUsed: 1n })],
+        logs: [
+          erc20Transfer(usdc, account, carol, 6n),
+          event(entryPoint, 'UserOperationEvent', {
+            userOpHash: `0x${'11'.repeat(32)}`,
+            sender: account,
+            paymaster: pair,
+            nonce: 0n,
+            success: true,
+            actualGasCost: 0n,
+            actualGasUsed: 1n,
+          }),
+        ],
       },
       acts: [`1 transfer ${account} ${usdc}`],
       transfers: [`1 2:${usdc}: 6 ${account}>${carol}`, `1 1:: 4 ${account}>${carol}`],
@@ -311,24 +374,71 @@ describe('decodeBlock fields', () => {
 
   test.each([
     { name: 'failed', sent: { from: alice, to: bob, failed: true }, field: 'failed', expected: true },
-    { name: 'contract creation has no method and names its contract', sent: { from: alice, to: null, input: '0xa9059cbb' as Hex, contractAddress: created, root: frame(alice, created, 0n, { type: 'CREATE' }) }, field: 'methodId', expected: '' },
-    { name: 'created contract', sent: { from: alice, to: null, contractAddress: created, root: frame(alice, created, 0n, { type: 'CREATE' }) }, field: 'createdContract', expected: created },
-    { name: 'a failed creation created nothing', sent: { from: alice, to: null, failed: true, contractAddress: created, root: frame(alice, created, 0n, { type: 'CREATE' }) }, field: 'createdContract', expected: '' },
+    {
+      name: 'contract creation has no method and names its contract',
+      sent: { from: alice, to: null, input: '0xa9059cbb' as Hex, contractAddress: created, root: frame(alice, created, 0n, { type: 'CREATE' }) },
+      field: 'methodId',
+      expected: '',
+    },
+    {
+      name: 'created contract',
+      sent: { from: alice, to: null, contractAddress: created, root: frame(alice, created, 0n, { type: 'CREATE' }) },
+      field: 'createdContract',
+      expected: created,
+    },
+    {
+      name: 'a failed creation created nothing',
+      sent: { from: alice, to: null, failed: true, contractAddress: created, root: frame(alice, created, 0n, { type: 'CREATE' }) },
+      field: 'createdContract',
+      expected: '',
+    },
     {
       name: 'paymaster of a user operation',
-      sent: { from: bob, to: entryPoint, logs: [event(entryPoint, 'UserOperationEvent', { userOpHash: `0x${'11'.repeat(32)}`, sender: account, paymaster: pair, nonce: 0n, success: true, actualGasCost: 0n, actualGasUsed: 1n })] },
+      sent: {
+        from: bob,
+        to: entryPoint,
+        logs: [
+          event(entryPoint, 'UserOperationEvent', {
+            userOpHash: `0x${'11'.repeat(32)}`,
+            sender: account,
+            paymaster: pair,
+            nonce: 0n,
+            success: true,
+            actualGasCost: 0n,
+            actualGasUsed: 1n,
+          }),
+        ],
+      },
       field: 'paymaster',
       expected: pair,
     },
     {
       name: 'the account of a user operation is one of the wallets',
-      sent: { from: bob, to: entryPoint, logs: [event(entryPoint, 'UserOperationEvent', { userOpHash: `0x${'11'.repeat(32)}`, sender: account, paymaster: zeroAddress, nonce: 0n, success: false, actualGasCost: 0n, actualGasUsed: 1n })] },
+      sent: {
+        from: bob,
+        to: entryPoint,
+        logs: [
+          event(entryPoint, 'UserOperationEvent', {
+            userOpHash: `0x${'11'.repeat(32)}`,
+            sender: account,
+            paymaster: zeroAddress,
+            nonce: 0n,
+            success: false,
+            actualGasCost: 0n,
+            actualGasUsed: 1n,
+          }),
+        ],
+      },
       field: 'wallets',
       expected: [entryPoint, account, bob],
     },
     {
       name: 'approval parties are wallets, the zero address is not',
-      sent: { from: alice, to: usdc, logs: [event(usdc, 'Approval', { owner: alice, spender: router, value: 1n }), erc20Transfer(usdc, zeroAddress, carol, 1n)] },
+      sent: {
+        from: alice,
+        to: usdc,
+        logs: [event(usdc, 'Approval', { owner: alice, spender: router, value: 1n }), erc20Transfer(usdc, zeroAddress, carol, 1n)],
+      },
       field: 'wallets',
       expected: [usdc, router, carol, alice],
     },
@@ -339,10 +449,23 @@ describe('decodeBlock fields', () => {
   test('approvals carry their act and asset', () => {
     const nftApproval: Log = {
       address: birds,
-      topics: [event(usdc, 'Approval', { owner: alice, spender: router, value: 0n }).topics[0]!, `0x${alice.slice(2).padStart(64, '0')}`, `0x${zeroAddress.slice(2).padStart(64, '0')}`, `0x${'9'.padStart(64, '0')}`],
+      topics: [
+        event(usdc, 'Approval', { owner: alice, spender: router, value: 0n }).topics[0]!,
+        `0x${alice.slice(2).padStart(64, '0')}`,
+        `0x${zeroAddress.slice(2).padStart(64, '0')}`,
+        `0x${'9'.padStart(64, '0')}`,
+      ],
       data: '0x',
     };
-    const { tx } = decodeOne({ from: alice, to: usdc, logs: [event(usdc, 'Approval', { owner: alice, spender: router, value: 7n }), nftApproval, event(birds, 'ApprovalForAll', { owner: alice, operator: router, approved: true })] });
+    const { tx } = decodeOne({
+      from: alice,
+      to: usdc,
+      logs: [
+        event(usdc, 'Approval', { owner: alice, spender: router, value: 7n }),
+        nftApproval,
+        event(birds, 'ApprovalForAll', { owner: alice, operator: router, approved: true }),
+      ],
+    });
     expect(tx.approvals).toEqual([
       { actId: 1, asset: erc20(usdc), owner: alice, spender: router, amount: '7' },
       { actId: 2, asset: nft(AssetKind.ASSET_KIND_ERC721, birds, '9'), owner: alice, spender: zeroAddress, amount: '0' },
@@ -353,7 +476,10 @@ describe('decodeBlock fields', () => {
 
   test('a block keeps its transactions in order, with their indexes', () => {
     const { transactions, balanceChanges } = decodeBlock(bundle({ from: alice, to: bob, value: 1n }, { from: bob, to: carol, value: 1n }));
-    expect(transactions.map((tx) => [tx.transactionIndex, tx.from])).toEqual([[0, alice], [1, bob]]);
+    expect(transactions.map((tx) => [tx.transactionIndex, tx.from])).toEqual([
+      [0, alice],
+      [1, bob],
+    ]);
     expect(balanceChanges.map((change) => [change.transactionIndex, change.wallet, change.amount])).toEqual([
       [0, alice, String(-1n - fee)],
       [0, bob, '1'],

@@ -10,7 +10,12 @@ export interface DecodedBlock {
 
 /** Every transaction of a block with the wallets it touches, and its balance changes, in block order. */
 export function decodeBlock(bundle: BlockBundle): DecodedBlock {
-  const block: BlockContext = { chainId: bundle.chainId, number: bundle.block.number, hash: bundle.block.hash.toLowerCase(), timestamp: bundle.block.timestamp };
+  const block: BlockContext = {
+    chainId: bundle.chainId,
+    number: bundle.block.number,
+    hash: bundle.block.hash.toLowerCase(),
+    timestamp: bundle.block.timestamp,
+  };
   const transactions: WalletTransaction[] = [];
   const balanceChanges: BalanceChange[] = [];
   bundle.transactions.forEach((transaction, index) => {

@@ -1,4 +1,4 @@
-import { type Act, type Approval, type Asset, type CollectionApproval, type Transfer, type WalletTransaction } from '@wallet-api/core/proto/events';
+import type { Act, Approval, Asset, CollectionApproval, Transfer, WalletTransaction } from '@wallet-api/core/proto/events';
 import type { Transaction, TransactionReceipt } from 'viem';
 import type { TransactionTrace } from '../fetch/block-bundle.js';
 import { zeroAddress } from '@wallet-api/core/transactions';
@@ -79,7 +79,8 @@ function looseActs(movements: { movement: Movement; actor: string }[]): DecodedA
   const burns = movements.filter(({ movement }) => movement.sender !== zeroAddress && movement.recipient === zeroAddress);
   const acts: DecodedAct[] = [];
   if (mints.length > 0) acts.push(act('mint', mints[0]!.actor, mints[0]!.movement.asset.address, { movements: mints.map(({ movement }) => movement) }));
-  if (burns.length > 0) acts.push(act('burn', burns[0]!.movement.sender, burns[0]!.movement.asset.address, { movements: burns.map(({ movement }) => movement) }));
+  if (burns.length > 0)
+    acts.push(act('burn', burns[0]!.movement.sender, burns[0]!.movement.asset.address, { movements: burns.map(({ movement }) => movement) }));
   const bySender = new Map<string, DecodedAct>();
   for (const { movement } of movements) {
     if (movement.sender === zeroAddress || movement.recipient === zeroAddress) continue;
@@ -138,7 +139,9 @@ export function decodeTransaction({ block, transaction, receipt, trace }: Transa
         return;
       }
       case 'collection-approval':
-        acts.push(act(event.approval.approved ? 'approve' : 'revoke', event.approval.owner, event.approval.collection, { collectionApprovals: [event.approval] }));
+        acts.push(
+          act(event.approval.approved ? 'approve' : 'revoke', event.approval.owner, event.approval.collection, { collectionApprovals: [event.approval] }),
+        );
         return;
       case 'act':
         nameAct(act(event.act, event.actor ?? actors[index]!, event.contract, { movements: [...pending.map(({ movement }) => movement), ...event.movements] }));

@@ -33,11 +33,19 @@ const abi = parseAbi([
 /** The real ERC-721 topic is the ERC-20 one; the test ABI only renames the events to tell them apart. */
 const renamed: Record<string, string> = { NftTransfer: 'Transfer', NftApproval: 'Approval' };
 
-function log(signature: string, indexed: readonly unknown[], data: { types: string[]; values: readonly unknown[] } = { types: [], values: [] }, address = mixedCase): ReceiptLog {
+function log(
+  signature: string,
+  indexed: readonly unknown[],
+  data: { types: string[]; values: readonly unknown[] } = { types: [], values: [] },
+  address = mixedCase,
+): ReceiptLog {
   const event = abi.find((item) => `${item.name}(${item.inputs.map((input) => input.type).join(',')})` === signature)!;
   const real = { ...event, name: renamed[event.name] ?? event.name };
   const topics = encodeEventTopics({ abi: [real], eventName: real.name, args: indexed as never } as never) as Hex[];
-  const encoded = encodeAbiParameters(data.types.map((type) => ({ type })), data.values as never);
+  const encoded = encodeAbiParameters(
+    data.types.map((type) => ({ type })),
+    data.values as never,
+  );
   return { address, topics, data: encoded };
 }
 
@@ -54,7 +62,10 @@ describe('decodeLog', () => {
     {
       name: 'ERC-721 Transfer carries the token id as a fourth topic',
       log: log('NftTransfer(address,address,uint256)', [zeroAddress, bob, 7n]),
-      expected: { type: 'movements', movements: [{ asset: { kind: AssetKind.ASSET_KIND_ERC721, address: token, tokenId: 7n }, amount: 1n, sender: zeroAddress, recipient: bob }] },
+      expected: {
+        type: 'movements',
+        movements: [{ asset: { kind: AssetKind.ASSET_KIND_ERC721, address: token, tokenId: 7n }, amount: 1n, sender: zeroAddress, recipient: bob }],
+      },
     },
     {
       name: 'a Transfer topic with neither layout is left out',
@@ -64,11 +75,20 @@ describe('decodeLog', () => {
     {
       name: 'ERC-1155 TransferSingle',
       log: log('TransferSingle(address,address,address,uint256,uint256)', [bob, alice, bob], words(3n, 10n)),
-      expected: { type: 'movements', movements: [{ asset: { kind: AssetKind.ASSET_KIND_ERC1155, address: token, tokenId: 3n }, amount: 10n, sender: alice, recipient: bob }] },
+      expected: {
+        type: 'movements',
+        movements: [{ asset: { kind: AssetKind.ASSET_KIND_ERC1155, address: token, tokenId: 3n }, amount: 10n, sender: alice, recipient: bob }],
+      },
     },
     {
       name: 'ERC-1155 TransferBatch, one movement per id',
-      log: log('TransferBatch(address,address,address,uint256[],uint256[])', [alice, alice, bob], { types: ['uint256[]', 'uint256[]'], values: [[1n, 2n], [4n, 6n]] }),
+      log: log('TransferBatch(address,address,address,uint256[],uint256[])', [alice, alice, bob], {
+        types: ['uint256[]', 'uint256[]'],
+        values: [
+          [1n, 2n],
+          [4n, 6n],
+        ],
+      }),
       expected: {
         type: 'movements',
         movements: [
@@ -110,35 +130,81 @@ describe('decodeLog', () => {
     {
       name: 'WETH Deposit mints the wrapped token it emits no Transfer for',
       log: log('Deposit(address,uint256)', [alice], words(8n)),
-      expected: { type: 'act', act: 'deposit', contract: token, actor: alice, movements: [{ asset: erc20, amount: 8n, sender: zeroAddress, recipient: alice }] },
+      expected: {
+        type: 'act',
+        act: 'deposit',
+        contract: token,
+        actor: alice,
+        movements: [{ asset: erc20, amount: 8n, sender: zeroAddress, recipient: alice }],
+      },
     },
     {
       name: 'WETH Withdrawal burns it',
       log: log('Withdrawal(address,uint256)', [alice], words(8n)),
-      expected: { type: 'act', act: 'withdraw', contract: token, actor: alice, movements: [{ asset: erc20, amount: 8n, sender: alice, recipient: zeroAddress }] },
+      expected: {
+        type: 'act',
+        act: 'withdraw',
+        contract: token,
+        actor: alice,
+        movements: [{ asset: erc20, amount: 8n, sender: alice, recipient: zeroAddress }],
+      },
     },
-    { name: 'Uniswap V2 Swap', log: log('Swap(address,uint256,uint256,uint256,uint256,address)', [bob, alice], words(1n, 0n, 0n, 2n)), expected: { type: 'act', act: 'trade', contract: token, movements: [] } },
     {
-      name: 'Uniswap V3 Swap',
-      log: log('Swap(address,address,int256,int256,uint160,uint128,int24)', [bob, alice], { types: ['int256', 'int256', 'uint160', 'uint128', 'int24'], values: [-1n, 2n, 3n, 4n, -5] }),
+      name: 'Uniswap V2 Swap',
+      log: log('Swap(address,uint256,uint256,uint256,uint256,address)', [bob, alice], words(1n, 0n, 0n, 2n)),
       expected: { type: 'act', act: 'trade', contract: token, movements: [] },
     },
-    { name: 'staking Staked', log: log('Staked(address,uint256)', [alice], words(3n)), expected: { type: 'act', act: 'deposit', contract: token, actor: alice, movements: [] } },
-    { name: 'staking RewardPaid', log: log('RewardPaid(address,uint256)', [alice], words(3n)), expected: { type: 'act', act: 'claim', contract: token, actor: alice, movements: [] } },
-    { name: 'lending Supply', log: log('Supply(address,address,uint256,uint256)', [token, alice], words(3n, 3n)), expected: { type: 'act', act: 'deposit', contract: token, actor: alice, movements: [] } },
-    { name: 'lending Withdraw', log: log('Withdraw(address,address,uint256,uint256)', [token, alice], words(3n, 3n)), expected: { type: 'act', act: 'withdraw', contract: token, actor: alice, movements: [] } },
+    {
+      name: 'Uniswap V3 Swap',
+      log: log('Swap(address,address,int256,int256,uint160,uint128,int24)', [bob, alice], {
+        types: ['int256', 'int256', 'uint160', 'uint128', 'int24'],
+        values: [-1n, 2n, 3n, 4n, -5],
+      }),
+      expected: { type: 'act', act: 'trade', contract: token, movements: [] },
+    },
+    {
+      name: 'staking Staked',
+      log: log('Staked(address,uint256)', [alice], words(3n)),
+      expected: { type: 'act', act: 'deposit', contract: token, actor: alice, movements: [] },
+    },
+    {
+      name: 'staking RewardPaid',
+      log: log('RewardPaid(address,uint256)', [alice], words(3n)),
+      expected: { type: 'act', act: 'claim', contract: token, actor: alice, movements: [] },
+    },
+    {
+      name: 'lending Supply',
+      log: log('Supply(address,address,uint256,uint256)', [token, alice], words(3n, 3n)),
+      expected: { type: 'act', act: 'deposit', contract: token, actor: alice, movements: [] },
+    },
+    {
+      name: 'lending Withdraw',
+      log: log('Withdraw(address,address,uint256,uint256)', [token, alice], words(3n, 3n)),
+      expected: { type: 'act', act: 'withdraw', contract: token, actor: alice, movements: [] },
+    },
     {
       name: 'ERC-4626 Withdraw names the share owner',
       log: log('Withdraw(address,address,address,uint256,uint256)', [bob, bob, alice], words(3n, 3n)),
       expected: { type: 'act', act: 'withdraw', contract: token, actor: alice, movements: [] },
     },
-    { name: 'market Listed', log: log('Listed(uint256,address,address,uint256,uint256)', [1n, alice, bob], words(4n, 5n)), expected: { type: 'act', act: 'bid', contract: token, actor: alice, movements: [] } },
+    {
+      name: 'market Listed',
+      log: log('Listed(uint256,address,address,uint256,uint256)', [1n, alice, bob], words(4n, 5n)),
+      expected: { type: 'act', act: 'bid', contract: token, actor: alice, movements: [] },
+    },
     {
       name: 'UserOperationEvent',
-      log: log('UserOperationEvent(bytes32,address,address,uint256,bool,uint256,uint256)', [`0x${'11'.repeat(32)}`, alice, bob], { types: ['uint256', 'bool', 'uint256', 'uint256'], values: [0n, true, 0n, 1n] }),
+      log: log('UserOperationEvent(bytes32,address,address,uint256,bool,uint256,uint256)', [`0x${'11'.repeat(32)}`, alice, bob], {
+        types: ['uint256', 'bool', 'uint256', 'uint256'],
+        values: [0n, true, 0n, 1n],
+      }),
       expected: { type: 'user-operation', account: alice, paymaster: bob },
     },
-    { name: 'Safe ExecutionSuccess names the Safe', log: log('ExecutionSuccess(bytes32,uint256)', [], { types: ['bytes32', 'uint256'], values: [`0x${'22'.repeat(32)}`, 0n] }), expected: { type: 'safe-execution', account: token } },
+    {
+      name: 'Safe ExecutionSuccess names the Safe',
+      log: log('ExecutionSuccess(bytes32,uint256)', [], { types: ['bytes32', 'uint256'], values: [`0x${'22'.repeat(32)}`, 0n] }),
+      expected: { type: 'safe-execution', account: token },
+    },
     { name: 'an unknown event', log: { address: token, topics: [`0x${'33'.repeat(32)}`], data: '0x' }, expected: undefined },
     { name: 'an anonymous log', log: { address: token, topics: [], data: '0x' }, expected: undefined },
   ])('$name', ({ log, expected }) => {

@@ -50,15 +50,26 @@ export interface ReceiptLog {
  * name the same liquidity change, so one change makes one act.
  */
 const actEvents: { signature: string; act: ActType; actor?: string }[] = [
-  { signature: 'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)', act: 'trade' },
-  { signature: 'event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)', act: 'trade' },
+  {
+    signature: 'event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)',
+    act: 'trade',
+  },
+  {
+    signature:
+      'event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)',
+    act: 'trade',
+  },
   { signature: 'event Mint(address indexed sender, uint256 amount0, uint256 amount1)', act: 'deposit' },
   { signature: 'event Burn(address indexed sender, uint256 amount0, uint256 amount1, address indexed to)', act: 'withdraw' },
   { signature: 'event IncreaseLiquidity(uint256 indexed tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)', act: 'deposit' },
   { signature: 'event DecreaseLiquidity(uint256 indexed tokenId, uint128 liquidity, uint256 amount0, uint256 amount1)', act: 'withdraw' },
   { signature: 'event Collect(uint256 indexed tokenId, address recipient, uint256 amount0, uint256 amount1)', act: 'withdraw' },
   { signature: 'event Deposit(address indexed sender, address indexed owner, uint256 assets, uint256 shares)', act: 'deposit', actor: 'owner' },
-  { signature: 'event Withdraw(address indexed sender, address indexed receiver, address indexed owner, uint256 assets, uint256 shares)', act: 'withdraw', actor: 'owner' },
+  {
+    signature: 'event Withdraw(address indexed sender, address indexed receiver, address indexed owner, uint256 assets, uint256 shares)',
+    act: 'withdraw',
+    actor: 'owner',
+  },
   { signature: 'event Staked(address indexed user, uint256 amount)', act: 'deposit', actor: 'user' },
   { signature: 'event StakedLocked(address indexed user, uint256 indexed lockId, uint256 amount, uint256 unlockTime)', act: 'deposit', actor: 'user' },
   { signature: 'event Withdrawn(address indexed user, uint256 amount)', act: 'withdraw', actor: 'user' },
@@ -67,14 +78,41 @@ const actEvents: { signature: string; act: ActType; actor?: string }[] = [
   { signature: 'event Supply(address indexed token, address indexed account, uint256 amount, uint256 shares)', act: 'deposit', actor: 'account' },
   { signature: 'event Withdraw(address indexed token, address indexed account, uint256 amount, uint256 shares)', act: 'withdraw', actor: 'account' },
   // Borrowing takes funds out of the market and repaying puts them back; decisions.md has no loan types.
-  { signature: 'event Borrow(address indexed token, address indexed account, uint256 amount, uint256 accountDebt, uint256 totalBorrows)', act: 'withdraw', actor: 'account' },
-  { signature: 'event Repay(address indexed token, address indexed account, uint256 amount, uint256 accountDebt, uint256 totalBorrows)', act: 'deposit', actor: 'account' },
-  { signature: 'event Listed(uint256 indexed listingId, address indexed seller, address indexed nft, uint256 tokenId, uint256 price)', act: 'bid', actor: 'seller' },
+  {
+    signature: 'event Borrow(address indexed token, address indexed account, uint256 amount, uint256 accountDebt, uint256 totalBorrows)',
+    act: 'withdraw',
+    actor: 'account',
+  },
+  {
+    signature: 'event Repay(address indexed token, address indexed account, uint256 amount, uint256 accountDebt, uint256 totalBorrows)',
+    act: 'deposit',
+    actor: 'account',
+  },
+  {
+    signature: 'event Listed(uint256 indexed listingId, address indexed seller, address indexed nft, uint256 tokenId, uint256 price)',
+    act: 'bid',
+    actor: 'seller',
+  },
   // A fixed-price purchase: the buyer sends ETH and receives the NFT, which is what a trade is.
-  { signature: 'event Sold(uint256 indexed listingId, address indexed buyer, address indexed seller, address nft, uint256 tokenId, uint256 price)', act: 'trade', actor: 'buyer' },
+  {
+    signature: 'event Sold(uint256 indexed listingId, address indexed buyer, address indexed seller, address nft, uint256 tokenId, uint256 price)',
+    act: 'trade',
+    actor: 'buyer',
+  },
 ];
 
-const [transferEvent, approvalEvent, approvalForAllEvent, transferSingleEvent, transferBatchEvent, wethDepositEvent, wethWithdrawalEvent, userOperationEvent, safeSuccessEvent, safeFailureEvent] = parseAbi([
+const [
+  transferEvent,
+  approvalEvent,
+  approvalForAllEvent,
+  transferSingleEvent,
+  transferBatchEvent,
+  wethDepositEvent,
+  wethWithdrawalEvent,
+  userOperationEvent,
+  safeSuccessEvent,
+  safeFailureEvent,
+] = parseAbi([
   'event Transfer(address indexed from, address indexed to, uint256 value)',
   'event Approval(address indexed owner, address indexed spender, uint256 value)',
   'event ApprovalForAll(address indexed owner, address indexed operator, bool approved)',
@@ -110,7 +148,10 @@ type Decoder = (log: ReceiptLog, contract: string) => LogEvent | undefined;
 
 /** ERC-20 and ERC-721 share the Transfer and Approval topics and differ in the indexed token id. */
 const decodeTransfer: Decoder = (log, contract) => {
-  const token = log.topics.length === 4 ? { kind: AssetKind.ASSET_KIND_ERC721, address: contract, tokenId: BigInt(log.topics[3]!) } : { kind: AssetKind.ASSET_KIND_ERC20, address: contract };
+  const token =
+    log.topics.length === 4
+      ? { kind: AssetKind.ASSET_KIND_ERC721, address: contract, tokenId: BigInt(log.topics[3]!) }
+      : { kind: AssetKind.ASSET_KIND_ERC20, address: contract };
   const args = argsOf(log.topics.length === 4 ? erc721Transfer : transferEvent, log);
   if (!args) return undefined;
   const amount = token.kind === AssetKind.ASSET_KIND_ERC721 ? 1n : (args.value as bigint);
@@ -124,12 +165,22 @@ const decodeApproval: Decoder = (log, contract) => {
     const spender = address(args.approved);
     return {
       type: 'approval',
-      approval: { kind: AssetKind.ASSET_KIND_ERC721, token: contract, tokenId: args.tokenId as bigint, owner: address(args.owner), spender, amount: spender === zeroAddress ? 0n : 1n },
+      approval: {
+        kind: AssetKind.ASSET_KIND_ERC721,
+        token: contract,
+        tokenId: args.tokenId as bigint,
+        owner: address(args.owner),
+        spender,
+        amount: spender === zeroAddress ? 0n : 1n,
+      },
     };
   }
   const args = argsOf(approvalEvent, log);
   if (!args) return undefined;
-  return { type: 'approval', approval: { kind: AssetKind.ASSET_KIND_ERC20, token: contract, owner: address(args.owner), spender: address(args.spender), amount: args.value as bigint } };
+  return {
+    type: 'approval',
+    approval: { kind: AssetKind.ASSET_KIND_ERC20, token: contract, owner: address(args.owner), spender: address(args.spender), amount: args.value as bigint },
+  };
 };
 
 const decoders = new Map<Hex, Decoder[]>();
@@ -142,7 +193,12 @@ register(transferEvent, decodeTransfer);
 register(approvalEvent, decodeApproval);
 register(approvalForAllEvent, (log, contract) => {
   const args = argsOf(approvalForAllEvent, log);
-  return args && { type: 'collection-approval', approval: { collection: contract, owner: address(args.owner), operator: address(args.operator), approved: args.approved as boolean } };
+  return (
+    args && {
+      type: 'collection-approval',
+      approval: { collection: contract, owner: address(args.owner), operator: address(args.operator), approved: args.approved as boolean },
+    }
+  );
 });
 register(transferSingleEvent, (log, contract) => {
   const args = argsOf(transferSingleEvent, log);

@@ -3,7 +3,11 @@ import { methodOf } from './method-names.js';
 describe('methodOf', () => {
   test.each([
     { name: 'plain transfer', input: '0x', expected: { id: '', name: '' } },
-    { name: 'ERC-20 transfer', input: '0xa9059cbb0000000000000000000000000000000000000000000000000000000000000001', expected: { id: '0xa9059cbb', name: 'transfer' } },
+    {
+      name: 'ERC-20 transfer',
+      input: '0xa9059cbb0000000000000000000000000000000000000000000000000000000000000001',
+      expected: { id: '0xa9059cbb', name: 'transfer' },
+    },
     { name: 'upper-case hex', input: '0x095EA7B3', expected: { id: '0x095ea7b3', name: 'approve' } },
     { name: 'WETH deposit', input: '0xd0e30db0', expected: { id: '0xd0e30db0', name: 'deposit' } },
     { name: 'V2 swapExactETHForTokens', input: '0x7ff36ab5', expected: { id: '0x7ff36ab5', name: 'swapExactETHForTokens' } },

@@ -31,19 +31,39 @@ describe('nativeTransfers', () => {
     },
     {
       name: 'a reverted frame and its children move nothing',
-      root: frame('CALL', a, b, 5n, { calls: [frame('CALL', b, c, 2n, { error: 'execution reverted', calls: [frame('CALL', c, d, 1n)] }), frame('CALL', b, d, 4n)] }),
+      root: frame('CALL', a, b, 5n, {
+        calls: [frame('CALL', b, c, 2n, { error: 'execution reverted', calls: [frame('CALL', c, d, 1n)] }), frame('CALL', b, d, 4n)],
+      }),
       expected: [move(a, b, 5n), move(b, d, 4n)],
     },
-    { name: 'a reverted transaction moves nothing', root: frame('CALL', a, b, 5n, { error: 'execution reverted', calls: [frame('CALL', b, c, 2n)] }), expected: [] },
+    {
+      name: 'a reverted transaction moves nothing',
+      root: frame('CALL', a, b, 5n, { error: 'execution reverted', calls: [frame('CALL', b, c, 2n)] }),
+      expected: [],
+    },
     {
       name: 'delegate and static calls carry no value of their own',
-      root: frame('CALL', a, b, 0n, { calls: [frame('DELEGATECALL', b, c, 7n, { calls: [frame('CALL', b, d, 1n)] }), frame('STATICCALL', b, c, undefined), frame('CALLCODE', b, c, 2n)] }),
+      root: frame('CALL', a, b, 0n, {
+        calls: [frame('DELEGATECALL', b, c, 7n, { calls: [frame('CALL', b, d, 1n)] }), frame('STATICCALL', b, c, undefined), frame('CALLCODE', b, c, 2n)],
+      }),
       expected: [move(b, d, 1n)],
     },
-    { name: 'contract creation with value', root: frame('CREATE', a, c, 9n, { calls: [frame('CREATE2', c, d, 3n)] }), expected: [move(a, c, 9n), move(c, d, 3n)] },
+    {
+      name: 'contract creation with value',
+      root: frame('CREATE', a, c, 9n, { calls: [frame('CREATE2', c, d, 3n)] }),
+      expected: [move(a, c, 9n), move(c, d, 3n)],
+    },
     { name: 'root creation without a target in the frame', root: frame('CREATE', a, undefined, 9n), expected: [move(a, d, 9n)] },
-    { name: 'self-destruct sends the balance to the beneficiary', root: frame('CALL', a, b, 0n, { calls: [frame('SELFDESTRUCT', b, c, 6n)] }), expected: [move(b, c, 6n)] },
-    { name: 'addresses are lowercased', root: frame('CALL', '0x00000000000000000000000000000000000000AA', '0x00000000000000000000000000000000000000BB', 1n), expected: [move('0x00000000000000000000000000000000000000aa', '0x00000000000000000000000000000000000000bb', 1n)] },
+    {
+      name: 'self-destruct sends the balance to the beneficiary',
+      root: frame('CALL', a, b, 0n, { calls: [frame('SELFDESTRUCT', b, c, 6n)] }),
+      expected: [move(b, c, 6n)],
+    },
+    {
+      name: 'addresses are lowercased',
+      root: frame('CALL', '0x00000000000000000000000000000000000000AA', '0x00000000000000000000000000000000000000BB', 1n),
+      expected: [move('0x00000000000000000000000000000000000000aa', '0x00000000000000000000000000000000000000bb', 1n)],
+    },
   ])('$name', ({ root, expected }) => {
     expect(nativeTransfers(root, d)).toEqual(expected);
   });

@@ -1,6 +1,15 @@
 import { PoolKind } from '@wallet-api/core/proto/events';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, type Hex } from 'viem';
-import { poolsNeedingPriorState, readPoolLogs, resolvePoolLogs, toPoolEvent, virtualReserves, type PoolLog, type PoolReceipt, type V3PoolState } from './pool-events.js';
+import {
+  poolsNeedingPriorState,
+  readPoolLogs,
+  resolvePoolLogs,
+  toPoolEvent,
+  virtualReserves,
+  type PoolLog,
+  type PoolReceipt,
+  type V3PoolState,
+} from './pool-events.js';
 
 const pair = '0x00000000000000000000000000000000000000aa';
 const otherPair = '0x00000000000000000000000000000000000000bb';
@@ -25,7 +34,10 @@ type LogInput = { address: string; topics: Hex[]; data: Hex };
 
 function log(event: Event, address: string, indexed: readonly unknown[], values: readonly unknown[]): LogInput {
   const topics = encodeEventTopics({ abi: [event], eventName: event.name, args: indexed as never } as never) as Hex[];
-  const data = encodeAbiParameters(event.inputs.filter((input) => !('indexed' in input && input.indexed)), values as never);
+  const data = encodeAbiParameters(
+    event.inputs.filter((input) => !('indexed' in input && input.indexed)),
+    values as never,
+  );
   return { address, topics, data };
 }
 
@@ -36,7 +48,8 @@ const initializeLog = (address: string, sqrtPriceX96: bigint, tick: number) => l
 const v3SwapLog = (address: string, amount0: bigint, amount1: bigint, sqrtPriceX96: bigint, liquidity: bigint, tick: number) =>
   log(v3Swap, address, [trader, trader], [amount0, amount1, sqrtPriceX96, liquidity, tick]);
 const transferLog = (address: string) => log(transfer, address, [trader, trader], [5n]);
-const mintLog = (address: string, tickLower: number, tickUpper: number, amount: bigint) => log(mint, address, [trader, tickLower, tickUpper], [trader, amount, 1n, 1n]);
+const mintLog = (address: string, tickLower: number, tickUpper: number, amount: bigint) =>
+  log(mint, address, [trader, tickLower, tickUpper], [trader, amount, 1n, 1n]);
 const burnLog = (address: string, tickLower: number, tickUpper: number, amount: bigint) => log(burn, address, [trader, tickLower, tickUpper], [amount, 1n, 1n]);
 
 /** Receipts in block order; log indexes count across the block as a node numbers them. */
@@ -88,7 +101,7 @@ describe('pool logs to pool states', () => {
       ],
     },
     {
-      name: 'a V2 Swap without a Sync of its pair in the same transaction is no pair\'s and is left out',
+      name: "a V2 Swap without a Sync of its pair in the same transaction is no pair's and is left out",
       receipts: receipts([syncLog(pair, 10n, 20n)], [v2SwapLog(pair, 1n, 0n, 0n, 2n)], [syncLog(otherPair, 1n, 1n), v2SwapLog(pair, 1n, 0n, 0n, 2n)]),
       expected: [
         { kind: v2, pool: pair, transactionIndex: 0, logIndex: 0, reserve0: 10n, reserve1: 20n, ...noPrice, ...noVolume },
@@ -103,10 +116,23 @@ describe('pool logs to pool states', () => {
     {
       name: 'a V3 Swap carries price, liquidity, virtual reserves and absolute amounts',
       receipts: receipts([transferLog(pool)], [v3SwapLog(pool, -250n, 1_000n, 2n * q96, 1_000_000n, 13_863)]),
-      expected: [{ kind: v3, pool, transactionIndex: 1, logIndex: 1, reserve0: 500_000n, reserve1: 2_000_000n, sqrtPriceX96: 2n * q96, liquidity: 1_000_000n, volume0: 250n, volume1: 1_000n }],
+      expected: [
+        {
+          kind: v3,
+          pool,
+          transactionIndex: 1,
+          logIndex: 1,
+          reserve0: 500_000n,
+          reserve1: 2_000_000n,
+          sqrtPriceX96: 2n * q96,
+          liquidity: 1_000_000n,
+          volume0: 250n,
+          volume1: 1_000n,
+        },
+      ],
     },
     {
-      name: 'V2 and V3 logs of one block keep the block\'s log order',
+      name: "V2 and V3 logs of one block keep the block's log order",
       receipts: receipts([v3SwapLog(pool, 4n, -1n, q96, 7n, 0)], [syncLog(pair, 5n, 6n)]),
       expected: [
         { kind: v3, pool, transactionIndex: 0, logIndex: 0, reserve0: 7n, reserve1: 7n, sqrtPriceX96: q96, liquidity: 7n, volume0: 4n, volume1: 1n },
@@ -114,13 +140,16 @@ describe('pool logs to pool states', () => {
       ],
     },
     {
-      name: 'a V3 log with a zero price is no pool\'s',
+      name: "a V3 log with a zero price is no pool's",
       receipts: receipts([initializeLog(pool, 0n, 0), v3SwapLog(pool, 1n, -1n, 0n, 5n, 0)]),
       expected: [],
     },
     {
       name: 'a Sync topic with another layout is left out',
-      receipts: receipts([{ ...syncLog(pair, 1n, 2n), data: '0x01' }, { ...syncLog(pair, 1n, 2n), topics: [...syncLog(pair, 1n, 2n).topics, `0x${'00'.repeat(32)}`] }]),
+      receipts: receipts([
+        { ...syncLog(pair, 1n, 2n), data: '0x01' },
+        { ...syncLog(pair, 1n, 2n), topics: [...syncLog(pair, 1n, 2n).topics, `0x${'00'.repeat(32)}`] },
+      ]),
       expected: [],
     },
     {
@@ -147,7 +176,7 @@ describe('pool logs to pool states', () => {
       ],
     },
     {
-      name: 'a V3 Burn before any Swap of the block takes from the pool\'s liquidity before the block',
+      name: "a V3 Burn before any Swap of the block takes from the pool's liquidity before the block",
       receipts: receipts([burnLog(mixedCasePool, -600, 600, 300n)], [v3SwapLog(pool, -5n, 5n, q96, 700n, 1), burnLog(pool, -600, 600, 100n)]),
       prior: new Map([[pool, { sqrtPriceX96: 2n * q96, tick: 5, liquidity: 1_000n }]]),
       expected: [
@@ -196,9 +225,25 @@ describe('virtualReserves', () => {
 });
 
 describe('toPoolEvent', () => {
-  test('joins the log, its block and the pool\'s facts into decimal strings', () => {
-    const poolLog: PoolLog = { kind: v3, pool, transactionIndex: 3, logIndex: 17, reserve0: 500n, reserve1: 2_000n, sqrtPriceX96: 2n * q96, liquidity: 1_000n, volume0: 250n, volume1: 1_000n };
-    const event = toPoolEvent({ chainId: 'ethereum', number: 42n, hash: '0xabc', timestamp: 1_700_000_000n }, poolLog, { token0: '0x01', token1: '0x02', factory: '0x03', fee: 500 });
+  test("joins the log, its block and the pool's facts into decimal strings", () => {
+    const poolLog: PoolLog = {
+      kind: v3,
+      pool,
+      transactionIndex: 3,
+      logIndex: 17,
+      reserve0: 500n,
+      reserve1: 2_000n,
+      sqrtPriceX96: 2n * q96,
+      liquidity: 1_000n,
+      volume0: 250n,
+      volume1: 1_000n,
+    };
+    const event = toPoolEvent({ chainId: 'ethereum', number: 42n, hash: '0xabc', timestamp: 1_700_000_000n }, poolLog, {
+      token0: '0x01',
+      token1: '0x02',
+      factory: '0x03',
+      fee: 500,
+    });
     expect(event).toEqual({
       chainId: 'ethereum',
       blockNumber: '42',

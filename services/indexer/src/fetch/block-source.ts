@@ -44,7 +44,10 @@ export function createBlockSource(options: BlockSourceOptions): BlockSource {
     const consistent =
       receipts.length === transactions.length &&
       traces.length === transactions.length &&
-      transactions.every((transaction, index) => receipts[index]!.blockHash === block.hash && receipts[index]!.transactionHash === transaction.hash && traces[index]!.txHash === transaction.hash);
+      transactions.every(
+        (transaction, index) =>
+          receipts[index]!.blockHash === block.hash && receipts[index]!.transactionHash === transaction.hash && traces[index]!.txHash === transaction.hash,
+      );
     if (!consistent) throw new InconsistentBlockError(`chain ${chainId}: block ${number} ${block.hash}: receipts or traces do not match its transactions`);
     return { chainId, block: block as BlockBundle['block'], transactions, receipts, traces };
   }

@@ -52,7 +52,10 @@ const poolKey = (place: { kind: UniswapPoolKind; pool: string }) => `${place.kin
 function notAPool(error: unknown): boolean {
   return (
     error instanceof BaseError &&
-    error.walk((cause) => cause instanceof ContractFunctionRevertedError || cause instanceof ContractFunctionZeroDataError || cause instanceof AbiDecodingDataSizeTooSmallError) !== null
+    error.walk(
+      (cause) =>
+        cause instanceof ContractFunctionRevertedError || cause instanceof ContractFunctionZeroDataError || cause instanceof AbiDecodingDataSizeTooSmallError,
+    ) !== null
   );
 }
 
@@ -122,10 +125,14 @@ export function createPoolEventSource(options: PoolEventSourceOptions): PoolEven
       const raw = readPoolLogs(bundle.receipts);
       if (raw.length === 0) return [];
       const places = new Map(raw.map((entry) => [poolKey(placeOf(entry)), placeOf(entry)]));
-      const facts = new Map(await Promise.all([...places].map(async ([key, place]) => [key, await factsOf(place.kind, place.pool, bundle.block.hash)] as const)));
+      const facts = new Map(
+        await Promise.all([...places].map(async ([key, place]) => [key, await factsOf(place.kind, place.pool, bundle.block.hash)] as const)),
+      );
       const ofPools = raw.filter((entry) => facts.get(poolKey(placeOf(entry))) !== undefined);
       const prior = await Promise.all(
-        poolsNeedingPriorState(ofPools).map(async (pool) => [pool, await withRetry(() => readPriorState(pool as Address, bundle.block.parentHash), retry, options.onTransientError)] as const),
+        poolsNeedingPriorState(ofPools).map(
+          async (pool) => [pool, await withRetry(() => readPriorState(pool as Address, bundle.block.parentHash), retry, options.onTransientError)] as const,
+        ),
       );
       const priorStates = new Map(prior.filter((entry): entry is readonly [string, V3PoolState] => entry[1] !== undefined));
       const block = { chainId: bundle.chainId, number: bundle.block.number, hash: bundle.block.hash.toLowerCase(), timestamp: bundle.block.timestamp };

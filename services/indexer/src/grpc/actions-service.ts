@@ -40,7 +40,12 @@ async function swapTokens(
   chainId: string,
   fungibleIds: [string, string],
 ): Promise<[string, string]> {
-  const { fungibles } = await unary(referenceData, referenceData.getFungibles, { context, currency: '', fungibleIds, implementations: [] }, { name: 'ReferenceData/GetFungibles' });
+  const { fungibles } = await unary(
+    referenceData,
+    referenceData.getFungibles,
+    { context, currency: '', fungibleIds, implementations: [] },
+    { name: 'ReferenceData/GetFungibles' },
+  );
   const token = (fungibleId: string, parameter: string) => {
     const implementation = fungibles.find((fungible) => fungible.id === fungibleId)?.implementations.find((candidate) => candidate.chainId === chainId);
     if (!implementation) throw invalidArgument(`${parameter}: fungible ${fungibleId} has no implementation on ${chainId}`);
@@ -60,7 +65,13 @@ export function actionsService({ store, referenceData, lifetimeMs, clock = () =>
       const transaction: ActionTransaction | undefined = request.transaction;
       if (!evmAddress.test(request.wallet)) throw invalidArgument('wallet: must be a lowercase EVM address');
       if (request.chainId === '') throw invalidArgument('chain_id is required');
-      if (!transaction || !evmAddress.test(transaction.to) || !evmHex.test(transaction.data) || !baseUnits.test(transaction.value) || !baseUnits.test(transaction.gas)) {
+      if (
+        !transaction ||
+        !evmAddress.test(transaction.to) ||
+        !evmHex.test(transaction.data) ||
+        !baseUnits.test(transaction.value) ||
+        !baseUnits.test(transaction.gas)
+      ) {
         throw invalidArgument('transaction: an EVM transaction with to, data, value and gas is required');
       }
       if (!baseUnits.test(request.inputAmount)) throw invalidArgument('input_amount: must be base units');

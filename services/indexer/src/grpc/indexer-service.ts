@@ -1,24 +1,15 @@
 import type { ClickHouse } from '@wallet-api/core/clickhouse';
 import { invalidArgument, registration, unary, type ServiceRegistration } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
-import { AssetKind, type Asset, type WalletTransaction } from '@wallet-api/core/proto/events';
-import {
-  IndexerService,
-  TrashFilter,
-  type IndexerServer,
-  type ListWalletTransactionsRequest,
-  type TokenView,
-  type TransactionCursor,
-  type TransactionRecord,
-} from '@wallet-api/core/proto/indexer';
+import { IndexerService, TrashFilter, type IndexerServer, type ListWalletTransactionsRequest, type TransactionCursor } from '@wallet-api/core/proto/indexer';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { createDappDirectory, type DappTable } from '@wallet-api/core/reference-data';
-import { createTokenDirectory, type TokenTable } from '../reference/token-directory.js';
+import { createDappDirectory } from '@wallet-api/core/reference-data';
+import { createTokenDirectory } from '../reference/token-directory.js';
 import { toTransactionRecord, transactionContracts, transactionTokens } from '@wallet-api/core/transactions';
 import { filterSnapshots } from '../snapshots/snapshot-filter.js';
 import type { SnapshotSource } from '../snapshots/snapshot-source.js';
 import type { HistoryMemory } from '../store/history-memory.js';
-import { createWalletHistoryStore, type StoredWalletTransaction } from '../store/wallet-history-store.js';
+import { createWalletHistoryStore } from '../store/wallet-history-store.js';
 import type { TransactionSearch, TrashFilter as StoreTrashFilter } from '../store/wallet-transaction-query.js';
 
 export const maxPageSize = 100;
@@ -79,15 +70,26 @@ async function resolveSearch(
   const search = readSearchQuery(query);
   if (search.kind === 'hash') return { kind: 'hash', hash: search.value };
   if (search.kind === 'address') return { kind: 'address', address: search.value };
-  const { tokens } = await unary(referenceData, referenceData.findTokensBySymbol, { context, symbol: search.value }, {
-    name: 'ReferenceData/FindTokensBySymbol',
-  });
+  const { tokens } = await unary(
+    referenceData,
+    referenceData.findTokensBySymbol,
+    { context, symbol: search.value },
+    {
+      name: 'ReferenceData/FindTokensBySymbol',
+    },
+  );
   const chains = new Set(chainIds);
   return { kind: 'tokens', tokens: tokens.filter((token) => chains.has(token.chainId)).map((token) => ({ chainId: token.chainId, address: token.address })) };
 }
 
 /** The Indexer gRPC service: a wallet's stored transactions with their token and dapp facts. */
-export function indexerService({ clickhouse, referenceData, memory, pending = noSnapshots, unsigned = noSnapshots }: IndexerServiceDependencies): ServiceRegistration {
+export function indexerService({
+  clickhouse,
+  referenceData,
+  memory,
+  pending = noSnapshots,
+  unsigned = noSnapshots,
+}: IndexerServiceDependencies): ServiceRegistration {
   const store = createWalletHistoryStore(clickhouse, memory);
   const tokens = createTokenDirectory(referenceData);
   const dapps = createDappDirectory(referenceData);
@@ -110,7 +112,9 @@ export function indexerService({ clickhouse, referenceData, memory, pending = no
       };
       // The snapshots take every filter but the cursor and the page size (spec 4.5).
       const snapshots = async (source: SnapshotSource) =>
-        request.includePending ? filterSnapshots(await source.list({ organizationId: request.context?.organizationId ?? '', address, chainIds: request.chainIds }), filter) : [];
+        request.includePending
+          ? filterSnapshots(await source.list({ organizationId: request.context?.organizationId ?? '', address, chainIds: request.chainIds }), filter)
+          : [];
       const [rows, pendingRecords, unsignedRecords] = await Promise.all([
         store.listWalletTransactions({ ...filter, after: storeCursor(request.after), limit: request.pageSize + 1 }),
         snapshots(pending),
@@ -118,13 +122,29 @@ export function indexerService({ clickhouse, referenceData, memory, pending = no
       ]);
       const page = rows.slice(0, request.pageSize);
       const [tokenTable, dappTable] = await Promise.all([
-        tokens.load(page.flatMap((row) => transactionTokens(row.transaction)), request.context),
-        dapps.load(page.flatMap((row) => transactionContracts(row.transaction)), request.context),
+        tokens.load(
+          page.flatMap((row) => transactionTokens(row.transaction)),
+          request.context,
+        ),
+        dapps.load(
+          page.flatMap((row) => transactionContracts(row.transaction)),
+          request.context,
+        ),
       ]);
-      return { transactions: page.map((row) =>
+      return {
+        transactions: page.map((row) =>
           // The stored readings, not a fresh wallet view's, so filters and answers always agree.
-          toTransactionRecord(row.transaction, row.address, { tokens: tokenTable, dapps: dappTable }, { reading: { operationType: row.operationType, isTrash: row.isTrash } }),
-        ), hasMore: rows.length > request.pageSize, pending: pendingRecords, unsigned: unsignedRecords };
+          toTransactionRecord(
+            row.transaction,
+            row.address,
+            { tokens: tokenTable, dapps: dappTable },
+            { reading: { operationType: row.operationType, isTrash: row.isTrash } },
+          ),
+        ),
+        hasMore: rows.length > request.pageSize,
+        pending: pendingRecords,
+        unsigned: unsignedRecords,
+      };
     },
     async listWalletHistory(request) {
       if (request.address === '') throw invalidArgument('address is required');

@@ -32,7 +32,11 @@ export interface PendingPoolOptions {
 /** The node does not know the method: a pool it does not expose, or a tracer it lacks. */
 function isMethodNotFound(error: unknown): boolean {
   if (!(error instanceof BaseError)) return false;
-  return error.walk((cause) => cause instanceof MethodNotFoundRpcError || cause instanceof MethodNotSupportedRpcError || (cause as { code?: unknown }).code === -32601) !== null;
+  return (
+    error.walk(
+      (cause) => cause instanceof MethodNotFoundRpcError || cause instanceof MethodNotSupportedRpcError || (cause as { code?: unknown }).code === -32601,
+    ) !== null
+  );
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -98,8 +102,7 @@ export function createPendingPool({ chainId, client, pollIntervalMs, logger }: P
 
   return {
     chainId,
-    transactions: () =>
-      [...entries.values()].flatMap((entry) => (entry.decoded ? [{ firstSeenMs: entry.firstSeenMs, transaction: entry.decoded }] : [])),
+    transactions: () => [...entries.values()].flatMap((entry) => (entry.decoded ? [{ firstSeenMs: entry.firstSeenMs, transaction: entry.decoded }] : [])),
     poll,
     async run(signal) {
       while (!signal.aborted) {

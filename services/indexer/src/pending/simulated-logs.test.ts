@@ -1,7 +1,20 @@
 import { simulatedLogs, type LoggedCallFrame } from './simulated-logs.js';
 
-const log = (name: string, position: number) => ({ address: '0x01' as const, topics: [], data: `0x${name}` as `0x${string}`, position: `0x${position.toString(16)}` as `0x${string}` });
-const frame = (fields: Partial<LoggedCallFrame>): LoggedCallFrame => ({ type: 'CALL', from: '0x02', to: '0x01', gas: '0x0', gasUsed: '0x0', input: '0x', ...fields });
+const log = (name: string, position: number) => ({
+  address: '0x01' as const,
+  topics: [],
+  data: `0x${name}` as `0x${string}`,
+  position: `0x${position.toString(16)}` as `0x${string}`,
+});
+const frame = (fields: Partial<LoggedCallFrame>): LoggedCallFrame => ({
+  type: 'CALL',
+  from: '0x02',
+  to: '0x01',
+  gas: '0x0',
+  gasUsed: '0x0',
+  input: '0x',
+  ...fields,
+});
 
 describe('the logs of a traced simulation in receipt order', () => {
   test('interleaved with child calls by position; a reverted frame and its children leave none', () => {

@@ -107,12 +107,21 @@ export function createChainIndexer(options: ChainIndexerOptions): ChainIndexer {
         }
         if (decoded.length === 0) continue;
         await publisher.publishBlocks(decoded);
-        const committed: CheckpointBlock[] = decoded.map(({ number, hash, parentHash, timestamp, sequence: blockSequence }) => ({ number, hash, parentHash, timestamp, sequence: blockSequence }));
+        const committed: CheckpointBlock[] = decoded.map(({ number, hash, parentHash, timestamp, sequence: blockSequence }) => ({
+          number,
+          hash,
+          parentHash,
+          timestamp,
+          sequence: blockSequence,
+        }));
         await checkpoints.commit(chainId, committed);
         if (finalized !== undefined) await checkpoints.pruneBelow(chainId, finalized - BigInt(checkpointMargin));
         tipNumber = committed.at(-1)!.number;
         metrics.blocks.inc(labels, decoded.length);
-        metrics.transactions.inc(labels, decoded.reduce((sum, block) => sum + block.transactions.length, 0));
+        metrics.transactions.inc(
+          labels,
+          decoded.reduce((sum, block) => sum + block.transactions.length, 0),
+        );
         metrics.height.set(labels, Number(tipNumber));
       }
     }
@@ -124,7 +133,9 @@ export function createChainIndexer(options: ChainIndexerOptions): ChainIndexer {
             await queue[0]!.fetched.catch(() => undefined);
             await flush(false);
           }
-          const fetched = source.fetch(event.block.number, event.block.hash).then(async (bundle) => bundle && { bundle, poolEvents: await pools.eventsOf(bundle) });
+          const fetched = source
+            .fetch(event.block.number, event.block.hash)
+            .then(async (bundle) => bundle && { bundle, poolEvents: await pools.eventsOf(bundle) });
           const entry: InFlight = { header: event.block, fetched, settled: false };
           const settle = () => {
             entry.settled = true;
@@ -161,7 +172,13 @@ export function createChainIndexer(options: ChainIndexerOptions): ChainIndexer {
       for (;;) {
         const head = queue[0];
         const step = head
-          ? await Promise.race([next.then((result) => ({ kind: 'event' as const, result })), head.fetched.then(() => ({ kind: 'fetched' as const }), () => ({ kind: 'fetched' as const }))])
+          ? await Promise.race([
+              next.then((result) => ({ kind: 'event' as const, result })),
+              head.fetched.then(
+                () => ({ kind: 'fetched' as const }),
+                () => ({ kind: 'fetched' as const }),
+              ),
+            ])
           : { kind: 'event' as const, result: await next };
         if (step.kind === 'fetched') {
           await flush(false);

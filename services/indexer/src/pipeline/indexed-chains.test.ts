@@ -29,7 +29,9 @@ describe('selectIndexedChains', () => {
 
   test('restricts to the configured chains and rejects chains it cannot index', () => {
     expect(selectIndexedChains(chains, { only: ['base'], defaultFinalityDepth: 12, finalityDepths: {} }).map((selected) => selected.id)).toEqual(['base']);
-    expect(selectIndexedChains(chains, { only: ['solana'], defaultFinalityDepth: 12, finalityDepths: {} }).map((selected) => selected.family)).toEqual(['solana']);
+    expect(selectIndexedChains(chains, { only: ['solana'], defaultFinalityDepth: 12, finalityDepths: {} }).map((selected) => selected.family)).toEqual([
+      'solana',
+    ]);
     expect(() => selectIndexedChains(chains, { only: ['base', 'other', 'quiet'], defaultFinalityDepth: 12, finalityDepths: {} })).toThrow(
       'INDEXER_CHAINS names other, quiet, which is not an EVM or Solana chain with supports_transactions',
     );
@@ -38,7 +40,9 @@ describe('selectIndexedChains', () => {
 
 describe('finalityDepthsFromEnv', () => {
   test('reads one depth per chain id, dashes written as underscores', () => {
-    expect(finalityDepthsFromEnv({ INDEXER_FINALITY_DEPTH_BASE: '3', INDEXER_FINALITY_DEPTH_ARBITRUM_NOVA: '20', INDEXER_FINALITY_DEPTH: '12', OTHER: 'x' })).toEqual({
+    expect(
+      finalityDepthsFromEnv({ INDEXER_FINALITY_DEPTH_BASE: '3', INDEXER_FINALITY_DEPTH_ARBITRUM_NOVA: '20', INDEXER_FINALITY_DEPTH: '12', OTHER: 'x' }),
+    ).toEqual({
       base: 3,
       'arbitrum-nova': 20,
     });

@@ -43,9 +43,18 @@ export function createBlockPublisher(producer: MessageProducer, chainId: string,
       const balanceChanges = blocks.flatMap((block) => block.balanceChanges);
       const poolEvents = blocks.flatMap((block) => block.poolEvents);
       await Promise.all([
-        producer.send(topicSet.walletTransactions, transactions.map((value) => ({ key: chainId, value }))),
-        producer.send(topicSet.balanceChanges, balanceChanges.map((value) => ({ key: `${chainId}:${value.wallet}`, value }))),
-        producer.send(topicSet.poolEvents, poolEvents.map((value) => ({ key: chainId, value }))),
+        producer.send(
+          topicSet.walletTransactions,
+          transactions.map((value) => ({ key: chainId, value })),
+        ),
+        producer.send(
+          topicSet.balanceChanges,
+          balanceChanges.map((value) => ({ key: `${chainId}:${value.wallet}`, value })),
+        ),
+        producer.send(
+          topicSet.poolEvents,
+          poolEvents.map((value) => ({ key: chainId, value })),
+        ),
       ]);
       await producer.send(
         topicSet.chainBlocks,

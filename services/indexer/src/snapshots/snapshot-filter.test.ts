@@ -24,26 +24,46 @@ function pendingRecord(tx: ReturnType<typeof transaction>, address = wallet, see
 
 const pending = (chainId = 'ethereum', seconds = seenAt) => blockRef(chainId, 0, seconds);
 const swap = transaction(pending(), 0, {
-  from: wallet, to: router, actType: 'trade', contract: router,
+  from: wallet,
+  to: router,
+  actType: 'trade',
+  contract: router,
   transfers: [
     { asset: native, amount: '1000', sender: wallet, recipient: router },
     { asset: erc20(usdc), amount: '2500000', sender: router, recipient: wallet },
   ],
 });
-const nft = transaction(pending('base'), 0, { from: friend, to: apes, transfers: [{ asset: erc721(apes, '7'), amount: '1', sender: friend, recipient: wallet }] });
+const nft = transaction(pending('base'), 0, {
+  from: friend,
+  to: apes,
+  transfers: [{ asset: erc721(apes, '7'), amount: '1', sender: friend, recipient: wallet }],
+});
 const approval = transaction(pending(), 0, {
-  from: wallet, to: usdc, actType: 'approve', contract: usdc,
+  from: wallet,
+  to: usdc,
+  actType: 'approve',
+  contract: usdc,
   approvals: [{ actId: 1, asset: erc20(usdc), owner: wallet, spender: router, amount: '5' }],
 });
 
-const base: Omit<WalletTransactionFilter, 'after' | 'limit'> = { address: wallet, chainIds: ['ethereum', 'base'], operationTypes: [], trash: 'no_filter', assetTypes: [] };
+const base: Omit<WalletTransactionFilter, 'after' | 'limit'> = {
+  address: wallet,
+  chainIds: ['ethereum', 'base'],
+  operationTypes: [],
+  trash: 'no_filter',
+  assetTypes: [],
+};
 
 describe('the list filters applied to pending and unsigned snapshots', () => {
   test.each([swap, nft, approval])('a record reads as the row the writer stores for the mined transaction (%#)', (tx) => {
     const row = walletRows(tx, facts).find((candidate) => candidate.address === wallet)!;
     const derived = snapshotRow(pendingRecord(tx));
-    expect({ assetTypes: derived.asset_types, tokenAddresses: derived.token_addresses, counterparties: derived.counterparties, operationType: derived.operation_type })
-      .toEqual({ assetTypes: row.assetTypes, tokenAddresses: row.tokenAddresses, counterparties: row.counterparties, operationType: row.operationType });
+    expect({
+      assetTypes: derived.asset_types,
+      tokenAddresses: derived.token_addresses,
+      counterparties: derived.counterparties,
+      operationType: derived.operation_type,
+    }).toEqual({ assetTypes: row.assetTypes, tokenAddresses: row.tokenAddresses, counterparties: row.counterparties, operationType: row.operationType });
   });
 
   // Each case: a filter, and which of the three snapshots it keeps.
@@ -66,18 +86,31 @@ describe('the list filters applied to pending and unsigned snapshots', () => {
     ['another wallet', { address: friend }, []],
   ])('%s', (_name, change, kept) => {
     const records = [swap, nft, approval].map((tx) => pendingRecord(tx));
-    expect(filterSnapshots(records, { ...base, ...change }).map((record) => record.hash).sort()).toEqual(kept.map((tx) => tx.hash).sort());
+    expect(
+      filterSnapshots(records, { ...base, ...change })
+        .map((record) => record.hash)
+        .sort(),
+    ).toEqual(kept.map((tx) => tx.hash).sort());
   });
 
   test('newest first by first-seen millisecond, the cursor and page size not applying', () => {
-    const records = [pendingRecord(swap, wallet, seenAt * 1000 + 1), pendingRecord(nft, wallet, seenAt * 1000 + 900), pendingRecord(approval, wallet, (seenAt - 5) * 1000)];
+    const records = [
+      pendingRecord(swap, wallet, seenAt * 1000 + 1),
+      pendingRecord(nft, wallet, seenAt * 1000 + 900),
+      pendingRecord(approval, wallet, (seenAt - 5) * 1000),
+    ];
     expect(filterSnapshots(records, base).map((record) => record.hash)).toEqual([nft.hash, swap.hash, approval.hash]);
   });
 
   test('a collection approval the wallet owns counts its collection and operator', () => {
     const record = TransactionRecord.fromPartial({
-      chainId: 'ethereum', address: wallet, minedAt: String(seenAt), operationType: 'approve',
-      collectionApprovals: [{ actId: 1, collection: { asset: { kind: AssetKind.ASSET_KIND_UNSPECIFIED, address: apes, tokenId: '' } }, operator: router, approved: true }],
+      chainId: 'ethereum',
+      address: wallet,
+      minedAt: String(seenAt),
+      operationType: 'approve',
+      collectionApprovals: [
+        { actId: 1, collection: { asset: { kind: AssetKind.ASSET_KIND_UNSPECIFIED, address: apes, tokenId: '' } }, operator: router, approved: true },
+      ],
     });
     expect(snapshotRow(record)).toMatchObject({ token_addresses: [apes], counterparties: [router] });
   });

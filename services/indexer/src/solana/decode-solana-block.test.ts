@@ -17,9 +17,22 @@ const bobAta = 'BAta111111111111111111111111111111111111111';
 const usdc = { kind: AssetKind.ASSET_KIND_ERC20, address: mint, tokenId: '' };
 const sol = { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' };
 
-const tokenBalance = (accountIndex: number, owner: string, amount: string) => ({ accountIndex, mint, owner, programId: tokenProgram, uiTokenAmount: { amount, decimals: 6 } });
+const tokenBalance = (accountIndex: number, owner: string, amount: string) => ({
+  accountIndex,
+  mint,
+  owner,
+  programId: tokenProgram,
+  uiTokenAmount: { amount, decimals: 6 },
+});
 
-function transaction(signature: string, fields: { keys: string[]; instructions: SolanaBlockTransaction['transaction']['message']['instructions']; meta: Partial<NonNullable<SolanaBlockTransaction['meta']>> }): SolanaBlockTransaction {
+function transaction(
+  signature: string,
+  fields: {
+    keys: string[];
+    instructions: SolanaBlockTransaction['transaction']['message']['instructions'];
+    meta: Partial<NonNullable<SolanaBlockTransaction['meta']>>;
+  },
+): SolanaBlockTransaction {
   return {
     transaction: { signatures: [signature], message: { accountKeys: fields.keys, instructions: fields.instructions, recentBlockhash: 'hash' } },
     meta: { err: null, fee: 5000n, preBalances: [], postBalances: [], preTokenBalances: [], postTokenBalances: [], innerInstructions: [], ...fields.meta },
@@ -48,7 +61,9 @@ const tokenTransfer = transaction('sig-token', {
     postBalances: [6_950_520n, 2_039_280n, 2_039_280n, 1_000_000n, 1_461_600n, 1n, 1n, 1n],
     preTokenBalances: [tokenBalance(1, alice, '10000000')],
     postTokenBalances: [tokenBalance(1, alice, '7500000'), tokenBalance(2, bob, '2500000')],
-    innerInstructions: [{ index: 0, instructions: [{ programIdIndex: 6, accounts: [0, 2], data: bytes(u32(0), u64(2_039_280n), u64(165n), Array(32).fill(0)) }] }],
+    innerInstructions: [
+      { index: 0, instructions: [{ programIdIndex: 6, accounts: [0, 2], data: bytes(u32(0), u64(2_039_280n), u64(165n), Array(32).fill(0)) }] },
+    ],
   },
 });
 
@@ -78,13 +93,31 @@ const minted = transaction('sig-mint', {
 const decoded = decodeSolanaBlock({
   chainId: 'solana',
   slot: 77n,
-  block: { blockhash: 'blockhash-77', previousBlockhash: 'blockhash-76', parentSlot: 76n, blockTime: 1_700_000_000n, transactions: [solTransfer, tokenTransfer, failed, minted] },
+  block: {
+    blockhash: 'blockhash-77',
+    previousBlockhash: 'blockhash-76',
+    parentSlot: 76n,
+    blockTime: 1_700_000_000n,
+    transactions: [solTransfer, tokenTransfer, failed, minted],
+  },
 });
 
 describe('decodeSolanaBlock', () => {
   test('a SOL transfer: the fee payer, fee, one send act and exact lamport deltas', () => {
     const [tx] = decoded.transactions;
-    expect(tx).toMatchObject({ chainId: 'solana', blockNumber: '77', blockHash: 'blockhash-77', blockTimestamp: '1700000000', transactionIndex: 0, hash: 'sig-sol', from: alice, to: bob, fee: '5200', value: '1000000', failed: false });
+    expect(tx).toMatchObject({
+      chainId: 'solana',
+      blockNumber: '77',
+      blockHash: 'blockhash-77',
+      blockTimestamp: '1700000000',
+      transactionIndex: 0,
+      hash: 'sig-sol',
+      from: alice,
+      to: bob,
+      fee: '5200',
+      value: '1000000',
+      failed: false,
+    });
     expect(tx!.acts).toEqual([{ id: 1, type: 'transfer', sentFrom: alice, contractAddress: '' }]);
     expect(tx!.transfers).toEqual([{ actId: 1, asset: sol, amount: '1000000', sender: alice, recipient: bob }]);
     expect(tx!.wallets).toEqual([alice, bob].sort());
@@ -112,7 +145,9 @@ describe('decodeSolanaBlock', () => {
     expect(tx).toMatchObject({ failed: true, fee: '5000', from: bob });
     expect(tx.transfers).toEqual([]);
     expect(tx.acts.map((act) => act.type)).toEqual(['execute']);
-    expect(decoded.balanceChanges.filter((change) => change.transactionHash === 'sig-failed').map(({ wallet, amount }) => ({ wallet, amount }))).toEqual([{ wallet: bob, amount: '-5000' }]);
+    expect(decoded.balanceChanges.filter((change) => change.transactionHash === 'sig-failed').map(({ wallet, amount }) => ({ wallet, amount }))).toEqual([
+      { wallet: bob, amount: '-5000' },
+    ]);
   });
 
   test('MintTo reads as a mint to the owner of the destination account', () => {

@@ -138,7 +138,8 @@ export function decodeSolanaBlock({ chainId, slot, block }: SolanaBlockInput): D
   const balanceChanges: BalanceChange[] = [];
   block.transactions.forEach((entry, index) => {
     const signature = entry.transaction.signatures[0];
-    if (!entry.meta || !signature) throw new Error(`slot ${slot} of ${chainId}: transaction ${index} has no meta or signature (getBlock must ask for full transaction details)`);
+    if (!entry.meta || !signature)
+      throw new Error(`slot ${slot} of ${chainId}: transaction ${index} has no meta or signature (getBlock must ask for full transaction details)`);
     const keys = accountKeysOf(entry);
     const tokenAccounts = tokenAccountsOf(keys, [...(entry.meta.preTokenBalances ?? []), ...(entry.meta.postTokenBalances ?? [])]);
     const failed = entry.meta.err !== null && entry.meta.err !== undefined;

@@ -122,12 +122,21 @@ export function createSolanaChainIndexer(options: SolanaChainIndexerOptions): So
         });
         if (decoded.length === 0) continue;
         await publisher.publishBlocks(decoded);
-        const committed: CheckpointBlock[] = decoded.map(({ number, hash, parentHash: parent, timestamp, sequence: blockSequence }) => ({ number, hash, parentHash: parent, timestamp, sequence: blockSequence }));
+        const committed: CheckpointBlock[] = decoded.map(({ number, hash, parentHash: parent, timestamp, sequence: blockSequence }) => ({
+          number,
+          hash,
+          parentHash: parent,
+          timestamp,
+          sequence: blockSequence,
+        }));
         await checkpoints.commit(chainId, committed);
         const tip = committed.at(-1)!.number;
         await checkpoints.pruneBelow(chainId, tip - checkpointsKept);
         metrics.blocks.inc(labels, decoded.length);
-        metrics.transactions.inc(labels, decoded.reduce((sum, block) => sum + block.transactions.length, 0));
+        metrics.transactions.inc(
+          labels,
+          decoded.reduce((sum, block) => sum + block.transactions.length, 0),
+        );
         metrics.height.set(labels, Number(tip));
       }
       nextSlot = end + 1n;

@@ -26,7 +26,9 @@ export function createCheckpointStore(prisma: PrismaClient): CheckpointStore {
   return {
     async recent(chainId, limit) {
       const rows = await prisma.indexedBlock.findMany({ where: { chainId }, orderBy: { number: 'desc' }, take: limit });
-      return rows.reverse().map((row) => ({ number: row.number, hash: row.hash as Hash, parentHash: row.parentHash as Hash, timestamp: row.timestamp, sequence: row.sequence }));
+      return rows
+        .reverse()
+        .map((row) => ({ number: row.number, hash: row.hash as Hash, parentHash: row.parentHash as Hash, timestamp: row.timestamp, sequence: row.sequence }));
     },
     async lastSequence(chainId) {
       const result = await prisma.indexedBlock.aggregate({ where: { chainId }, _max: { sequence: true } });

@@ -4,7 +4,17 @@ import { createStoredView } from './stored-view.js';
 import { asListedRow, firstOfPage, matchesFilter } from './waiting-page.js';
 import type { ListedRow, WalletTransactionFilter } from './wallet-transaction-query.js';
 
-const row = (hash: string): ListedRow => ({ chain_id: 'ethereum', address: '0xabc', block_number: '1', block_hash: '0x01', mined_at: 1, transaction_index: 0, hash, operation_type: 'send', is_trash: 0 });
+const row = (hash: string): ListedRow => ({
+  chain_id: 'ethereum',
+  address: '0xabc',
+  block_number: '1',
+  block_hash: '0x01',
+  mined_at: 1,
+  transaction_index: 0,
+  hash,
+  operation_type: 'send',
+  is_trash: 0,
+});
 const block = (blockHash: string) => ({ chainId: 'ethereum', blockHash });
 const filter = (change: Partial<WalletTransactionFilter> = {}): WalletTransactionFilter => ({
   address: '0xabc',
@@ -95,7 +105,17 @@ describe('the stored view', () => {
       })
       .map(({ address, chain, block, index, operation, trash }) =>
         // Blocks of a chain are a second apart; both chains' blocks share seconds, so ties fall to block, index and chain.
-        record({ address, chain_id: chain, block_number: String(block), block_hash: `${chain}-${block}`, block_timestamp: 1_000 + block, transaction_index: index, hash: `${chain}-${block}-${index}`, operation_type: operation, is_trash: trash }),
+        record({
+          address,
+          chain_id: chain,
+          block_number: String(block),
+          block_hash: `${chain}-${block}`,
+          block_timestamp: 1_000 + block,
+          transaction_index: index,
+          hash: `${chain}-${block}-${index}`,
+          operation_type: operation,
+          is_trash: trash,
+        }),
       );
     const filterArbitrary = fc
       .record({
@@ -104,10 +124,25 @@ describe('the stored view', () => {
         operationTypes: fc.subarray(['send', 'receive', 'trade']),
         trash: fc.constantFrom('no_filter' as const, 'only_trash' as const, 'only_non_trash' as const),
         limit: fc.integer({ min: 1, max: 6 }),
-        after: fc.option(fc.record({ block: fc.integer({ min: 1, max: 20 }), index: fc.integer({ min: 0, max: 3 }), chain: fc.constantFrom(...chains) }), { nil: undefined }),
+        after: fc.option(fc.record({ block: fc.integer({ min: 1, max: 20 }), index: fc.integer({ min: 0, max: 3 }), chain: fc.constantFrom(...chains) }), {
+          nil: undefined,
+        }),
       })
       .map(({ after, ...rest }) =>
-        filter({ ...rest, assetTypes: [], ...(after ? { after: { minedAtMs: BigInt(1_000 + after.block) * 1000n, blockNumber: BigInt(after.block), transactionIndex: after.index, chainId: after.chain } } : {}) }),
+        filter({
+          ...rest,
+          assetTypes: [],
+          ...(after
+            ? {
+                after: {
+                  minedAtMs: BigInt(1_000 + after.block) * 1000n,
+                  blockNumber: BigInt(after.block),
+                  transactionIndex: after.index,
+                  chainId: after.chain,
+                },
+              }
+            : {}),
+        }),
       );
     // Reads pick one of a run's few filters, so kept pages are read again after rounds.
     const stepArbitrary = fc.oneof(
@@ -120,30 +155,35 @@ describe('the stored view', () => {
       ['with room for a few rows only, pages dropped and kept again still equal pages read from scratch', 6],
     ])('%s', async (_name, maxPageRows) => {
       await fc.assert(
-        fc.asyncProperty(fc.array(filterArbitrary, { minLength: 1, maxLength: 4 }), fc.array(stepArbitrary, { minLength: 1, maxLength: 40 }), async (filters, steps) => {
-          const view = createStoredView(maxPageRows === undefined ? {} : { maxPageRows });
-          // The table: what the page query would answer from it is the model.
-          const table: WalletTransactionRecord[] = [];
-          const fromScratch = (wanted: WalletTransactionFilter) => firstOfPage(table.filter((stored) => matchesFilter(stored, wanted)).map(asListedRow), wanted.limit);
-          const readBefore = new Set<string>();
-          for (const step of steps) {
-            if ('store' in step) {
-              table.push(...step.store);
-              view.rowsStored({ wallet_transactions: step.store });
-              continue;
+        fc.asyncProperty(
+          fc.array(filterArbitrary, { minLength: 1, maxLength: 4 }),
+          fc.array(stepArbitrary, { minLength: 1, maxLength: 40 }),
+          async (filters, steps) => {
+            const view = createStoredView(maxPageRows === undefined ? {} : { maxPageRows });
+            // The table: what the page query would answer from it is the model.
+            const table: WalletTransactionRecord[] = [];
+            const fromScratch = (wanted: WalletTransactionFilter) =>
+              firstOfPage(table.filter((stored) => matchesFilter(stored, wanted)).map(asListedRow), wanted.limit);
+            const readBefore = new Set<string>();
+            for (const step of steps) {
+              if ('store' in step) {
+                table.push(...step.store);
+                view.rowsStored({ wallet_transactions: step.store });
+                continue;
+              }
+              const wanted = filters[step.read % filters.length]!;
+              let loaded = false;
+              const page = await view.page(wanted, async () => {
+                loaded = true;
+                return fromScratch(wanted);
+              });
+              expect(page).toEqual(fromScratch(wanted));
+              const key = JSON.stringify(wanted, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+              if (maxPageRows === undefined) expect(loaded).toBe(!readBefore.has(key));
+              readBefore.add(key);
             }
-            const wanted = filters[step.read % filters.length]!;
-            let loaded = false;
-            const page = await view.page(wanted, async () => {
-              loaded = true;
-              return fromScratch(wanted);
-            });
-            expect(page).toEqual(fromScratch(wanted));
-            const key = JSON.stringify(wanted, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
-            if (maxPageRows === undefined) expect(loaded).toBe(!readBefore.has(key));
-            readBefore.add(key);
-          }
-        }),
+          },
+        ),
         { numRuns: 120 },
       );
     });

@@ -47,7 +47,8 @@ export interface StoredViewOptions {
 export const blockKey = (block: BlockKey): string => `${block.chainId}|${block.blockHash}`;
 
 /** The page's key: the whole filter (its cursor's bigints as strings). */
-const pageKey = (filter: WalletTransactionFilter): string => JSON.stringify(filter, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+const pageKey = (filter: WalletTransactionFilter): string =>
+  JSON.stringify(filter, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
 
 interface KeptPage {
   filter: WalletTransactionFilter;
@@ -56,7 +57,11 @@ interface KeptPage {
 
 export function createStoredView(options: StoredViewOptions = {}): StoredView {
   // Found by wallet too: a round's row reaches only its wallet's pages.
-  const pages = createWalletIndexedCache<KeptPage>({ maxSize: options.maxPageRows ?? 200_000, sizeOf: (page) => page.rows.length + 1, walletsOf: (page) => [page.filter.address] });
+  const pages = createWalletIndexedCache<KeptPage>({
+    maxSize: options.maxPageRows ?? 200_000,
+    sizeOf: (page) => page.rows.length + 1,
+    walletsOf: (page) => [page.filter.address],
+  });
   const orphanStates = new LRUCache<string, boolean>({ max: options.maxBlocks ?? 100_000 });
   let generation = 0;
 

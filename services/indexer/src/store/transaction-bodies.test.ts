@@ -1,10 +1,11 @@
 import { WalletTransaction } from '@wallet-api/core/proto/events';
 import { createTransactionBodies, decodeBody, encodeBody, identityKey } from './transaction-bodies.js';
 
-const transaction = (index: number): WalletTransaction => WalletTransaction.fromPartial({ chainId: 'ethereum', blockHash: '0xb1', transactionIndex: index, hash: `0x${index}` });
+const transaction = (index: number): WalletTransaction =>
+  WalletTransaction.fromPartial({ chainId: 'ethereum', blockHash: '0xb1', transactionIndex: index, hash: `0x${index}` });
 
 describe('transaction bodies', () => {
-  test("a kept body is found by its wallet and identity, whichever object names it, and never for another wallet", () => {
+  test('a kept body is found by its wallet and identity, whichever object names it, and never for another wallet', () => {
     const bodies = createTransactionBodies();
     const kept = transaction(4);
     bodies.keep(kept, '0xa1', 100);

@@ -37,16 +37,37 @@ describe("the page query's conditions applied to rows waiting in memory", () => 
     ['a hash', { search: { kind: 'hash', hash: '0xh' } }, {}, { hash: '0xother' }],
     ['a counterparty', { search: { kind: 'address', address: '0xdef' } }, {}, { counterparties: ['0x123'] }],
     ['a token address', { search: { kind: 'address', address: '0xusdc' } }, {}, { token_addresses: [''] }],
-    ['tokens per chain', { search: { kind: 'tokens', tokens: [{ chainId: 'base', address: '0xusdc' }, { chainId: 'ethereum', address: '' }] } }, { token_addresses: [''] }, { chain_id: 'base', token_addresses: [''] }],
+    [
+      'tokens per chain',
+      {
+        search: {
+          kind: 'tokens',
+          tokens: [
+            { chainId: 'base', address: '0xusdc' },
+            { chainId: 'ethereum', address: '' },
+          ],
+        },
+      },
+      { token_addresses: [''] },
+      { chain_id: 'base', token_addresses: [''] },
+    ],
     ['no tokens', { search: { kind: 'tokens', tokens: [] } }, undefined, {}],
     // Strictly older than the cursor by (mined time, block number, index, chain) descending.
     ['the cursor', { after: { minedAtMs: 1_700_000_084_500n, blockNumber: 7n, transactionIndex: 2, chainId: 'ethereum' } }, { chain_id: 'base' }, {}],
     ['the cursor by index', { after: { minedAtMs: 1_700_000_084_000n, blockNumber: 7n, transactionIndex: 3, chainId: 'base' } }, {}, { transaction_index: 4 }],
-    ['the cursor by time', { after: { minedAtMs: 1_700_000_084_000n, blockNumber: 1n, transactionIndex: 0, chainId: 'base' } }, { block_timestamp: 1_700_000_083, block_number: '99' }, {}],
-  ] as [string, Partial<WalletTransactionFilter>, Partial<WalletTransactionRecord> | undefined, Partial<WalletTransactionRecord>][])('%s', (_name, filter, kept, dropped) => {
-    if (kept) expect(matchesFilter(row(kept), { ...base, ...filter })).toBe(true);
-    expect(matchesFilter(row(dropped), { ...base, ...filter })).toBe(false);
-  });
+    [
+      'the cursor by time',
+      { after: { minedAtMs: 1_700_000_084_000n, blockNumber: 1n, transactionIndex: 0, chainId: 'base' } },
+      { block_timestamp: 1_700_000_083, block_number: '99' },
+      {},
+    ],
+  ] as [string, Partial<WalletTransactionFilter>, Partial<WalletTransactionRecord> | undefined, Partial<WalletTransactionRecord>][])(
+    '%s',
+    (_name, filter, kept, dropped) => {
+      if (kept) expect(matchesFilter(row(kept), { ...base, ...filter })).toBe(true);
+      expect(matchesFilter(row(dropped), { ...base, ...filter })).toBe(false);
+    },
+  );
 
   test('rows are ordered newest first by mined time, block number, index and chain, numbers compared as numbers', () => {
     const rows = [
@@ -67,7 +88,10 @@ describe("the page query's conditions applied to rows waiting in memory", () => 
 
   test('a page keeps one row per transaction identity, in order, up to its limit', () => {
     const stored = { ...asListedRow(row({ block_number: '7' })), block_number: '7' };
-    const page = firstOfPage([asListedRow(row({ block_number: '5', block_hash: '0x05' })), stored, asListedRow(row()), asListedRow(row({ block_number: '6', block_hash: '0x06' }))], 2);
+    const page = firstOfPage(
+      [asListedRow(row({ block_number: '5', block_hash: '0x05' })), stored, asListedRow(row()), asListedRow(row({ block_number: '6', block_hash: '0x06' }))],
+      2,
+    );
     expect(page.map((listed) => listed.block_hash)).toEqual(['0x07', '0x06']);
   });
 });

@@ -60,7 +60,12 @@ export function matchesFilter(row: WalletTransactionRecord, filter: WalletTransa
   if (filter.search && !matchesSearch(row, filter.search)) return false;
   if (filter.after) {
     const { after } = filter;
-    const cursor = { mined_at: Number(cursorSeconds(after)), block_number: after.blockNumber.toString(), transaction_index: after.transactionIndex, chain_id: after.chainId };
+    const cursor = {
+      mined_at: Number(cursorSeconds(after)),
+      block_number: after.blockNumber.toString(),
+      transaction_index: after.transactionIndex,
+      chain_id: after.chainId,
+    };
     if (newestFirst(asListedRow(row), cursor) <= 0) return false;
   }
   return true;

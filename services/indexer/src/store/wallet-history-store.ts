@@ -1,6 +1,6 @@
 import { inList, orphanedBlockRows, sql, type Accepted, type ClickHouse } from '@wallet-api/core/clickhouse';
 import { createLogger } from '@wallet-api/core/logger';
-import { AssetKind, WalletTransaction, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
+import { AssetKind, type WalletTransaction, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
 import { walletLegs, walletPart } from '@wallet-api/core/transactions';
 import { createHistoryMemory, type HistoryMemory } from './history-memory.js';
 import type { WalletTransactionRecord } from './history-rows.js';
@@ -169,7 +169,10 @@ export function createWalletHistoryStore(
   }
 
   const readOrphaned = async (blocks: readonly BlockKey[]): Promise<BlockKey[]> =>
-    (await clickhouse.query<{ chain_id: string; block_hash: string }>(orphanedAmongQuery(blocks))).map((row) => ({ chainId: row.chain_id, blockHash: row.block_hash }));
+    (await clickhouse.query<{ chain_id: string; block_hash: string }>(orphanedAmongQuery(blocks))).map((row) => ({
+      chainId: row.chain_id,
+      blockHash: row.block_hash,
+    }));
 
   /**
    * The first `limit` of these rows (in page order) whose blocks are not orphaned: the page query's

@@ -1,4 +1,11 @@
-import { inList, listWalletTransactionsQuery, orphanedAmongQuery, orphanedBlocks, transactionBodiesQuery, type WalletTransactionFilter } from './wallet-transaction-query.js';
+import {
+  inList,
+  listWalletTransactionsQuery,
+  orphanedAmongQuery,
+  orphanedBlocks,
+  transactionBodiesQuery,
+  type WalletTransactionFilter,
+} from './wallet-transaction-query.js';
 
 const base: WalletTransactionFilter = { address: '0xabc', chainIds: ['ethereum'], operationTypes: [], trash: 'no_filter', assetTypes: [], limit: 101 };
 const squash = (text: string) => text.replace(/\s+/g, ' ');
@@ -6,8 +13,12 @@ const squash = (text: string) => text.replace(/\s+/g, ' ');
 describe('listWalletTransactionsQuery', () => {
   test('always scopes to the wallet and chains, excludes orphaned blocks, orders newest first and dedupes by identity', () => {
     const text = squash(listWalletTransactionsQuery(base).text);
-    expect(text).toContain("WHERE address = '0xabc' AND chain_id IN ('ethereum') AND (chain_id, block_hash) NOT IN (SELECT chain_id, block_hash FROM block_states");
-    expect(text).toContain('ORDER BY block_timestamp DESC, block_number DESC, transaction_index DESC, chain_id DESC LIMIT 1 BY chain_id, block_hash, transaction_index LIMIT 101');
+    expect(text).toContain(
+      "WHERE address = '0xabc' AND chain_id IN ('ethereum') AND (chain_id, block_hash) NOT IN (SELECT chain_id, block_hash FROM block_states",
+    );
+    expect(text).toContain(
+      'ORDER BY block_timestamp DESC, block_number DESC, transaction_index DESC, chain_id DESC LIMIT 1 BY chain_id, block_hash, transaction_index LIMIT 101',
+    );
     expect(text).not.toMatch(/is_trash =|operation_type IN|hasAny\(asset_types/);
   });
 
@@ -39,7 +50,16 @@ describe('listWalletTransactionsQuery', () => {
     [{ search: { kind: 'hash', hash: '0xdead' } }, "hash = '0xdead'"],
     [{ search: { kind: 'address', address: '0xbeef' } }, "(has(counterparties, '0xbeef') OR has(token_addresses, '0xbeef'))"],
     [
-      { search: { kind: 'tokens', tokens: [{ chainId: 'ethereum', address: '' }, { chainId: 'ethereum', address: '0x1' }, { chainId: 'base', address: '0x2' }] } },
+      {
+        search: {
+          kind: 'tokens',
+          tokens: [
+            { chainId: 'ethereum', address: '' },
+            { chainId: 'ethereum', address: '0x1' },
+            { chainId: 'base', address: '0x2' },
+          ],
+        },
+      },
       "((chain_id = 'ethereum' AND hasAny(token_addresses, ['', '0x1'])) OR (chain_id = 'base' AND hasAny(token_addresses, ['0x2'])))",
     ],
     [{ search: { kind: 'tokens', tokens: [] } }, 'AND 0 '],
@@ -70,9 +90,17 @@ describe('inList and orphanedBlocks', () => {
   });
 
   test('orphan states of given blocks are read as orphanedBlocks reads them, for those blocks only', () => {
-    const text = squash(orphanedAmongQuery([{ chainId: 'ethereum', blockHash: '0x01' }, { chainId: 'base', blockHash: '0x02' }, { chainId: 'ethereum', blockHash: '0x01' }]).text);
+    const text = squash(
+      orphanedAmongQuery([
+        { chainId: 'ethereum', blockHash: '0x01' },
+        { chainId: 'base', blockHash: '0x02' },
+        { chainId: 'ethereum', blockHash: '0x01' },
+      ]).text,
+    );
     expect(text).toContain("WHERE chain_id IN ('ethereum', 'base') AND block_hash IN ('0x01', '0x02')");
-    expect(text).toContain("block_hash IN (SELECT block_hash FROM orphaned_block_hashes WHERE chain_id IN ('ethereum', 'base') AND block_hash IN ('0x01', '0x02'))");
+    expect(text).toContain(
+      "block_hash IN (SELECT block_hash FROM orphaned_block_hashes WHERE chain_id IN ('ethereum', 'base') AND block_hash IN ('0x01', '0x02'))",
+    );
     expect(text).toContain('GROUP BY chain_id, block_hash HAVING argMax(orphaned, sequence) = 1');
   });
 });

@@ -19,12 +19,16 @@ describe('withRetry', () => {
   test('answers the first success and tells of each failure before it', async () => {
     const failures: unknown[] = [];
     let attempts = 0;
-    const answer = await withRetry(async () => (++attempts < 3 ? Promise.reject(new Error(`attempt ${attempts}`)) : 'done'), policy, (error) => failures.push((error as Error).message));
+    const answer = await withRetry(
+      async () => (++attempts < 3 ? Promise.reject(new Error(`attempt ${attempts}`)) : 'done'),
+      policy,
+      (error) => failures.push((error as Error).message),
+    );
     expect(answer).toBe('done');
     expect(failures).toEqual(['attempt 1', 'attempt 2']);
   });
 
-  test('gives up with the last failure after the policy\'s attempts', async () => {
+  test("gives up with the last failure after the policy's attempts", async () => {
     let attempts = 0;
     await expect(withRetry(async () => Promise.reject(new Error(`attempt ${++attempts}`)), policy)).rejects.toThrow('attempt 3');
     expect(attempts).toBe(3);

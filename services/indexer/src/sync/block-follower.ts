@@ -94,10 +94,7 @@ export function createBlockFollower(options: BlockFollowerOptions): BlockFollowe
 
     /** Rewinds the window to the common ancestor; false when the chain turned out not to have moved. */
     async function* rewind(outcome: Exclude<Reconciliation, { type: 'extend' } | { type: 'known' }>): AsyncGenerator<FollowerEvent, boolean> {
-      const search =
-        outcome.type === 'detached'
-          ? await findCommonAncestor(window, async (number) => (await call(() => fetchHeader(number))).hash)
-          : outcome;
+      const search = outcome.type === 'detached' ? await findCommonAncestor(window, async (number) => (await call(() => fetchHeader(number))).hash) : outcome;
       if (search.type === 'reorg-too-deep' || search.commonAncestor.number < finalized) throw new ReorgTooDeepError(chainId, window.at(-1));
       // A node behind a load balancer can serve a header the rest of the chain never saw.
       if (search.orphaned.length === 0) return false;

@@ -37,10 +37,7 @@ export function reconcile(window: readonly BlockRef[], header: Header): Reconcil
  * first height where both agree is the common ancestor. An ancestor search that leaves the window
  * means the reorg reached past what the window keeps, deeper than finality allows.
  */
-export async function findCommonAncestor(
-  window: readonly BlockRef[],
-  canonicalHashAt: (number: bigint) => Promise<Hash>,
-): Promise<AncestorSearch> {
+export async function findCommonAncestor(window: readonly BlockRef[], canonicalHashAt: (number: bigint) => Promise<Hash>): Promise<AncestorSearch> {
   for (let index = window.length - 1; index >= 0; index--) {
     const block = window[index]!;
     if ((await canonicalHashAt(block.number)) === block.hash) {

@@ -1,5 +1,12 @@
 import type { ChangeVersions } from '@wallet-api/core/cache';
-import { startAccumulatingConsumer, startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import {
+  startAccumulatingConsumer,
+  startConsumer,
+  topics as platformTopics,
+  type createKafka,
+  type MessageConsumer,
+  type TopicSpec,
+} from '@wallet-api/core/kafka';
 import type { Logger } from '@wallet-api/core/logger';
 import { AssetKind, type BalanceChange, type ChainBlock, type ChainRollback } from '@wallet-api/core/proto/events';
 import type { MarketFollower } from '../market/market-follower.js';

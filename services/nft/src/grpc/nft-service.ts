@@ -78,7 +78,8 @@ export function nftService(deps: NftServiceDeps): ServiceRegistration {
       const view = await viewOf(request);
       if (!view) return { indexing: true, positions: [], nextCursor: '', collections: [], walletCollections: [] };
       const inCollection = keep(request.collectionIds);
-      const ascending = request.sort === NftPositionsSort.NFT_POSITIONS_SORT_CREATED_AT_ASC || request.sort === NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_ASC;
+      const ascending =
+        request.sort === NftPositionsSort.NFT_POSITIONS_SORT_CREATED_AT_ASC || request.sort === NftPositionsSort.NFT_POSITIONS_SORT_FLOOR_PRICE_ASC;
       const sorted = view.sorted(request.sort);
       const items = request.collectionIds.length === 0 ? sorted : sorted.filter((position) => inCollection(position.collectionId));
       const { page, last } = pageAfter(items, compareSortable(ascending), size, after);
@@ -99,13 +100,19 @@ export function nftService(deps: NftServiceDeps): ServiceRegistration {
       if (!view) return { indexing: true, walletCollections: [], nextCursor: '', collections: [] };
       const inCollection = keep(request.collectionIds);
       const byFloor =
-        request.sort === WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_DESC || request.sort === WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_ASC;
+        request.sort === WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_DESC ||
+        request.sort === WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_ASC;
       const ascending =
-        request.sort === WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_ASC || request.sort === WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_MAX_CHANGED_AT_ASC;
+        request.sort === WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_TOTAL_FLOOR_PRICE_ASC ||
+        request.sort === WalletNftCollectionsSort.WALLET_NFT_COLLECTIONS_SORT_MAX_CHANGED_AT_ASC;
       const compare = compareSortable(ascending);
       const items = [...view.walletCollections.values()]
         .filter((summary) => inCollection(summary.collectionId))
-        .map((summary: WalletNftCollection) => ({ summary, key: byFloor ? summary.totalFloorPrice : Number(summary.maxChangedAt), id: summary.collectionId.padStart(20, '0') }))
+        .map((summary: WalletNftCollection) => ({
+          summary,
+          key: byFloor ? summary.totalFloorPrice : Number(summary.maxChangedAt),
+          id: summary.collectionId.padStart(20, '0'),
+        }))
         .sort(compare);
       const { page, last } = pageAfter(items, compare, size, after);
       return {
@@ -139,7 +146,9 @@ export function nftService(deps: NftServiceDeps): ServiceRegistration {
         const token = entries.tokens.get(nftId(key));
         return token && entries.collections.has(`${key.chainId}:${key.contract}`) ? [catalog.nft(token, entries, facts)] : [];
       });
-      const collections = [...new Set(nfts.map((nft) => `${nft.ref!.chainId}:${nft.ref!.contractAddress}`))].map((key) => catalog.collection(entries.collections.get(key)!, entries, facts));
+      const collections = [...new Set(nfts.map((nft) => `${nft.ref!.chainId}:${nft.ref!.contractAddress}`))].map((key) =>
+        catalog.collection(entries.collections.get(key)!, entries, facts),
+      );
       return { nfts, collections };
     },
   });

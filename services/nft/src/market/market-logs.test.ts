@@ -80,15 +80,25 @@ describe('marketEvent', () => {
       log: listedLog({ data: encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [2n ** 256n - 1n, 2n ** 256n - 1n]) }),
       expected: { ...listed, tokenId: (2n ** 256n - 1n).toString(), price: 2n ** 256n - 1n },
     },
-    { name: 'another event at the market (Cancelled)', log: listedLog({ topics: encodeEventTopics({ abi: otherAbi, eventName: 'Cancelled', args: { listingId: 3n } }) as Hex[], data: '0x' }), expected: undefined },
+    {
+      name: 'another event at the market (Cancelled)',
+      log: listedLog({ topics: encodeEventTopics({ abi: otherAbi, eventName: 'Cancelled', args: { listingId: 3n } }) as Hex[], data: '0x' }),
+      expected: undefined,
+    },
     {
       name: 'another event at the market (an ERC-721 Transfer)',
-      log: listedLog({ topics: encodeEventTopics({ abi: otherAbi, eventName: 'Transfer', args: { from: seller, to: buyer, tokenId: 42n } }) as Hex[], data: '0x' }),
+      log: listedLog({
+        topics: encodeEventTopics({ abi: otherAbi, eventName: 'Transfer', args: { from: seller, to: buyer, tokenId: 42n } }) as Hex[],
+        data: '0x',
+      }),
       expected: undefined,
     },
     {
       name: 'an event named Listed with another signature',
-      log: listedLog({ topics: encodeEventTopics({ abi: otherAbi, eventName: 'Listed', args: { listingId: 3n, seller, nft } }) as Hex[], data: encodeAbiParameters([{ type: 'uint256' }], [42n]) }),
+      log: listedLog({
+        topics: encodeEventTopics({ abi: otherAbi, eventName: 'Listed', args: { listingId: 3n, seller, nft } }) as Hex[],
+        data: encodeAbiParameters([{ type: 'uint256' }], [42n]),
+      }),
       expected: undefined,
     },
     { name: 'a log without topics', log: listedLog({ topics: [] }), expected: undefined },

@@ -36,7 +36,7 @@ export interface MarketLog {
 /** The market event a log is, or undefined for anything else (another event, a pending log, one that does not decode). */
 export function marketEvent(chainId: string, log: MarketLog, blockTimestamp: bigint): MarketEvent | undefined {
   if (log.blockHash === null || log.blockNumber === null || log.logIndex === null || log.topics.length === 0) return undefined;
-  let decoded;
+  let decoded: ReturnType<typeof decodeEventLog<typeof marketAbi>>;
   try {
     decoded = decodeEventLog({ abi: marketAbi, topics: log.topics as [Hex, ...Hex[]], data: log.data });
   } catch {

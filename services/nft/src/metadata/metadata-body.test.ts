@@ -23,7 +23,12 @@ describe('acceptsContentType', () => {
 describe('metadataFromBody', () => {
   it.each([
     { name: 'JSON', type: 'application/json', body: '{"name":"A"}', expected: { kind: 'fetched', metadata: expect.objectContaining({ name: 'A' }) } },
-    { name: 'a byte-order mark', type: 'application/json', body: '\uFEFF{"name":"A"}', expected: { kind: 'fetched', metadata: expect.objectContaining({ name: 'A' }) } },
+    {
+      name: 'a byte-order mark',
+      type: 'application/json',
+      body: '\uFEFF{"name":"A"}',
+      expected: { kind: 'fetched', metadata: expect.objectContaining({ name: 'A' }) },
+    },
     { name: 'no type but JSON', type: undefined, body: '{"name":"A"}', expected: { kind: 'fetched', metadata: expect.objectContaining({ name: 'A' }) } },
     { name: 'wrong type', type: 'image/png', body: '{}', expected: { kind: 'unusable', reason: 'content type image/png is not JSON' } },
     { name: 'not JSON', type: 'text/plain', body: '<html>', expected: { kind: 'unusable', reason: 'not JSON' } },

@@ -167,4 +167,3 @@ function describeNetworkError(error: unknown): string {
   const message = error.message || error.name;
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }
-

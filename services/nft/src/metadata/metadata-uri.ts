@@ -4,10 +4,7 @@ import { dataUriMediaType, isDataUri, parseDataUri } from './data-uri.js';
  * Turns a token URI, as a contract returns it, into where its metadata is: inline (data:) or at
  * an http(s) URL, IPFS going through the configured gateway. Anything else cannot be fetched.
  */
-export type MetadataSource =
-  | { kind: 'data'; mediaType: string; body: Buffer }
-  | { kind: 'http'; url: string }
-  | { kind: 'unusable'; reason: string };
+export type MetadataSource = { kind: 'data'; mediaType: string; body: Buffer } | { kind: 'http'; url: string } | { kind: 'unusable'; reason: string };
 
 /** Where URLs come from and which token they describe, for rewriting them. */
 export interface UriContext {
@@ -27,7 +24,10 @@ export function resolveMetadataUri(uri: string, context: UriContext): MetadataSo
   if (scheme === undefined) return { kind: 'unusable', reason: 'not an absolute URI' };
   const url = locate(text, scheme, context);
   if (url !== undefined) return { kind: 'http', url };
-  return { kind: 'unusable', reason: scheme === 'ipfs' || scheme === 'http' || scheme === 'https' ? `malformed ${scheme}: URI` : `unsupported URI scheme ${scheme}:` };
+  return {
+    kind: 'unusable',
+    reason: scheme === 'ipfs' || scheme === 'http' || scheme === 'https' ? `malformed ${scheme}: URI` : `unsupported URI scheme ${scheme}:`,
+  };
 }
 
 /**

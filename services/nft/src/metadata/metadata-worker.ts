@@ -54,7 +54,10 @@ export function createMetadataWorker(options: MetadataWorkerOptions): MetadataWo
     const functionName = token.standard === 'erc721' ? 'tokenURI' : 'uri';
     let data: Hex;
     try {
-      ({ data = '0x' } = await client.call({ to: token.contract as Hex, data: encodeFunctionData({ abi: uriAbi, functionName, args: [BigInt(token.tokenId)] }) }));
+      ({ data = '0x' } = await client.call({
+        to: token.contract as Hex,
+        data: encodeFunctionData({ abi: uriAbi, functionName, args: [BigInt(token.tokenId)] }),
+      }));
     } catch (error) {
       if (/revert/i.test(String((error as Error)?.message))) throw new NoUri(`${functionName} reverted`);
       throw error;
@@ -81,12 +84,20 @@ export function createMetadataWorker(options: MetadataWorkerOptions): MetadataWo
       result = outcome.kind === 'retry' ? { ...outcome, at: retryAt(attempts), uri } : { ...outcome, uri };
     } catch (error) {
       const reason = String((error as Error)?.message ?? error);
-      result = error instanceof NoUri ? { kind: 'unusable', reason, uri } : { kind: 'retry', reason: `reading the token URI failed: ${reason}`, at: retryAt(attempts), uri };
+      result =
+        error instanceof NoUri
+          ? { kind: 'unusable', reason, uri }
+          : { kind: 'retry', reason: `reading the token URI failed: ${reason}`, at: retryAt(attempts), uri };
     }
-    if (result.kind === 'retry' && attempts >= options.maxAttempts) result = { kind: 'unusable', reason: `gave up after ${attempts} attempts: ${result.reason}`, uri };
+    if (result.kind === 'retry' && attempts >= options.maxAttempts)
+      result = { kind: 'unusable', reason: `gave up after ${attempts} attempts: ${result.reason}`, uri };
     await tokens.saveFetch(token, result);
     if (result.kind !== 'retry') {
-      if (result.kind === 'unusable') logger.info({ chainId: token.chainId, contract: token.contract, tokenId: token.tokenId, reason: result.reason }, 'token metadata unusable; served empty');
+      if (result.kind === 'unusable')
+        logger.info(
+          { chainId: token.chainId, contract: token.contract, tokenId: token.tokenId, reason: result.reason },
+          'token metadata unusable; served empty',
+        );
       await versions.walletsChanged(await tokens.holders(token), 'nfts');
     }
   }
@@ -98,7 +109,9 @@ export function createMetadataWorker(options: MetadataWorkerOptions): MetadataWo
     const work = async () => {
       while (next < due.length) {
         const token = due[next++]!;
-        await fetchOne(token).catch((error: unknown) => logger.warn({ err: error, ...token }, 'token metadata round failed; the claim expires and it is tried again'));
+        await fetchOne(token).catch((error: unknown) =>
+          logger.warn({ err: error, ...token }, 'token metadata round failed; the claim expires and it is tried again'),
+        );
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.concurrency, due.length) }, work));

@@ -123,10 +123,25 @@ describe('parseMetadata', () => {
   });
 
   it.each<{ name: string; attributes: unknown; expected: NftMetadata['attributes'] }>([
-    { name: 'the {key: value} form', attributes: { Hat: 'Cap', Level: 5 }, expected: [{ key: 'Hat', value: 'Cap' }, { key: 'Level', value: '5' }] },
+    {
+      name: 'the {key: value} form',
+      attributes: { Hat: 'Cap', Level: 5 },
+      expected: [
+        { key: 'Hat', value: 'Cap' },
+        { key: 'Level', value: '5' },
+      ],
+    },
     {
       name: 'junk entries dropped',
-      attributes: [null, 'Hat', 7, { value: 'no trait' }, { trait_type: 'Obj', value: { a: 1 } }, { trait_type: ' ', value: 'x' }, { trait_type: 'Ok', value: ' v ' }],
+      attributes: [
+        null,
+        'Hat',
+        7,
+        { value: 'no trait' },
+        { trait_type: 'Obj', value: { a: 1 } },
+        { trait_type: ' ', value: 'x' },
+        { trait_type: 'Ok', value: ' v ' },
+      ],
       expected: [{ key: 'Ok', value: 'v' }],
     },
     { name: 'numeric trait types', attributes: [{ trait_type: 1, value: 2.5 }], expected: [{ key: '1', value: '2.5' }] },
@@ -141,7 +156,11 @@ describe('parseMetadata', () => {
     { name: 'non-string name and description', json: { name: 5, description: ['x'] }, expected: { name: '', description: '' } },
     { name: 'NUL removed', json: { name: 'A\0B' }, expected: { name: 'AB' } },
     { name: 'tags: junk dropped, duplicates once', json: { tags: ['a', 1, null, ' ', ' a '], keywords: 'b,c' }, expected: { tags: ['a'] } },
-    { name: 'external_url through the gateway', json: { external_url: 'ipfs://QmSite/' }, expected: { externalLinks: [{ url: 'https://ipfs.io/ipfs/QmSite/', type: 'website', name: 'Website' }] } },
+    {
+      name: 'external_url through the gateway',
+      json: { external_url: 'ipfs://QmSite/' },
+      expected: { externalLinks: [{ url: 'https://ipfs.io/ipfs/QmSite/', type: 'website', name: 'Website' }] },
+    },
     { name: 'external_url that is not a website', json: { external_url: 'data:text/html,<p>hi</p>' }, expected: { externalLinks: [] } },
     { name: 'external_url junk', json: { external_url: 'example.com' }, expected: { externalLinks: [] } },
   ])('fields: $name', ({ json, expected }) => {

@@ -1,7 +1,16 @@
 import { decodeFunctionResult, encodeFunctionData, numberToHex, parseAbi, type Hex, type PublicClient } from 'viem';
 import type { ChainClients } from '../chain/chain-clients.js';
 import type { BlockRef, OpeningHolding, WalletOpening } from '../store/ownership-store.js';
-import { addressTopic, newestReceipts, receivedTokens, transferBatchTopic, transferSingleTopic, transferTopic, type RawLog, type ReceivedToken } from './transfer-logs.js';
+import {
+  addressTopic,
+  newestReceipts,
+  receivedTokens,
+  transferBatchTopic,
+  transferSingleTopic,
+  transferTopic,
+  type RawLog,
+  type ReceivedToken,
+} from './transfer-logs.js';
 
 export interface OpeningReader {
   /**
@@ -32,7 +41,10 @@ export function createOpeningReader(options: {
       return [...(await logs(client, topics, from, middle)), ...(await logs(client, topics, middle + 1n, to))];
     }
     try {
-      return (await client.request({ method: 'eth_getLogs', params: [{ fromBlock: numberToHex(from), toBlock: numberToHex(to), topics }] })) as unknown as RawLog[];
+      return (await client.request({
+        method: 'eth_getLogs',
+        params: [{ fromBlock: numberToHex(from), toBlock: numberToHex(to), topics }],
+      })) as unknown as RawLog[];
     } catch (error) {
       // Nodes cap a query's range or result size; halves fit where the whole did not.
       if (to <= from) throw error;

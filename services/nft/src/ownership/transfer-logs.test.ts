@@ -1,5 +1,14 @@
 import { encodeAbiParameters, numberToHex, type Hex } from 'viem';
-import { addressTopic, newestReceipts, receivedTokens, transferBatchTopic, transferSingleTopic, transferTopic, type RawLog, type ReceivedToken } from './transfer-logs.js';
+import {
+  addressTopic,
+  newestReceipts,
+  receivedTokens,
+  transferBatchTopic,
+  transferSingleTopic,
+  transferTopic,
+  type RawLog,
+  type ReceivedToken,
+} from './transfer-logs.js';
 
 const contract = '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01';
 const from = '0x1111111111111111111111111111111111111111';
@@ -34,7 +43,11 @@ describe('receivedTokens', () => {
   it.each<{ name: string; log: RawLog; expected: ReceivedToken[] }>([
     { name: 'an ERC-721 Transfer (4 topics), token id in decimal', log: log({ topics: erc721Topics(42n) }), expected: [received('42', 'erc721')] },
     { name: 'an ERC-721 Transfer of token 0', log: log({ topics: erc721Topics(0n) }), expected: [received('0', 'erc721')] },
-    { name: 'an ERC-721 Transfer of the largest token id', log: log({ topics: erc721Topics(maxUint256) }), expected: [received(maxUint256.toString(), 'erc721')] },
+    {
+      name: 'an ERC-721 Transfer of the largest token id',
+      log: log({ topics: erc721Topics(maxUint256) }),
+      expected: [received(maxUint256.toString(), 'erc721')],
+    },
     {
       name: 'an ERC-20 Transfer (3 topics, amount in data)',
       log: log({ topics: [transferTopic, addressTopic(from), addressTopic(to)], data: encodeAbiParameters([{ type: 'uint256' }], [10n ** 18n]) }),
@@ -48,24 +61,55 @@ describe('receivedTokens', () => {
     },
     { name: 'an empty TransferBatch', log: log({ topics: erc1155Topics(transferBatchTopic), data: batchData([], []) }), expected: [] },
     { name: 'a TransferSingle with empty data', log: log({ topics: erc1155Topics(transferSingleTopic), data: '0x' }), expected: [] },
-    { name: 'a TransferSingle with truncated data', log: log({ topics: erc1155Topics(transferSingleTopic), data: singleData(7n, 3n).slice(0, 66) as Hex }), expected: [] },
+    {
+      name: 'a TransferSingle with truncated data',
+      log: log({ topics: erc1155Topics(transferSingleTopic), data: singleData(7n, 3n).slice(0, 66) as Hex }),
+      expected: [],
+    },
     { name: 'a TransferBatch with empty data', log: log({ topics: erc1155Topics(transferBatchTopic), data: '0x' }), expected: [] },
     { name: 'a TransferBatch whose data is a TransferSingle', log: log({ topics: erc1155Topics(transferBatchTopic), data: singleData(7n, 3n) }), expected: [] },
     {
       name: 'a TransferBatch whose array length runs past the data',
-      log: log({ topics: erc1155Topics(transferBatchTopic), data: `0x${(64n).toString(16).padStart(64, '0')}${(128n).toString(16).padStart(64, '0')}${'f'.repeat(64)}` }),
+      log: log({
+        topics: erc1155Topics(transferBatchTopic),
+        data: `0x${64n.toString(16).padStart(64, '0')}${128n.toString(16).padStart(64, '0')}${'f'.repeat(64)}`,
+      }),
       expected: [],
     },
     { name: 'a TransferSingle with 3 topics', log: log({ topics: erc1155Topics(transferSingleTopic).slice(0, 3), data: singleData(7n, 3n) }), expected: [] },
-    { name: 'an ERC-721 Transfer with a token id topic that is not hex', log: log({ topics: [transferTopic, addressTopic(from), addressTopic(to), '0xnothex' as Hex] }), expected: [] },
-    { name: 'another event', log: log({ topics: ['0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925', addressTopic(from), addressTopic(to), uint256Topic(1n)] }), expected: [] },
+    {
+      name: 'an ERC-721 Transfer with a token id topic that is not hex',
+      log: log({ topics: [transferTopic, addressTopic(from), addressTopic(to), '0xnothex' as Hex] }),
+      expected: [],
+    },
+    {
+      name: 'another event',
+      log: log({ topics: ['0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925', addressTopic(from), addressTopic(to), uint256Topic(1n)] }),
+      expected: [],
+    },
     { name: 'a log without topics', log: log({ topics: [] }), expected: [] },
     { name: 'a pending ERC-721 Transfer (null block number)', log: log({ topics: erc721Topics(42n), blockNumber: null }), expected: [] },
-    { name: 'a pending TransferBatch (null block number)', log: log({ topics: erc1155Topics(transferBatchTopic), data: batchData([1n], [1n]), blockNumber: null }), expected: [] },
+    {
+      name: 'a pending TransferBatch (null block number)',
+      log: log({ topics: erc1155Topics(transferBatchTopic), data: batchData([1n], [1n]), blockNumber: null }),
+      expected: [],
+    },
     { name: 'a block number given as a bigint', log: log({ topics: erc721Topics(42n), blockNumber: 100n }), expected: [received('42', 'erc721')] },
-    { name: 'a hex block timestamp', log: log({ topics: erc721Topics(42n), blockTimestamp: '0x6553f100' }), expected: [received('42', 'erc721', { blockTimestamp: 1700000000n })] },
-    { name: 'a bigint block timestamp', log: log({ topics: erc721Topics(42n), blockTimestamp: 1700000000n }), expected: [received('42', 'erc721', { blockTimestamp: 1700000000n })] },
-    { name: 'a block timestamp of 0', log: log({ topics: erc721Topics(42n), blockTimestamp: '0x0' }), expected: [received('42', 'erc721', { blockTimestamp: 0n })] },
+    {
+      name: 'a hex block timestamp',
+      log: log({ topics: erc721Topics(42n), blockTimestamp: '0x6553f100' }),
+      expected: [received('42', 'erc721', { blockTimestamp: 1700000000n })],
+    },
+    {
+      name: 'a bigint block timestamp',
+      log: log({ topics: erc721Topics(42n), blockTimestamp: 1700000000n }),
+      expected: [received('42', 'erc721', { blockTimestamp: 1700000000n })],
+    },
+    {
+      name: 'a block timestamp of 0',
+      log: log({ topics: erc721Topics(42n), blockTimestamp: '0x0' }),
+      expected: [received('42', 'erc721', { blockTimestamp: 0n })],
+    },
     {
       name: 'a block timestamp on every token of a batch',
       log: log({ topics: erc1155Topics(transferBatchTopic), data: batchData([1n, 2n], [1n, 1n]), blockTimestamp: 1700000000n }),
@@ -96,7 +140,12 @@ describe('receivedTokens', () => {
 });
 
 describe('newestReceipts', () => {
-  const token = (contractAddress: string, tokenId: string, blockNumber: bigint): ReceivedToken => ({ contract: contractAddress, tokenId, standard: 'erc721', blockNumber });
+  const token = (contractAddress: string, tokenId: string, blockNumber: bigint): ReceivedToken => ({
+    contract: contractAddress,
+    tokenId,
+    standard: 'erc721',
+    blockNumber,
+  });
   const a = '0xaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
   const b = '0xbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
   const byKey = (x: ReceivedToken, y: ReceivedToken) => `${x.contract}:${x.tokenId}`.localeCompare(`${y.contract}:${y.tokenId}`);

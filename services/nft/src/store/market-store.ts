@@ -28,7 +28,11 @@ export function createMarketStore(prisma: PrismaClient): MarketStore {
     async saveEvents(events) {
       if (events.length === 0) return;
       await prisma.nftMarketEvent.createMany({
-        data: events.map((event) => ({ ...event, listingId: new Prisma.Decimal(event.listingId.toString()), price: new Prisma.Decimal(event.price.toString()) })),
+        data: events.map((event) => ({
+          ...event,
+          listingId: new Prisma.Decimal(event.listingId.toString()),
+          price: new Prisma.Decimal(event.price.toString()),
+        })),
         skipDuplicates: true,
       });
     },
@@ -72,7 +76,11 @@ export function createMarketStore(prisma: PrismaClient): MarketStore {
         WHERE m.kind = 'sold' AND s.orphaned IS NOT TRUE
         ORDER BY m.chain_id, m.contract, m.token_id, m.block_number DESC, m.log_index DESC`;
       for (const row of rows) {
-        found.set(tokenKeyOf({ chainId: row.chain_id, contract: row.contract, tokenId: row.token_id }), { price: BigInt(row.price.toFixed(0)), quantity: 1n, soldAt: row.block_timestamp });
+        found.set(tokenKeyOf({ chainId: row.chain_id, contract: row.contract, tokenId: row.token_id }), {
+          price: BigInt(row.price.toFixed(0)),
+          quantity: 1n,
+          soldAt: row.block_timestamp,
+        });
       }
       return found;
     },

@@ -71,7 +71,12 @@ export interface OwnershipStore {
    * Marks the rollback's blocks orphaned and answers the openings read at one of them, which the
    * caller reads again at the common ancestor, and the wallets whose entries stopped counting.
    */
-  applyRollback(chainId: string, ancestor: BlockRef, orphanedBlockHashes: readonly string[], sequence: bigint): Promise<{ reopen: { chainId: string; wallet: string }[]; wallets: string[] }>;
+  applyRollback(
+    chainId: string,
+    ancestor: BlockRef,
+    orphanedBlockHashes: readonly string[],
+    sequence: bigint,
+  ): Promise<{ reopen: { chainId: string; wallet: string }[]; wallets: string[] }>;
   /** The newest block the block topic published on the chain and no rollback orphaned since. */
   newestBlock(chainId: string): Promise<(BlockRef & { timestamp: bigint }) | undefined>;
   /** The chains among `chainIds` on which the wallet has its opening. */
@@ -136,14 +141,23 @@ export function createOwnershipStore(prisma: PrismaClient): OwnershipStore {
       if (orphanedBlockHashes.length === 0) return { reopen: [], wallets: [] };
       return prisma.$transaction(async (tx) => {
         await tx.$executeRaw(openingLock(chainId));
-        const values = Prisma.join(orphanedBlockHashes.map((hash) => Prisma.sql`(${chainId}, ${hash}, true, ${sequence}, ${ancestor.hash}, ${ancestor.number})`));
+        const values = Prisma.join(
+          orphanedBlockHashes.map((hash) => Prisma.sql`(${chainId}, ${hash}, true, ${sequence}, ${ancestor.hash}, ${ancestor.number})`),
+        );
         await tx.$executeRaw`
           INSERT INTO nft_block_states (chain_id, block_hash, orphaned, sequence, ancestor_hash, ancestor_number) VALUES ${values}
           ON CONFLICT (chain_id, block_hash) DO UPDATE SET orphaned = true, sequence = EXCLUDED.sequence,
             ancestor_hash = EXCLUDED.ancestor_hash, ancestor_number = EXCLUDED.ancestor_number
           WHERE nft_block_states.sequence < EXCLUDED.sequence`;
-        const reopen = await tx.nftWalletOpening.findMany({ where: { chainId, blockHash: { in: [...orphanedBlockHashes] } }, select: { chainId: true, wallet: true } });
-        const touched = await tx.nftTransferEntry.findMany({ where: { chainId, blockHash: { in: [...orphanedBlockHashes] } }, select: { wallet: true }, distinct: ['wallet'] });
+        const reopen = await tx.nftWalletOpening.findMany({
+          where: { chainId, blockHash: { in: [...orphanedBlockHashes] } },
+          select: { chainId: true, wallet: true },
+        });
+        const touched = await tx.nftTransferEntry.findMany({
+          where: { chainId, blockHash: { in: [...orphanedBlockHashes] } },
+          select: { wallet: true },
+          distinct: ['wallet'],
+        });
         return { reopen, wallets: touched.map((row) => row.wallet) };
       });
     },
@@ -185,7 +199,9 @@ export function createOwnershipStore(prisma: PrismaClient): OwnershipStore {
 
     async holdings(wallet, chainIds) {
       if (chainIds.length === 0) return [];
-      const rows = await prisma.$queryRaw<{ chain_id: string; contract: string; token_id: string; standard: string; amount: Prisma.Decimal; changed_at: bigint }[]>`
+      const rows = await prisma.$queryRaw<
+        { chain_id: string; contract: string; token_id: string; standard: string; amount: Prisma.Decimal; changed_at: bigint }[]
+      >`
         WITH opening AS (
           SELECT chain_id, block_number FROM nft_wallet_openings WHERE wallet = ${wallet} AND chain_id IN (${Prisma.join(chainIds)})
         ),

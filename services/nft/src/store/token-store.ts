@@ -32,7 +32,10 @@ export interface DueToken extends TokenKey {
   attempts: number;
 }
 
-export type FetchResult = { kind: 'fetched'; metadata: NftMetadata; uri: string } | { kind: 'retry'; reason: string; at: Date; uri: string } | { kind: 'unusable'; reason: string; uri: string };
+export type FetchResult =
+  | { kind: 'fetched'; metadata: NftMetadata; uri: string }
+  | { kind: 'retry'; reason: string; at: Date; uri: string }
+  | { kind: 'unusable'; reason: string; uri: string };
 
 export interface TokenStore {
   /** Rows for tokens and their collections not known yet (metadata pending); known ones are left alone. */
@@ -58,7 +61,17 @@ export function keyTable(keys: readonly TokenKey[]): Prisma.Sql {
 }
 export const collectionKeyOf = (key: { chainId: string; contract: string }) => `${key.chainId}:${key.contract}`;
 
-function toCollection(row: { id: number; chainId: string; contract: string; standard: string; name: string; symbol: string; description: string; iconUrl: string; bannerUrl: string }): CollectionRow {
+function toCollection(row: {
+  id: number;
+  chainId: string;
+  contract: string;
+  standard: string;
+  name: string;
+  symbol: string;
+  description: string;
+  iconUrl: string;
+  bannerUrl: string;
+}): CollectionRow {
   return { ...row, standard: row.standard as NftStandard };
 }
 
@@ -81,7 +94,9 @@ export function createTokenStore(prisma: PrismaClient): TokenStore {
     async tokens(keys) {
       const found = new Map<string, KnownToken>();
       if (keys.length === 0) return found;
-      const rows = await prisma.$queryRaw<{ chain_id: string; contract: string; token_id: string; standard: string; metadata_state: string; metadata: unknown }[]>`
+      const rows = await prisma.$queryRaw<
+        { chain_id: string; contract: string; token_id: string; standard: string; metadata_state: string; metadata: unknown }[]
+      >`
         SELECT t.chain_id, t.contract, t.token_id, t.standard, t.metadata_state, t.metadata FROM nft_tokens t
         JOIN ${keyTable(keys)} ON k.chain_id = t.chain_id AND k.contract = t.contract AND k.token_id = t.token_id`;
       for (const row of rows) {
@@ -96,12 +111,34 @@ export function createTokenStore(prisma: PrismaClient): TokenStore {
       const found = new Map<string, CollectionRow>();
       if (keys.length === 0) return found;
       const unique = [...new Map(keys.map((key) => [collectionKeyOf(key), key])).values()];
-      const rows = await prisma.$queryRaw<{ id: number; chain_id: string; contract: string; standard: string; name: string; symbol: string; description: string; icon_url: string; banner_url: string }[]>`
+      const rows = await prisma.$queryRaw<
+        {
+          id: number;
+          chain_id: string;
+          contract: string;
+          standard: string;
+          name: string;
+          symbol: string;
+          description: string;
+          icon_url: string;
+          banner_url: string;
+        }[]
+      >`
         SELECT c.id, c.chain_id, c.contract, c.standard, c.name, c.symbol, c.description, c.icon_url, c.banner_url FROM nft_collections c
         JOIN unnest(${unique.map((key) => key.chainId)}::text[], ${unique.map((key) => key.contract)}::text[]) AS k(chain_id, contract)
           ON k.chain_id = c.chain_id AND k.contract = c.contract`;
       for (const row of rows) {
-        const collection = toCollection({ id: row.id, chainId: row.chain_id, contract: row.contract, standard: row.standard, name: row.name, symbol: row.symbol, description: row.description, iconUrl: row.icon_url, bannerUrl: row.banner_url });
+        const collection = toCollection({
+          id: row.id,
+          chainId: row.chain_id,
+          contract: row.contract,
+          standard: row.standard,
+          name: row.name,
+          symbol: row.symbol,
+          description: row.description,
+          iconUrl: row.icon_url,
+          bannerUrl: row.banner_url,
+        });
         found.set(collectionKeyOf(collection), collection);
       }
       return found;
@@ -121,17 +158,38 @@ export function createTokenStore(prisma: PrismaClient): TokenStore {
           ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
         )
         RETURNING chain_id, contract, token_id, standard, attempts`;
-      return rows.map((row) => ({ chainId: row.chain_id, contract: row.contract, tokenId: row.token_id, standard: row.standard as NftStandard, attempts: row.attempts }));
+      return rows.map((row) => ({
+        chainId: row.chain_id,
+        contract: row.contract,
+        tokenId: row.token_id,
+        standard: row.standard as NftStandard,
+        attempts: row.attempts,
+      }));
     },
 
     async saveFetch(token, result) {
       const where = { chainId_contract_tokenId: { chainId: token.chainId, contract: token.contract, tokenId: token.tokenId } };
       if (result.kind === 'fetched') {
-        await prisma.nftToken.update({ where, data: { metadataState: 'fetched', metadata: result.metadata as unknown as Prisma.InputJsonValue, uri: result.uri, lastError: '', attempts: { increment: 1 } } });
+        await prisma.nftToken.update({
+          where,
+          data: {
+            metadataState: 'fetched',
+            metadata: result.metadata as unknown as Prisma.InputJsonValue,
+            uri: result.uri,
+            lastError: '',
+            attempts: { increment: 1 },
+          },
+        });
       } else if (result.kind === 'retry') {
-        await prisma.nftToken.update({ where, data: { nextAttemptAt: result.at, uri: result.uri, lastError: result.reason.slice(0, 500), attempts: { increment: 1 } } });
+        await prisma.nftToken.update({
+          where,
+          data: { nextAttemptAt: result.at, uri: result.uri, lastError: result.reason.slice(0, 500), attempts: { increment: 1 } },
+        });
       } else {
-        await prisma.nftToken.update({ where, data: { metadataState: 'unusable', uri: result.uri, lastError: result.reason.slice(0, 500), attempts: { increment: 1 } } });
+        await prisma.nftToken.update({
+          where,
+          data: { metadataState: 'unusable', uri: result.uri, lastError: result.reason.slice(0, 500), attempts: { increment: 1 } },
+        });
       }
     },
 

@@ -2,7 +2,10 @@ import { createFloorMemo } from './floor-memo.js';
 
 // A store answering from a table the test changes, recording what each read asked for.
 function tableStore() {
-  const floors = new Map<string, bigint>([['1:0xa', 10n], ['1:0xb', 20n]]);
+  const floors = new Map<string, bigint>([
+    ['1:0xa', 10n],
+    ['1:0xb', 20n],
+  ]);
   const asked: string[][] = [];
   let hold: Promise<void> | undefined;
   return {
@@ -36,8 +39,18 @@ test('readers of one version share what was read: only collections no reader ask
   const { store, asked } = tableStore();
   const memo = createFloorMemo(store);
   expect(await memo.floors([a, unlisted], 'v1')).toEqual(new Map([['1:0xa', 10n]]));
-  expect(await memo.floors([a, b, unlisted], 'v1')).toEqual(new Map([['1:0xa', 10n], ['1:0xb', 20n]]));
-  expect(await memo.floors([b, a], 'v1')).toEqual(new Map([['1:0xb', 20n], ['1:0xa', 10n]]));
+  expect(await memo.floors([a, b, unlisted], 'v1')).toEqual(
+    new Map([
+      ['1:0xa', 10n],
+      ['1:0xb', 20n],
+    ]),
+  );
+  expect(await memo.floors([b, a], 'v1')).toEqual(
+    new Map([
+      ['1:0xb', 20n],
+      ['1:0xa', 10n],
+    ]),
+  );
   expect(asked).toEqual([['1:0xa', '1:0xc'], ['1:0xb']]);
 });
 

@@ -33,7 +33,12 @@ export interface NftCatalog {
 }
 
 /** Reads tokens, collections and market facts from the stores and reference data, and renders them as proto messages. */
-export function createNftCatalog(options: { tokens: TokenStore; market: MarketStore; tokenDirectory: TokenDirectory; referenceData: ReferenceDataClient }): NftCatalog {
+export function createNftCatalog(options: {
+  tokens: TokenStore;
+  market: MarketStore;
+  tokenDirectory: TokenDirectory;
+  referenceData: ReferenceDataClient;
+}): NftCatalog {
   const { tokens, market, tokenDirectory, referenceData } = options;
   const floorMemo = createFloorMemo(market);
   return {
@@ -42,7 +47,11 @@ export function createNftCatalog(options: { tokens: TokenStore; market: MarketSt
       const contracts = [...collections.values()].map((row) => ({ chainId: row.chainId, address: row.contract }));
       const chains = [...new Set(keys.map((key) => key.chainId))];
       const table = await tokenDirectory.load([...contracts, ...chains.map((chainId) => ({ chainId, address: '' }))], context);
-      const spam = new Set(contracts.filter((token) => table.info(token.chainId, token.address)?.isSpam).map((token) => collectionKeyOf({ chainId: token.chainId, contract: token.address })));
+      const spam = new Set(
+        contracts
+          .filter((token) => table.info(token.chainId, token.address)?.isSpam)
+          .map((token) => collectionKeyOf({ chainId: token.chainId, contract: token.address })),
+      );
       const nativeSymbols = new Map(chains.map((chainId) => [chainId, table.info(chainId, '')?.symbol ?? '']));
       // A collection whose name the worker has not read yet takes reference-data's (it reads name() too).
       for (const row of collections.values()) {
@@ -59,7 +68,9 @@ export function createNftCatalog(options: { tokens: TokenStore; market: MarketSt
       const [floors, lastSales, prices] = await Promise.all([
         version === undefined ? market.floors(collections) : floorMemo.floors(collections, version),
         market.lastSales(saleTokens),
-        chains.length === 0 ? Promise.resolve([]) : pricesAt(referenceData, { context, currency, queries: chains.map((chainId) => ({ token: { chainId, address: '' }, timestamp: '0' })) }),
+        chains.length === 0
+          ? Promise.resolve([])
+          : pricesAt(referenceData, { context, currency, queries: chains.map((chainId) => ({ token: { chainId, address: '' }, timestamp: '0' })) }),
       ]);
       const nativePrices = new Map<string, number>();
       chains.forEach((chainId, index) => {

@@ -85,7 +85,17 @@ describe('floorOf', () => {
     { name: 'a floor with a price', market: facts({ floors: [[`1:${contract}`, 2n * ether]], nativePrices: [['1', 1500]] }), expected: 3000 },
     { name: 'a floor without a price', market: facts({ floors: [[`1:${contract}`, 2n * ether]] }), expected: undefined },
     { name: 'no floor', market: facts({ nativePrices: [['1', 1500]] }), expected: undefined },
-    { name: "another chain's floor", market: facts({ floors: [[`10:${contract}`, 2n * ether]], nativePrices: [['1', 1500], ['10', 1500]] }), expected: undefined },
+    {
+      name: "another chain's floor",
+      market: facts({
+        floors: [[`10:${contract}`, 2n * ether]],
+        nativePrices: [
+          ['1', 1500],
+          ['10', 1500],
+        ],
+      }),
+      expected: undefined,
+    },
   ])('$name', ({ market, expected }) => {
     expect(floorOf({ chainId: '1', contract }, market)).toEqual(expected);
   });
@@ -175,7 +185,11 @@ describe('toNftMessage', () => {
       name: "another token's sale and another collection's floor",
       token: token(),
       isSpam: false,
-      market: facts({ floors: [['1:0x0000000000000000000000000000000000000001', ether]], lastSales: [[`1:${contract}:43`, sale]], nativePrices: [['1', 2000]] }),
+      market: facts({
+        floors: [['1:0x0000000000000000000000000000000000000001', ether]],
+        lastSales: [[`1:${contract}:43`, sale]],
+        nativePrices: [['1', 2000]],
+      }),
       expected: baseMessage,
     },
   ])('$name', ({ token, isSpam, market, expected }) => {
@@ -217,7 +231,11 @@ describe('toCollectionMessage', () => {
       row: { ...collection, iconUrl: 'https://example.com/icon.png', bannerUrl: 'https://example.com/banner.png' },
       isSpam: false,
       market: facts(),
-      expected: { ...baseCollection, icon: { url: 'https://example.com/icon.png', contentType: '' }, banner: { url: 'https://example.com/banner.png', contentType: '' } },
+      expected: {
+        ...baseCollection,
+        icon: { url: 'https://example.com/icon.png', contentType: '' },
+        banner: { url: 'https://example.com/banner.png', contentType: '' },
+      },
     },
   ])('$name', ({ row, isSpam, market, expected }) => {
     const message = toCollectionMessage(row, isSpam, 'ETH', market);

@@ -55,7 +55,9 @@ export function toNftMessage(token: KnownToken, collection: CollectionRow, isSpa
     interface: token.standard,
     metadata: metadataMessage(token.metadata),
     ...(floor !== undefined ? { floorPrice: floor } : {}),
-    ...(sale ? { lastSale: { ...(salePrice !== undefined ? { price: salePrice } : {}), quantity: sale.quantity.toString(), soldAt: sale.soldAt.toString() } } : {}),
+    ...(sale
+      ? { lastSale: { ...(salePrice !== undefined ? { price: salePrice } : {}), quantity: sale.quantity.toString(), soldAt: sale.soldAt.toString() } }
+      : {}),
     externalLinks: token.metadata?.externalLinks ?? [],
     isSpam,
     collectionId: collection.id.toString(),

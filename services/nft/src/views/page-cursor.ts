@@ -50,7 +50,12 @@ export function compareSortable(ascending: boolean) {
  * The page after the cursor of items sorted by `compare`, and the cursor of the page after it
  * (undefined on the last page).
  */
-export function pageAfter<T extends Sortable>(sorted: readonly T[], compare: (a: Sortable, b: Sortable) => number, size: number, after: Sortable | undefined): { page: T[]; last?: T } {
+export function pageAfter<T extends Sortable>(
+  sorted: readonly T[],
+  compare: (a: Sortable, b: Sortable) => number,
+  size: number,
+  after: Sortable | undefined,
+): { page: T[]; last?: T } {
   let start = 0;
   if (after) {
     // The first item after the cursor: binary search over the total order.

@@ -35,7 +35,8 @@ export interface WalletHoldings {
   collections: Map<string, HeldCollection>;
 }
 
-const byChangeThenId = (ascending: boolean) => (a: HeldNft, b: HeldNft) => (a.changedAt !== b.changedAt ? (ascending ? a.changedAt - b.changedAt : b.changedAt - a.changedAt) : a.index - b.index);
+const byChangeThenId = (ascending: boolean) => (a: HeldNft, b: HeldNft) =>
+  a.changedAt !== b.changedAt ? (ascending ? a.changedAt - b.changedAt : b.changedAt - a.changedAt) : a.index - b.index;
 
 export function arrangeHoldings(holdings: readonly Holding[], entries: CatalogEntries): WalletHoldings {
   const byId: HeldNft[] = [];
@@ -52,7 +53,13 @@ export function arrangeHoldings(holdings: readonly Holding[], entries: CatalogEn
     held.index = index;
     const collection = collections.get(held.collectionKey);
     if (!collection) {
-      collections.set(held.collectionKey, { row: entries.collections.get(held.collectionKey)!, count: held.holding.amount, minChangedAt: held.changedAt, maxChangedAt: held.changedAt, chainIds: [held.holding.chainId] });
+      collections.set(held.collectionKey, {
+        row: entries.collections.get(held.collectionKey)!,
+        count: held.holding.amount,
+        minChangedAt: held.changedAt,
+        maxChangedAt: held.changedAt,
+        chainIds: [held.holding.chainId],
+      });
       return;
     }
     collection.count += held.holding.amount;

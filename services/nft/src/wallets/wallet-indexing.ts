@@ -47,7 +47,9 @@ export function createWalletIndexing(options: {
   }
 
   async function save(opening: WalletOpening): Promise<'saved' | 'stale'> {
-    await tokens.ensure(opening.holdings.map((holding) => ({ chainId: opening.chainId, contract: holding.contract, tokenId: holding.tokenId, standard: holding.standard })));
+    await tokens.ensure(
+      opening.holdings.map((holding) => ({ chainId: opening.chainId, contract: holding.contract, tokenId: holding.tokenId, standard: holding.standard })),
+    );
     return store.saveOpening(opening);
   }
 
@@ -78,7 +80,9 @@ export function createWalletIndexing(options: {
         const key = `${chainId}|${wallet}`;
         if (inFlight.has(key)) continue;
         const read = turn(() => open(chainId, wallet))
-          .catch((error: unknown) => logger.warn({ err: error, chainId, wallet }, 'reading the wallet NFTs from the chain failed; the next request tries again'))
+          .catch((error: unknown) =>
+            logger.warn({ err: error, chainId, wallet }, 'reading the wallet NFTs from the chain failed; the next request tries again'),
+          )
           .finally(() => inFlight.delete(key));
         inFlight.set(key, read);
       }

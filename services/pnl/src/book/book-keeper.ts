@@ -39,7 +39,8 @@ interface Kept {
   book: Promise<WalletBook>;
 }
 
-const sameTokens = (a: WalletChangeTokens, b: WalletChangeTokens) => a.everything === b.everything && a.prices === b.prices && a.wallet.join('/') === b.wallet.join('/');
+const sameTokens = (a: WalletChangeTokens, b: WalletChangeTokens) =>
+  a.everything === b.everything && a.prices === b.prices && a.wallet.join('/') === b.wallet.join('/');
 
 /**
  * Keeps each wallet's book computed and follows its history: a new transaction (the wallet's
@@ -95,7 +96,8 @@ export function createBookKeeper(options: BookKeeperOptions): BookKeeper {
       added = (perChain as WalletLegs[][]).flat().sort(compareHistoryOrder);
     }
     const earliestAdded = added[0];
-    const replayed = (transaction: WalletLegs) => Number(transaction.blockTimestamp) >= movedSince || (earliestAdded !== undefined && compareHistoryOrder(transaction, earliestAdded) > 0);
+    const replayed = (transaction: WalletLegs) =>
+      Number(transaction.blockTimestamp) >= movedSince || (earliestAdded !== undefined && compareHistoryOrder(transaction, earliestAdded) > 0);
     const { recent } = book;
     let taken = 0;
     while (taken < recent.length && replayed(recent[recent.length - 1 - taken]!)) taken++;
@@ -123,7 +125,8 @@ export function createBookKeeper(options: BookKeeperOptions): BookKeeper {
       const next = (async () => {
         const previous = kept && kept.tokens.everything === tokens.everything ? await kept.book.catch(() => undefined) : undefined;
         const movedSince = previous && (await pricesMovedBetween(kept!.tokens.prices, tokens.prices));
-        if (previous && movedSince !== undefined && (await follow(previous, request, movedSince, kept!.tokens.wallet.join('/') !== tokens.wallet.join('/')))) return previous;
+        if (previous && movedSince !== undefined && (await follow(previous, request, movedSince, kept!.tokens.wallet.join('/') !== tokens.wallet.join('/'))))
+          return previous;
         return build(request);
       })();
       const entry = { tokens, book: next };

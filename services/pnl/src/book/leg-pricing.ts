@@ -19,7 +19,6 @@ export interface LegPricing {
   price(transactions: readonly WalletLegs[], request: PricingRequest): Promise<{ fungibleOf: FungibleOf; valueAt: ValueAt }>;
 }
 
-
 /** The implementations a transaction's legs move (the native asset too when the wallet paid a fee), each with the transaction's time. */
 function eachImplementation(transaction: WalletLegs, visit: (chainId: string, asset: string, time: number) => void): void {
   const time = Number(transaction.blockTimestamp);

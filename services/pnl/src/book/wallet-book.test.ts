@@ -11,16 +11,36 @@ const gov = '0x00000000000000000000000000000000000000d2';
 const spam = '0x00000000000000000000000000000000000000d3';
 const unit = 10n ** 18n;
 
-const token = (address: string, amount: bigint, sender: string, recipient: string): Transfer => ({ actId: 1, asset: { kind: AssetKind.ASSET_KIND_ERC20, address, tokenId: '' }, amount: amount.toString(), sender, recipient });
+const token = (address: string, amount: bigint, sender: string, recipient: string): Transfer => ({
+  actId: 1,
+  asset: { kind: AssetKind.ASSET_KIND_ERC20, address, tokenId: '' },
+  amount: amount.toString(),
+  sender,
+  recipient,
+});
 
 /** The wallet swaps `usdcAmount` USDC for `govAmount` GOV (or back when `sell`), fee paid by someone else. */
 function swap(chainId: string, time: number, usdcAmount: bigint, govAmount: bigint, sell = false): WalletLegs {
-  const [given, got] = sell ? [token(gov, govAmount, wallet, pool), token(usdc, usdcAmount, pool, wallet)] : [token(usdc, usdcAmount, wallet, pool), token(gov, govAmount, pool, wallet)];
-  return walletLegs(WalletTransaction.fromPartial({ chainId, blockTimestamp: String(time), blockNumber: String(time), from: pool, fee: '0', paymaster: '', transfers: [given, got] }), wallet);
+  const [given, got] = sell
+    ? [token(gov, govAmount, wallet, pool), token(usdc, usdcAmount, pool, wallet)]
+    : [token(usdc, usdcAmount, wallet, pool), token(gov, govAmount, pool, wallet)];
+  return walletLegs(
+    WalletTransaction.fromPartial({
+      chainId,
+      blockTimestamp: String(time),
+      blockNumber: String(time),
+      from: pool,
+      fee: '0',
+      paymaster: '',
+      transfers: [given, got],
+    }),
+    wallet,
+  );
 }
 
 // USDC and GOV are one fungible each on both chains; the spam token is none.
-const fungibleOf: FungibleOf = ({ asset }) => (asset === usdc ? { fungibleId: 'usdc', decimals: 18 } : asset === gov ? { fungibleId: 'gov', decimals: 18 } : undefined);
+const fungibleOf: FungibleOf = ({ asset }) =>
+  asset === usdc ? { fungibleId: 'usdc', decimals: 18 } : asset === gov ? { fungibleId: 'gov', decimals: 18 } : undefined;
 const valueAt = ({ asset }: FungibleRef, amount: bigint) => (asset === usdc ? Number(amount) / 1e18 : undefined);
 
 function bookOf(transactions: readonly WalletLegs[]): WalletBook {
@@ -29,11 +49,7 @@ function bookOf(transactions: readonly WalletLegs[]): WalletBook {
   return book;
 }
 
-const history = [
-  swap('ethereum', 100, 100n * unit, unit),
-  swap('base', 200, 200n * unit, unit),
-  swap('base', 300, 300n * unit, unit, true),
-];
+const history = [swap('ethereum', 100, 100n * unit, unit), swap('base', 200, 200n * unit, unit), swap('base', 300, 300n * unit, unit, true)];
 
 test('implementations on every chain share lots: a sale on base consumes the lot bought on ethereum first', () => {
   const book = bookOf(history);
@@ -48,7 +64,13 @@ test('since: earlier sales still take their lots but only later flows count; til
   // The sale at 300 took the 100 lot; the one at 400 takes the 200 lot.
   expect(book.figures('gov', { since: 400 })).toMatchObject({ realizedGain: 300, realizedCostBasis: 200, totalInvested: 0, openUnits: 0, openCost: 0 });
   expect(book.figures('gov', { till: 200 })).toMatchObject({ realizedGain: 0, totalInvested: 300, openUnits: 2, openCost: 300 });
-  expect(book.figures('gov', { since: 250, till: 350 })).toMatchObject({ realizedGain: 200, realizedCostBasis: 100, totalInvested: 0, openUnits: 1, openCost: 200 });
+  expect(book.figures('gov', { since: 250, till: 350 })).toMatchObject({
+    realizedGain: 200,
+    realizedCostBasis: 100,
+    totalInvested: 0,
+    openUnits: 1,
+    openCost: 200,
+  });
   expect(book.figures('gov', { till: 99 })).toMatchObject({ realizedGain: 0, totalInvested: 0, openUnits: 0 });
 });
 
@@ -56,7 +78,8 @@ test('a book extended transaction by transaction equals one replayed at once; a 
   const all = [...history, swap('ethereum', 400, 500n * unit, unit, true)];
   const extended = createWalletBook(wallet);
   for (const transaction of all) extended.apply([transaction], { fungibleOf, valueAt });
-  for (const window of [{}, { since: 200 }, { till: 300 }, { since: 300, till: 400 }]) expect(extended.figures('gov', window)).toEqual(bookOf(all).figures('gov', window));
+  for (const window of [{}, { since: 200 }, { till: 300 }, { since: 300, till: 400 }])
+    expect(extended.figures('gov', window)).toEqual(bookOf(all).figures('gov', window));
   expect(extended.count).toBe(4);
   expect(extended.newestByChain.get('base')?.blockTimestamp).toBe('300');
   expect(() => extended.apply([history[1]!], { fungibleOf, valueAt })).toThrow(/does not follow/);
@@ -70,7 +93,17 @@ test('transactions strictly between two times, in either order', () => {
 });
 
 test('a token that is no fungible is left out', () => {
-  const airdrop = walletLegs(WalletTransaction.fromPartial({ chainId: 'ethereum', blockTimestamp: '50', from: pool, fee: '0', paymaster: '', transfers: [token(spam, unit, pool, wallet)] }), wallet);
+  const airdrop = walletLegs(
+    WalletTransaction.fromPartial({
+      chainId: 'ethereum',
+      blockTimestamp: '50',
+      from: pool,
+      fee: '0',
+      paymaster: '',
+      transfers: [token(spam, unit, pool, wallet)],
+    }),
+    wallet,
+  );
   expect(bookOf([airdrop]).ledgers.size).toBe(0);
 });
 
@@ -91,7 +124,14 @@ describe('rewind', () => {
     between: book.transactionsBetween(0, 10_000),
   });
 
-  const trade = fc.record({ chain: fc.constantFrom('ethereum', 'base'), sell: fc.boolean(), usdc: fc.integer({ min: 1, max: 500 }), gov: fc.integer({ min: 1, max: 3 }), unpriced: fc.boolean(), spam: fc.boolean() });
+  const trade = fc.record({
+    chain: fc.constantFrom('ethereum', 'base'),
+    sell: fc.boolean(),
+    usdc: fc.integer({ min: 1, max: 500 }),
+    gov: fc.integer({ min: 1, max: 3 }),
+    unpriced: fc.boolean(),
+    spam: fc.boolean(),
+  });
   /** Trades at increasing times from `start`, a few seconds apart (two in one second now and then). */
   const transactionsOf = (trades: readonly (typeof trade extends fc.Arbitrary<infer T> ? T : never)[], start: number) =>
     trades.map((spec, index) => {
@@ -103,29 +143,51 @@ describe('rewind', () => {
   /** USDC at `factor` dollars, none for the transactions marked unpriced. */
   const pricing = (unpricedTimes: ReadonlySet<number>, factor: number) => ({
     fungibleOf,
-    valueAt: ({ asset }: FungibleRef, amount: bigint, time: number) => (asset === usdc && !unpricedTimes.has(time) ? (Number(amount) / 1e18) * factor : undefined),
+    valueAt: ({ asset }: FungibleRef, amount: bigint, time: number) =>
+      asset === usdc && !unpricedTimes.has(time) ? (Number(amount) / 1e18) * factor : undefined,
   });
 
   test('taking back the newest transactions and applying others equals a book that never had them, whatever they were priced at', () => {
     fc.assert(
-      fc.property(fc.array(trade, { maxLength: 12 }), fc.array(trade, { maxLength: 8 }), fc.array(trade, { maxLength: 8 }), fc.integer({ min: 2, max: 40 }), (kept, taken, instead, recent) => {
-        const prefix = transactionsOf(kept, 100);
-        const start = 100 + kept.length * 2;
-        const [undone, applied] = [transactionsOf(taken, start), transactionsOf(instead, start)];
-        const unpricedOf = (list: typeof prefix) => new Set(list.filter((entry) => entry.unpriced).map((entry) => Number(entry.transaction.blockTimestamp)));
-        const rewound = createWalletBook(wallet, { recentTransactions: recent });
-        rewound.apply(prefix.map((entry) => entry.transaction), pricing(unpricedOf(prefix), 1));
-        rewound.apply(undone.map((entry) => entry.transaction), pricing(unpricedOf(undone), 3));
-        const possible = undone.length <= Math.min(recent, prefix.length + undone.length);
-        expect(rewound.rewind(undone.length)).toBe(possible);
-        fc.pre(possible);
-        rewound.apply(applied.map((entry) => entry.transaction), pricing(unpricedOf(applied), 2));
+      fc.property(
+        fc.array(trade, { maxLength: 12 }),
+        fc.array(trade, { maxLength: 8 }),
+        fc.array(trade, { maxLength: 8 }),
+        fc.integer({ min: 2, max: 40 }),
+        (kept, taken, instead, recent) => {
+          const prefix = transactionsOf(kept, 100);
+          const start = 100 + kept.length * 2;
+          const [undone, applied] = [transactionsOf(taken, start), transactionsOf(instead, start)];
+          const unpricedOf = (list: typeof prefix) => new Set(list.filter((entry) => entry.unpriced).map((entry) => Number(entry.transaction.blockTimestamp)));
+          const rewound = createWalletBook(wallet, { recentTransactions: recent });
+          rewound.apply(
+            prefix.map((entry) => entry.transaction),
+            pricing(unpricedOf(prefix), 1),
+          );
+          rewound.apply(
+            undone.map((entry) => entry.transaction),
+            pricing(unpricedOf(undone), 3),
+          );
+          const possible = undone.length <= Math.min(recent, prefix.length + undone.length);
+          expect(rewound.rewind(undone.length)).toBe(possible);
+          fc.pre(possible);
+          rewound.apply(
+            applied.map((entry) => entry.transaction),
+            pricing(unpricedOf(applied), 2),
+          );
 
-        const fresh = createWalletBook(wallet);
-        fresh.apply(prefix.map((entry) => entry.transaction), pricing(unpricedOf(prefix), 1));
-        fresh.apply(applied.map((entry) => entry.transaction), pricing(unpricedOf(applied), 2));
-        expect(snapshot(rewound)).toEqual(snapshot(fresh));
-      }),
+          const fresh = createWalletBook(wallet);
+          fresh.apply(
+            prefix.map((entry) => entry.transaction),
+            pricing(unpricedOf(prefix), 1),
+          );
+          fresh.apply(
+            applied.map((entry) => entry.transaction),
+            pricing(unpricedOf(applied), 2),
+          );
+          expect(snapshot(rewound)).toEqual(snapshot(fresh));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -106,7 +106,16 @@ export function createWalletBook(wallet: string, options: { recentTransactions?:
     if (!undo) return undefined;
     let found = undo.ledgers.find((entry) => entry.ledger === ledger);
     if (!found) {
-      found = { key, ledger, created, fifo: ledger.ledger.state(), series: ledger.series.mark(), last: ledger.last, firstUnpriced: ledger.firstUnpriced, addedImplementations: [] };
+      found = {
+        key,
+        ledger,
+        created,
+        fifo: ledger.ledger.state(),
+        series: ledger.series.mark(),
+        last: ledger.last,
+        firstUnpriced: ledger.firstUnpriced,
+        addedImplementations: [],
+      };
       undo.ledgers.push(found);
     }
     return found;
@@ -158,10 +167,14 @@ export function createWalletBook(wallet: string, options: { recentTransactions?:
       // transactions notes what to restore for those alone.
       const journalFrom = transactions.length - keep;
       for (const [index, transaction] of transactions.entries()) {
-        if (newest && compareHistoryOrder(transaction, newest) <= 0) throw new Error(`transaction ${transaction.transactionIndex} of block ${transaction.blockNumber} on ${transaction.chainId} does not follow the book's newest`);
+        if (newest && compareHistoryOrder(transaction, newest) <= 0)
+          throw new Error(
+            `transaction ${transaction.transactionIndex} of block ${transaction.blockNumber} on ${transaction.chainId} does not follow the book's newest`,
+          );
         const time = Number(transaction.blockTimestamp);
         const { entries, unpriced } = transactionEntries(transaction, (implementation, amount) => valueAt(implementation, amount, time));
-        const undo: Undo | undefined = index >= journalFrom ? { transaction, times: times.length, newestOfChain: newestByChain.get(transaction.chainId), newest, ledgers: [] } : undefined;
+        const undo: Undo | undefined =
+          index >= journalFrom ? { transaction, times: times.length, newestOfChain: newestByChain.get(transaction.chainId), newest, ledgers: [] } : undefined;
         touched.length = 0;
         for (const { fungible: implementation, entry } of entries) {
           const fungible = fungibleOf(implementation);
@@ -169,7 +182,13 @@ export function createWalletBook(wallet: string, options: { recentTransactions?:
           let ledger = ledgers.get(fungible.fungibleId);
           const created = !ledger;
           if (!ledger) {
-            ledger = { decimals: fungible.decimals, implementations: new Set(), firstUnpriced: Infinity, series: createStatisticsSeries(), ledger: createFifoLedger(fungible.decimals) };
+            ledger = {
+              decimals: fungible.decimals,
+              implementations: new Set(),
+              firstUnpriced: Infinity,
+              series: createStatisticsSeries(),
+              ledger: createFifoLedger(fungible.decimals),
+            };
             ledgers.set(fungible.fungibleId, ledger);
           }
           const ledgerBefore = before(undo, fungible.fungibleId, ledger, created);

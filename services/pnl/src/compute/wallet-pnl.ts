@@ -88,12 +88,15 @@ function summarize(request: PnlRequest, walletBooks: readonly WalletBook[], keys
   const unpriced = (key: string) => prices.get(key) === undefined || unpricedUntil(key) <= (request.till ?? Number.MAX_VALUE);
   const excluded = keys.filter(unpriced);
   const kept = keys.filter((key) => !unpriced(key));
-  const priced = (key: string): PricedFigures[] => walletBooks.filter((book) => book.ledgers.has(key)).map((book) => ({ figures: book.figures(key, window), price: prices.get(key)! }));
+  const priced = (key: string): PricedFigures[] =>
+    walletBooks.filter((book) => book.ledgers.has(key)).map((book) => ({ figures: book.figures(key, window), price: prices.get(key)! }));
   const byImplementation = request.fungibleImplementations.length > 0;
   const breakdown = (key: string): BreakdownFigures => ({ ...pnlFigures(priced(key)), ...averagePrices(priced(key)) });
   return {
     figures: pnlFigures(kept.flatMap(priced)),
-    ...(request.fungibleIds.length > 0 || byImplementation ? { breakdown: { by: byImplementation ? 'implementation' : 'id', entries: new Map(kept.map((key) => [key, breakdown(key)])) } as const } : {}),
+    ...(request.fungibleIds.length > 0 || byImplementation
+      ? { breakdown: { by: byImplementation ? 'implementation' : 'id', entries: new Map(kept.map((key) => [key, breakdown(key)])) } as const }
+      : {}),
     excludedFungibleIds: byImplementation ? [] : excluded,
     excludedFungibleImplementations: byImplementation ? excluded : [],
   };

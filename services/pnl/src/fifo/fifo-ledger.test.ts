@@ -66,7 +66,12 @@ test('a sale beyond the lots seen has no known cost for that part: its whole pro
 });
 
 test('zero amounts change nothing', () => {
-  expect(ledgerOf([{ type: 'buy', amount: 0n, cost: 5 }, { type: 'sell', amount: 0n, proceeds: 5 }])).toMatchObject({ totalInvested: 0, realizedGain: 0 });
+  expect(
+    ledgerOf([
+      { type: 'buy', amount: 0n, cost: 5 },
+      { type: 'sell', amount: 0n, proceeds: 5 },
+    ]),
+  ).toMatchObject({ totalInvested: 0, realizedGain: 0 });
 });
 
 test('100,000 trades stay exact in amounts: what is open is what was bought less what was sold', () => {

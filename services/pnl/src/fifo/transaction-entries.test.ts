@@ -19,9 +19,27 @@ function valueAt(unpricedGov = false) {
   };
 }
 
-const native = (amount: bigint, sender: string, recipient: string): Transfer => ({ actId: 1, asset: { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' }, amount: amount.toString(), sender, recipient });
-const token = (address: string, amount: bigint, sender: string, recipient: string): Transfer => ({ actId: 1, asset: { kind: AssetKind.ASSET_KIND_ERC20, address, tokenId: '' }, amount: amount.toString(), sender, recipient });
-const nftTransfer = (sender: string, recipient: string): Transfer => ({ actId: 1, asset: { kind: AssetKind.ASSET_KIND_ERC721, address: nft, tokenId: '7' }, amount: '1', sender, recipient });
+const native = (amount: bigint, sender: string, recipient: string): Transfer => ({
+  actId: 1,
+  asset: { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' },
+  amount: amount.toString(),
+  sender,
+  recipient,
+});
+const token = (address: string, amount: bigint, sender: string, recipient: string): Transfer => ({
+  actId: 1,
+  asset: { kind: AssetKind.ASSET_KIND_ERC20, address, tokenId: '' },
+  amount: amount.toString(),
+  sender,
+  recipient,
+});
+const nftTransfer = (sender: string, recipient: string): Transfer => ({
+  actId: 1,
+  asset: { kind: AssetKind.ASSET_KIND_ERC721, address: nft, tokenId: '7' },
+  amount: '1',
+  sender,
+  recipient,
+});
 
 function transaction(transfers: Transfer[], fields: Partial<WalletTransaction> = {}): WalletTransaction {
   return WalletTransaction.fromPartial({ chainId: 'ethereum', from: wallet, fee: (ether / 1_000n).toString(), paymaster: '', transfers, ...fields });
@@ -34,13 +52,13 @@ test.each([
   [
     'a swap: the given token sold at market value, the got one costing that plus the fee',
     transaction([token(usdc, 1_000n * ether, wallet, pool), token(gov, 240n * ether, pool, wallet)]),
-    [fee, { fungible: on(usdc), entry: { type: 'sell', amount: 1_000n * ether, proceeds: 1_000 } }, { fungible: on(gov), entry: { type: 'buy', amount: 240n * ether, cost: 1_002 } }],
+    [
+      fee,
+      { fungible: on(usdc), entry: { type: 'sell', amount: 1_000n * ether, proceeds: 1_000 } },
+      { fungible: on(gov), entry: { type: 'buy', amount: 240n * ether, cost: 1_002 } },
+    ],
   ],
-  [
-    'a transfer between the wallet and itself moves nothing; the fee is still paid',
-    transaction([token(usdc, 5n * ether, wallet, wallet)]),
-    [fee],
-  ],
+  ['a transfer between the wallet and itself moves nothing; the fee is still paid', transaction([token(usdc, 5n * ether, wallet, wallet)]), [fee]],
   [
     'a fee-on-transfer token counts what arrived',
     transaction([token(gov, 100n * ether, other, wallet)], { from: other }),
@@ -61,11 +79,7 @@ test.each([
     transaction([nftTransfer(wallet, other), token(usdc, 300n * ether, other, wallet)], { from: other }),
     [{ fungible: on(usdc), entry: { type: 'receive-for-nft', amount: 300n * ether, value: 300 } }],
   ],
-  [
-    'a failed transaction moved nothing but its fee',
-    transaction([token(usdc, 1_000n * ether, wallet, pool)], { failed: true }),
-    [fee],
-  ],
+  ['a failed transaction moved nothing but its fee', transaction([token(usdc, 1_000n * ether, wallet, pool)], { failed: true }), [fee]],
   [
     'a fee a paymaster paid is not the wallet’s',
     transaction([token(usdc, 1n * ether, other, wallet)], { paymaster: pool }),
@@ -74,14 +88,20 @@ test.each([
   [
     'a swap with change: only the net of each asset counts',
     transaction([native(ether, wallet, pool), native(ether / 4n, pool, wallet), token(usdc, 1_500n * ether, pool, wallet)]),
-    [fee, { fungible: on(''), entry: { type: 'sell', amount: (ether * 3n) / 4n, proceeds: 1_500 } }, { fungible: on(usdc), entry: { type: 'buy', amount: 1_500n * ether, cost: 1_502 } }],
+    [
+      fee,
+      { fungible: on(''), entry: { type: 'sell', amount: (ether * 3n) / 4n, proceeds: 1_500 } },
+      { fungible: on(usdc), entry: { type: 'buy', amount: 1_500n * ether, cost: 1_502 } },
+    ],
   ],
 ] as const)('%s', (_name, given, expected) => {
   expect(transactionEntries(walletLegs(given, wallet), valueAt())).toEqual({ entries: expected, unpriced: [] });
 });
 
 test('what a swap got shares the value given by market value', () => {
-  const swap = transaction([token(usdc, 1_000n * ether, wallet, pool), token(gov, 100n * ether, pool, wallet), native(ether / 10n, pool, wallet)], { fee: '0' });
+  const swap = transaction([token(usdc, 1_000n * ether, wallet, pool), token(gov, 100n * ether, pool, wallet), native(ether / 10n, pool, wallet)], {
+    fee: '0',
+  });
   const { entries } = transactionEntries(walletLegs(swap, wallet), valueAt());
   // GOV worth 400 and ether worth 200 at market share the 1,000 given two to one.
   expect(entries.filter((entry) => entry.entry.type === 'buy').map((entry) => [entry.fungible.asset, (entry.entry as { cost: number }).cost])).toEqual([
@@ -93,11 +113,18 @@ test('what a swap got shares the value given by market value', () => {
 test('a token without a price is valued by the trade: worth what the other side is worth', () => {
   const sell = transaction([token(gov, 100n * ether, wallet, pool), token(usdc, 500n * ether, pool, wallet)]);
   expect(transactionEntries(walletLegs(sell, wallet), valueAt(true))).toEqual({
-    entries: [fee, { fungible: on(gov), entry: { type: 'sell', amount: 100n * ether, proceeds: 500 } }, { fungible: on(usdc), entry: { type: 'buy', amount: 500n * ether, cost: 502 } }],
+    entries: [
+      fee,
+      { fungible: on(gov), entry: { type: 'sell', amount: 100n * ether, proceeds: 500 } },
+      { fungible: on(usdc), entry: { type: 'buy', amount: 500n * ether, cost: 502 } },
+    ],
     unpriced: [],
   });
   const buy = transaction([token(usdc, 500n * ether, wallet, pool), token(gov, 100n * ether, pool, wallet)]);
-  expect(transactionEntries(walletLegs(buy, wallet), valueAt(true)).entries.at(-1)).toEqual({ fungible: on(gov), entry: { type: 'buy', amount: 100n * ether, cost: 502 } });
+  expect(transactionEntries(walletLegs(buy, wallet), valueAt(true)).entries.at(-1)).toEqual({
+    fungible: on(gov),
+    entry: { type: 'buy', amount: 100n * ether, cost: 502 },
+  });
 });
 
 test('a token without a price received or sent outside a trade is reported', () => {

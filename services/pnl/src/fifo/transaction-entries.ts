@@ -78,7 +78,8 @@ export function transactionEntries(transaction: WalletLegs, valueAt: ValueAt): T
     const worth = tradeValues(got, given, valueAt);
     given.forEach((leg, index) => proceeds[index] === undefined && unpriced.push(leg.fungible));
     got.forEach((leg, index) => worth[index] === undefined && unpriced.push(leg.fungible));
-    for (const [index, leg] of given.entries()) entries.push({ fungible: leg.fungible, entry: { type: 'sell', amount: leg.amount, proceeds: proceeds[index] ?? 0 } });
+    for (const [index, leg] of given.entries())
+      entries.push({ fungible: leg.fungible, entry: { type: 'sell', amount: leg.amount, proceeds: proceeds[index] ?? 0 } });
     const givenValue = proceeds.reduce<number>((sum, leg) => sum + (leg ?? 0), 0) + feeValue;
     const totalWorth = worth.reduce<number>((sum, leg) => sum + (leg ?? 0), 0);
     for (const [index, leg] of got.entries()) {
@@ -89,12 +90,18 @@ export function transactionEntries(transaction: WalletLegs, valueAt: ValueAt): T
   } else if (given.length > 0) {
     for (const leg of given) {
       const worth = value(leg.fungible, leg.amount) ?? 0;
-      entries.push({ fungible: leg.fungible, entry: transaction.nftReceived ? { type: 'pay-for-nft', amount: leg.amount, value: worth } : { type: 'send', amount: leg.amount, value: worth } });
+      entries.push({
+        fungible: leg.fungible,
+        entry: transaction.nftReceived ? { type: 'pay-for-nft', amount: leg.amount, value: worth } : { type: 'send', amount: leg.amount, value: worth },
+      });
     }
   } else if (got.length > 0) {
     for (const leg of got) {
       const worth = value(leg.fungible, leg.amount) ?? 0;
-      entries.push({ fungible: leg.fungible, entry: transaction.nftSent ? { type: 'receive-for-nft', amount: leg.amount, value: worth } : { type: 'receive', amount: leg.amount, value: worth } });
+      entries.push({
+        fungible: leg.fungible,
+        entry: transaction.nftSent ? { type: 'receive-for-nft', amount: leg.amount, value: worth } : { type: 'receive', amount: leg.amount, value: worth },
+      });
     }
   }
   return { entries, unpriced };

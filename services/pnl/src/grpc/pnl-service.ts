@@ -3,7 +3,13 @@ import { status } from '@grpc/grpc-js';
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import { GrpcError, registration, unavailable, type ServiceRegistration } from '@wallet-api/core/grpc';
 import { RequestContext } from '@wallet-api/core/proto/common';
-import { PnlService, type GetWalletPnlRequest, type PnlFigures as PnlFiguresMessage, type PnlServer, type WalletPnl as WalletPnlMessage } from '@wallet-api/core/proto/pnl';
+import {
+  PnlService,
+  type GetWalletPnlRequest,
+  type PnlFigures as PnlFiguresMessage,
+  type PnlServer,
+  type WalletPnl as WalletPnlMessage,
+} from '@wallet-api/core/proto/pnl';
 import { LRUCache } from 'lru-cache';
 import type { PnlResult, WalletPnl } from '../compute/wallet-pnl.js';
 import type { PnlFigures } from '../fifo/pnl-figures.js';
@@ -50,7 +56,17 @@ export function pnlService(deps: PnlServiceDeps): ServiceRegistration {
     const addresses = [...new Set(request.addresses.map(canonicalWallet))].sort();
     const versions = await Promise.all(addresses.map((address) => deps.versions.current(address, ['history'])));
     const context = request.context ?? RequestContext.fromPartial({});
-    const key = JSON.stringify([addresses, versions, [...request.chainIds].sort(), request.currency, context.network, request.fungibleIds, request.fungibleImplementations, request.sinceMs, request.tillMs]);
+    const key = JSON.stringify([
+      addresses,
+      versions,
+      [...request.chainIds].sort(),
+      request.currency,
+      context.network,
+      request.fungibleIds,
+      request.fungibleImplementations,
+      request.sinceMs,
+      request.tillMs,
+    ]);
     let computing = results.get(key);
     if (!computing) {
       computing = deps.pnl
@@ -70,11 +86,17 @@ export function pnlService(deps: PnlServiceDeps): ServiceRegistration {
       computing.catch((error: unknown) => !(error instanceof TooManyTransactions) && results.get(key) === computing && results.delete(key));
     }
     let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([computing, new Promise<typeof timedOut>((resolve) => (timer = setTimeout(() => resolve(timedOut), deps.waitMs)))]).catch((error: unknown) => {
-      if (error instanceof TooManyTransactions) throw new GrpcError(status.FAILED_PRECONDITION, `the wallet has more than ${error.limit.toLocaleString('en-US')} transactions, beyond what profit and loss is computed for`);
-      if (error instanceof BeyondMarkAllowance) throw new GrpcError(status.FAILED_PRECONDITION, error.message);
-      throw error;
-    }).finally(() => clearTimeout(timer));
+    const outcome = await Promise.race([computing, new Promise<typeof timedOut>((resolve) => (timer = setTimeout(() => resolve(timedOut), deps.waitMs)))])
+      .catch((error: unknown) => {
+        if (error instanceof TooManyTransactions)
+          throw new GrpcError(
+            status.FAILED_PRECONDITION,
+            `the wallet has more than ${error.limit.toLocaleString('en-US')} transactions, beyond what profit and loss is computed for`,
+          );
+        if (error instanceof BeyondMarkAllowance) throw new GrpcError(status.FAILED_PRECONDITION, error.message);
+        throw error;
+      })
+      .finally(() => clearTimeout(timer));
     if (outcome === timedOut) throw unavailable("the wallet's profit and loss is being computed; retry shortly");
     return outcome;
   }

@@ -62,7 +62,12 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
   return {
     async *history(address, chainIds) {
       let count = 0;
-      const chunks = serverStream(indexer, indexer.streamWalletLegs, { address, chainIds: [...chainIds] }, { name: 'Indexer/StreamWalletLegs', deadlineMs: options.streamDeadlineMs ?? 600_000 });
+      const chunks = serverStream(
+        indexer,
+        indexer.streamWalletLegs,
+        { address, chainIds: [...chainIds] },
+        { name: 'Indexer/StreamWalletLegs', deadlineMs: options.streamDeadlineMs ?? 600_000 },
+      );
       for await (const { legs } of chunks) {
         count += legs.length;
         // Leaving the loop cancels the stream: the rest of a refused wallet is never read.

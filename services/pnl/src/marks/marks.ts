@@ -11,7 +11,14 @@ export function marks(now: number): number[] {
   monthAgo.setUTCMonth(monthAgo.getUTCMonth() - 1);
   const yearAgo = new Date(date);
   yearAgo.setUTCFullYear(yearAgo.getUTCFullYear() - 1);
-  return [now, now - 86_400, now - 7 * 86_400, Math.floor(monthAgo.getTime() / 1000), Math.floor(yearAgo.getTime() / 1000), Date.UTC(date.getUTCFullYear(), 0, 1) / 1000];
+  return [
+    now,
+    now - 86_400,
+    now - 7 * 86_400,
+    Math.floor(monthAgo.getTime() / 1000),
+    Math.floor(yearAgo.getTime() / 1000),
+    Date.UTC(date.getUTCFullYear(), 0, 1) / 1000,
+  ];
 }
 
 /** A `since`/`till` too far from every mark. */
@@ -20,7 +27,9 @@ export class BeyondMarkAllowance extends Error {
     readonly parameter: 'since' | 'till',
     readonly transactions: number,
   ) {
-    super(`${parameter} lies ${transactions.toLocaleString('en-US')} transactions from the nearest mark (now, 1 day, 1 week, 1 month, 1 year ago, start of the year); at most ${(markAllowance - 1).toLocaleString('en-US')} are allowed`);
+    super(
+      `${parameter} lies ${transactions.toLocaleString('en-US')} transactions from the nearest mark (now, 1 day, 1 week, 1 month, 1 year ago, start of the year); at most ${(markAllowance - 1).toLocaleString('en-US')} are allowed`,
+    );
     this.name = 'BeyondMarkAllowance';
   }
 }

@@ -43,5 +43,5 @@ test('positions survive the snapshot JSON exactly, uint256 amounts included', ()
 });
 
 test('a snapshot that is not the adapters’ shape is refused', () => {
-  expect(() => parseProtocolPositions([{ ...serializeProtocolPositions(positions)[0] as object, amount: '1.5' }])).toThrow();
+  expect(() => parseProtocolPositions([{ ...(serializeProtocolPositions(positions)[0] as object), amount: '1.5' }])).toThrow();
 });

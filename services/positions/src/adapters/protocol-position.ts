@@ -5,9 +5,7 @@ export type ProtocolPositionType = 'deposit' | 'loan' | 'locked' | 'staked' | 'r
 
 export type ProtocolKind = 'uniswap-v2' | 'uniswap-v3' | 'erc4626' | 'staking' | 'lending';
 
-export type ProtocolReceipt =
-  | { kind: 'fungible'; token: string; amount: bigint }
-  | { kind: 'nft'; contract: string; tokenId: string };
+export type ProtocolReceipt = { kind: 'fungible'; token: string; amount: bigint } | { kind: 'nft'; contract: string; tokenId: string };
 
 /** One asset a wallet has in a protocol, as an adapter read it from the chain. */
 export interface ProtocolPosition {
@@ -35,7 +33,10 @@ export interface ProtocolPosition {
 }
 
 const address = z.string().regex(/^0x[0-9a-f]{40}$/);
-const amount = z.string().regex(/^-?\d+$/).transform((value) => BigInt(value));
+const amount = z
+  .string()
+  .regex(/^-?\d+$/)
+  .transform((value) => BigInt(value));
 
 const storedPosition = z.object({
   protocol: z.enum(['uniswap-v2', 'uniswap-v3', 'erc4626', 'staking', 'lending']),

@@ -45,7 +45,8 @@ export function createStakingAdapter(contracts: readonly string[]): ProtocolAdap
         const positions: ProtocolPosition[] = [];
         if (flexible > 0n) positions.push({ ...common, type: 'staked', token: lower(stakingToken), amount: flexible, key: staking });
         locks.forEach((lock, lockId) => {
-          if (!lock.withdrawn && lock.amount > 0n) positions.push({ ...common, type: 'locked', token: lower(stakingToken), amount: lock.amount, key: `${staking}:${lockId}` });
+          if (!lock.withdrawn && lock.amount > 0n)
+            positions.push({ ...common, type: 'locked', token: lower(stakingToken), amount: lock.amount, key: `${staking}:${lockId}` });
         });
         if (earned > 0n) positions.push({ ...common, type: 'reward', token: lower(rewardToken), amount: earned, key: staking });
         return positions;

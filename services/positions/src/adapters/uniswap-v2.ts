@@ -14,10 +14,7 @@ const pairAbi = parseAbi([
   'function factory() view returns (address)',
 ]);
 
-const factoryAbi = parseAbi([
-  'function feeTo() view returns (address)',
-  'function getPair(address tokenA, address tokenB) view returns (address)',
-]);
+const factoryAbi = parseAbi(['function feeTo() view returns (address)', 'function getPair(address tokenA, address tokenB) view returns (address)']);
 
 const erc20Abi = parseAbi(['function balanceOf(address owner) view returns (uint256)']);
 
@@ -95,7 +92,15 @@ export function createUniswapV2Adapter(deployment: { factory: string; pairs: rea
       const pairStates = held.map((entry, index) => {
         const [totalSupply, reserves, kLast, token0, token1] = states.slice(index * 5, index * 5 + 5);
         const [reserve0, reserve1] = reserves as readonly [bigint, bigint, number];
-        return { ...entry, totalSupply: totalSupply as bigint, reserve0, reserve1, kLast: kLast as bigint, token0: lower(token0 as string), token1: lower(token1 as string) };
+        return {
+          ...entry,
+          totalSupply: totalSupply as bigint,
+          reserve0,
+          reserve1,
+          kLast: kLast as bigint,
+          token0: lower(token0 as string),
+          token1: lower(token1 as string),
+        };
       });
       // burn pays pro rata of the pair's token balances, which may exceed the reserves until the next sync.
       const pairBalances = await reader.multicall({

@@ -42,12 +42,16 @@ export function createUniswapV3Adapter(deployment: { factory: string; positionMa
       if (count === 0n) return [];
       const tokenIds = await reader.multicall({
         ...read,
-        contracts: Array.from({ length: Number(count) }, (_, index) => ({
-          address: positionManager,
-          abi: positionManagerAbi,
-          functionName: 'tokenOfOwnerByIndex',
-          args: [wallet, BigInt(index)],
-        }) as const),
+        contracts: Array.from(
+          { length: Number(count) },
+          (_, index) =>
+            ({
+              address: positionManager,
+              abi: positionManagerAbi,
+              functionName: 'tokenOfOwnerByIndex',
+              args: [wallet, BigInt(index)],
+            }) as const,
+        ),
       });
       const stored = await reader.multicall({
         ...read,
@@ -55,7 +59,19 @@ export function createUniswapV3Adapter(deployment: { factory: string; positionMa
       });
       const nfts = tokenIds.map((tokenId, index) => {
         const [, , token0, token1, fee, tickLower, tickUpper, liquidity, insideLast0, insideLast1, tokensOwed0, tokensOwed1] = stored[index]!;
-        return { tokenId, token0: lower(token0), token1: lower(token1), fee, tickLower, tickUpper, liquidity, insideLast0, insideLast1, tokensOwed0, tokensOwed1 };
+        return {
+          tokenId,
+          token0: lower(token0),
+          token1: lower(token1),
+          fee,
+          tickLower,
+          tickUpper,
+          liquidity,
+          insideLast0,
+          insideLast1,
+          tokensOwed0,
+          tokensOwed1,
+        };
       });
 
       const poolKeys = [...new Set(nfts.map((nft) => `${nft.token0}:${nft.token1}:${nft.fee}`))];

@@ -3,7 +3,16 @@ import type { Logger } from '@wallet-api/core/logger';
 import type { Address, Hash } from 'viem';
 import type { ChainDirectory } from '../chain/chain-directory.js';
 import type { PositionsMetrics } from '../metrics/positions-metrics.js';
-import { balanceKey, type BalanceEntry, type BalanceKey, type BalanceStore, type BlockRef, type BlockState, type KnownBlock, type Opening } from '../store/balance-store.js';
+import {
+  balanceKey,
+  type BalanceEntry,
+  type BalanceKey,
+  type BalanceStore,
+  type BlockRef,
+  type BlockState,
+  type KnownBlock,
+  type Opening,
+} from '../store/balance-store.js';
 import { firstReadPoints, type ReadPoint } from './read-points.js';
 
 export interface ChainRollbackEvent {
@@ -97,7 +106,11 @@ export function createBalanceLedger(options: BalanceLedgerOptions): BalanceLedge
         { err: error, chainId, balances: wanted.length, blocks: [...byBlock.keys()] },
         'opening balances could not be read from the chain; nothing of the batch is applied and it is delivered again',
       );
-      throw error instanceof OpeningReadError ? error : new OpeningReadError(`reading ${wanted.length} opening balances on ${chainId} failed: ${String((error as Error)?.message ?? error)}`, { cause: error });
+      throw error instanceof OpeningReadError
+        ? error
+        : new OpeningReadError(`reading ${wanted.length} opening balances on ${chainId} failed: ${String((error as Error)?.message ?? error)}`, {
+            cause: error,
+          });
     }
   }
 
@@ -106,7 +119,11 @@ export function createBalanceLedger(options: BalanceLedgerOptions): BalanceLedge
    * block, or for a balance seen only in orphaned blocks, the common ancestor of the rollback that
    * orphaned them (followed further down while that ancestor was orphaned in turn).
    */
-  async function readPointsOf(chainId: string, entries: readonly BalanceEntry[], toOpen: readonly BalanceKey[]): Promise<{ key: BalanceKey; point: ReadPoint }[]> {
+  async function readPointsOf(
+    chainId: string,
+    entries: readonly BalanceEntry[],
+    toOpen: readonly BalanceKey[],
+  ): Promise<{ key: BalanceKey; point: ReadPoint }[]> {
     const known = await store.knownBlocks(chainId, [...new Set(entries.map((entry) => entry.blockHash))]);
     const points = firstReadPoints(entries, toOpen, (_, blockHash) => known.get(blockHash)?.orphaned === true);
     const resolved: { key: BalanceKey; point: ReadPoint }[] = [];

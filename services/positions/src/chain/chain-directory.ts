@@ -37,7 +37,9 @@ export function createChainDirectory(referenceData: ReferenceDataClient, options
       const chain = (await listChains()).get(chainId);
       const url = chain?.rpc?.internalServerUrlFormat;
       if (!chain || chain.family !== ChainFamily.CHAIN_FAMILY_EVM || !url) return undefined;
-      const reader = createChainReader(createPublicClient({ transport: http(url, { timeout: options.rpcTimeoutMs, retryCount: 1, batch: { batchSize: 500 } }), cacheTime: 0 }));
+      const reader = createChainReader(
+        createPublicClient({ transport: http(url, { timeout: options.rpcTimeoutMs, retryCount: 1, batch: { batchSize: 500 } }), cacheTime: 0 }),
+      );
       readers.set(chainId, reader);
       return reader;
     },

@@ -1,5 +1,18 @@
 import { multicall3Address } from '@wallet-api/core/evm';
-import { decodeFunctionResult, encodeFunctionData, hexToBigInt, multicall3Abi, numberToHex, parseAbi, RpcRequestError, type Abi, type Address, type Hash, type Hex, type PublicClient } from 'viem';
+import {
+  decodeFunctionResult,
+  encodeFunctionData,
+  hexToBigInt,
+  multicall3Abi,
+  numberToHex,
+  parseAbi,
+  RpcRequestError,
+  type Abi,
+  type Address,
+  type Hash,
+  type Hex,
+  type PublicClient,
+} from 'viem';
 
 /** A wallet's holding of one asset: `asset` is the token contract, or '' for the chain's native asset. */
 export interface HoldingQuery {
@@ -43,7 +56,10 @@ const balanceOfAbi = parseAbi(['function balanceOf(address owner) view returns (
  * name what stopped the EVM): the token's own answer, unlike a node that is down or lacks the block.
  */
 function contractFailed(error: unknown): boolean {
-  const request = error instanceof RpcRequestError ? error : (error as { walk?: (match: (cause: unknown) => boolean) => unknown })?.walk?.((cause) => cause instanceof RpcRequestError);
+  const request =
+    error instanceof RpcRequestError
+      ? error
+      : (error as { walk?: (match: (cause: unknown) => boolean) => unknown })?.walk?.((cause) => cause instanceof RpcRequestError);
   if (!(request instanceof RpcRequestError)) return false;
   return request.code === 3 || /execution reverted|out of gas|invalid opcode|stack (underflow|overflow)/i.test(request.details);
 }
@@ -155,7 +171,9 @@ export function createChainReader(client: PublicClient): ChainReader {
       if (failed) throw failed.reason;
       return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value);
     }
-    return settled.map((outcome) => (outcome.status === 'fulfilled' ? { status: 'success', result: outcome.value } : { status: 'failure', error: outcome.reason }));
+    return settled.map((outcome) =>
+      outcome.status === 'fulfilled' ? { status: 'success', result: outcome.value } : { status: 'failure', error: outcome.reason },
+    );
   }
 
   /**
@@ -184,7 +202,10 @@ export function createChainReader(client: PublicClient): ChainReader {
       const { contract } = calls[index]!;
       if (!success || returnData === '0x') return { status: 'failure' as const, error: new ContractCallFailed(contract) };
       try {
-        return { status: 'success' as const, result: decodeFunctionResult({ abi: contract.abi, functionName: contract.functionName, data: returnData } as never) as unknown };
+        return {
+          status: 'success' as const,
+          result: decodeFunctionResult({ abi: contract.abi, functionName: contract.functionName, data: returnData } as never) as unknown,
+        };
       } catch {
         return { status: 'failure' as const, error: new ContractCallFailed(contract) };
       }
@@ -210,7 +231,9 @@ export function createChainReader(client: PublicClient): ChainReader {
 
   async function balancesAt(blockHash: Hash, holdings: readonly HoldingQuery[], blockNumber?: bigint): Promise<(bigint | undefined)[]> {
     const results = new Array<bigint | undefined>(holdings.length);
-    const tokens = holdings.flatMap((holding, index) => (holding.asset === '' ? [] : [{ holding, index, callData: encodeFunctionData({ abi: balanceOfAbi, functionName: 'balanceOf', args: [holding.wallet] }) }]));
+    const tokens = holdings.flatMap((holding, index) =>
+      holding.asset === '' ? [] : [{ holding, index, callData: encodeFunctionData({ abi: balanceOfAbi, functionName: 'balanceOf', args: [holding.wallet] }) }],
+    );
     const aggregated = tokens.length > 1 && blockNumber !== undefined && (await multicall3At(blockNumber));
     const requests: { bytes: number; send: () => Promise<void> }[] = [];
     for (const [index, holding] of holdings.entries()) {
@@ -224,7 +247,11 @@ export function createChainReader(client: PublicClient): ChainReader {
           args: [chunk.map(({ holding, callData }) => ({ target: holding.asset as Address, allowFailure: true, callData }))],
         });
         const send = async () => {
-          const amounts = await aggregatedBalancesAt(blockHash, chunk.map(({ holding }) => holding), data);
+          const amounts = await aggregatedBalancesAt(
+            blockHash,
+            chunk.map(({ holding }) => holding),
+            data,
+          );
           for (const [position, { index }] of chunk.entries()) results[index] = amounts[position];
         };
         requests.push({ bytes: (data.length - 2) / 2, send });

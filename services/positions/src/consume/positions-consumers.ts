@@ -1,5 +1,12 @@
 import { canonicalWallet } from '@wallet-api/core/addresses';
-import { startAccumulatingConsumer, startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import {
+  startAccumulatingConsumer,
+  startConsumer,
+  topics as platformTopics,
+  type createKafka,
+  type MessageConsumer,
+  type TopicSpec,
+} from '@wallet-api/core/kafka';
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
 import { AssetKind, type BalanceChange, type ChainBlock, type ChainRollback, type PoolEvent, type WalletTransaction } from '@wallet-api/core/proto/events';

@@ -34,13 +34,27 @@ function transaction(fields: Partial<WalletTransaction>): WalletTransaction {
   };
 }
 
-const lpTransfer = { actId: 0, asset: { kind: AssetKind.ASSET_KIND_ERC20, address: pair, tokenId: '' }, amount: '1', sender: '0x0000000000000000000000000000000000000000', recipient: wallet };
+const lpTransfer = {
+  actId: 0,
+  asset: { kind: AssetKind.ASSET_KIND_ERC20, address: pair, tokenId: '' },
+  amount: '1',
+  sender: '0x0000000000000000000000000000000000000000',
+  recipient: wallet,
+};
 
 test.each([
   ['a call to a protocol contract', transaction({ to: pair }), true],
-  ['an act at one (checksummed address)', transaction({ acts: [{ id: 0, type: 'deposit', sentFrom: wallet, contractAddress: '0x00000000000000000000000000000000000000A1' }] }), true],
+  [
+    'an act at one (checksummed address)',
+    transaction({ acts: [{ id: 0, type: 'deposit', sentFrom: wallet, contractAddress: '0x00000000000000000000000000000000000000A1' }] }),
+    true,
+  ],
   ['a transfer of its token (through a router)', transaction({ transfers: [lpTransfer] }), true],
-  ['a transfer to or from it', transaction({ transfers: [{ ...lpTransfer, asset: { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' }, sender: pair }] }), true],
+  [
+    'a transfer to or from it',
+    transaction({ transfers: [{ ...lpTransfer, asset: { kind: AssetKind.ASSET_KIND_NATIVE, address: '', tokenId: '' }, sender: pair }] }),
+    true,
+  ],
   ['an unrelated call', transaction({}), false],
   ['an approval of the protocol alone', transaction({ approvals: [{ actId: 0, asset: undefined, owner: wallet, spender: pair, amount: '1' }] }), false],
   ['a failed call to it', transaction({ to: pair, failed: true }), false],

@@ -1,6 +1,14 @@
 import { invalidArgument, registration, unavailable, type ServiceRegistration } from '@wallet-api/core/grpc';
 import type { RequestContext } from '@wallet-api/core/proto/common';
-import { PositionsService, TrashFilter, type GetProtocolPositionsAtRequest, type GetProtocolPositionsAtResponse, type Position, type PositionsServer, type ProtocolAmount } from '@wallet-api/core/proto/positions';
+import {
+  PositionsService,
+  TrashFilter,
+  type GetProtocolPositionsAtRequest,
+  type GetProtocolPositionsAtResponse,
+  type Position,
+  type PositionsServer,
+  type ProtocolAmount,
+} from '@wallet-api/core/proto/positions';
 import type { Logger } from '@wallet-api/core/logger';
 import { sharedVersion, type ChangeVersions, type WalletChangeTokens } from '@wallet-api/core/cache';
 import type { HeldWallets } from '../positions/held-wallets.js';
@@ -63,9 +71,10 @@ export function positionsService(deps: PositionsServiceDeps): ServiceRegistratio
 
   async function protocolPositionsAt(request: GetProtocolPositionsAtRequest): Promise<GetProtocolPositionsAtResponse> {
     if (!evmAddress.test(request.address)) throw invalidArgument('address must be an EVM address (protocol positions are EVM-only)');
-    if (request.blockNumbers.length > maxHistoryBlocks) throw invalidArgument(`at most ${maxHistoryBlocks} blocks per request (got ${request.blockNumbers.length})`);
+    if (request.blockNumbers.length > maxHistoryBlocks)
+      throw invalidArgument(`at most ${maxHistoryBlocks} blocks per request (got ${request.blockNumbers.length})`);
     const blocks = request.blockNumbers.map((block) => BigInt(block));
-    let read;
+    let read: Awaited<ReturnType<typeof history.positionsAt>>;
     try {
       read = await history.positionsAt(request.chainId, request.address.toLowerCase() as Address, blocks);
     } catch (error) {
@@ -100,7 +109,12 @@ export function positionsService(deps: PositionsServiceDeps): ServiceRegistratio
       .load(tokensOf(walletBalances, []), query.context)
       .then((table) => {
         const kept = selectPositions(walletPositions(wallet, walletBalances, table), [], selection);
-        return prices.quotes(kept.map((position) => ({ chainId: position.chainId, address: position.token?.address ?? '' })), currency, query.context, generation);
+        return prices.quotes(
+          kept.map((position) => ({ chainId: position.chainId, address: position.token?.address ?? '' })),
+          currency,
+          query.context,
+          generation,
+        );
       })
       .catch(() => undefined);
     const protocolHoldings = wantsProtocolRows(selection) ? await holdings.holdings({ wallet, chainIds, sync: query.sync, heldTokens, stored }) : [];

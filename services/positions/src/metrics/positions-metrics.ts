@@ -13,8 +13,18 @@ export interface PositionsMetrics {
 export function createPositionsMetrics(registry: Registry): PositionsMetrics {
   const registers = [registry];
   return {
-    messages: new Counter({ name: 'positions_messages_applied_total', help: 'Kafka messages applied to balances and snapshots', labelNames: ['topic'], registers }),
-    refreshes: new Counter({ name: 'positions_protocol_reads_total', help: 'Protocol position reads from the chain', labelNames: ['chain', 'outcome'], registers }),
+    messages: new Counter({
+      name: 'positions_messages_applied_total',
+      help: 'Kafka messages applied to balances and snapshots',
+      labelNames: ['topic'],
+      registers,
+    }),
+    refreshes: new Counter({
+      name: 'positions_protocol_reads_total',
+      help: 'Protocol position reads from the chain',
+      labelNames: ['chain', 'outcome'],
+      registers,
+    }),
     refreshSeconds: new Histogram({
       name: 'positions_protocol_read_seconds',
       help: 'Time to read a wallet’s protocol positions on one chain',
@@ -22,6 +32,11 @@ export function createPositionsMetrics(registry: Registry): PositionsMetrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
-    openingReads: new Counter({ name: 'positions_opening_reads_total', help: 'Opening balances read from the chain for balances seen the first time', labelNames: ['chain', 'outcome'], registers }),
+    openingReads: new Counter({
+      name: 'positions_opening_reads_total',
+      help: 'Opening balances read from the chain for balances seen the first time',
+      labelNames: ['chain', 'outcome'],
+      registers,
+    }),
   };
 }

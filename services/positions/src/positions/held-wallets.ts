@@ -31,7 +31,13 @@ const snapshotBytes = 400;
 export const heldWalletSize = (held: HeldWallet): number =>
   held.balances.length * balanceBytes + held.snapshots.reduce((sum, snapshot) => sum + snapshotBytes + snapshot.positions.length * protocolPositionBytes, 0);
 
-export function createHeldWallets(options: { balances: Pick<BalanceStore, 'walletBalances'>; snapshots: Pick<SnapshotStore, 'find'>; logger: Logger; maxBytes: number; maxAgeMs?: number }): HeldWallets {
+export function createHeldWallets(options: {
+  balances: Pick<BalanceStore, 'walletBalances'>;
+  snapshots: Pick<SnapshotStore, 'find'>;
+  logger: Logger;
+  maxBytes: number;
+  maxAgeMs?: number;
+}): HeldWallets {
   const { balances, snapshots } = options;
   const cache = createVersionedCache<HeldWallet>({
     logger: options.logger,

@@ -78,8 +78,16 @@ test.each([
     ['loan', 'lp', 'share', 'share-on-base', 'usdc'],
   ],
   ['position types', selection({ positions: PositionsFilter.POSITIONS_FILTER_NO_FILTER, positionTypes: ['loan'] }), ['loan']],
-  ['fungible ids', selection({ positions: PositionsFilter.POSITIONS_FILTER_NO_FILTER, fungibleIds: ['usdc'] }), ['lp-usdc', 'loan', 'usdc', 'vault-usdc'].sort()],
-  ['dapp ids keep only positions of those dapps', selection({ positions: PositionsFilter.POSITIONS_FILTER_NO_FILTER, dappIds: ['devnet-vaults'] }), ['vault-usdc']],
+  [
+    'fungible ids',
+    selection({ positions: PositionsFilter.POSITIONS_FILTER_NO_FILTER, fungibleIds: ['usdc'] }),
+    ['lp-usdc', 'loan', 'usdc', 'vault-usdc'].sort(),
+  ],
+  [
+    'dapp ids keep only positions of those dapps',
+    selection({ positions: PositionsFilter.POSITIONS_FILTER_NO_FILTER, dappIds: ['devnet-vaults'] }),
+    ['vault-usdc'],
+  ],
   ['only_trash', selection({ trash: TrashFilter.TRASH_FILTER_ONLY_TRASH }), ['spam']],
   ['trash no_filter', selection({ trash: TrashFilter.TRASH_FILTER_NO_FILTER }), ['lp', 'share', 'share-on-base', 'spam', 'usdc']],
 ])('%s', (_name, chosen, expected) => {

@@ -13,7 +13,10 @@ export interface PositionSelection {
 
 /** Whether plain wallet rows can pass the selection, so balances need reading at all. */
 export function wantsWalletRows(selection: PositionSelection): boolean {
-  return selection.positions !== PositionsFilter.POSITIONS_FILTER_ONLY_COMPLEX && (selection.positionTypes.length === 0 || selection.positionTypes.includes('wallet'));
+  return (
+    selection.positions !== PositionsFilter.POSITIONS_FILTER_ONLY_COMPLEX &&
+    (selection.positionTypes.length === 0 || selection.positionTypes.includes('wallet'))
+  );
 }
 
 /** Whether protocol rows can pass the selection, so protocol positions need reading at all. */

@@ -41,7 +41,9 @@ function contractsOf(listed: ListProtocolsResponse): string[] {
 function listedAt(listed: ListProtocolsResponse, exists: (address: string) => boolean): ListProtocolsResponse {
   return {
     ...listed,
-    uniswapV2: listed.uniswapV2.filter((deployment) => exists(deployment.factory)).map((deployment) => ({ ...deployment, pairs: deployment.pairs.filter(exists) })),
+    uniswapV2: listed.uniswapV2
+      .filter((deployment) => exists(deployment.factory))
+      .map((deployment) => ({ ...deployment, pairs: deployment.pairs.filter(exists) })),
     uniswapV3: listed.uniswapV3.filter((deployment) => exists(deployment.factory) && exists(deployment.positionManager)),
     vaults: listed.vaults.filter((contract) => exists(contract.address)),
     staking: listed.staking.filter((contract) => exists(contract.address)),

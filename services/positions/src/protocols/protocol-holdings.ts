@@ -140,11 +140,13 @@ export function createProtocolHoldings(options: ProtocolHoldingsOptions): Protoc
           const heldTokens = request.heldTokens.get(chainId) ?? [];
           const snapshot = stored.get(chainId);
           if (sync || !snapshot) {
-            const fresh = await within(refresh(chainId, wallet, heldTokens), sync ? options.syncTimeoutMs : options.firstReadTimeoutMs).catch((error: unknown) => {
-              logger.warn({ err: error, chainId, wallet }, 'protocol positions could not be read from the chain');
-              if (!snapshot) throw unavailable(`protocol positions on ${chainId} cannot be read right now; retry later`);
-              return snapshot;
-            });
+            const fresh = await within(refresh(chainId, wallet, heldTokens), sync ? options.syncTimeoutMs : options.firstReadTimeoutMs).catch(
+              (error: unknown) => {
+                logger.warn({ err: error, chainId, wallet }, 'protocol positions could not be read from the chain');
+                if (!snapshot) throw unavailable(`protocol positions on ${chainId} cannot be read right now; retry later`);
+                return snapshot;
+              },
+            );
             if (fresh !== timedOut) return fresh;
             if (snapshot) return snapshot;
             throw unavailable(`protocol positions on ${chainId} could not be read in time; retry later`);

@@ -79,7 +79,11 @@ export interface BalanceStore {
    * and answers `missing` when a balance of the entries has no opening, neither stored nor given
    * (nor in `unopened`: balances no block is known to read at, whose entries do not count).
    */
-  applyEntries(entries: readonly BalanceEntry[], openings: readonly Opening[], unopened?: readonly BalanceKey[]): Promise<ApplyOutcome | { missing: BalanceKey[] }>;
+  applyEntries(
+    entries: readonly BalanceEntry[],
+    openings: readonly Opening[],
+    unopened?: readonly BalanceKey[],
+  ): Promise<ApplyOutcome | { missing: BalanceKey[] }>;
   /**
    * Records block states newer than the stored ones; a block that becomes orphaned takes its
    * entries out of the balances, one that becomes canonical again puts them back. An opening read
@@ -258,7 +262,9 @@ export function createBalanceStore(prisma: PrismaClient): BalanceStore {
           row.block_hash,
           {
             orphaned: row.orphaned,
-            ...(row.ancestor_hash !== null && row.ancestor_number !== null ? { ancestor: { hash: row.ancestor_hash, number: BigInt(row.ancestor_number) } } : {}),
+            ...(row.ancestor_hash !== null && row.ancestor_number !== null
+              ? { ancestor: { hash: row.ancestor_hash, number: BigInt(row.ancestor_number) } }
+              : {}),
           },
         ]),
       );

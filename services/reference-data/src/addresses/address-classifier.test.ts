@@ -17,16 +17,30 @@ const incinerator = '1nc1nerator11111111111111111111111111111111';
 describe('classifying Solana addresses', () => {
   const classifier = createAddressClassifier({
     chains: [],
-    registry: createRegistry(parseRegistryConfig({ burn_addresses: [incinerator], high_volume_addresses: [{ address: exchange, name: 'Exchange hot wallet' }] }, 'test')),
+    registry: createRegistry(
+      parseRegistryConfig({ burn_addresses: [incinerator], high_volume_addresses: [{ address: exchange, name: 'Exchange hot wallet' }] }, 'test'),
+    ),
     probers: new Map(),
     logger: createLogger('test', 'silent'),
   });
 
   test.each([
     ['a wallet is a tracked EOA, as written', ` ${wallet} `, { address: wallet, kind: AddressKind.ADDRESS_KIND_EOA, tracked: true, reason: '' }],
-    ['a listed high-volume wallet is untracked', exchange, { address: exchange, kind: AddressKind.ADDRESS_KIND_HIGH_VOLUME, tracked: false, reason: expect.stringContaining('Exchange hot wallet') }],
-    ['an address differing from it only in case is not it', notExchange, { address: notExchange, kind: AddressKind.ADDRESS_KIND_EOA, tracked: true, reason: '' }],
-    ['a configured burn address is untracked', incinerator, { address: incinerator, kind: AddressKind.ADDRESS_KIND_BURN, tracked: false, reason: expect.stringContaining('burn address') }],
+    [
+      'a listed high-volume wallet is untracked',
+      exchange,
+      { address: exchange, kind: AddressKind.ADDRESS_KIND_HIGH_VOLUME, tracked: false, reason: expect.stringContaining('Exchange hot wallet') },
+    ],
+    [
+      'an address differing from it only in case is not it',
+      notExchange,
+      { address: notExchange, kind: AddressKind.ADDRESS_KIND_EOA, tracked: true, reason: '' },
+    ],
+    [
+      'a configured burn address is untracked',
+      incinerator,
+      { address: incinerator, kind: AddressKind.ADDRESS_KIND_BURN, tracked: false, reason: expect.stringContaining('burn address') },
+    ],
   ])('%s', async (_name, address, expected) => {
     expect(await classifier.classify(address, Network.NETWORK_MAINNET)).toEqual(expected);
   });

@@ -3,7 +3,6 @@ import { AddressKind, type AddressClassification } from '@wallet-api/core/proto/
 /** What one chain says about an address. */
 export type OnChainKind = 'none' | 'safe' | 'smart-account' | 'contract';
 
-
 export function burnClassification(address: string): AddressClassification {
   return {
     address,

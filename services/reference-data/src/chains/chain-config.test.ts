@@ -26,7 +26,9 @@ describe('chains configuration', () => {
 
   test('the Solana chains carry SOL with 9 decimals, their local RPC servers and no trading, bridge or NFT positions', () => {
     const chains = parseChainsConfig(shipped).filter((chain) => chain.family === 'solana');
-    expect(chains.map((chain) => [chain.id, chain.external_id, chain.rpc.url, chain.native, chain.native_fungible_id, chain.wrapped_native_fungible_id])).toEqual([
+    expect(
+      chains.map((chain) => [chain.id, chain.external_id, chain.rpc.url, chain.native, chain.native_fungible_id, chain.wrapped_native_fungible_id]),
+    ).toEqual([
       ['solana', 'solana', 'http://127.0.0.1:18899', { name: 'Solana', symbol: 'SOL', decimals: 9 }, 'sol', null],
       ['solana-devnet', 'solana-devnet', 'http://127.0.0.1:18900', { name: 'Solana', symbol: 'SOL', decimals: 9 }, 'sol', null],
     ]);
@@ -51,7 +53,11 @@ describe('chains configuration', () => {
 
   test.each([
     ['a missing flag', (chain: Record<string, any>) => delete chain.flags.supports_bridge, 'flags.supports_bridge'],
-    ['an explorer format without its placeholder', (chain: Record<string, any>) => (chain.explorer.tx_url_format = 'https://x.test/tx/'), 'explorer.tx_url_format'],
+    [
+      'an explorer format without its placeholder',
+      (chain: Record<string, any>) => (chain.explorer.tx_url_format = 'https://x.test/tx/'),
+      'explorer.tx_url_format',
+    ],
     ['an uppercase id', (chain: Record<string, any>) => (chain.id = 'Ethereum'), 'id'],
     ['an EVM chain without chain id', (chain: Record<string, any>) => delete chain.evm_chain_id, 'evm_chain_id'],
   ])('refuses %s, naming the field', (_name, patch, field) => {
@@ -105,8 +111,15 @@ describe('chain registry', () => {
       evmChainId: '0',
       nativeFungibleId: 'sol',
       wrappedNativeFungibleId: '',
-      explorer: { name: 'Solscan', tokenUrlFormat: 'https://solscan.io/token/{ADDRESS}', txUrlFormat: 'https://solscan.io/tx/{HASH}', homeUrl: 'https://solscan.io' },
+      explorer: {
+        name: 'Solscan',
+        tokenUrlFormat: 'https://solscan.io/token/{ADDRESS}',
+        txUrlFormat: 'https://solscan.io/tx/{HASH}',
+        homeUrl: 'https://solscan.io',
+      },
     });
-    expect(registry.get(Network.NETWORK_TESTNET, 'solana-devnet')?.explorer?.tokenUrlFormat).toBe('https://explorer.solana.com/address/{ADDRESS}?cluster=devnet');
+    expect(registry.get(Network.NETWORK_TESTNET, 'solana-devnet')?.explorer?.tokenUrlFormat).toBe(
+      'https://explorer.solana.com/address/{ADDRESS}?cluster=devnet',
+    );
   });
 });

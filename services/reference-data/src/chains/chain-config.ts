@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 
 const flag = z.boolean();
-const urlFormat = (placeholder: string) =>
-  z.url().refine((value) => value.includes(placeholder), { message: `must contain the ${placeholder} placeholder` });
+const urlFormat = (placeholder: string) => z.url().refine((value) => value.includes(placeholder), { message: `must contain the ${placeholder} placeholder` });
 
 export const chainConfigSchema = z
   .object({

@@ -1,4 +1,11 @@
-import { startAccumulatingConsumer, startConsumer, topics as platformTopics, type createKafka, type MessageConsumer, type TopicSpec } from '@wallet-api/core/kafka';
+import {
+  startAccumulatingConsumer,
+  startConsumer,
+  topics as platformTopics,
+  type createKafka,
+  type MessageConsumer,
+  type TopicSpec,
+} from '@wallet-api/core/kafka';
 import type { ChangeVersions, SharedChangeTokens } from '@wallet-api/core/cache';
 import type { Logger } from '@wallet-api/core/logger';
 import type { ChainRollback, PoolEvent } from '@wallet-api/core/proto/events';
@@ -70,7 +77,10 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
             const since = Math.min(...events.map((event) => event.blockTimestamp));
             await versions.pricesChanged(
               prepareLookups &&
-                ((tokens) => prepareLookups(tokens).catch((error: unknown) => logger.warn({ err: error }, 'reading the stored prices ahead of their announcement failed; lookups will read them'))),
+                ((tokens) =>
+                  prepareLookups(tokens).catch((error: unknown) =>
+                    logger.warn({ err: error }, 'reading the stored prices ahead of their announcement failed; lookups will read them'),
+                  )),
               { since },
             );
             return durable;
@@ -99,7 +109,9 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
       const running = consumers;
       consumers = [];
       // What waits is stored now, so the consumers' last commits do not wait for its delay.
-      await options.rows?.close().catch((error: unknown) => logger.error({ err: error }, 'storing the waiting price rows failed; they are read again from Kafka'));
+      await options.rows
+        ?.close()
+        .catch((error: unknown) => logger.error({ err: error }, 'storing the waiting price rows failed; they are read again from Kafka'));
       await Promise.all(running.map((consumer) => consumer.stop()));
     },
   };

@@ -33,7 +33,11 @@ const evmAddress = /^0x[0-9a-f]{40}$/;
  * verified tokens grouped across chains, each chain's native asset grouped across the chains that
  * carry it, and any other fungible token as a fungible of its own.
  */
-export function createChartedFungibles(options: { chains: readonly ChainConfig[]; registry: Registry; tokens: Pick<TokenCatalog, 'getTokens'> }): ChartedFungibles {
+export function createChartedFungibles(options: {
+  chains: readonly ChainConfig[];
+  registry: Registry;
+  tokens: Pick<TokenCatalog, 'getTokens'>;
+}): ChartedFungibles {
   const { registry } = options;
   const chains = new Map(options.chains.map((chain) => [chain.id, chain]));
   /** An address as its chain writes it: EVM lowercase, a Solana mint as given (case-sensitive). */
@@ -43,9 +47,13 @@ export function createChartedFungibles(options: { chains: readonly ChainConfig[]
     const onNetwork = (chainId: string) => chains.get(chainId)?.network === network;
     const verified = registry.fungible(fungibleId);
     if (verified) {
-      const listed = verified.implementations.filter((ref) => onNetwork(ref.chain_id)).map((ref) => ({ chainId: ref.chain_id, address: addressOn(ref.chain_id, ref.address) }));
+      const listed = verified.implementations
+        .filter((ref) => onNetwork(ref.chain_id))
+        .map((ref) => ({ chainId: ref.chain_id, address: addressOn(ref.chain_id, ref.address) }));
       const erc20 = new Set(
-        (await options.tokens.getTokens(listed)).filter((info) => info.interface === TokenInterface.TOKEN_INTERFACE_ERC20).map((info) => `${info.chainId}:${info.address}`),
+        (await options.tokens.getTokens(listed))
+          .filter((info) => info.interface === TokenInterface.TOKEN_INTERFACE_ERC20)
+          .map((info) => `${info.chainId}:${info.address}`),
       );
       const implementations = listed.filter((ref) => erc20.has(`${ref.chainId}:${ref.address}`));
       return implementations.length === 0 ? undefined : { id: verified.fungible_id, implementations };
@@ -59,14 +67,17 @@ export function createChartedFungibles(options: { chains: readonly ChainConfig[]
     async byImplementation(chainId, input, network) {
       const chain = chains.get(chainId);
       if (!chain || chain.network !== network) {
-        throw invalidArgument(`parameter implementation: chain ${chainId} is not a supported ${network === 'testnet' ? 'testnet (X-Env: testnet)' : 'mainnet'} chain`);
+        throw invalidArgument(
+          `parameter implementation: chain ${chainId} is not a supported ${network === 'testnet' ? 'testnet (X-Env: testnet)' : 'mainnet'} chain`,
+        );
       }
       const trimmed = input.trim();
       if (trimmed === '') return byId(chain.native_fungible_id, network);
       // Solana mints are base58 and case-sensitive; EVM addresses are compared in lower case.
       const address = addressOn(chainId, trimmed);
       const valid = chain.family === 'solana' ? isSolanaAddress(address) : evmAddress.test(address);
-      if (!valid) throw invalidArgument(`parameter implementation: ${input} is not a valid ${chain.family === 'solana' ? 'Solana' : 'EVM'} address on chain ${chainId}`);
+      if (!valid)
+        throw invalidArgument(`parameter implementation: ${input} is not a valid ${chain.family === 'solana' ? 'Solana' : 'EVM'} address on chain ${chainId}`);
       const verified = registry.verifiedToken(chainId, address);
       if (verified) return byId(verified.fungibleId, network);
       const [info] = await options.tokens.getTokens([{ chainId, address }]);

@@ -82,7 +82,9 @@ export function createFungibleCharts(options: FungibleChartsOptions): FungibleCh
   async function historyStart(fungible: ChartedFungible): Promise<number | undefined> {
     const priced = fungible.implementations.flatMap((ref) => {
       const pricing = registry.pricing(ref.chainId);
-      return pricing ? [{ chainId: ref.chainId, token: ref.address === '' ? pricing.wrapped_native : ref.address, stable: pricing.usd_stablecoins.includes(ref.address) }] : [];
+      return pricing
+        ? [{ chainId: ref.chainId, token: ref.address === '' ? pricing.wrapped_native : ref.address, stable: pricing.usd_stablecoins.includes(ref.address) }]
+        : [];
     });
     const chainIds = [...new Set(priced.map((ref) => ref.chainId))];
     if (priced.some((ref) => ref.stable)) return options.firstPrices.firstDayMark(chainIds);
@@ -102,7 +104,13 @@ export function createFungibleCharts(options: FungibleChartsOptions): FungibleCh
   }
 
   /** The prices of the window's points: those `kept` had and no move since touched, the rest from the oracle. */
-  async function priceWindow(request: FungibleChartRequest, window: ChartWindow, tokens: SharedChangeTokens, kept: KeptChart | undefined, nowSeconds: number): Promise<Map<number, number | undefined>> {
+  async function priceWindow(
+    request: FungibleChartRequest,
+    window: ChartWindow,
+    tokens: SharedChangeTokens,
+    kept: KeptChart | undefined,
+    nowSeconds: number,
+  ): Promise<Map<number, number | undefined>> {
     const carried = new Map<number, number | undefined>();
     if (kept && kept.tokens.everything === tokens.everything) {
       const since = kept.tokens.prices === tokens.prices ? Infinity : await versions.pricesMovedSince(kept.tokens.prices);

@@ -101,7 +101,9 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
       native: false,
       implementations: implementations.map((ref) => ({ chainId: ref.chain_id, address: ref.address })),
       assetClass: classified ? (entry.asset_class ?? '') : '',
-      nonCirculatingHolders: entry.non_circulating_holders.filter((holder) => implementations.some((ref) => ref.chain_id === holder.chain_id)).map((holder) => ({ chainId: holder.chain_id, address: holder.address })),
+      nonCirculatingHolders: entry.non_circulating_holders
+        .filter((holder) => implementations.some((ref) => ref.chain_id === holder.chain_id))
+        .map((holder) => ({ chainId: holder.chain_id, address: holder.address })),
     };
   }
 
@@ -131,7 +133,9 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
       const spec = verifiedSpec(id, onNetwork, classified) ?? nativeSpec(id, onNetwork);
       if (spec && !specs.has(spec.id)) specs.set(spec.id, spec);
     }
-    const unverified = request.implementations.filter((ref) => ref.address.trim() !== '' && !registry.verifiedToken(ref.chainId, addressOn(ref.chainId, ref.address)));
+    const unverified = request.implementations.filter(
+      (ref) => ref.address.trim() !== '' && !registry.verifiedToken(ref.chainId, addressOn(ref.chainId, ref.address)),
+    );
     const infos = await options.tokens.getTokens(unverified);
     const unverifiedInfo = new Map(infos.map((info) => [`${info.chainId}:${info.address}`, info]));
     for (const ref of request.implementations) {
@@ -177,7 +181,9 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
     const specs = resolved
       .map((spec) => ({
         ...spec,
-        implementations: spec.native ? spec.implementations : spec.implementations.filter((ref) => infoOf.get(`${ref.chainId}:${ref.address}`)?.interface === TokenInterface.TOKEN_INTERFACE_ERC20),
+        implementations: spec.native
+          ? spec.implementations
+          : spec.implementations.filter((ref) => infoOf.get(`${ref.chainId}:${ref.address}`)?.interface === TokenInterface.TOKEN_INTERFACE_ERC20),
       }))
       .filter((spec) => spec.implementations.length > 0);
     if (specs.length === 0) return [];
@@ -207,13 +213,22 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
         specs.map(async (spec) => {
           if (spec.native) return undefined;
           const [totals, held] = await Promise.all([
-            Promise.all(spec.implementations.map(async (ref) => whole(await atHead(`supply:${ref.chainId}:${ref.address}`, () => options.supply.totalSupply(ref.chainId, ref.address)), decimals(ref)))),
+            Promise.all(
+              spec.implementations.map(async (ref) =>
+                whole(await atHead(`supply:${ref.chainId}:${ref.address}`, () => options.supply.totalSupply(ref.chainId, ref.address)), decimals(ref)),
+              ),
+            ),
             Promise.all(
               spec.nonCirculatingHolders.flatMap((holder) =>
                 spec.implementations
                   .filter((ref) => ref.chainId === holder.chainId)
                   .map(async (ref) =>
-                    whole(await atHead(`balance:${ref.chainId}:${ref.address}:${holder.address}`, () => options.supply.balanceOf(ref.chainId, ref.address, holder.address)), decimals(ref)),
+                    whole(
+                      await atHead(`balance:${ref.chainId}:${ref.address}:${holder.address}`, () =>
+                        options.supply.balanceOf(ref.chainId, ref.address, holder.address),
+                      ),
+                      decimals(ref),
+                    ),
                   ),
               ),
             ),
@@ -237,14 +252,20 @@ export function createFungibleCatalog(options: FungibleCatalogOptions): Fungible
       const supply = supplies[index];
       const volumeUsd = spec.native ? undefined : spec.implementations.reduce((sum, ref) => sum + (volumes.get(`${ref.chainId}:${ref.address}`) ?? 0), 0);
       const implementationVolumes = new Map<string, number>();
-      if (!spec.native && usdUnit !== undefined) for (const ref of spec.implementations) implementationVolumes.set(`${ref.chainId}:${ref.address}`, (volumes.get(`${ref.chainId}:${ref.address}`) ?? 0) * usdUnit);
+      if (!spec.native && usdUnit !== undefined)
+        for (const ref of spec.implementations)
+          implementationVolumes.set(`${ref.chainId}:${ref.address}`, (volumes.get(`${ref.chainId}:${ref.address}`) ?? 0) * usdUnit);
       const fungible: Fungible = {
         id: spec.id,
         name: spec.name,
         symbol: spec.symbol,
         iconUrl: spec.iconUrl,
         verified: spec.verified,
-        implementations: spec.implementations.map((ref) => ({ chainId: ref.chainId, address: ref.address, decimals: spec.native ? chains.get(ref.chainId)!.native.decimals : decimals(ref) })),
+        implementations: spec.implementations.map((ref) => ({
+          chainId: ref.chainId,
+          address: ref.address,
+          decimals: spec.native ? chains.get(ref.chainId)!.native.decimals : decimals(ref),
+        })),
         marketData: {
           ...(price === undefined ? {} : { price }),
           ...(supply ? { totalSupply: supply.total, circulatingSupply: supply.circulating } : {}),

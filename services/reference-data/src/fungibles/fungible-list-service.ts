@@ -23,11 +23,20 @@ export function createFungibleListFor(options: {
   /** How often the search index and the ranking are rebuilt (default 60 s each). */
   refreshMs?: number;
 }): FungibleList {
-  const clients = new Map<string, PublicClient>(options.chains.filter((chain) => chain.family === 'evm').map((chain) => [chain.id, createRpcClient(chain.rpc.url)]));
+  const clients = new Map<string, PublicClient>(
+    options.chains.filter((chain) => chain.family === 'evm').map((chain) => [chain.id, createRpcClient(chain.rpc.url)]),
+  );
   const refresh = options.refreshMs === undefined ? {} : { refreshMs: options.refreshMs };
   return createFungibleList({
     chains: options.chains,
-    sources: createFungibleSources({ chains: options.chains, registryConfig: options.registryConfig, registry: options.registry, tokens: createListedTokenStore(options.prisma), logger: options.logger, ...refresh }),
+    sources: createFungibleSources({
+      chains: options.chains,
+      registryConfig: options.registryConfig,
+      registry: options.registry,
+      tokens: createListedTokenStore(options.prisma),
+      logger: options.logger,
+      ...refresh,
+    }),
     catalog: options.catalog,
     ranking: createMarketRanking({ catalog: options.catalog, logger: options.logger, ...refresh }),
     deployments: createDeploymentDates(clients),

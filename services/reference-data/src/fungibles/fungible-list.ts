@@ -6,7 +6,7 @@ import type { ChainConfig } from '../chains/chain-config.js';
 import type { Currency } from '../prices/currencies.js';
 import type { DeploymentDates } from './deployment-dates.js';
 import type { FungibleCatalog } from './fungible-catalog.js';
-import { canonicalAddress, MatchTier, type IndexedFungible } from './fungible-search-index.js';
+import { canonicalAddress, type MatchTier, type IndexedFungible } from './fungible-search-index.js';
 import type { FungibleSources } from './fungible-sources.js';
 import type { MarketKeys, MarketRanking } from './market-ranking.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
@@ -31,7 +31,13 @@ export interface ListQuery {
 export interface FungibleList {
   list(query: ListQuery): Promise<{ fungibles: ListedFungible[]; nextCursor: string }>;
   /** One fungible by id or by implementation (address '' for the native asset); undefined when none. */
-  get(request: { network: Network; currency: Currency; addons: readonly string[]; fungibleId?: string; implementation?: TokenRef }): Promise<ListedFungible | undefined>;
+  get(request: {
+    network: Network;
+    currency: Currency;
+    addons: readonly string[];
+    fungibleId?: string;
+    implementation?: TokenRef;
+  }): Promise<ListedFungible | undefined>;
 }
 
 export interface FungibleListOptions {
@@ -71,7 +77,10 @@ export function createFungibleList(options: FungibleListOptions): FungibleList {
   }
 
   /** Adds per-implementation volume and deployment date to the catalog's fungibles, in the order of `wanted`. */
-  async function describe(wanted: readonly IndexedFungible[], request: { network: Network; currency: Currency; addons: readonly string[] }): Promise<ListedFungible[]> {
+  async function describe(
+    wanted: readonly IndexedFungible[],
+    request: { network: Network; currency: Currency; addons: readonly string[] },
+  ): Promise<ListedFungible[]> {
     if (wanted.length === 0) return [];
     const described = await options.catalog.describe({
       network: request.network,
@@ -92,8 +101,16 @@ export function createFungibleList(options: FungibleListOptions): FungibleList {
               entry.fungible.implementations.map(async (implementation): Promise<ImplementationMarket> => {
                 const volume = entry.implementationVolumes.get(`${implementation.chainId}:${implementation.address}`);
                 // A chain that does not answer leaves the date out of this answer rather than failing the page; it is searched again next time.
-                const deployment = implementation.address === '' ? undefined : await options.deployments.deployment(implementation.chainId, implementation.address).catch(() => undefined);
-                return { chainId: implementation.chainId, address: implementation.address, ...(volume === undefined ? {} : { volume1d: volume }), deploymentDate: deployment?.date ?? '' };
+                const deployment =
+                  implementation.address === ''
+                    ? undefined
+                    : await options.deployments.deployment(implementation.chainId, implementation.address).catch(() => undefined);
+                return {
+                  chainId: implementation.chainId,
+                  address: implementation.address,
+                  ...(volume === undefined ? {} : { volume1d: volume }),
+                  deploymentDate: deployment?.date ?? '',
+                };
               }),
             ),
           }))(),
@@ -121,9 +138,11 @@ export function createFungibleList(options: FungibleListOptions): FungibleList {
         keep(query.fungibleImplementations.flatMap((ref) => index.byImplementation(ref.chainId, addressOn(ref.chainId, ref.address))?.id ?? []));
       }
       if (query.implementationAddress !== '') keep(index.byAddress(canonicalAddress(query.implementationAddress.trim())).map((fungible) => fungible.id));
-      if (query.implementationChainId !== '') candidates = candidates.filter((fungible) => fungible.implementations.some((ref) => ref.chainId === query.implementationChainId));
+      if (query.implementationChainId !== '')
+        candidates = candidates.filter((fungible) => fungible.implementations.some((ref) => ref.chainId === query.implementationChainId));
       if (query.hasAssetClass) candidates = candidates.filter((fungible) => fungible.assetClass !== undefined);
-      if (query.assetClasses.length > 0) candidates = candidates.filter((fungible) => fungible.assetClass !== undefined && query.assetClasses.includes(fungible.assetClass));
+      if (query.assetClasses.length > 0)
+        candidates = candidates.filter((fungible) => fungible.assetClass !== undefined && query.assetClasses.includes(fungible.assetClass));
       const tiers = new Map<string, MatchTier>();
       if (query.searchQuery !== '') {
         for (const match of index.search(query.searchQuery)) tiers.set(match.fungible.id, match.tier);
@@ -160,7 +179,15 @@ export function createFungibleList(options: FungibleListOptions): FungibleList {
         const index = await options.sources.index();
         const address = addressOn(ref.chainId, ref.address);
         // A token not in the index yet (first seen now) is described all the same: the catalog reads it from its chain.
-        const wanted = index.byImplementation(ref.chainId, address) ?? { id: derivedFungibleId(ref.chainId, address), name: '', symbol: '', verified: false, native: false, implementations: [{ chainId: ref.chainId, address }], assetClass: undefined };
+        const wanted = index.byImplementation(ref.chainId, address) ?? {
+          id: derivedFungibleId(ref.chainId, address),
+          name: '',
+          symbol: '',
+          verified: false,
+          native: false,
+          implementations: [{ chainId: ref.chainId, address }],
+          assetClass: undefined,
+        };
         const [found] = await describe(onNetwork([wanted], request.network), request);
         return found;
       }

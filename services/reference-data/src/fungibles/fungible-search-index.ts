@@ -55,7 +55,8 @@ function lowerBound(sorted: readonly Keyed[], key: string): number {
 
 /** Calls `visit` with the key and entry of every key starting with `prefix` (a sorted run found by binary search). */
 function forPrefix(sorted: readonly Keyed[], prefix: string, visit: (key: string, entry: number) => void): void {
-  for (let index = lowerBound(sorted, prefix); index < sorted.length && sorted[index]![0].startsWith(prefix); index++) visit(sorted[index]![0], sorted[index]![1]);
+  for (let index = lowerBound(sorted, prefix); index < sorted.length && sorted[index]![0].startsWith(prefix); index++)
+    visit(sorted[index]![0], sorted[index]![1]);
 }
 
 /** Substrings past the prefixes are searched from this many characters on: shorter ones match nearly everything. */

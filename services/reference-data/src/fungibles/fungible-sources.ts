@@ -40,19 +40,44 @@ export async function readFungibles(options: Omit<FungibleSourcesOptions, 'logge
       .filter((ref) => configured.has(ref.chain_id) && !registry.isListedSpam(ref.chain_id, ref.address))
       .map((ref) => ({ chainId: ref.chain_id, address: canonicalAddress(ref.address) }));
     if (implementations.length === 0) continue;
-    fungibles.push({ id: token.fungible_id, name: token.name, symbol: token.symbol, verified: true, native: false, implementations, assetClass: token.asset_class ?? undefined });
+    fungibles.push({
+      id: token.fungible_id,
+      name: token.name,
+      symbol: token.symbol,
+      verified: true,
+      native: false,
+      implementations,
+      assetClass: token.asset_class ?? undefined,
+    });
   }
   const natives = new Map<string, IndexedFungible>();
   for (const chain of chains) {
     const known = natives.get(chain.native_fungible_id);
     if (known) known.implementations.push({ chainId: chain.id, address: '' });
-    else natives.set(chain.native_fungible_id, { id: chain.native_fungible_id, name: chain.native.name, symbol: chain.native.symbol, verified: true, native: true, implementations: [{ chainId: chain.id, address: '' }], assetClass: undefined });
+    else
+      natives.set(chain.native_fungible_id, {
+        id: chain.native_fungible_id,
+        name: chain.native.name,
+        symbol: chain.native.symbol,
+        verified: true,
+        native: true,
+        implementations: [{ chainId: chain.id, address: '' }],
+        assetClass: undefined,
+      });
   }
   fungibles.push(...natives.values());
   for (const token of await options.tokens.fungibleTokens([...configured], options.maxTokens ?? 200_000)) {
     if (registry.verifiedToken(token.chainId, token.address)) continue;
     if (isSpamToken(token, registry, nativeSymbols)) continue;
-    fungibles.push({ id: derivedFungibleId(token.chainId, token.address), name: token.name, symbol: token.symbol, verified: false, native: false, implementations: [{ chainId: token.chainId, address: token.address }], assetClass: undefined });
+    fungibles.push({
+      id: derivedFungibleId(token.chainId, token.address),
+      name: token.name,
+      symbol: token.symbol,
+      verified: false,
+      native: false,
+      implementations: [{ chainId: token.chainId, address: token.address }],
+      assetClass: undefined,
+    });
   }
   return fungibles;
 }
@@ -80,7 +105,8 @@ export function createFungibleSources(options: FungibleSourcesOptions): Fungible
   return {
     async index() {
       if (!current) return build();
-      if (current.builtAt + refreshMs <= now()) build().catch((error: unknown) => options.logger.warn({ err: error }, 'fungibles: rebuilding the search index failed'));
+      if (current.builtAt + refreshMs <= now())
+        build().catch((error: unknown) => options.logger.warn({ err: error }, 'fungibles: rebuilding the search index failed'));
       return current.index;
     },
   };

@@ -1,4 +1,4 @@
-import { Network } from '@wallet-api/core/proto/common';
+import type { Network } from '@wallet-api/core/proto/common';
 import type { TokenRef } from '@wallet-api/core/proto/reference_data';
 import type { Logger } from '@wallet-api/core/logger';
 import type { FungibleCatalog } from './fungible-catalog.js';

@@ -41,7 +41,9 @@ export function createTokenSupply(
       if (rpc) {
         // A Solana wallet holds a mint in any number of token accounts (its associated one and others).
         return read(chainId, async () => {
-          const { value } = await rpc.getTokenAccountsByOwner(address(holder), { mint: address(token) }, { encoding: 'jsonParsed', commitment: 'confirmed' }).send();
+          const { value } = await rpc
+            .getTokenAccountsByOwner(address(holder), { mint: address(token) }, { encoding: 'jsonParsed', commitment: 'confirmed' })
+            .send();
           return value.reduce((sum, account) => sum + BigInt(account.account.data.parsed.info.tokenAmount.amount), 0n);
         });
       }

@@ -19,7 +19,7 @@ describe('classicFromGasPrices', () => {
     expect(classicFromGasPrices([50n, 10n, 40n, 20n, 30n], 999n)).toEqual({ type: 'classic', prices: { slow: 10n, standard: 20n, fast: 30n, rapid: 50n } });
   });
 
-  test('no transactions: the node\'s gas price for every speed', () => {
+  test("no transactions: the node's gas price for every speed", () => {
     expect(classicFromGasPrices([], 7n)).toEqual({ type: 'classic', prices: { slow: 7n, standard: 7n, fast: 7n, rapid: 7n } });
   });
 });

@@ -17,6 +17,8 @@ export function nearestRank(sorted: readonly bigint[], percentile: number): bigi
  */
 export function classicFromGasPrices(paid: readonly bigint[], fallback: bigint): GasInfo {
   const sorted = [...paid].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const prices = Object.fromEntries(gasSpeeds.map((speed): [GasSpeed, bigint] => [speed, sorted.length === 0 ? fallback : nearestRank(sorted, speedPercentiles[speed])]));
+  const prices = Object.fromEntries(
+    gasSpeeds.map((speed): [GasSpeed, bigint] => [speed, sorted.length === 0 ? fallback : nearestRank(sorted, speedPercentiles[speed])]),
+  );
   return { type: 'classic', prices: prices as Record<GasSpeed, bigint> };
 }

@@ -18,7 +18,7 @@ describe('eip1559FromFeeHistory', () => {
     expect(rewardPercentiles).toEqual([10, 30, 60, 90]);
   });
 
-  test('base fee is the next block\'s; each speed the median of its column over non-empty blocks; max = 2 x base + priority', () => {
+  test("base fee is the next block's; each speed the median of its column over non-empty blocks; max = 2 x base + priority", () => {
     const info = eip1559FromFeeHistory(
       {
         baseFeePerGas: [100n, 110n, 120n, 130n, 125n],

@@ -19,9 +19,7 @@ export interface Eip1559Speed {
   estimationSeconds: number;
 }
 
-export type GasInfo =
-  | { type: 'eip1559'; baseFee: bigint; speeds: Record<GasSpeed, Eip1559Speed> }
-  | { type: 'classic'; prices: Record<GasSpeed, bigint> };
+export type GasInfo = { type: 'eip1559'; baseFee: bigint; speeds: Record<GasSpeed, Eip1559Speed> } | { type: 'classic'; prices: Record<GasSpeed, bigint> };
 
 /** A chain's gas prices as of one block, wei throughout. */
 export type GasSnapshot = GasInfo & {

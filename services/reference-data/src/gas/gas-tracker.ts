@@ -57,7 +57,11 @@ export function createGasTracker(options: GasTrackerOptions): GasTracker {
     const missing: bigint[] = [];
     for (let number = first; number <= head; number++) if (!paidByBlock.has(number)) missing.push(number);
     const blocks = await Promise.all(missing.map((blockNumber) => client.getBlock({ blockNumber, includeTransactions: true })));
-    for (const block of blocks) paidByBlock.set(block.number, block.transactions.map((transaction) => transaction.gasPrice ?? 0n));
+    for (const block of blocks)
+      paidByBlock.set(
+        block.number,
+        block.transactions.map((transaction) => transaction.gasPrice ?? 0n),
+      );
     const paid = [...paidByBlock.values()].flat();
     return classicFromGasPrices(paid, paid.length === 0 ? await client.getGasPrice() : 0n);
   }

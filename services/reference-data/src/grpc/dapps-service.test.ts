@@ -73,7 +73,10 @@ describe('dappPage', () => {
   test.each([
     [{ pageSize: 101, pageAfter: '' }, 'parameter page[size]: must be an integer from 1 to 100'],
     [{ pageSize: 10, pageAfter: 'not a cursor' }, 'parameter page[after]: is not a cursor this endpoint returned (follow links.next)'],
-    [{ pageSize: 10, pageAfter: Buffer.from('other:alpha').toString('base64url') }, 'parameter page[after]: is not a cursor this endpoint returned (follow links.next)'],
+    [
+      { pageSize: 10, pageAfter: Buffer.from('other:alpha').toString('base64url') },
+      'parameter page[after]: is not a cursor this endpoint returned (follow links.next)',
+    ],
   ])('refuses %j', (request, detail) => {
     expect(refusal(() => dappPage(dapps, { dappIds: [], ...request }))).toBe(detail);
   });

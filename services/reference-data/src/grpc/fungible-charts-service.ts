@@ -22,7 +22,12 @@ export function fungibleChartsServiceOver(options: {
   if (!domain.prices) throw new Error('fungible charts need the price oracle');
   return fungibleChartsService({
     fungibles: createChartedFungibles({ chains: options.chains, registry: domain.registry, tokens: domain.tokens }),
-    charts: createFungibleCharts({ oracle: domain.prices, registry: domain.registry, firstPrices: createFirstPriceStore(options.clickhouse), versions: options.versions }),
+    charts: createFungibleCharts({
+      oracle: domain.prices,
+      registry: domain.registry,
+      firstPrices: createFirstPriceStore(options.clickhouse),
+      versions: options.versions,
+    }),
   });
 }
 
@@ -39,7 +44,9 @@ export function fungibleChartsService(options: { fungibles: ChartedFungibles; ch
         ? await options.fungibles.byId(request.fungibleId, network)
         : await options.fungibles.byImplementation(request.implementationChainId, request.implementationAddress, network);
       if (!fungible) {
-        const named = byId ? `fungible ${request.fungibleId}` : `implementation ${request.implementationChainId}${request.implementationAddress ? `:${request.implementationAddress}` : ''}`;
+        const named = byId
+          ? `fungible ${request.fungibleId}`
+          : `implementation ${request.implementationChainId}${request.implementationAddress ? `:${request.implementationAddress}` : ''}`;
         throw notFound(`${named} is not a known fungible on ${network}`);
       }
       const chart = await options.charts.chart({ fungible, currency, period: request.period, network });

@@ -43,7 +43,11 @@ export function fungiblesService(list: FungibleList): ServiceRegistration {
         ...(request.implementation ? { implementation: request.implementation } : { fungibleId: request.fungibleId }),
       });
       if (!found) {
-        throw notFound(request.implementation ? `no fungible is implemented at ${request.implementation.chainId}:${request.implementation.address}` : `fungible ${request.fungibleId} is not known`);
+        throw notFound(
+          request.implementation
+            ? `no fungible is implemented at ${request.implementation.chainId}:${request.implementation.address}`
+            : `fungible ${request.fungibleId} is not known`,
+        );
       }
       return found;
     },

@@ -16,7 +16,11 @@ export function toGasPrice(snapshot: GasSnapshot): GasPrice {
   const common = { chainId: snapshot.chainId, updatedAt: String(snapshot.updatedAt), blockNumber: snapshot.blockNumber.toString() };
   if (snapshot.type === 'classic') {
     const { slow, standard, fast, rapid } = snapshot.prices;
-    return { ...common, gasType: GasType.GAS_TYPE_CLASSIC, classic: { slow: slow.toString(), standard: standard.toString(), fast: fast.toString(), rapid: rapid.toString() } };
+    return {
+      ...common,
+      gasType: GasType.GAS_TYPE_CLASSIC,
+      classic: { slow: slow.toString(), standard: standard.toString(), fast: fast.toString(), rapid: rapid.toString() },
+    };
   }
   const { slow, standard, fast, rapid } = snapshot.speeds;
   return {
@@ -40,7 +44,8 @@ export function gasService(chains: ChainRegistry, trackers: ReadonlyMap<string, 
       for (const chainId of request.chainIds) {
         const chain = listed.find((candidate) => candidate.id === chainId);
         if (!chain) throw invalidArgument(`parameter filter[chain_ids]: chain ${chainId} is not supported`);
-        if (chain.family !== ChainFamily.CHAIN_FAMILY_EVM || !trackers.has(chainId)) throw invalidArgument(`parameter filter[chain_ids]: chain ${chainId} has no gas prices`);
+        if (chain.family !== ChainFamily.CHAIN_FAMILY_EVM || !trackers.has(chainId))
+          throw invalidArgument(`parameter filter[chain_ids]: chain ${chainId} has no gas prices`);
       }
       for (const type of request.gasTypes) {
         if (type === GasType.GAS_TYPE_UNSPECIFIED) throw invalidArgument('parameter filter[gas_types]: each value must be one of classic, eip1559, optimistic');

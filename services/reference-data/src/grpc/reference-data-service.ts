@@ -97,9 +97,21 @@ export function referenceDataService(chains: ChainRegistry, domain?: ReferenceDa
       limit(request.queries.length, 'queries');
       const series = await prices.series(
         currency,
-        request.queries.map((query) => ({ chainId: query.token?.chainId ?? '', address: query.token?.address ?? '', from: query.from, to: query.to, maxSteps: Math.min(query.maxSteps || maxSeriesSteps, maxSeriesSteps) })),
+        request.queries.map((query) => ({
+          chainId: query.token?.chainId ?? '',
+          address: query.token?.address ?? '',
+          from: query.from,
+          to: query.to,
+          maxSteps: Math.min(query.maxSteps || maxSeriesSteps, maxSeriesSteps),
+        })),
       );
-      return { series: series.map((steps) => (steps === undefined ? { stepwise: false, times: [], prices: [] } : { stepwise: true, times: steps.times, prices: steps.prices.map((price) => price ?? NaN) })) };
+      return {
+        series: series.map((steps) =>
+          steps === undefined
+            ? { stepwise: false, times: [], prices: [] }
+            : { stepwise: true, times: steps.times, prices: steps.prices.map((price) => price ?? NaN) },
+        ),
+      };
     },
     async getFungibles(request) {
       const { fungibles } = pricing();

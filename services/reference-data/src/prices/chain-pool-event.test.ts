@@ -52,7 +52,9 @@ describe('pool event messages', () => {
   });
 
   test('group into blocks by hash, so a second block at the same height (a new branch) is a block of its own', () => {
-    const events = [message(), message({ logIndex: 4 }), message({ blockHash: '0xBB' }), message({ blockNumber: '11', blockHash: '0xCC' })].map((event) => fromPoolEvent(event)!);
+    const events = [message(), message({ logIndex: 4 }), message({ blockHash: '0xBB' }), message({ blockNumber: '11', blockHash: '0xCC' })].map(
+      (event) => fromPoolEvent(event)!,
+    );
     expect(groupByBlock(events).map((block) => [block.number, block.hash, block.events.map((event) => event.logIndex)])).toEqual([
       [10n, '0xaa', [3, 4]],
       [10n, '0xbb', [3]],

@@ -3,7 +3,17 @@ import { price1Per0, quoteIn, type PoolState } from './pool-quote.js';
 const usdc = '0x00000000000000000000000000000000000000a1';
 const weth = '0x00000000000000000000000000000000000000b2';
 
-const v2 = (reserve0: bigint, reserve1: bigint): PoolState => ({ kind: 'v2', pool: '0xp', token0: usdc, token1: weth, decimals0: 6, decimals1: 18, reserve0, reserve1, sqrtPriceX96: 0n });
+const v2 = (reserve0: bigint, reserve1: bigint): PoolState => ({
+  kind: 'v2',
+  pool: '0xp',
+  token0: usdc,
+  token1: weth,
+  decimals0: 6,
+  decimals1: 18,
+  reserve0,
+  reserve1,
+  sqrtPriceX96: 0n,
+});
 
 describe('pool quotes', () => {
   test.each([

@@ -11,7 +11,17 @@ const units = (amount: number, decimals: number) => BigInt(Math.round(amount * 1
 
 /** A V2 pair holding `amount0` and `amount1` whole units. */
 function pair(pool: string, token0: string, token1: string, amount0: number, amount1: number, decimals: [number, number] = [18, 18]): PoolState {
-  return { kind: 'v2', pool, token0, token1, decimals0: decimals[0], decimals1: decimals[1], reserve0: units(amount0, decimals[0]), reserve1: units(amount1, decimals[1]), sqrtPriceX96: 0n };
+  return {
+    kind: 'v2',
+    pool,
+    token0,
+    token1,
+    decimals0: decimals[0],
+    decimals1: decimals[1],
+    reserve0: units(amount0, decimals[0]),
+    reserve1: units(amount1, decimals[1]),
+    sqrtPriceX96: 0n,
+  };
 }
 
 /** The mean of V2 pairs' prices (quote USD over token) weighted by sqrt(token x quote USD), given [token, quote USD] per kept pair. */
@@ -43,14 +53,18 @@ describe('price book', () => {
       weightedMean([1_000, 3_000_000], [500, 1_650_000]),
     ],
     ['a pool just beyond the bound (3303) does not', [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 500, 1_651_500)], 3000],
-    ['a pool whose quote side is below half the threshold does not', [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', usdc, weth, 4_000, 1.3, [6, 18])], 3000],
+    [
+      'a pool whose quote side is below half the threshold does not',
+      [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', usdc, weth, 4_000, 1.3, [6, 18])],
+      3000,
+    ],
     [
       'a pool whose WETH, valued at the consensus, is below half the threshold does not, though its quote side is above',
       [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 1.6, 5_200)],
       3000,
     ],
     [
-      'the median follows the pools\' weight, not their count or their own valuations',
+      "the median follows the pools' weight, not their count or their own valuations",
       [pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]), pair('0x2', weth, dai, 400, 2_000_000), pair('0x3', weth, dai, 300, 1_500_000)],
       3000,
     ],
@@ -70,7 +84,7 @@ describe('price book', () => {
     expect([...book.prices().keys()]).toEqual([weth]);
   });
 
-  test('the deviation bound is the registry\'s', () => {
+  test("the deviation bound is the registry's", () => {
     const book = createPriceBook({ ...rules, maxDeviation: 0.2 });
     book.setPool(pair('0x1', usdc, weth, 3_000_000, 1_000, [6, 18]));
     book.setPool(pair('0x2', weth, dai, 500, 1_750_000)); // 3500: 16.7% off

@@ -31,13 +31,28 @@ function block(number: number, timestamp: number, reserves: [number, number], vo
   return { number: BigInt(number), hash: event.blockHash, timestamp, events: [event] };
 }
 
-const newFold = (): ChainFold => ({ book: createPriceBook({ usdStablecoins: new Set([usdc]), wrappedNative: weth, minLiquidityUsd: 0, maxDeviation: 0.1 }), head: undefined, recent: [], recentFloor: -1n });
+const newFold = (): ChainFold => ({
+  book: createPriceBook({ usdStablecoins: new Set([usdc]), wrappedNative: weth, minLiquidityUsd: 0, maxDeviation: 0.1 }),
+  head: undefined,
+  recent: [],
+  recentFloor: -1n,
+});
 const options: FoldOptions = { meta: () => ({ decimals0: 6, decimals1: 18 }), collapse: true, recentDepth: 3n };
 
 describe('price fold', () => {
-  test('a day\'s first block writes every price and a day mark; later changes keep a minute\'s last one', () => {
+  test("a day's first block writes every price and a day mark; later changes keep a minute's last one", () => {
     const fold = newFold();
-    const out = foldBlocks(fold, [block(1, day + 10, [3000, 1]), block(2, day + 20, [3100, 1]), block(3, day + 30, [3200, 1]), block(4, day + 70, [3300, 1]), block(5, day + 86_400, [3400, 1])], options);
+    const out = foldBlocks(
+      fold,
+      [
+        block(1, day + 10, [3000, 1]),
+        block(2, day + 20, [3100, 1]),
+        block(3, day + 30, [3200, 1]),
+        block(4, day + 70, [3300, 1]),
+        block(5, day + 86_400, [3400, 1]),
+      ],
+      options,
+    );
     expect(out.days).toEqual([
       { day: dayOf(day), timestamp: day + 10, blockNumber: 1n, blockHash: '0xh1' },
       { day: dayOf(day) + 1, timestamp: day + 86_400, blockNumber: 5n, blockHash: '0xh5' },
@@ -56,7 +71,11 @@ describe('price fold', () => {
   test('without collapsing, and with rows to rewrite, every change and every listed token gets its row', () => {
     const fold = newFold();
     foldBlocks(fold, [block(1, day + 10, [3000, 1])], options);
-    const out = foldBlocks(fold, [block(2, day + 20, [3000, 1]), block(3, day + 30, [3200, 1])], { ...options, collapse: false, rewrite: new Map([['0xh2', new Set([weth])]]) });
+    const out = foldBlocks(fold, [block(2, day + 20, [3000, 1]), block(3, day + 30, [3200, 1])], {
+      ...options,
+      collapse: false,
+      rewrite: new Map([['0xh2', new Set([weth])]]),
+    });
     expect(out.prices.map((row) => [row.blockNumber, row.price])).toEqual([
       [2n, 3000],
       [3n, 3200],
@@ -64,7 +83,7 @@ describe('price fold', () => {
     expect(out.days).toEqual([]);
   });
 
-  test('values each side of a swap at the token\'s price after the block; untrusted pools change nothing', () => {
+  test("values each side of a swap at the token's price after the block; untrusted pools change nothing", () => {
     const fold = newFold();
     const out = foldBlocks(fold, [block(1, day, [3000, 1], [600n * 10n ** 6n, 2n * 10n ** 17n])], options);
     expect(out.volumes.map((row) => [row.token, row.amount, row.valueUsd])).toEqual([

@@ -175,7 +175,16 @@ export function foldBlocks(fold: ChainFold, blocks: readonly PoolBlock[], option
         const price = fold.book.price(side.token);
         if (side.volume === 0n || price === undefined) continue;
         const amount = whole(side.volume, side.decimals);
-        out.volumes.push({ token: side.token, pool: event.pool, timestamp: block.timestamp, blockNumber: block.number, blockHash: block.hash, logIndex: event.logIndex, amount, valueUsd: amount * price });
+        out.volumes.push({
+          token: side.token,
+          pool: event.pool,
+          timestamp: block.timestamp,
+          blockNumber: block.number,
+          blockHash: block.hash,
+          logIndex: event.logIndex,
+          amount,
+          valueUsd: amount * price,
+        });
       }
     });
 

@@ -163,7 +163,12 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
       const from = since(key);
       const older = from === 0 ? [] : kept.get(key)!.rows.filter((row) => row.timestamp < from);
       const newestDay = index.get(chainId)?.days.at(-1);
-      const entry: DayRows = { rows: [...older, ...collapse(byKey.get(key) ?? [])], closed: newestDay !== undefined && day < newestDay, tokens, usedAt: kept.get(key)?.usedAt ?? Date.now() };
+      const entry: DayRows = {
+        rows: [...older, ...collapse(byKey.get(key) ?? [])],
+        closed: newestDay !== undefined && day < newestDay,
+        tokens,
+        usedAt: kept.get(key)?.usedAt ?? Date.now(),
+      };
       result.set(key, entry);
       // A read that a rollback overtook answers its own lookups but is not kept.
       if (daysUnder === tokens.everything) {
@@ -286,7 +291,10 @@ export function createPriceHistory(options: PriceHistoryOptions): PriceHistory {
         const last = chainMarks ? lastAtOrBelow(chainMarks.times, (time) => time, to) : -1;
         if (!chainMarks || last < 0) continue;
         // Before the chain's first mark nothing is priced; the mark itself is a change.
-        const first = Math.max(0, lastAtOrBelow(chainMarks.times, (time) => time, from));
+        const first = Math.max(
+          0,
+          lastAtOrBelow(chainMarks.times, (time) => time, from),
+        );
         if (!chainsDone.has(chainId)) {
           chainsDone.add(chainId);
           for (let at = first; at <= last; at++) if (within(chainMarks.times[at]!)) times.push(chainMarks.times[at]!);

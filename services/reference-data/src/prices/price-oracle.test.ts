@@ -27,9 +27,36 @@ const registry = createRegistry(
   parseRegistryConfig(
     {
       tokens: [
-        { fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'ethereum', address: ethereumUsdc }, { chain_id: 'base', address: baseUsdc }, { chain_id: 'solana', address: solanaUsdc }, { chain_id: 'solana-devnet', address: devnetUsdc }] },
-        { fungible_id: 'weth', symbol: 'WETH', name: 'Wrapped Ether', implementations: [{ chain_id: 'ethereum', address: ethereumWeth }, { chain_id: 'base', address: baseWeth }] },
-        { fungible_id: 'gov', symbol: 'GOV', name: 'Governance', implementations: [{ chain_id: 'ethereum', address: ethereumGov }, { chain_id: 'base', address: baseGov }, { chain_id: 'solana', address: solanaGov }] },
+        {
+          fungible_id: 'usdc',
+          symbol: 'USDC',
+          name: 'USD Coin',
+          implementations: [
+            { chain_id: 'ethereum', address: ethereumUsdc },
+            { chain_id: 'base', address: baseUsdc },
+            { chain_id: 'solana', address: solanaUsdc },
+            { chain_id: 'solana-devnet', address: devnetUsdc },
+          ],
+        },
+        {
+          fungible_id: 'weth',
+          symbol: 'WETH',
+          name: 'Wrapped Ether',
+          implementations: [
+            { chain_id: 'ethereum', address: ethereumWeth },
+            { chain_id: 'base', address: baseWeth },
+          ],
+        },
+        {
+          fungible_id: 'gov',
+          symbol: 'GOV',
+          name: 'Governance',
+          implementations: [
+            { chain_id: 'ethereum', address: ethereumGov },
+            { chain_id: 'base', address: baseGov },
+            { chain_id: 'solana', address: solanaGov },
+          ],
+        },
       ],
       pricing: {
         ethereum: { usd_stablecoins: [ethereumUsdc], wrapped_native: ethereumWeth, min_liquidity_usd: 1 },
@@ -86,7 +113,7 @@ describe('prices of Solana tokens: the one price of their fungible', () => {
     expect(inEth).toBeCloseTo(1 / 3_000);
   });
 
-  test('a Solana token of a market-priced fungible gets the consensus of the EVM chains\' pools, the EVM price exactly', async () => {
+  test("a Solana token of a market-priced fungible gets the consensus of the EVM chains' pools, the EVM price exactly", async () => {
     const lookups: PriceLookup[] = [];
     const [ethereum, base, solana] = await oracleWith(lookups).prices('usd', [now('ethereum', ethereumGov), now('base', baseGov), now('solana', solanaGov)]);
     expect(solana).toBe(ethereum);
@@ -98,13 +125,15 @@ describe('prices of Solana tokens: the one price of their fungible', () => {
   });
 
   test('without a priced implementation on its network there is no price: SOL, an unlisted mint, a testnet mint of a mainnet-priced fungible', async () => {
-    expect(await oracleWith().prices('usd', [now('solana', ''), now('solana', unlistedMint), now('solana-devnet', devnetUsdc), now('solana-devnet', ''), now('sepolia', '')])).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect(
+      await oracleWith().prices('usd', [
+        now('solana', ''),
+        now('solana', unlistedMint),
+        now('solana-devnet', devnetUsdc),
+        now('solana-devnet', ''),
+        now('sepolia', ''),
+      ]),
+    ).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
 
   test('SOL is priced only where the registry lists the sol fungible on a priced chain (a bridged SOL with trusted pools)', async () => {
@@ -120,7 +149,11 @@ describe('prices of Solana tokens: the one price of their fungible', () => {
     );
     chainPrices.set(`ethereum:${bridgedSol}`, { price: 150, depthUsd: 500_000 });
     try {
-      expect(await oracleWith([], withSol).prices('usd', [now('solana', ''), now('ethereum', bridgedSol), now('solana-devnet', '')])).toEqual([150, 150, undefined]);
+      expect(await oracleWith([], withSol).prices('usd', [now('solana', ''), now('ethereum', bridgedSol), now('solana-devnet', '')])).toEqual([
+        150,
+        150,
+        undefined,
+      ]);
     } finally {
       chainPrices.delete(`ethereum:${bridgedSol}`);
     }
@@ -135,12 +168,19 @@ describe('prices of Solana tokens: the one price of their fungible', () => {
       ['solana', solanaUsdc.toLowerCase(), 'a valid Solana address'],
       ['ethereum', solanaUsdc, 'a valid EVM address'],
     ] as const) {
-      await expect(oracle.prices('usd', [now(chainId, address)])).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, message: `token address ${address} should be ${rule}${rule.includes('Solana') ? ' (base58 mint address)' : ''}` });
+      await expect(oracle.prices('usd', [now(chainId, address)])).rejects.toMatchObject({
+        code: status.INVALID_ARGUMENT,
+        message: `token address ${address} should be ${rule}${rule.includes('Solana') ? ' (base58 mint address)' : ''}`,
+      });
     }
   });
 
   test('EVM tokens keep their prices (lowercased addresses, the native asset as its wrapped token)', async () => {
-    const [usdc, ether, sepolia] = await oracleWith().prices('usd', [now('ethereum', ethereumUsdc.toUpperCase().replace('0X', '0x')), now('ethereum', ''), now('sepolia', ethereumWeth)]);
+    const [usdc, ether, sepolia] = await oracleWith().prices('usd', [
+      now('ethereum', ethereumUsdc.toUpperCase().replace('0X', '0x')),
+      now('ethereum', ''),
+      now('sepolia', ethereumWeth),
+    ]);
     expect(usdc).toBe(1);
     // The consensus of both chains' WETH pools.
     expect(ether).toBeGreaterThan(3_000);
@@ -150,9 +190,11 @@ describe('prices of Solana tokens: the one price of their fungible', () => {
 });
 
 describe('price series', () => {
-  test('a vault share, priced by a chain read at each block, has no steps; a Solana token has its EVM fungible\'s', async () => {
+  test("a vault share, priced by a chain read at each block, has no steps; a Solana token has its EVM fungible's", async () => {
     const vault = '0x00000000000000000000000000000000000000f1';
-    const vaults = { composition: async (address: string) => (address === vault ? { kind: 'vault' as const, asset: ethereumUsdc } : { kind: 'market' as const }) } as unknown as DerivedTokens;
+    const vaults = {
+      composition: async (address: string) => (address === vault ? { kind: 'vault' as const, asset: ethereumUsdc } : { kind: 'market' as const }),
+    } as unknown as DerivedTokens;
     const oracle = oracleWith([], registry, new Map([['ethereum', vaults]]));
     const span = { from: 1_700_000_000, to: 1_700_086_400 };
     const [share, gov, solana, usdc] = await oracle.series('usd', [

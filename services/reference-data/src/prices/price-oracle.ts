@@ -130,7 +130,10 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
     const fungibleId = token === '' ? options.chains?.get(chainId)?.nativeFungibleId : registry.verifiedToken(chainId, token)?.fungibleId;
     const network = options.networks.get(chainId);
     const candidates = ((fungibleId && registry.fungible(fungibleId)?.implementations) || []).filter(
-      (implementation) => options.networks.get(implementation.chain_id) === network && registry.pricing(implementation.chain_id) !== undefined && evmAddress.test(implementation.address),
+      (implementation) =>
+        options.networks.get(implementation.chain_id) === network &&
+        registry.pricing(implementation.chain_id) !== undefined &&
+        evmAddress.test(implementation.address),
     );
     const stable = candidates.find((implementation) => registry.pricing(implementation.chain_id)!.usd_stablecoins.includes(implementation.address));
     const chosen = stable ?? candidates[0];
@@ -191,7 +194,11 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
     return tokens;
   }
 
-  async function pricesUnder(currency: Currency, queries: readonly PriceQuery[], tokens: Promise<SharedChangeTokens | undefined>): Promise<(number | undefined)[]> {
+  async function pricesUnder(
+    currency: Currency,
+    queries: readonly PriceQuery[],
+    tokens: Promise<SharedChangeTokens | undefined>,
+  ): Promise<(number | undefined)[]> {
     const rollbackEpoch = async () => (await tokens)?.everything;
     const headScope = options.heads ? tokens.then((inForce) => options.heads!.scope(inForce)) : undefined;
     headScope?.catch(() => undefined);
@@ -244,7 +251,9 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
       const token = address === '' ? rules.wrapped_native : address;
       const derived = options.derived.get(chainId);
       const composed = derived !== undefined && !rules.usd_stablecoins.includes(token);
-      if (composed) for (const ref of implementations(chainId, token)) for (const timestamp of timestamps) ahead.push({ chainId: ref.chainId, token: ref.token, timestamp: at(timestamp) });
+      if (composed)
+        for (const ref of implementations(chainId, token))
+          for (const timestamp of timestamps) ahead.push({ chainId: ref.chainId, token: ref.token, timestamp: at(timestamp) });
       const composition = composed ? await derived.composition(token) : { kind: 'market' as const };
       if (composition.kind === 'market') {
         const planned = marketPlanner(chainId, token);
@@ -291,7 +300,11 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
     const routing = [...byToken].map(([key, group]) => routeOf(group.chainId, group.address, group.timestamps).then((route) => [key, route] as const));
     if (ahead.length > 0) tokens.then((inForce) => options.history.pricesAt(ahead, inForce)).catch(() => undefined);
     const routes = new Map(await Promise.all(routing));
-    const plans = await settled(queries.map((query, index): Plan | Promise<Plan> => (tokenOf[index] === undefined ? { kind: 'fixed', usd: 1 } : routes.get(tokenOf[index])!(query.timestamp))));
+    const plans = await settled(
+      queries.map((query, index): Plan | Promise<Plan> =>
+        tokenOf[index] === undefined ? { kind: 'fixed', usd: 1 } : routes.get(tokenOf[index])!(query.timestamp),
+      ),
+    );
     const times = [...new Set(queries.map((query) => (query.timestamp === 0 ? latestTimestamp : query.timestamp)))];
     const currencyPricing = registry.pricing(currencyChainId);
     // The crypto currencies are the one price of ether and of the first priced bitcoin token.
@@ -315,7 +328,10 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         case 'fixed':
           return step.usd;
         case 'market':
-          return onePrice(step.lookups.map((index) => history[index]), step.maxDeviation);
+          return onePrice(
+            step.lookups.map((index) => history[index]),
+            step.maxDeviation,
+          );
         case 'lp':
         case 'vault':
           return composedUsd(step);
@@ -328,7 +344,9 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
           const [price0, price1] = await Promise.all([usdOf(step.token0), usdOf(step.token1)]);
           if (price0 === undefined || price1 === undefined) return undefined;
           const derived = options.derived.get(step.chainId)!;
-          const reserves = step.block ? await derived.lpReserves(step.pair, step.block) : await atHead(`lp:${step.chainId}:${step.pair}`, () => derived.lpReserves(step.pair));
+          const reserves = step.block
+            ? await derived.lpReserves(step.pair, step.block)
+            : await atHead(`lp:${step.chainId}:${step.pair}`, () => derived.lpReserves(step.pair));
           if (reserves.totalSupply === 0n) return undefined;
           const [d0, d1, dLp] = step.decimals;
           return (whole(reserves.reserve0, d0) * price0 + whole(reserves.reserve1, d1) * price1) / whole(reserves.totalSupply, dLp);
@@ -357,7 +375,12 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
     return usd.map((value, index) => {
       if (value === undefined) return undefined;
       const query = queries[index]!;
-      return convertUsd(value, currency, options.fx, crypto.get(query.timestamp === 0 ? latestTimestamp : query.timestamp) ?? { eth: undefined, btc: undefined });
+      return convertUsd(
+        value,
+        currency,
+        options.fx,
+        crypto.get(query.timestamp === 0 ? latestTimestamp : query.timestamp) ?? { eth: undefined, btc: undefined },
+      );
     });
   }
 
@@ -368,7 +391,8 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
       const tokens = readTokens();
       const asked = queries.map((query) => {
         if (!options.networks.has(query.chainId)) throw invalidArgument(`chain ${query.chainId} is not supported`);
-        if (!(query.from > 0 && query.from <= query.to)) throw invalidArgument(`price series from ${query.from} to ${query.to} should be unix seconds, from above 0 and at most to`);
+        if (!(query.from > 0 && query.from <= query.to))
+          throw invalidArgument(`price series from ${query.from} to ${query.to} should be unix seconds, from above 0 and at most to`);
         return { ...query, address: normalizedAddress(query.chainId, query.address) };
       });
       // An eth or btc answer divides by ether's or bitcoin's price at the same time: their steps are the series' too.
@@ -383,7 +407,13 @@ export function createPriceOracle(options: PriceOracleOptions): PriceOracle {
         asked.map(async (query, index) => {
           if (sources[index] === undefined) return undefined;
           // The series' first step is `from`: the changes after it may be one fewer than the steps asked for.
-          const changes = await options.history.changeTimes([...sources[index], ...currencySources], query.from, query.to, inForce, query.maxSteps ? query.maxSteps - 1 : undefined);
+          const changes = await options.history.changeTimes(
+            [...sources[index], ...currencySources],
+            query.from,
+            query.to,
+            inForce,
+            query.maxSteps ? query.maxSteps - 1 : undefined,
+          );
           return changes && [query.from, ...changes];
         }),
       );

@@ -133,7 +133,10 @@ export function createPriceTracker(options: PriceTrackerOptions): PriceTracker {
     if (again.length === 0) return;
     await resolveMetas(chainId, state, again);
     const blocks = groupByBlock(again);
-    const rewrite = await priceStore.tokensWithRowsAt(chainId, blocks.map((block) => block.hash));
+    const rewrite = await priceStore.tokensWithRowsAt(
+      chainId,
+      blocks.map((block) => block.hash),
+    );
     await priceStore.write(chainId, foldBlocks(fold, blocks, { meta: metaOf(state), collapse: false, rewrite, recentDepth }));
   }
 
@@ -142,7 +145,13 @@ export function createPriceTracker(options: PriceTrackerOptions): PriceTracker {
     const state = chainState(chainId);
     try {
       const fold = await load(chainId, state, rules);
-      const [stored, orphaned] = await Promise.all([eventStore.storedKeys(chainId, batch), eventStore.orphanedAmong(chainId, batch.map((event) => event.blockHash))]);
+      const [stored, orphaned] = await Promise.all([
+        eventStore.storedKeys(chainId, batch),
+        eventStore.orphanedAmong(
+          chainId,
+          batch.map((event) => event.blockHash),
+        ),
+      ]);
       // A consumer behind the indexer meets blocks whose rollback it has already handled: they never count.
       const fresh = batch.filter((event) => !stored.has(poolEventKey(event)) && !orphaned.has(event.blockHash));
       const blocks = groupByBlock(fresh);
@@ -179,7 +188,7 @@ export function createPriceTracker(options: PriceTrackerOptions): PriceTracker {
     const deadline = Date.now() + rollbackWaitMs;
     for (;;) {
       const fold = chainState(chainId).fold;
-      if (!fold || !fold.recent.some((block) => oldBranch.has(block.hash))) return true;
+      if (!fold?.recent.some((block) => oldBranch.has(block.hash))) return true;
       if (Date.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -102,7 +102,10 @@ export function recordingPricedTokens<S extends Pick<PriceStore, 'write'>>(store
   return {
     ...store,
     async write(chainId, rows) {
-      await priced.add(chainId, rows.prices.map((row) => row.token));
+      await priced.add(
+        chainId,
+        rows.prices.map((row) => row.token),
+      );
       await store.write(chainId, rows);
     },
   };

@@ -71,21 +71,23 @@ export const chainProtocolsSchema = z.object({
 export const defaultMaxDeviation = 0.1;
 
 /** What a chain's on-chain prices are routed to. */
-export const chainPricingSchema = z.object({
-  /** Tokens worth one US dollar by definition. */
-  usd_stablecoins: z.array(address).min(1),
-  /** Priced from its stablecoin pools first; the other tokens' pools against it route through it. */
-  wrapped_native: address,
-  /** The token(s) whose price is the `btc` currency, in order of preference. */
-  btc: z.array(address).default([]),
-  /** A pool holding less than this (both sides, in USD) sets no price. */
-  min_liquidity_usd: z.number().nonnegative(),
-  /** A pool whose price is further than this (relative) from its pools' depth-weighted median sets no price. */
-  max_deviation: z.number().positive().default(defaultMaxDeviation),
-}).refine((pricing) => !pricing.usd_stablecoins.includes(pricing.wrapped_native), {
-  message: 'the wrapped native token cannot be a USD stablecoin',
-  path: ['wrapped_native'],
-});
+export const chainPricingSchema = z
+  .object({
+    /** Tokens worth one US dollar by definition. */
+    usd_stablecoins: z.array(address).min(1),
+    /** Priced from its stablecoin pools first; the other tokens' pools against it route through it. */
+    wrapped_native: address,
+    /** The token(s) whose price is the `btc` currency, in order of preference. */
+    btc: z.array(address).default([]),
+    /** A pool holding less than this (both sides, in USD) sets no price. */
+    min_liquidity_usd: z.number().nonnegative(),
+    /** A pool whose price is further than this (relative) from its pools' depth-weighted median sets no price. */
+    max_deviation: z.number().positive().default(defaultMaxDeviation),
+  })
+  .refine((pricing) => !pricing.usd_stablecoins.includes(pricing.wrapped_native), {
+    message: 'the wrapped native token cannot be a USD stablecoin',
+    path: ['wrapped_native'],
+  });
 
 export const registryFileSchema = z.object({
   dapps: z.array(dappConfigSchema).default([]),
@@ -173,7 +175,10 @@ export function mergeRegistries(registries: readonly RegistryConfig[]): Registry
 
 /** `REGISTRY_PATHS`: comma-separated files merged over the shipped registry, in order. */
 export function registryPaths(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((path) => path.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((path) => path.trim())
+    .filter(Boolean);
 }
 
 export async function loadRegistryConfig(paths: readonly string[]): Promise<RegistryConfig> {

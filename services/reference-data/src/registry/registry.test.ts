@@ -27,23 +27,66 @@ describe('registry configuration', () => {
   test('the shipped file parses, with lowercase addresses', () => {
     const config = registryOf(shipped);
     expect(config.dapps.map((dapp) => dapp.id)).toEqual(['uniswap-v2', 'uniswap-v3', 'weth', 'erc-4337']);
-    expect(config.tokens.find((token) => token.fungible_id === 'usdc')!.implementations[0]).toEqual({ chain_id: 'ethereum', address: usdcMainnet.toLowerCase() });
+    expect(config.tokens.find((token) => token.fungible_id === 'usdc')!.implementations[0]).toEqual({
+      chain_id: 'ethereum',
+      address: usdcMainnet.toLowerCase(),
+    });
   });
 
   test.each([
     ['a mistyped checksummed address', { burn_addresses: ['0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB4A'] }, 'burn_addresses.0'],
     ['a dapp id over 32 characters', { dapps: [{ id: 'a'.repeat(33), name: 'x' }] }, 'dapps.0.id'],
-    ['a fungible id over 44 characters', { tokens: [{ fungible_id: 'a'.repeat(45), symbol: 'A', name: 'A', implementations: [{ chain_id: 'ethereum', address: devnetUsdc }] }] }, 'tokens.0.fungible_id'],
+    [
+      'a fungible id over 44 characters',
+      { tokens: [{ fungible_id: 'a'.repeat(45), symbol: 'A', name: 'A', implementations: [{ chain_id: 'ethereum', address: devnetUsdc }] }] },
+      'tokens.0.fungible_id',
+    ],
     ['an uppercase chain id', { spam_tokens: { Ethereum: [devnetUsdc] } }, 'spam_tokens.Ethereum'],
-    ['an unknown asset class', { tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', asset_class: 'rwa', implementations: [{ chain_id: 'ethereum', address: devnetUsdc }] }] }, 'tokens.0.asset_class'],
-    ['a V3 protocol without its position manager', { protocols: { ethereum: { uniswap_v3: [{ factory: devnetPair }] } } }, 'protocols.ethereum.uniswap_v3.0.position_manager'],
-    ['pricing without a stablecoin', { pricing: { ethereum: { usd_stablecoins: [], wrapped_native: devnetPair, min_liquidity_usd: 1 } } }, 'pricing.ethereum.usd_stablecoins'],
-    ['the wrapped native token listed as a stablecoin', { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetUsdc, min_liquidity_usd: 1 } } }, 'pricing.ethereum.wrapped_native'],
-    ['a negative liquidity threshold', { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, min_liquidity_usd: -1 } } }, 'pricing.ethereum.min_liquidity_usd'],
-    ['a deviation bound of zero', { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, min_liquidity_usd: 1, max_deviation: 0 } } }, 'pricing.ethereum.max_deviation'],
-    ['an implementation address of neither family', { tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'solana', address: 'not-a-mint' }] }] }, 'tokens.0.implementations.0.address'],
+    [
+      'an unknown asset class',
+      {
+        tokens: [
+          { fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', asset_class: 'rwa', implementations: [{ chain_id: 'ethereum', address: devnetUsdc }] },
+        ],
+      },
+      'tokens.0.asset_class',
+    ],
+    [
+      'a V3 protocol without its position manager',
+      { protocols: { ethereum: { uniswap_v3: [{ factory: devnetPair }] } } },
+      'protocols.ethereum.uniswap_v3.0.position_manager',
+    ],
+    [
+      'pricing without a stablecoin',
+      { pricing: { ethereum: { usd_stablecoins: [], wrapped_native: devnetPair, min_liquidity_usd: 1 } } },
+      'pricing.ethereum.usd_stablecoins',
+    ],
+    [
+      'the wrapped native token listed as a stablecoin',
+      { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetUsdc, min_liquidity_usd: 1 } } },
+      'pricing.ethereum.wrapped_native',
+    ],
+    [
+      'a negative liquidity threshold',
+      { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, min_liquidity_usd: -1 } } },
+      'pricing.ethereum.min_liquidity_usd',
+    ],
+    [
+      'a deviation bound of zero',
+      { pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, min_liquidity_usd: 1, max_deviation: 0 } } },
+      'pricing.ethereum.max_deviation',
+    ],
+    [
+      'an implementation address of neither family',
+      { tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'solana', address: 'not-a-mint' }] }] },
+      'tokens.0.implementations.0.address',
+    ],
     ['base58 that does not decode to 32 bytes', { spam_tokens: { solana: [solanaUsdc.slice(0, 30)] } }, 'spam_tokens.solana.0'],
-    ['a Solana address as a pricing stablecoin (priced chains are EVM chains)', { pricing: { solana: { usd_stablecoins: [solanaUsdc], wrapped_native: devnetPair, min_liquidity_usd: 1 } } }, 'pricing.solana.usd_stablecoins.0'],
+    [
+      'a Solana address as a pricing stablecoin (priced chains are EVM chains)',
+      { pricing: { solana: { usd_stablecoins: [solanaUsdc], wrapped_native: devnetPair, min_liquidity_usd: 1 } } },
+      'pricing.solana.usd_stablecoins.0',
+    ],
   ])('refuses %s, naming the field', (_name, json, field) => {
     expect(() => registryOf(json)).toThrow(field);
   });
@@ -73,7 +116,7 @@ describe('registry configuration', () => {
     expect(merged.high_volume_addresses).toHaveLength(1);
   });
 
-  test('a later file replaces a chain\'s protocols and pricing whole, and keeps the other chains\'', () => {
+  test("a later file replaces a chain's protocols and pricing whole, and keeps the other chains'", () => {
     const devnetFactory = '0x255ebd3069559d6db2efe9f2dfd96dca6adb6a20';
     const merged = mergeRegistries([
       registryOf(shipped),
@@ -82,8 +125,21 @@ describe('registry configuration', () => {
         pricing: { ethereum: { usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, min_liquidity_usd: 10_000 } },
       }),
     ]);
-    expect(merged.protocols.ethereum).toEqual({ uniswap_v2: [{ factory: devnetFactory, pairs: [devnetPair] }], uniswap_v3: [], vaults: [devnetUsdc], staking: [], lending: [], nft_markets: [] });
-    expect(merged.pricing.ethereum).toEqual({ usd_stablecoins: [devnetUsdc], wrapped_native: devnetPair, btc: [], min_liquidity_usd: 10_000, max_deviation: 0.1 });
+    expect(merged.protocols.ethereum).toEqual({
+      uniswap_v2: [{ factory: devnetFactory, pairs: [devnetPair] }],
+      uniswap_v3: [],
+      vaults: [devnetUsdc],
+      staking: [],
+      lending: [],
+      nft_markets: [],
+    });
+    expect(merged.pricing.ethereum).toEqual({
+      usd_stablecoins: [devnetUsdc],
+      wrapped_native: devnetPair,
+      btc: [],
+      min_liquidity_usd: 10_000,
+      max_deviation: 0.1,
+    });
     expect(merged.pricing.base!.wrapped_native).toBe('0x4200000000000000000000000000000000000006');
   });
 
@@ -91,7 +147,17 @@ describe('registry configuration', () => {
     const holder = { chain_id: 'ethereum', address: devnetPair };
     const merged = mergeRegistries([
       registryOf(shipped),
-      registryOf({ tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'ethereum', address: devnetUsdc }], non_circulating_holders: [holder] }] }),
+      registryOf({
+        tokens: [
+          {
+            fungible_id: 'usdc',
+            symbol: 'USDC',
+            name: 'USD Coin',
+            implementations: [{ chain_id: 'ethereum', address: devnetUsdc }],
+            non_circulating_holders: [holder],
+          },
+        ],
+      }),
     ]);
     const usdc = merged.tokens.find((token) => token.fungible_id === 'usdc')!;
     expect(usdc.asset_class).toBe('stablecoin');
@@ -103,7 +169,16 @@ describe('Solana addresses in the registry', () => {
   const config = registryOf({
     dapps: [{ id: 'jupiter', name: 'Jupiter', contracts: { solana: ['JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4'] } }],
     tokens: [
-      { fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'ethereum', address: usdcMainnet }, { chain_id: 'solana', address: solanaUsdc }], non_circulating_holders: [{ chain_id: 'solana', address: solanaWallet }] },
+      {
+        fungible_id: 'usdc',
+        symbol: 'USDC',
+        name: 'USD Coin',
+        implementations: [
+          { chain_id: 'ethereum', address: usdcMainnet },
+          { chain_id: 'solana', address: solanaUsdc },
+        ],
+        non_circulating_holders: [{ chain_id: 'solana', address: solanaWallet }],
+      },
     ],
     spam_tokens: { solana: [solanaSpam], ethereum: [devnetUsdc] },
     burn_addresses: ['1nc1nerator11111111111111111111111111111111'],
@@ -143,7 +218,17 @@ describe('Solana addresses in the registry', () => {
 
   test('a chain-keyed address of the other family than its chain is refused, naming entry, chain and address', () => {
     const mixed = registryOf({
-      tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'solana', address: devnetUsdc }, { chain_id: 'base', address: solanaUsdc }] }],
+      tokens: [
+        {
+          fungible_id: 'usdc',
+          symbol: 'USDC',
+          name: 'USD Coin',
+          implementations: [
+            { chain_id: 'solana', address: devnetUsdc },
+            { chain_id: 'base', address: solanaUsdc },
+          ],
+        },
+      ],
       spam_tokens: { solana: [devnetPair] },
       // A chain the configuration does not know is not checked.
       dapps: [{ id: 'elsewhere', name: 'Elsewhere', contracts: { polygon: [solanaUsdc] } }],
@@ -159,9 +244,16 @@ describe('Solana addresses in the registry', () => {
   });
 
   test('a later file adds a Solana implementation to an EVM fungible, case kept', () => {
-    const merged = mergeRegistries([registryOf(shipped), registryOf({ tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'solana', address: solanaUsdc }] }] })]);
+    const merged = mergeRegistries([
+      registryOf(shipped),
+      registryOf({ tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'solana', address: solanaUsdc }] }] }),
+    ]);
     expect(merged.tokens.find((token) => token.fungible_id === 'usdc')!.implementations.at(-1)).toEqual({ chain_id: 'solana', address: solanaUsdc });
-    expect(createRegistry(merged, families).fungible('usdc')!.implementations.map((entry) => entry.chain_id)).toEqual(['ethereum', 'base', 'solana']);
+    expect(
+      createRegistry(merged, families)
+        .fungible('usdc')!
+        .implementations.map((entry) => entry.chain_id),
+    ).toEqual(['ethereum', 'base', 'solana']);
   });
 });
 
@@ -169,11 +261,15 @@ describe('registry lookups', () => {
   const registry = createRegistry(
     mergeRegistries([
       registryOf(shipped),
-      registryOf({ dapps: [{ id: 'uniswap-v2', name: 'Uniswap V2', contracts: { base: [devnetPair] } }], spam_tokens: { base: [devnetUsdc] }, burn_addresses: ['0x0000000000000000000000000000000000000001'] }),
+      registryOf({
+        dapps: [{ id: 'uniswap-v2', name: 'Uniswap V2', contracts: { base: [devnetPair] } }],
+        spam_tokens: { base: [devnetUsdc] },
+        burn_addresses: ['0x0000000000000000000000000000000000000001'],
+      }),
     ]),
   );
 
-  test('finds a contract\'s dapp whatever the case of the address, on its chain only', () => {
+  test("finds a contract's dapp whatever the case of the address, on its chain only", () => {
     expect(registry.dappForContract('base', devnetPair.toUpperCase().replace('0X', '0x'))?.id).toBe('uniswap-v2');
     expect(registry.dappForContract('ethereum', devnetPair)).toBeUndefined();
     expect(registry.dappForContract('ethereum', '0x7A250D5630B4CF539739DF2C5DACB4C659F2488D')?.name).toBe('Uniswap V2');
@@ -190,7 +286,7 @@ describe('registry lookups', () => {
     expect(registry.highVolumeName('0x28c6c06298d514db089934071355e5743bf21d60')).toBe('Binance hot wallet');
   });
 
-  test('answers a chain\'s protocols and pricing, and empty protocols and no pricing for a chain it does not describe', () => {
+  test("answers a chain's protocols and pricing, and empty protocols and no pricing for a chain it does not describe", () => {
     expect(registry.protocols('ethereum').uniswap_v3).toEqual([
       { factory: '0x1f98431c8ad98523631ae4a59f267346ea31f984', position_manager: '0xc36442b4a4522e871399cd717abdd847ab11fe88' },
     ]);

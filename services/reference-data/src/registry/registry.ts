@@ -48,7 +48,8 @@ export function registryFamilyProblems(config: RegistryConfig, families: Readonl
   const problems: string[] = [];
   const check = (where: string, chainId: string, address: string) => {
     const family = families.get(chainId);
-    if (family && addressFamily(address) !== family) problems.push(`${where}: ${address} on ${chainId} is not ${family === 'evm' ? 'an EVM' : 'a Solana'} address`);
+    if (family && addressFamily(address) !== family)
+      problems.push(`${where}: ${address} on ${chainId} is not ${family === 'evm' ? 'an EVM' : 'a Solana'} address`);
   };
   for (const token of config.tokens) {
     for (const implementation of token.implementations) check(`tokens ${token.fungible_id} implementation`, implementation.chain_id, implementation.address);

@@ -39,7 +39,6 @@ export interface PoolEventStore {
 
 export const poolEventKey = (event: { blockHash: string; logIndex: number }) => `${event.blockHash}:${event.logIndex}`;
 
-
 const kindCodes = { v2: 1, v3: 2 } as const;
 
 function toRow(event: ChainPoolEvent): PoolEventRecord {

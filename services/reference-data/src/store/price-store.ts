@@ -145,7 +145,14 @@ export function createPriceStore(
       // A day mark promises that its block's prices are stored: its table comes after theirs.
       await waiting.add(
         'price_days',
-        rows.days.map((day) => ({ chain_id: chainId, day: day.day, timestamp: day.timestamp, block_number: day.blockNumber.toString(), block_hash: day.blockHash, revision })),
+        rows.days.map((day) => ({
+          chain_id: chainId,
+          day: day.day,
+          timestamp: day.timestamp,
+          block_number: day.blockNumber.toString(),
+          block_hash: day.blockHash,
+          revision,
+        })),
       );
     },
 
@@ -187,20 +194,32 @@ export function createPriceStore(
           AND day IN ${inList([...new Set(days.map((entry) => entry.day))])}
           AND concat(chain_id, ':', token, ':', toString(day)) IN ${inList([...new Set(days.map((entry) => priceDayKey(entry.chainId, entry.token, entry.day)))])}
           AND timestamp >= toDateTime(${since}) AND ${notOrphaned(chainIds)}`);
-      const unstored = days.flatMap((entry) => waiting.waitingFor('token_prices', priceDayKey(entry.chainId, entry.token, entry.day)).filter((row) => row.timestamp >= since));
+      const unstored = days.flatMap((entry) =>
+        waiting.waitingFor('token_prices', priceDayKey(entry.chainId, entry.token, entry.day)).filter((row) => row.timestamp >= since),
+      );
       return [...stored, ...unstored].map(historyRow);
     },
 
     async pricedTokens() {
       const stored = await clickhouse.query<{ chain_id: string; token: string }>(sql`SELECT DISTINCT chain_id, token FROM token_prices`);
-      const tokens = new Map([...stored, ...waiting.waitingIn('token_prices')].map((row) => [`${row.chain_id}:${row.token}`, { chainId: row.chain_id, token: row.token }]));
+      const tokens = new Map(
+        [...stored, ...waiting.waitingIn('token_prices')].map((row) => [`${row.chain_id}:${row.token}`, { chainId: row.chain_id, token: row.token }]),
+      );
       return [...tokens.values()];
     },
 
     async volumeRows(chainIds, since) {
       if (chainIds.length === 0) return [];
       const from = Math.max(0, Math.floor(since));
-      const stored = await clickhouse.query<{ chain_id: string; token: string; block_hash: string; log_index: number; seconds: number; value: number; newest: string }>(sql`
+      const stored = await clickhouse.query<{
+        chain_id: string;
+        token: string;
+        block_hash: string;
+        log_index: number;
+        seconds: number;
+        value: number;
+        newest: string;
+      }>(sql`
         SELECT chain_id, token, block_hash, log_index, any(toUnixTimestamp(timestamp)) AS seconds, argMax(value_usd, revision) AS value, max(revision) AS newest
         FROM token_volumes
         WHERE chain_id IN ${inList(chainIds)} AND timestamp >= toDateTime(${from}) AND ${notOrphaned(chainIds)}
@@ -213,11 +232,25 @@ export function createPriceStore(
         if (!kept || kept.revision < revision) swaps.set(key, { row, revision });
       };
       for (const row of stored) {
-        keep({ chainId: row.chain_id, token: row.token, timestamp: Number(row.seconds), swap: `${row.block_hash}:${row.log_index}`, valueUsd: Number(row.value), revision: Number(row.newest) });
+        keep({
+          chainId: row.chain_id,
+          token: row.token,
+          timestamp: Number(row.seconds),
+          swap: `${row.block_hash}:${row.log_index}`,
+          valueUsd: Number(row.value),
+          revision: Number(row.newest),
+        });
       }
       for (const row of chainIds.flatMap((chainId) => waiting.waitingFor('token_volumes', chainId))) {
         if (row.timestamp < from) continue;
-        keep({ chainId: row.chain_id, token: row.token, timestamp: row.timestamp, swap: `${row.block_hash}:${row.log_index}`, valueUsd: row.value_usd, revision: row.revision });
+        keep({
+          chainId: row.chain_id,
+          token: row.token,
+          timestamp: row.timestamp,
+          swap: `${row.block_hash}:${row.log_index}`,
+          valueUsd: row.value_usd,
+          revision: row.revision,
+        });
       }
       return [...swaps.values()].map(({ row }) => row);
     },

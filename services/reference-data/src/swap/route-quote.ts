@@ -18,7 +18,13 @@ type Client = Pick<PublicClient, 'readContract' | 'simulateContract'>;
 export async function quoteRoute(client: Client, route: SwapRoute, amountIn: bigint, blockNumber: bigint): Promise<RouteQuote | undefined> {
   try {
     if (route.kind === 'v2') {
-      const amounts = await client.readContract({ address: route.router, abi: v2RouterAbi, functionName: 'getAmountsOut', args: [amountIn, route.tokens], blockNumber });
+      const amounts = await client.readContract({
+        address: route.router,
+        abi: v2RouterAbi,
+        functionName: 'getAmountsOut',
+        args: [amountIn, route.tokens],
+        blockNumber,
+      });
       const amountOut = amounts[amounts.length - 1]!;
       return amountOut > 0n ? { amountOut, swapGas: undefined } : undefined;
     }

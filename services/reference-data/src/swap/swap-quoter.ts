@@ -96,7 +96,9 @@ export function createSwapQuoter(options: {
 
   async function assetOf(chain: ChainConfig, client: PublicClient, wrappedNative: Address, fungibleId: string, parameter: string): Promise<Asset> {
     if (fungibleId === chain.native_fungible_id) return { fungibleId, token: wrappedNative, native: true };
-    const candidates = (registry.fungible(fungibleId)?.implementations ?? []).filter((candidate) => candidate.chain_id === chain.id).map((candidate) => getAddress(candidate.address));
+    const candidates = (registry.fungible(fungibleId)?.implementations ?? [])
+      .filter((candidate) => candidate.chain_id === chain.id)
+      .map((candidate) => getAddress(candidate.address));
     // Merged registries may list an implementation per deployment under one chain id (the
     // shipped mainnet token and a devnet's): the one with code on this chain is the asset.
     const deployed = await Promise.all(candidates.map(async (token) => ((await client.getCode({ address: token })) ?? '0x') !== '0x'));
@@ -107,7 +109,10 @@ export function createSwapQuoter(options: {
 
   async function pricesOf(currency: Currency, chainId: string, addresses: readonly string[]): Promise<(number | undefined)[]> {
     if (!options.prices) return addresses.map(() => undefined);
-    return options.prices.prices(currency, addresses.map((address) => ({ chainId, address: address.toLowerCase(), timestamp: 0 })));
+    return options.prices.prices(
+      currency,
+      addresses.map((address) => ({ chainId, address: address.toLowerCase(), timestamp: 0 })),
+    );
   }
 
   return {
@@ -118,14 +123,18 @@ export function createSwapQuoter(options: {
         assetOf(chain, client, wrappedNative, request.outputFungibleId, 'output[fungible_id]'),
       ]);
       if (input.token === output.token) {
-        throw invalidArgument(`output[fungible_id]: must be another asset than input[fungible_id] (${input.fungibleId} and ${output.fungibleId} trade as the same token on ${chain.id})`);
+        throw invalidArgument(
+          `output[fungible_id]: must be another asset than input[fungible_id] (${input.fungibleId} and ${output.fungibleId} trade as the same token on ${chain.id})`,
+        );
       }
       if (!(request.slippagePercent > 0 && request.slippagePercent <= 50)) throw invalidArgument('slippage_percent: must be greater than 0 and at most 50');
 
       const head = await client.getBlock({ blockTag: 'latest' });
       const blockNumber = head.number;
       const decimalsOf = (asset: Asset) =>
-        asset.native ? Promise.resolve(chain.native.decimals) : client.readContract({ address: asset.token, abi: erc20Abi, functionName: 'decimals', blockNumber });
+        asset.native
+          ? Promise.resolve(chain.native.decimals)
+          : client.readContract({ address: asset.token, abi: erc20Abi, functionName: 'decimals', blockNumber });
       const [inputDecimals, outputDecimals] = await Promise.all([decimalsOf(input), decimalsOf(output)]);
       const amountIn = parseDisplayAmount(request.inputAmount, inputDecimals);
       if (amountIn === undefined) {
@@ -160,7 +169,15 @@ export function createSwapQuoter(options: {
         const spender = route.kind === 'v2' ? route.router : route.swapRouter;
         const enoughAllowance = input.native || (await allowanceFor(spender)) >= amountIn!;
         const minimumOut = minimumOutput(quoted.amountOut, request.slippagePercent);
-        const call = buildSwapCall({ route, amountIn: amountIn!, minimumOut, nativeIn: input.native, nativeOut: output.native, recipient: request.to, deadline });
+        const call = buildSwapCall({
+          route,
+          amountIn: amountIn!,
+          minimumOut,
+          nativeIn: input.native,
+          nativeOut: output.native,
+          recipient: request.to,
+          deadline,
+        });
         const ready = enoughBalance && enoughAllowance;
         let gasUnits: bigint;
         if (ready) {
@@ -185,23 +202,37 @@ export function createSwapQuoter(options: {
           outputAmount: { amount: quoted.amountOut, decimals: outputDecimals },
           outputAmountAfterFees: { amount: afterFees, decimals: outputDecimals },
           outputAmountMin: { amount: minimumOut, decimals: outputDecimals },
-          priceImpactPercent: priceImpactPercent({ amount: amountIn!, decimals: inputDecimals, price: inputPrice }, { amount: quoted.amountOut, decimals: outputDecimals, price: outputPrice }),
+          priceImpactPercent: priceImpactPercent(
+            { amount: amountIn!, decimals: inputDecimals, price: inputPrice },
+            { amount: quoted.amountOut, decimals: outputDecimals, price: outputPrice },
+          ),
           slippagePercent: request.slippagePercent,
           protocolFeePercent: protocolFeePercent(route),
-          gas: { quantity: { amount: gasWei, decimals: chain.native.decimals }, value: nativePrice === undefined ? undefined : (Number(gasWei) / 10 ** chain.native.decimals) * nativePrice },
-          liquiditySource: { id: dapp?.id ?? (route.kind === 'v2' ? 'uniswap-v2' : 'uniswap-v3'), name: dapp?.name ?? (route.kind === 'v2' ? 'Uniswap V2' : 'Uniswap V3'), iconUrl: dapp?.iconUrl ?? '' },
+          gas: {
+            quantity: { amount: gasWei, decimals: chain.native.decimals },
+            value: nativePrice === undefined ? undefined : (Number(gasWei) / 10 ** chain.native.decimals) * nativePrice,
+          },
+          liquiditySource: {
+            id: dapp?.id ?? (route.kind === 'v2' ? 'uniswap-v2' : 'uniswap-v3'),
+            name: dapp?.name ?? (route.kind === 'v2' ? 'Uniswap V2' : 'Uniswap V3'),
+            iconUrl: dapp?.iconUrl ?? '',
+          },
           route: route.pools,
           assetSpender: input.native ? undefined : spender,
           enoughBalance,
           enoughAllowance,
-          transaction: ready ? { chainId: chain.id, from: request.from, to: call.to, data: call.data, value: call.value, gas: (gasUnits * gasLimitPercent) / 100n } : undefined,
+          transaction: ready
+            ? { chainId: chain.id, from: request.from, to: call.to, data: call.data, value: call.value, gas: (gasUnits * gasLimitPercent) / 100n }
+            : undefined,
           estimatedSeconds,
         };
       }
 
       const quotes = (await Promise.all(routes.map(quoteOne))).filter((quote): quote is SwapQuote => quote !== undefined);
       const descending = (a: bigint, b: bigint) => (a > b ? -1 : a < b ? 1 : 0);
-      quotes.sort((a, b) => descending(a.outputAmountAfterFees.amount, b.outputAmountAfterFees.amount) || descending(a.outputAmount.amount, b.outputAmount.amount));
+      quotes.sort(
+        (a, b) => descending(a.outputAmountAfterFees.amount, b.outputAmountAfterFees.amount) || descending(a.outputAmount.amount, b.outputAmount.amount),
+      );
       return { blockNumber, quotes };
     },
 
@@ -210,7 +241,9 @@ export function createSwapQuoter(options: {
       const blockNumber = await client.getBlockNumber();
       const protocols = registry.protocols(chain.id);
       const candidates = options.tokens.flatMap((token) =>
-        token.implementations.filter((implementation) => implementation.chain_id === chain.id).map((implementation) => ({ fungibleId: token.fungible_id, token: getAddress(implementation.address) })),
+        token.implementations
+          .filter((implementation) => implementation.chain_id === chain.id)
+          .map((implementation) => ({ fungibleId: token.fungible_id, token: getAddress(implementation.address) })),
       );
       const swappable = await Promise.all(
         candidates.map(async ({ token }) => {

@@ -77,7 +77,12 @@ export function priceImpactPercent(
  * The gas cost (`gasWei` of the native asset) in base units of the output asset at the one
  * price; undefined without both prices.
  */
-export function gasInOutput(gasWei: bigint, nativeDecimals: number, nativePrice: number | undefined, output: { decimals: number; price: number | undefined }): bigint | undefined {
+export function gasInOutput(
+  gasWei: bigint,
+  nativeDecimals: number,
+  nativePrice: number | undefined,
+  output: { decimals: number; price: number | undefined },
+): bigint | undefined {
   if (!nativePrice || !output.price) return undefined;
   const units = (whole(gasWei, nativeDecimals) * nativePrice * 10 ** output.decimals) / output.price;
   return BigInt(Math.ceil(units));

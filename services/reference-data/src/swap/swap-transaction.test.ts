@@ -13,12 +13,18 @@ describe('buildSwapCall', () => {
   test('V2 native in: swapExactETHForTokens with the amount as value', () => {
     const call = buildSwapCall({ ...base, route: v2, nativeIn: true, nativeOut: false });
     expect(call).toMatchObject({ to: router, value: 1000n });
-    expect(decodeFunctionData({ abi: v2RouterAbi, data: call.data })).toEqual({ functionName: 'swapExactETHForTokens', args: [900n, [weth, usdc], recipient, base.deadline] });
+    expect(decodeFunctionData({ abi: v2RouterAbi, data: call.data })).toEqual({
+      functionName: 'swapExactETHForTokens',
+      args: [900n, [weth, usdc], recipient, base.deadline],
+    });
   });
   test('V2 native out: swapExactTokensForETH', () => {
     const call = buildSwapCall({ ...base, route: { ...v2, tokens: [usdc!, weth!] }, nativeIn: false, nativeOut: true });
     expect(call.value).toBe(0n);
-    expect(decodeFunctionData({ abi: v2RouterAbi, data: call.data })).toEqual({ functionName: 'swapExactTokensForETH', args: [1000n, 900n, [usdc, weth], recipient, base.deadline] });
+    expect(decodeFunctionData({ abi: v2RouterAbi, data: call.data })).toEqual({
+      functionName: 'swapExactTokensForETH',
+      args: [1000n, 900n, [usdc, weth], recipient, base.deadline],
+    });
   });
   test('V2 tokens: swapExactTokensForTokens', () => {
     const call = buildSwapCall({ ...base, route: v2, nativeIn: false, nativeOut: false });

@@ -32,10 +32,18 @@ export function buildSwapCall(input: SwapCallInput): SwapCall {
   if (route.kind === 'v2') {
     const path = route.tokens;
     if (input.nativeIn) {
-      return { to: route.router, value: amountIn, data: encodeFunctionData({ abi: v2RouterAbi, functionName: 'swapExactETHForTokens', args: [minimumOut, path, recipient, deadline] }) };
+      return {
+        to: route.router,
+        value: amountIn,
+        data: encodeFunctionData({ abi: v2RouterAbi, functionName: 'swapExactETHForTokens', args: [minimumOut, path, recipient, deadline] }),
+      };
     }
     const functionName = input.nativeOut ? 'swapExactTokensForETH' : 'swapExactTokensForTokens';
-    return { to: route.router, value: 0n, data: encodeFunctionData({ abi: v2RouterAbi, functionName, args: [amountIn, minimumOut, path, recipient, deadline] }) };
+    return {
+      to: route.router,
+      value: 0n,
+      data: encodeFunctionData({ abi: v2RouterAbi, functionName, args: [amountIn, minimumOut, path, recipient, deadline] }),
+    };
   }
   const path = encodeV3Path(route.tokens, route.fees);
   // The wrapped output stays with the router until unwrapWETH9 sends it on as the native asset.

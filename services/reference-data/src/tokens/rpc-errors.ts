@@ -23,7 +23,8 @@ export function isRevert(error: unknown): boolean {
 export function answersNothing(error: unknown): boolean {
   return (
     isRevert(error) ||
-    (error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionZeroDataError || cause instanceof AbiDecodingDataSizeTooSmallError) !== null)
+    (error instanceof BaseError &&
+      error.walk((cause) => cause instanceof ContractFunctionZeroDataError || cause instanceof AbiDecodingDataSizeTooSmallError) !== null)
   );
 }
 

@@ -74,7 +74,8 @@ export function parseMintAccount(account: unknown): SolanaMint | undefined {
   const { program, parsed: content } = parsed.data.data;
   if (!tokenPrograms.has(program) || content.type !== 'mint') return undefined;
   const info = mintInfo.safeParse(content.info);
-  if (!info.success) throw new Error(`mint account of unexpected shape: ${info.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  if (!info.success)
+    throw new Error(`mint account of unexpected shape: ${info.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
   if (info.data.isInitialized === false || info.data.decimals > 255n) return undefined;
   const mint: SolanaMint = { program: program as SolanaMint['program'], decimals: Number(info.data.decimals) };
   for (const extension of info.data.extensions ?? []) {
@@ -83,7 +84,10 @@ export function parseMintAccount(account: unknown): SolanaMint | undefined {
       if (state.success) Object.assign(mint, { name: cleanText(state.data.name), symbol: cleanText(state.data.symbol) });
     } else if (extension.extension === 'scaledUiAmountConfig') {
       const state = scaledUiAmountState.safeParse(extension.state);
-      if (!state.success) throw new Error(`scaledUiAmountConfig of unexpected shape: ${state.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+      if (!state.success)
+        throw new Error(
+          `scaledUiAmountConfig of unexpected shape: ${state.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+        );
       mint.scaledUiAmount = {
         multiplier: state.data.multiplier,
         newMultiplier: state.data.newMultiplier,

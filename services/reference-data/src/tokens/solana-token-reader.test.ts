@@ -9,13 +9,23 @@ const wallet = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 
 const mint = (program: string, decimals: number, extensions?: unknown[]) => ({
   owner: 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb',
-  data: { program, parsed: { type: 'mint', info: { decimals, supply: '1', isInitialized: true, mintAuthority: null, freezeAuthority: null, ...(extensions ? { extensions } : {}) } }, space: 82 },
+  data: {
+    program,
+    parsed: {
+      type: 'mint',
+      info: { decimals, supply: '1', isInitialized: true, mintAuthority: null, freezeAuthority: null, ...(extensions ? { extensions } : {}) },
+    },
+    space: 82,
+  },
 });
 
 const accounts: Record<string, unknown> = {
   [scaledMint]: mint('spl-token-2022', 6, [
     { extension: 'scaledUiAmountConfig', state: { authority: wallet, multiplier: '1', newMultiplierEffectiveTimestamp: 1_700_000_000, newMultiplier: '1.05' } },
-    { extension: 'tokenMetadata', state: { updateAuthority: wallet, mint: scaledMint, name: 'Devnet Stock', symbol: 'DSTKx', uri: '', additionalMetadata: [] } },
+    {
+      extension: 'tokenMetadata',
+      state: { updateAuthority: wallet, mint: scaledMint, name: 'Devnet Stock', symbol: 'DSTKx', uri: '', additionalMetadata: [] },
+    },
   ]),
   [classicMint]: mint('spl-token', 5),
   [unnamedMint]: mint('spl-token', 9),
@@ -36,7 +46,13 @@ describe('Solana token reader', () => {
     [
       'a Token-2022 mint: its metadata extension wins over the registry, its scaled config comes along',
       scaledMint,
-      { interface: 'erc20', name: 'Devnet Stock', symbol: 'DSTKx', decimals: 6, scaledUiAmount: { multiplier: '1', newMultiplier: '1.05', newMultiplierEffectiveTimestamp: '1700000000' } },
+      {
+        interface: 'erc20',
+        name: 'Devnet Stock',
+        symbol: 'DSTKx',
+        decimals: 6,
+        scaledUiAmount: { multiplier: '1', newMultiplier: '1.05', newMultiplierEffectiveTimestamp: '1700000000' },
+      },
     ],
     ['a classic mint without on-chain metadata: named by the registry', classicMint, { interface: 'erc20', name: 'Bonk', symbol: 'BONK', decimals: 5 }],
     ['a mint neither names', unnamedMint, { interface: 'erc20', name: '', symbol: '', decimals: 9 }],

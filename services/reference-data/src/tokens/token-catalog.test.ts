@@ -21,7 +21,19 @@ const wallet = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 
 const registry = createRegistry(
   parseRegistryConfig(
-    { tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'ethereum', address: evmUsdc }, { chain_id: 'solana', address: solanaUsdc }] }] },
+    {
+      tokens: [
+        {
+          fungible_id: 'usdc',
+          symbol: 'USDC',
+          name: 'USD Coin',
+          implementations: [
+            { chain_id: 'ethereum', address: evmUsdc },
+            { chain_id: 'solana', address: solanaUsdc },
+          ],
+        },
+      ],
+    },
     'test',
   ),
   new Map(chains.map((chain) => [chain.id, chain.family])),
@@ -89,7 +101,10 @@ describe('token catalog on a Solana chain', () => {
       ['solana-devnet', 'not-a-mint', 'a valid Solana address'],
       ['ethereum', solanaUsdc, 'a valid EVM address'],
     ] as const) {
-      await expect(catalog.getTokens([{ chainId, address }])).rejects.toMatchObject({ code: status.INVALID_ARGUMENT, message: expect.stringContaining(`token address ${address} should be ${rule}`) });
+      await expect(catalog.getTokens([{ chainId, address }])).rejects.toMatchObject({
+        code: status.INVALID_ARGUMENT,
+        message: expect.stringContaining(`token address ${address} should be ${rule}`),
+      });
     }
   });
 
@@ -108,13 +123,15 @@ describe('token catalog on a Solana chain', () => {
       { chainId: 'solana', address: wallet },
       { chainId: 'solana', address: '' },
     ]);
-    expect(tokens.map((token) => [token.address, token.interface, token.symbol, token.fungibleId, token.verified, token.isSpam, token.scaledUiAmount])).toEqual([
-      [solanaUsdc, TokenInterface.TOKEN_INTERFACE_ERC20, 'USDC', 'usdc', true, false, undefined],
-      [lookalike, TokenInterface.TOKEN_INTERFACE_ERC20, 'USDC', expect.stringMatching(/^[0-9a-f]{40}$/), false, true, undefined],
-      [scaledMint, TokenInterface.TOKEN_INTERFACE_ERC20, 'DSTKx', expect.stringMatching(/^[0-9a-f]{40}$/), false, false, scaled('1.5')],
-      [wallet, TokenInterface.TOKEN_INTERFACE_UNKNOWN, '', '', false, false, undefined],
-      ['', TokenInterface.TOKEN_INTERFACE_NATIVE, 'SOL', 'sol', true, false, undefined],
-    ]);
+    expect(tokens.map((token) => [token.address, token.interface, token.symbol, token.fungibleId, token.verified, token.isSpam, token.scaledUiAmount])).toEqual(
+      [
+        [solanaUsdc, TokenInterface.TOKEN_INTERFACE_ERC20, 'USDC', 'usdc', true, false, undefined],
+        [lookalike, TokenInterface.TOKEN_INTERFACE_ERC20, 'USDC', expect.stringMatching(/^[0-9a-f]{40}$/), false, true, undefined],
+        [scaledMint, TokenInterface.TOKEN_INTERFACE_ERC20, 'DSTKx', expect.stringMatching(/^[0-9a-f]{40}$/), false, false, scaled('1.5')],
+        [wallet, TokenInterface.TOKEN_INTERFACE_UNKNOWN, '', '', false, false, undefined],
+        ['', TokenInterface.TOKEN_INTERFACE_NATIVE, 'SOL', 'sol', true, false, undefined],
+      ],
+    );
     expect(tokens[4]!.decimals).toBe(9);
     expect(store.rows).toEqual([
       { chainId: 'solana', address: solanaUsdc, interface: 'erc20', name: 'USD Coin', symbol: 'USDC', decimals: 6 },
@@ -145,7 +162,11 @@ describe('token catalog on a Solana chain', () => {
     expect(reader.reads).toHaveLength(2);
 
     now += 1;
-    expect((await catalog.getTokens(refs))[1]!.scaledUiAmount).toEqual({ multiplier: '1.5', newMultiplier: '3', newMultiplierEffectiveTimestamp: '1700000000' });
+    expect((await catalog.getTokens(refs))[1]!.scaledUiAmount).toEqual({
+      multiplier: '1.5',
+      newMultiplier: '3',
+      newMultiplierEffectiveTimestamp: '1700000000',
+    });
     expect(reader.reads.slice(2)).toEqual([scaledMint]);
 
     now += 3_600_000;
@@ -158,7 +179,9 @@ describe('token catalog on a Solana chain', () => {
       { chainId: 'solana', address: scaledMint, interface: 'erc20', name: 'Devnet Stock', symbol: 'DSTKx', decimals: 6 },
       { chainId: 'solana', address: solanaUsdc, interface: 'erc20', name: 'USD Coin', symbol: 'USDC', decimals: 6 },
     ];
-    const mints = new Map<string, ChainTokenMetadata | Error>([[scaledMint, { interface: 'erc20', name: 'Devnet Stock', symbol: 'DSTKx', decimals: 6, scaledUiAmount: scaled('2') }]]);
+    const mints = new Map<string, ChainTokenMetadata | Error>([
+      [scaledMint, { interface: 'erc20', name: 'Devnet Stock', symbol: 'DSTKx', decimals: 6, scaledUiAmount: scaled('2') }],
+    ]);
     const { catalog, store, reader } = setup({ mints, stored, scaledTtlMs: 0 });
     const [token] = await catalog.getTokens([{ chainId: 'solana', address: scaledMint }]);
     expect(token).toMatchObject({ name: 'Devnet Stock', decimals: 6, scaledUiAmount: scaled('2') });
@@ -178,6 +201,8 @@ describe('token catalog on a Solana chain', () => {
       ['ethereum', evmUsdc, 'usdc'],
       ['solana', solanaUsdc, 'usdc'],
     ]);
-    expect((await catalog.findBySymbol('sol', 0)).map((token) => [token.chainId, token.interface])).toEqual([['solana', TokenInterface.TOKEN_INTERFACE_NATIVE]]);
+    expect((await catalog.findBySymbol('sol', 0)).map((token) => [token.chainId, token.interface])).toEqual([
+      ['solana', TokenInterface.TOKEN_INTERFACE_NATIVE],
+    ]);
   });
 });

@@ -137,7 +137,18 @@ export function createTokenCatalog(options: TokenCatalogOptions): TokenCatalog {
 
   function tokenInfo(ref: TokenRef, token: ContractTokenMetadata | undefined): TokenInfo {
     if (!token) {
-      return { chainId: ref.chainId, address: ref.address, interface: TokenInterface.TOKEN_INTERFACE_UNKNOWN, name: '', symbol: '', decimals: 0, fungibleId: '', iconUrl: '', verified: false, isSpam: false };
+      return {
+        chainId: ref.chainId,
+        address: ref.address,
+        interface: TokenInterface.TOKEN_INTERFACE_UNKNOWN,
+        name: '',
+        symbol: '',
+        decimals: 0,
+        fungibleId: '',
+        iconUrl: '',
+        verified: false,
+        isSpam: false,
+      };
     }
     const verified = registry.verifiedToken(ref.chainId, ref.address);
     const fungible = token.interface === 'erc20';
@@ -226,7 +237,10 @@ export function createTokenCatalog(options: TokenCatalogOptions): TokenCatalog {
     } catch (error) {
       const earlier = scalings.get(key(ref.chainId, ref.address));
       if (earlier === undefined || !(error instanceof GrpcError)) throw error;
-      options.logger.warn({ chainId: ref.chainId, address: ref.address, readAt: new Date(earlier.readAt).toISOString() }, 'serving a stale ScaledUiAmount config');
+      options.logger.warn(
+        { chainId: ref.chainId, address: ref.address, readAt: new Date(earlier.readAt).toISOString() },
+        'serving a stale ScaledUiAmount config',
+      );
     }
   }
 

@@ -35,7 +35,11 @@ describe('token call results', () => {
   test.each([
     ['ERC-1155 wins', { erc721: false, erc1155: true, name: 'Passes', decimals: 0 }, { interface: 'erc1155', name: 'Passes', symbol: '', decimals: 0 }],
     ['ERC-721', { erc721: true, erc1155: false, name: 'Birds', symbol: 'BIRD' }, { interface: 'erc721', name: 'Birds', symbol: 'BIRD', decimals: 0 }],
-    ['decimals make an ERC-20', { erc721: false, erc1155: false, name: 'USD Coin', symbol: 'USDC', decimals: 6 }, { interface: 'erc20', name: 'USD Coin', symbol: 'USDC', decimals: 6 }],
+    [
+      'decimals make an ERC-20',
+      { erc721: false, erc1155: false, name: 'USD Coin', symbol: 'USDC', decimals: 6 },
+      { interface: 'erc20', name: 'USD Coin', symbol: 'USDC', decimals: 6 },
+    ],
     ['an ERC-20 without name', { erc721: false, erc1155: false, decimals: 18 }, { interface: 'erc20', name: '', symbol: '', decimals: 18 }],
     ['a name alone is not a token', { erc721: false, erc1155: false, name: 'Uniswap V3 Factory' }, undefined],
   ] as const)('%s', (_name, answers, expected) => {

@@ -19,6 +19,7 @@ export interface ContractTokenMetadata {
 }
 
 // Control characters and stray NUL padding make a name unusable in JSON output and in look-alike checks.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
 export const cleanText = (text: string) => text.replace(/[\u0000-\u001f\u007f]/g, '').trim();
 
 /**

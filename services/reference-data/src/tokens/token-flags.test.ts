@@ -61,7 +61,17 @@ describe('spam Solana mints', () => {
   const solanaRegistry = createRegistry(
     parseRegistryConfig(
       {
-        tokens: [{ fungible_id: 'usdc', symbol: 'USDC', name: 'USD Coin', implementations: [{ chain_id: 'ethereum', address: usdc }, { chain_id: 'solana', address: mint }] }],
+        tokens: [
+          {
+            fungible_id: 'usdc',
+            symbol: 'USDC',
+            name: 'USD Coin',
+            implementations: [
+              { chain_id: 'ethereum', address: usdc },
+              { chain_id: 'solana', address: mint },
+            ],
+          },
+        ],
         spam_tokens: { solana: ['DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263'] },
       },
       'test',

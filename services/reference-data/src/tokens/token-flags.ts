@@ -8,12 +8,16 @@ import type { Registry } from '../registry/registry.js';
  * count in lowercase; Solana mints as written (two mints may differ only in case).
  */
 export function derivedFungibleId(chainId: string, address: string): string {
-  return createHash('sha256').update(`${chainId}:${canonicalWallet(address)}`).digest('hex').slice(0, 40);
+  return createHash('sha256')
+    .update(`${chainId}:${canonicalWallet(address)}`)
+    .digest('hex')
+    .slice(0, 40);
 }
 
 // Phishing tokens advertise a site to visit ("Visit eth-gift.net to claim 5 ETH"); real token
 // names do not carry a web address.
-const webAddress = /https?:\/\/|www\.|\b[a-z0-9][a-z0-9-]*\.(com|net|org|io|xyz|app|site|online|top|gift|info|co|me|club|money|live|vip|pro|link|cc|us|tech|cloud|website|space|fun|lol|claims?)\b/i;
+const webAddress =
+  /https?:\/\/|www\.|\b[a-z0-9][a-z0-9-]*\.(com|net|org|io|xyz|app|site|online|top|gift|info|co|me|club|money|live|vip|pro|link|cc|us|tech|cloud|website|space|fun|lol|claims?)\b/i;
 const claimBait = /\bclaim/i;
 
 export interface TokenIdentity {

@@ -50,7 +50,9 @@ export function createTransactionMatcher(options: TransactionMatcherOptions): (m
   }
 
   async function smartWalletsOnly(matches: Match[]): Promise<Match[]> {
-    const kept = await Promise.all(matches.map(async (match) => !match.needsSmartWallet || (await options.isSmartWallet(match.wallet, match.subscription.network))));
+    const kept = await Promise.all(
+      matches.map(async (match) => !match.needsSmartWallet || (await options.isSmartWallet(match.wallet, match.subscription.network))),
+    );
     return matches.filter((_, at) => kept[at]);
   }
 
@@ -64,7 +66,11 @@ export function createTransactionMatcher(options: TransactionMatcherOptions): (m
 
     await options.refreshIndex();
     const candidates: Match[] = (await withoutOrphaned(fresh)).flatMap((message) =>
-      transactionCandidates(message.value, index, options.eligibleChains).map((candidate) => ({ ...candidate, tx: message.value, offset: BigInt(message.offset) })),
+      transactionCandidates(message.value, index, options.eligibleChains).map((candidate) => ({
+        ...candidate,
+        tx: message.value,
+        offset: BigInt(message.offset),
+      })),
     );
     const matches = await smartWalletsOnly(candidates);
     const readings = await renderer.read(matches.map(({ tx, wallet }) => ({ tx, wallet })));

@@ -34,7 +34,10 @@ export function createHostLimiter(maxPerHost: number): HostLimiter {
     const slots = hosts.get(host)!;
     const next = slots.waiting.shift();
     // The slot passes straight to the next waiter, so a newcomer cannot jump the queue.
-    if (next !== undefined) return next();
+    if (next !== undefined) {
+      next();
+      return;
+    }
     slots.active -= 1;
     if (slots.active === 0) hosts.delete(host);
   }

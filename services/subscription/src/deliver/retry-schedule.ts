@@ -9,16 +9,7 @@ const HOUR = 60 * MINUTE;
 const UNIT_MS: Record<string, number> = { ms: 1, s: SECOND, m: MINUTE, h: HOUR };
 const DURATION = /^(\d+)(ms|s|m|h)?$/;
 
-export const defaultRetrySchedule: readonly number[] = Object.freeze([
-  0,
-  5 * SECOND,
-  5 * MINUTE,
-  30 * MINUTE,
-  2 * HOUR,
-  5 * HOUR,
-  10 * HOUR,
-  10 * HOUR,
-]);
+export const defaultRetrySchedule: readonly number[] = Object.freeze([0, 5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR]);
 
 /** Parses `0,5s,5m,30m,2h` (a bare number is milliseconds). */
 export function parseRetrySchedule(text: string): number[] {
@@ -28,8 +19,7 @@ export function parseRetrySchedule(text: string): number[] {
     const ms = match ? Number(match[1]) * UNIT_MS[match[2] ?? 'ms']! : NaN;
     if (!Number.isSafeInteger(ms)) {
       throw new Error(
-        `retry schedule entry ${index + 1} ("${entry.trim()}") in "${text}" is not a duration: ` +
-          'expected milliseconds or a number with ms, s, m or h',
+        `retry schedule entry ${index + 1} ("${entry.trim()}") in "${text}" is not a duration: expected milliseconds or a number with ms, s, m or h`,
       );
     }
     return ms;

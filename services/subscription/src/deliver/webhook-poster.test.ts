@@ -144,11 +144,13 @@ describe('createWebhookPoster', () => {
   });
 
   describe('with the guard deciding', () => {
-    const fakeDns = (answers: Record<string, string[]>): ResolveHost => async (host) => {
-      const addresses = answers[host];
-      if (!addresses) throw new Error(`ENOTFOUND ${host}`);
-      return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-    };
+    const fakeDns =
+      (answers: Record<string, string[]>): ResolveHost =>
+      async (host) => {
+        const addresses = answers[host];
+        if (!addresses) throw new Error(`ENOTFOUND ${host}`);
+        return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      };
     const withGuard = async (guard: CallbackUrlGuard, test: (p: WebhookPoster) => Promise<void>) => {
       const p = createWebhookPoster({ timeoutMs: 500, maxConnectionsPerHost: 2, guard });
       try {

@@ -97,4 +97,3 @@ async function readExcerpt(body: Dispatcher.ResponseData['body']): Promise<strin
   }
   return Buffer.concat(kept).toString('utf8');
 }
-

@@ -2,7 +2,9 @@ import { createHmac, createVerify, generateKeyPairSync } from 'node:crypto';
 import { generateSigningSecret, loadRsaSigningKey, rsaSignatureHeaders, standardWebhookHeaders } from './webhook-signature.js';
 
 const hmac = (secret: string, signed: string) =>
-  createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(signed, 'utf8').digest('base64');
+  createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+    .update(signed, 'utf8')
+    .digest('base64');
 
 describe('generateSigningSecret', () => {
   it('is whsec_ and base64 of 32 random bytes', () => {

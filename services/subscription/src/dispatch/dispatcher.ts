@@ -98,7 +98,10 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     await outbox.recordAttempt({ deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, number, startedAt, statusCode, latencyMs, error, outcome });
     options.onAttempt?.({ outcome: outcome.kind, statusCode, latencyMs });
     if (outcome.kind !== 'delivered') {
-      logger.info({ deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, attempt: number, statusCode, latencyMs, error, outcome: outcome.kind }, 'webhook attempt failed');
+      logger.info(
+        { deliveryId: delivery.id, subscriptionId: delivery.subscriptionId, attempt: number, statusCode, latencyMs, error, outcome: outcome.kind },
+        'webhook attempt failed',
+      );
     }
     if (outcome.kind === 'retry' && outcome.nextAttemptAt.getTime() <= now().getTime()) wake();
   }
@@ -110,7 +113,9 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
 
   function track(delivery: ClaimedDelivery): void {
     const work = send(delivery)
-      .catch((error: unknown) => logger.error({ err: error, deliveryId: delivery.id }, 'delivery attempt not recorded; its lease will expire and it is sent again'))
+      .catch((error: unknown) =>
+        logger.error({ err: error, deliveryId: delivery.id }, 'delivery attempt not recorded; its lease will expire and it is sent again'),
+      )
       .finally(() => {
         inFlight.delete(delivery.id);
         wake();

@@ -5,7 +5,11 @@ const key = randomBytes(32).toString('base64');
 
 describe('parseSubscriptionConfig', () => {
   test('defaults: 24 h overlap, empty allow-list', () => {
-    expect(parseSubscriptionConfig({ SUBSCRIPTION_SECRET_KEY: key })).toEqual({ secretKey: key, secretOverlapMs: defaultSecretOverlapMs, callbackAllowList: '' });
+    expect(parseSubscriptionConfig({ SUBSCRIPTION_SECRET_KEY: key })).toEqual({
+      secretKey: key,
+      secretOverlapMs: defaultSecretOverlapMs,
+      callbackAllowList: '',
+    });
     expect(defaultSecretOverlapMs).toBe(86_400_000);
   });
 

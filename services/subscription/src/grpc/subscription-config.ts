@@ -24,7 +24,8 @@ export function parseSubscriptionConfig(env: NodeJS.ProcessEnv = process.env): S
   else if (!isSecretKey(secretKey)) problems.push('SUBSCRIPTION_SECRET_KEY: must be 32 bytes in base64 (44 characters)');
   const overlapText = env.SUBSCRIPTION_SECRET_OVERLAP_MS?.trim() ?? '';
   const secretOverlapMs = overlapText === '' ? defaultSecretOverlapMs : Number(overlapText);
-  if (!/^\d*$/.test(overlapText) || !Number.isSafeInteger(secretOverlapMs)) problems.push('SUBSCRIPTION_SECRET_OVERLAP_MS: must be a whole number of milliseconds');
+  if (!/^\d*$/.test(overlapText) || !Number.isSafeInteger(secretOverlapMs))
+    problems.push('SUBSCRIPTION_SECRET_OVERLAP_MS: must be a whole number of milliseconds');
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   return { secretKey, secretOverlapMs, callbackAllowList: env.CALLBACK_ALLOW_LIST ?? '' };
 }

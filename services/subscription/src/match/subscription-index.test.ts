@@ -44,7 +44,7 @@ describe('subscription index', () => {
     expect(index.subscriptionCount).toBe(2);
   });
 
-  test('clearing a subscription\'s wallets keeps the subscription', () => {
+  test("clearing a subscription's wallets keeps the subscription", () => {
     const index = createSubscriptionIndex();
     index.put(entry('a'));
     index.put(entry('b'));

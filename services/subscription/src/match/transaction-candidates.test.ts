@@ -42,11 +42,7 @@ describe('transactionCandidates', () => {
       [entry('a'), [alice, bob]],
       [entry('b'), [bob]],
     ]);
-    expect(found(transactionCandidates(tx({ wallets: [alice, bob, bob] }), index, eligible))).toEqual([
-      `a:${alice}:false`,
-      `a:${bob}:false`,
-      `b:${bob}:false`,
-    ]);
+    expect(found(transactionCandidates(tx({ wallets: [alice, bob, bob] }), index, eligible))).toEqual([`a:${alice}:false`, `a:${bob}:false`, `b:${bob}:false`]);
   });
 
   test('a disabled subscription gets nothing', () => {
@@ -67,9 +63,8 @@ describe('transactionCandidates', () => {
 
   test('a failed transaction reaches its sender as is, and anyone else only as a smart-contract wallet', () => {
     const index = indexOf([[entry('a'), [alice, safe]]]);
-    expect(found(transactionCandidates(tx({ failed: true, to: safe, wallets: [alice, safe] }), index, eligible))).toEqual([
-      `a:${safe}:true`,
-      `a:${alice}:false`,
-    ].sort());
+    expect(found(transactionCandidates(tx({ failed: true, to: safe, wallets: [alice, safe] }), index, eligible))).toEqual(
+      [`a:${safe}:true`, `a:${alice}:false`].sort(),
+    );
   });
 });

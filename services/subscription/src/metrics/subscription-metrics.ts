@@ -13,8 +13,18 @@ export interface SubscriptionMetrics {
 export function createSubscriptionMetrics(registry: Registry): SubscriptionMetrics {
   const registers = [registry];
   return {
-    deliveriesRecorded: new Counter({ name: 'subscription_deliveries_recorded_total', help: 'Deliveries written to the outbox', labelNames: ['kind'], registers }),
-    attempts: new Counter({ name: 'subscription_webhook_attempts_total', help: 'Webhook posts and what came of them', labelNames: ['outcome', 'status'], registers }),
+    deliveriesRecorded: new Counter({
+      name: 'subscription_deliveries_recorded_total',
+      help: 'Deliveries written to the outbox',
+      labelNames: ['kind'],
+      registers,
+    }),
+    attempts: new Counter({
+      name: 'subscription_webhook_attempts_total',
+      help: 'Webhook posts and what came of them',
+      labelNames: ['outcome', 'status'],
+      registers,
+    }),
     attemptSeconds: new Histogram({
       name: 'subscription_webhook_attempt_seconds',
       help: 'Duration of one webhook post, from the callback URL check to the reply',

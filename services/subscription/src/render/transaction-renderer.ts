@@ -85,7 +85,10 @@ export function createTransactionRenderer({ referenceData, fungibles, publicUrl 
         unary(referenceData, referenceData.getPrices, { context: undefined, currency: webhookCurrency, queries: batch }, { name: 'ReferenceData/GetPrices' }),
       ),
     );
-    return pagePrices(queries, answers.flatMap((answer) => answer.prices));
+    return pagePrices(
+      queries,
+      answers.flatMap((answer) => answer.prices),
+    );
   }
 
   return {
@@ -121,9 +124,7 @@ export function createTransactionRenderer({ referenceData, fungibles, publicUrl 
           }),
         ).then((entries) => new Map(entries)),
       ]);
-      return items.map(({ record, audience }) =>
-        toTransactionResource(record, publicUrl, pagePriceTable, fungiblesByAudience.get(audienceKey(audience))!),
-      );
+      return items.map(({ record, audience }) => toTransactionResource(record, publicUrl, pagePriceTable, fungiblesByAudience.get(audienceKey(audience))!));
     },
   };
 }

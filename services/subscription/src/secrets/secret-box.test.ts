@@ -6,12 +6,12 @@ const key = randomBytes(32).toString('base64');
 describe('createSecretBox', () => {
   test('opens what it sealed', () => {
     const box = createSecretBox(key);
-    for (const plaintext of ['whsec_' + randomBytes(32).toString('base64'), '', 'ünïcödé ✓']) expect(box.open(box.seal(plaintext))).toBe(plaintext);
+    for (const plaintext of [`whsec_${randomBytes(32).toString('base64')}`, '', 'ünïcödé ✓']) expect(box.open(box.seal(plaintext))).toBe(plaintext);
   });
 
   test('a fresh iv each time: the same plaintext seals differently, and the text is not in the ciphertext', () => {
     const box = createSecretBox(key);
-    const plaintext = 'whsec_' + randomBytes(32).toString('base64');
+    const plaintext = `whsec_${randomBytes(32).toString('base64')}`;
     const first = box.seal(plaintext);
     const second = box.seal(plaintext);
     expect(first).not.toBe(second);
@@ -34,7 +34,7 @@ describe('createSecretBox', () => {
   const tamper = (sealed: string, at: number) => {
     const bytes = Buffer.from(sealed.slice(3), 'base64');
     bytes[at] = bytes[at]! ^ 0x01;
-    return 'v1:' + bytes.toString('base64');
+    return `v1:${bytes.toString('base64')}`;
   };
 
   test.each([
@@ -43,7 +43,7 @@ describe('createSecretBox', () => {
     ['a flipped ciphertext bit', (sealed: string) => tamper(sealed, 28)],
     ['a truncated ciphertext', (sealed: string) => sealed.slice(0, 20)],
     ['no version prefix', (sealed: string) => sealed.slice(3)],
-    ['another version', (sealed: string) => 'v2:' + sealed.slice(3)],
+    ['another version', (sealed: string) => `v2:${sealed.slice(3)}`],
     ['not base64', () => 'v1:***'],
   ])('refuses %s', (_, change) => {
     const box = createSecretBox(key);

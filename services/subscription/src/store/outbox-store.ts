@@ -1,4 +1,4 @@
-import { Prisma, type PrismaClient } from '@wallet-api/core/db';
+import type { Prisma, PrismaClient } from '@wallet-api/core/db';
 
 type Transaction = Prisma.TransactionClient;
 

@@ -251,7 +251,10 @@ const sameSet = (a: readonly string[], b: readonly string[]) => {
  * Anything else that writes change rows (the dispatcher disabling a subscription on 410) must use
  * this function too.
  */
-export async function appendChanges(tx: Transaction, changes: readonly { subscriptionId: string; kind: ChangeKind; added?: readonly string[]; removed?: readonly string[] }[]): Promise<void> {
+export async function appendChanges(
+  tx: Transaction,
+  changes: readonly { subscriptionId: string; kind: ChangeKind; added?: readonly string[]; removed?: readonly string[] }[],
+): Promise<void> {
   if (changes.length === 0) return;
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('tx_subscription_changes'))`;
   for (const change of changes) {
@@ -307,7 +310,9 @@ export function createSubscriptionStore(prisma: PrismaClient): SubscriptionStore
     const wallets = rows.map((row) => ({ subscriptionId: row.subscription_id, addresses: row.addresses }));
     const rowCount = wallets.reduce((sum, wallet) => sum + wallet.addresses.length, 0);
     const last = wallets[wallets.length - 1];
-    return rowCount < pageSize || last === undefined ? { wallets } : { wallets, next: { subscriptionId: last.subscriptionId, address: last.addresses[last.addresses.length - 1]! } };
+    return rowCount < pageSize || last === undefined
+      ? { wallets }
+      : { wallets, next: { subscriptionId: last.subscriptionId, address: last.addresses[last.addresses.length - 1]! } };
   }
 
   return {
@@ -381,12 +386,18 @@ export function createSubscriptionStore(prisma: PrismaClient): SubscriptionStore
         const owned = await lockOwned(tx, ref);
         if (!owned) return null;
         const id = ref.subscriptionId;
-        const added = add.length === 0 ? [] : await tx.$queryRaw<{ address: string }[]>`
+        const added =
+          add.length === 0
+            ? []
+            : await tx.$queryRaw<{ address: string }[]>`
           INSERT INTO tx_subscription_wallets (subscription_id, address)
           SELECT ${id}, address FROM unnest(${[...new Set(add)]}::text[]) AS address
           ON CONFLICT DO NOTHING
           RETURNING address`;
-        const removed = remove.length === 0 ? [] : await tx.$queryRaw<{ address: string }[]>`
+        const removed =
+          remove.length === 0
+            ? []
+            : await tx.$queryRaw<{ address: string }[]>`
           DELETE FROM tx_subscription_wallets WHERE subscription_id = ${id} AND address = ANY(${[...new Set(remove)]}::text[])
           RETURNING address`;
         const changed: WalletsChanged = { added: added.map((row) => row.address), removed: removed.map((row) => row.address) };
@@ -475,7 +486,9 @@ export function createSubscriptionStore(prisma: PrismaClient): SubscriptionStore
     latestChangeId,
 
     async changesAfter(id, limit) {
-      const rows = await prisma.$queryRaw<{ id: bigint; subscription_id: string; kind: ChangeKind; added: string[] | null; removed: string[] | null; created_at: Date }[]>`
+      const rows = await prisma.$queryRaw<
+        { id: bigint; subscription_id: string; kind: ChangeKind; added: string[] | null; removed: string[] | null; created_at: Date }[]
+      >`
         SELECT id, subscription_id, kind, added, removed, created_at FROM tx_subscription_changes
         WHERE id > ${id} ORDER BY id LIMIT ${limit}`;
       return rows.map((row) => ({

@@ -36,7 +36,7 @@ describe('page cursors', () => {
     ['base64 of non-JSON', Buffer.from('hello').toString('base64url')],
     ['JSON of a string', raw('x')],
     ['JSON of an array', raw([])],
-    ['another list\'s cursor', encodeWalletsCursor({ subscriptionId: sub, address: '0xabc' })],
+    ["another list's cursor", encodeWalletsCursor({ subscriptionId: sub, address: '0xabc' })],
     ['a missing field', raw({ k: 'subscriptions', t: createdAt.toISOString() })],
     ['an extra field', raw({ k: 'subscriptions', t: createdAt.toISOString(), i: sub, x: '1' })],
     ['a number id', raw({ k: 'subscriptions', t: createdAt.toISOString(), i: 5 })],

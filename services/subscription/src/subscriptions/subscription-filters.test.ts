@@ -13,9 +13,13 @@ describe('filters between proto and stored JSON', () => {
     ['absent filters are null', undefined, null],
     ['filters without exclude are {}', { exclude: undefined }, {}],
     ['exclude with nothing given', exclude({}), { exclude: {} }],
-    ['every criterion', exclude({ operationTypes: list('send', 'trade'), trash: true, dappIds: list('uniswap'), addresses: list(solana) }), {
-      exclude: { operation_types: ['send', 'trade'], trash: true, dapp_ids: ['uniswap'], addresses: [solana] },
-    }],
+    [
+      'every criterion',
+      exclude({ operationTypes: list('send', 'trade'), trash: true, dappIds: list('uniswap'), addresses: list(solana) }),
+      {
+        exclude: { operation_types: ['send', 'trade'], trash: true, dapp_ids: ['uniswap'], addresses: [solana] },
+      },
+    ],
     ['an empty list is kept, not dropped', exclude({ operationTypes: list() }), { exclude: { operation_types: [] } }],
     ['trash false is kept', exclude({ trash: false }), { exclude: { trash: false } }],
   ])('%s', (_, proto, stored) => {

@@ -1,10 +1,5 @@
 import { encodeFunctionData, maxUint256, type Address, type Hash, type Hex } from 'viem';
-import {
-  lendingAccountValue,
-  readLendingPositions,
-  readStakingHolding,
-  type LendingPosition,
-} from '../../truth/defi.js';
+import { lendingAccountValue, readLendingPositions, readStakingHolding, type LendingPosition } from '../../truth/defi.js';
 import type { ActionContext, ActionResult, ActionSpec, Rng } from '../../world/index.js';
 import { erc20Abi, lendingAbi, stakingAbi, vaultAbi, wethAbi } from './abi.js';
 import { chooseAmount, shareOf } from './amounts.js';
@@ -36,7 +31,12 @@ function balanceOf(context: ActionContext, token: Address, owner: Address): Prom
 
 /** Approves `spender` unless its allowance already covers `amount`: often exactly the amount, sometimes without limit. */
 async function approve(sender: Sender, rng: Rng, token: Address, spender: Address, amount: bigint): Promise<void> {
-  const allowance = await sender.context.session.client.readContract({ address: token, abi: erc20Abi, functionName: 'allowance', args: [sender.from, spender] });
+  const allowance = await sender.context.session.client.readContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: 'allowance',
+    args: [sender.from, spender],
+  });
   if (allowance >= amount) return;
   const approved = rng.chance(0.35) ? maxUint256 : amount;
   await send(sender, token, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, approved] }), gas.approve);
@@ -61,7 +61,10 @@ async function latestBlock(context: ActionContext): Promise<bigint> {
 
 /** Lending positions as they will stand in the block the action lands in (interest to its timestamp). */
 async function positionsAtAction(context: ActionContext, manifest: DefiManifest, wallet: Address): Promise<LendingPosition[]> {
-  return readLendingPositions(context.session.client, manifest.lending, wallet, { blockNumber: await latestBlock(context), timestamp: BigInt(context.timestamp) });
+  return readLendingPositions(context.session.client, manifest.lending, wallet, {
+    blockNumber: await latestBlock(context),
+    timestamp: BigInt(context.timestamp),
+  });
 }
 
 function tokenAmountForUsd(position: LendingPosition, usd: bigint): bigint {
@@ -229,7 +232,11 @@ export function defiActions(manifest: DefiManifest): ActionSpec[] {
         const spare = powerUsd - (debtUsd * 10n) / 9n;
         if (spare <= 0n) return undefined;
         const limit = (tokenAmountForUsd(position, shareOf(context.rng, spare, 2_000, 6_000)) * wad) / position.config.collateralFactor;
-        const amount = chooseAmount(context.rng, [limit, position.supplied, cash].reduce((a, b) => (a < b ? a : b)), position.config.decimals);
+        const amount = chooseAmount(
+          context.rng,
+          [limit, position.supplied, cash].reduce((a, b) => (a < b ? a : b)),
+          position.config.decimals,
+        );
         if (amount === 0n) continue;
         take(context, position.token, amount);
         await send(sender, pool, encodeFunctionData({ abi: lendingAbi, functionName: 'withdraw', args: [position.token, amount] }), gas.lending);
@@ -291,7 +298,12 @@ export function defiActions(manifest: DefiManifest): ActionSpec[] {
         const amount = all ? position.debt : chooseAmount(context.rng, available < position.debt ? available : position.debt, position.config.decimals);
         await wrapShortfall(sender, weth, position.token, balance, amount);
         await approve(sender, context.rng, position.token, pool, amount);
-        await send(sender, pool, encodeFunctionData({ abi: lendingAbi, functionName: 'repay', args: [position.token, all ? maxUint256 : amount] }), gas.lending);
+        await send(
+          sender,
+          pool,
+          encodeFunctionData({ abi: lendingAbi, functionName: 'repay', args: [position.token, all ? maxUint256 : amount] }),
+          gas.lending,
+        );
         return result(sender, all ? 'defi:repay-all' : 'defi:repay');
       }
       return undefined;

@@ -59,9 +59,30 @@ export async function deployDefi(context: DeployContext): Promise<DefiManifest> 
   const vaultSeeds = [units(usd, rng.int(150_000, 400_000)), units(weth, rng.int(60, 200))];
   const streams = vaultSeeds.map((seed) => (seed * BigInt(rng.int(300, 700)) * BigInt(streamDays)) / (10_000n * 365n));
   const markets: MarketPlan[] = [
-    { token: usd, collateralFactor: percent(80), baseRatePerYear: percent(2), slopePerYear: percent(18), price: wad, seed: units(usd, rng.int(1_000_000, 3_000_000)) },
-    { token: weth, collateralFactor: percent(75), baseRatePerYear: percent(1), slopePerYear: percent(12), price: BigInt(rng.int(2_400, 3_600)) * wad, seed: units(weth, rng.int(500, 1_500)) },
-    { token: btc, collateralFactor: percent(70), baseRatePerYear: percent(0.5), slopePerYear: percent(10), price: BigInt(rng.int(55_000, 72_000)) * wad, seed: units(btc, rng.int(20, 80)) },
+    {
+      token: usd,
+      collateralFactor: percent(80),
+      baseRatePerYear: percent(2),
+      slopePerYear: percent(18),
+      price: wad,
+      seed: units(usd, rng.int(1_000_000, 3_000_000)),
+    },
+    {
+      token: weth,
+      collateralFactor: percent(75),
+      baseRatePerYear: percent(1),
+      slopePerYear: percent(12),
+      price: BigInt(rng.int(2_400, 3_600)) * wad,
+      seed: units(weth, rng.int(500, 1_500)),
+    },
+    {
+      token: btc,
+      collateralFactor: percent(70),
+      baseRatePerYear: percent(0.5),
+      slopePerYear: percent(10),
+      price: BigInt(rng.int(55_000, 72_000)) * wad,
+      seed: units(btc, rng.int(20, 80)),
+    },
   ];
   const stakingRewards = 3_000_000n * wad;
 
@@ -94,11 +115,15 @@ export async function deployDefi(context: DeployContext): Promise<DefiManifest> 
   );
   for (const market of markets) {
     setup.push(
-      call(pool, encodeFunctionData({
-        abi: lendingAbi,
-        functionName: 'listMarket',
-        args: [market.token.address, market.collateralFactor, percent(10), market.baseRatePerYear, market.slopePerYear, market.price],
-      }), 300_000n),
+      call(
+        pool,
+        encodeFunctionData({
+          abi: lendingAbi,
+          functionName: 'listMarket',
+          args: [market.token.address, market.collateralFactor, percent(10), market.baseRatePerYear, market.slopePerYear, market.price],
+        }),
+        300_000n,
+      ),
       approve(market.token.address, pool),
       call(pool, encodeFunctionData({ abi: lendingAbi, functionName: 'supply', args: [market.token.address, market.seed] }), 300_000n),
     );
@@ -118,7 +143,13 @@ export async function deployDefi(context: DeployContext): Promise<DefiManifest> 
       asset: vault.asset.address,
       assetSymbol: vault.asset.symbol,
     })),
-    staking: { address: getAddress(staking), stakingToken: stakingToken.address, rewardToken: getAddress(reward), lockDurations: [Number(shortLock), Number(longLock)], periodFinish: Number(periodFinish) },
+    staking: {
+      address: getAddress(staking),
+      stakingToken: stakingToken.address,
+      rewardToken: getAddress(reward),
+      lockDurations: [Number(shortLock), Number(longLock)],
+      periodFinish: Number(periodFinish),
+    },
     lending: {
       address: getAddress(pool),
       markets: markets.map((market) => ({
@@ -130,7 +161,12 @@ export async function deployDefi(context: DeployContext): Promise<DefiManifest> 
     },
     tokens: [
       { address: getAddress(reward), ...rewardToken },
-      ...vaults.map((vault, index) => ({ address: getAddress(vaultAddresses[index]!), name: vault.name, symbol: vault.symbol, decimals: vault.asset.decimals })),
+      ...vaults.map((vault, index) => ({
+        address: getAddress(vaultAddresses[index]!),
+        name: vault.name,
+        symbol: vault.symbol,
+        decimals: vault.asset.decimals,
+      })),
     ],
   };
 }

@@ -99,11 +99,13 @@ export function nftsActions(manifest: NftsManifest): ActionSpec[] {
       kind: 'mint-erc721',
       weight: 4,
       async run(context, wallet) {
-        const quantity = BigInt(context.rng.weighted([
-          { weight: 70, value: 1 },
-          { weight: 20, value: 2 },
-          { weight: 10, value: 3 },
-        ]));
+        const quantity = BigInt(
+          context.rng.weighted([
+            { weight: 70, value: 1 },
+            { weight: 20, value: 2 },
+            { weight: 10, value: 3 },
+          ]),
+        );
         const data = encodeFunctionData({ abi: nftMintAbi, functionName: 'mint', args: [quantity] });
         return send(context, 'mint-erc721', [{ from: wallet, to: birds.address, data, gas: 80_000n + 200_000n * quantity }]);
       },
@@ -115,11 +117,13 @@ export function nftsActions(manifest: NftsManifest): ActionSpec[] {
         const count = await context.session.client.readContract({ address: passes.address, abi: erc1155Abi, functionName: 'editionCount' });
         // Early editions are the popular ones.
         const id = BigInt(Math.floor(logUniform(context.rng, 1, Number(count) + 1)));
-        const amount = BigInt(context.rng.weighted([
-          { weight: 60, value: 1 },
-          { weight: 25, value: context.rng.int(2, 4) },
-          { weight: 15, value: 10 },
-        ]));
+        const amount = BigInt(
+          context.rng.weighted([
+            { weight: 60, value: 1 },
+            { weight: 25, value: context.rng.int(2, 4) },
+            { weight: 15, value: 10 },
+          ]),
+        );
         const data = encodeFunctionData({ abi: erc1155Abi, functionName: 'mint', args: [id, amount] });
         return send(context, 'mint-erc1155', [{ from: wallet, to: passes.address, data, gas: 120_000n }]);
       },
@@ -203,7 +207,10 @@ export function nftsActions(manifest: NftsManifest): ActionSpec[] {
             args: [wallet, approval.operator],
           });
           if (!approved) continue;
-          operatorApprovals.set(key, remembered.filter((entry) => entry.collection !== approval.collection || entry.operator !== approval.operator));
+          operatorApprovals.set(
+            key,
+            remembered.filter((entry) => entry.collection !== approval.collection || entry.operator !== approval.operator),
+          );
           const data = encodeFunctionData({ abi: erc721Abi, functionName: 'setApprovalForAll', args: [approval.operator, false] });
           return send(context, 'revoke-approval-for-all', [{ from: wallet, to: approval.collection, data, gas: 80_000n }]);
         }
@@ -242,7 +249,9 @@ export function nftsActions(manifest: NftsManifest): ActionSpec[] {
         ]);
         const first = count > listingsBrowsed ? count - listingsBrowsed + 1n : 1n;
         const ids = Array.from({ length: Number(count - first + 1n) }, (_, index) => first + BigInt(index));
-        const listings = await Promise.all(ids.map((id) => client.readContract({ address: manifest.market, abi: marketAbi, functionName: 'listings', args: [id] })));
+        const listings = await Promise.all(
+          ids.map((id) => client.readContract({ address: manifest.market, abi: marketAbi, functionName: 'listings', args: [id] })),
+        );
         const open = ids
           .map((id, index) => {
             const [seller, nft, tokenId, price, active] = listings[index]!;

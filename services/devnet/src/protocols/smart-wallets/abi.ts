@@ -32,7 +32,8 @@ export const safeFactoryAbi = parseAbi([
   'event InstanceCreation(address indexed safe)',
 ]);
 
-const userOperation = 'struct UserOperation { address sender; uint256 nonce; bytes initCode; bytes callData; uint256 callGasLimit; uint256 verificationGasLimit; bytes signature; }';
+const userOperation =
+  'struct UserOperation { address sender; uint256 nonce; bytes initCode; bytes callData; uint256 callGasLimit; uint256 verificationGasLimit; bytes signature; }';
 
 export const entryPointAbi = parseAbi([
   userOperation,

@@ -63,7 +63,11 @@ export function smartWalletsActions(manifest: SmartWalletsManifest): ActionSpec[
     const count = Number(await client.readContract({ address: factory, abi: safeFactoryAbi, functionName: 'safeCount' }));
     while (safes.length > 0) {
       const index = safes.length - 1;
-      if (index < count && (await client.readContract({ address: factory, abi: safeFactoryAbi, functionName: 'safes', args: [BigInt(index)] })) === safes[index]!.address) break;
+      if (
+        index < count &&
+        (await client.readContract({ address: factory, abi: safeFactoryAbi, functionName: 'safes', args: [BigInt(index)] })) === safes[index]!.address
+      )
+        break;
       safes.pop();
     }
     for (let index = safes.length; index < count; index++) safes.push((await readSafeRecord(client, manifest, index)) as SafeRecord);
@@ -140,7 +144,13 @@ export function smartWalletsActions(manifest: SmartWalletsManifest): ActionSpec[
       const client = context.session.client;
       const safe = await client.readContract({ address: factory, abi: safeFactoryAbi, functionName: asProxy ? 'proxyAddress' : 'instanceAddress', args });
       const hashes = [
-        await send(context, wallet, factory, encodeFunctionData({ abi: safeFactoryAbi, functionName: asProxy ? 'createProxy' : 'createInstance', args }), asProxy ? 600_000n : 3_000_000n),
+        await send(
+          context,
+          wallet,
+          factory,
+          encodeFunctionData({ abi: safeFactoryAbi, functionName: asProxy ? 'createProxy' : 'createInstance', args }),
+          asProxy ? 600_000n : 3_000_000n,
+        ),
       ];
       take(context, safe);
       const tokens = plainTokens(tokensSection(context.deployed));
@@ -288,7 +298,11 @@ export function smartWalletsActions(manifest: SmartWalletsManifest): ActionSpec[
         if (!code || code === '0x') continue;
         // Only the EntryPoint may make the account act.
         const data = encodeFunctionData({ abi: smartAccountAbi, functionName: 'execute', args: [wallet, 0n, '0x'] });
-        return { label: 'smart-wallets:account-call-unauthorized', hashes: [await send(context, wallet, account.address, data, 100_000n)], expectFailure: true };
+        return {
+          label: 'smart-wallets:account-call-unauthorized',
+          hashes: [await send(context, wallet, account.address, data, 100_000n)],
+          expectFailure: true,
+        };
       }
       return undefined;
     },
@@ -296,4 +310,3 @@ export function smartWalletsActions(manifest: SmartWalletsManifest): ActionSpec[
 
   return [safeCreate, safeTransaction, safeUnsigned, fund, accountOperation, accountOperationFailing, accountDirectCall];
 }
-

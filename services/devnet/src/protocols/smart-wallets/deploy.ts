@@ -44,7 +44,12 @@ export async function deploySmartWallets(context: DeployContext): Promise<SmartW
     const amount = (BigInt(rng.int(10, 2_000)) * 10n ** BigInt(token.decimals)) / (token.kind === 'btc' ? 10_000n : 1n);
     return [
       { from: deployer, to: account.address, value: parseEther(String(rng.int(5, 300) / 100)), gas: 21_000n },
-      { from: deployer, to: token.address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [account.address, amount] }), gas: 120_000n },
+      {
+        from: deployer,
+        to: token.address,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [account.address, amount] }),
+        gas: 120_000n,
+      },
     ];
   });
   await mineBatch(session, funding, context.clock());

@@ -111,7 +111,10 @@ export function tokensActions(manifest: TokensManifest): ActionSpec[] {
             args: [wallet, approval.spender],
           });
           if (allowance === 0n) continue;
-          approvals.set(key, remembered.filter((entry) => entry.token !== approval.token || entry.spender !== approval.spender));
+          approvals.set(
+            key,
+            remembered.filter((entry) => entry.token !== approval.token || entry.spender !== approval.spender),
+          );
           return send(context, 'revoke', { from: wallet, to: approval.token, data: approveData(approval.spender, 0n), gas: 80_000n });
         }
         approvals.delete(key);

@@ -14,10 +14,7 @@ export const erc20Abi = parseAbi([
 
 export const wethAbi = parseAbi(['function deposit() payable']);
 
-export const v2FactoryAbi = parseAbi([
-  'function getPair(address tokenA, address tokenB) view returns (address)',
-  'function feeTo() view returns (address)',
-]);
+export const v2FactoryAbi = parseAbi(['function getPair(address tokenA, address tokenB) view returns (address)', 'function feeTo() view returns (address)']);
 
 export const v2PairAbi = parseAbi([
   'function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)',

@@ -253,7 +253,11 @@ export async function deployUniswap(context: DeployContext): Promise<UniswapMani
     hashes.push(
       await send(
         positionManager,
-        encodeFunctionData({ abi: positionManagerAbi, functionName: 'createAndInitializePoolIfNecessary', args: [token0.address, token1.address, plan.fee, sqrtPriceX96] }),
+        encodeFunctionData({
+          abi: positionManagerAbi,
+          functionName: 'createAndInitializePoolIfNecessary',
+          args: [token0.address, token1.address, plan.fee, sqrtPriceX96],
+        }),
         deployGas.createPool,
       ),
     );
@@ -291,7 +295,9 @@ export async function deployUniswap(context: DeployContext): Promise<UniswapMani
     pairs.map((plan) => client.readContract({ address: v2Factory, abi: v2FactoryAbi, functionName: 'getPair', args: [plan.a.address, plan.b.address] })),
   );
   const poolAddresses = await Promise.all(
-    pools.map((plan) => client.readContract({ address: v3Factory, abi: v3FactoryAbi, functionName: 'getPool', args: [plan.a.address, plan.b.address, plan.fee] })),
+    pools.map((plan) =>
+      client.readContract({ address: v3Factory, abi: v3FactoryAbi, functionName: 'getPool', args: [plan.a.address, plan.b.address, plan.fee] }),
+    ),
   );
   const tradedTokens = [tokens.weth, ...tokens.stables, ...(tokens.btc ? [tokens.btc] : []), ...tokens.standards];
   return {
@@ -314,7 +320,14 @@ export async function deployUniswap(context: DeployContext): Promise<UniswapMani
       quoter,
       pools: pools.map((plan, index): UniswapV3PoolInfo => {
         const [token0, token1] = sortTokens(plan.a, plan.b);
-        return { address: getAddress(poolAddresses[index]!), token0: token0.address, token1: token1.address, fee: plan.fee, tickSpacing: tickSpacingByFee[plan.fee]!, thin: plan.thin };
+        return {
+          address: getAddress(poolAddresses[index]!),
+          token0: token0.address,
+          token1: token1.address,
+          fee: plan.fee,
+          tickSpacing: tickSpacingByFee[plan.fee]!,
+          thin: plan.thin,
+        };
       }),
     },
   };

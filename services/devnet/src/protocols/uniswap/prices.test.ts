@@ -28,7 +28,12 @@ test.each([
 });
 
 describe('amounts at reference prices', () => {
-  const token = (decimals: number, priceUsd: number): UniswapToken => ({ symbol: 'T', address: '0x0000000000000000000000000000000000000001', decimals, priceUsd });
+  const token = (decimals: number, priceUsd: number): UniswapToken => ({
+    symbol: 'T',
+    address: '0x0000000000000000000000000000000000000001',
+    decimals,
+    priceUsd,
+  });
 
   test.each([
     ['a million USD of a 6-decimal stable', token(6, 1), 1_000_000_000_000n, 1_000_000_000_000n, 1_000_000_000_000n],

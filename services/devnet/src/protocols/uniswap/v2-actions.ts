@@ -35,7 +35,12 @@ function heldTokens(manifest: UniswapManifest, holdings: Holdings): Address[] {
 }
 
 async function quote(context: ActionContext, manifest: UniswapManifest, amountIn: bigint, path: Address[]): Promise<bigint> {
-  const amounts = await context.session.client.readContract({ address: manifest.v2.router, abi: v2RouterAbi, functionName: 'getAmountsOut', args: [amountIn, path] });
+  const amounts = await context.session.client.readContract({
+    address: manifest.v2.router,
+    abi: v2RouterAbi,
+    functionName: 'getAmountsOut',
+    args: [amountIn, path],
+  });
   return amounts[amounts.length - 1]!;
 }
 
@@ -104,7 +109,11 @@ export function v2Actions(manifest: UniswapManifest): ActionSpec[] {
       if (amountIn === 0n) return undefined;
       const { amountOutMin, fail } = minimumOut(await quote(context, manifest, amountIn, path), context.rng);
       const hashes = await approveIfNeeded(context, wallet, tokenIn, router, amountIn);
-      const data = encodeFunctionData({ abi: v2RouterAbi, functionName: 'swapExactTokensForETH', args: [amountIn, amountOutMin, path, wallet, deadline(context)] });
+      const data = encodeFunctionData({
+        abi: v2RouterAbi,
+        functionName: 'swapExactTokensForETH',
+        args: [amountIn, amountOutMin, path, wallet, deadline(context)],
+      });
       hashes.push(await send(context, wallet, data, actionGas.v2Swap));
       return { label: 'uniswap-v2:swap-tokens-for-eth', hashes, ...(fail ? { expectFailure: true } : {}) };
     },
@@ -125,7 +134,10 @@ export function v2Actions(manifest: UniswapManifest): ActionSpec[] {
       const ethSide = pair.token0 === manifest.weth ? 0 : pair.token1 === manifest.weth ? 1 : undefined;
       // Paying the WETH side in ether is what the router's ETH variant is for; wallets holding
       // little WETH always take it, others half the time.
-      const useEth = ethSide !== undefined && holdings.spendableEth >= minEthTrade && (!isTradable(tokenByAddress(manifest, manifest.weth), wethHeld) || context.rng.chance(0.5));
+      const useEth =
+        ethSide !== undefined &&
+        holdings.spendableEth >= minEthTrade &&
+        (!isTradable(tokenByAddress(manifest, manifest.weth), wethHeld) || context.rng.chance(0.5));
       const available = (side: 0 | 1) => {
         const token = side === 0 ? pair.token0 : pair.token1;
         return useEth && ethSide === side ? holdings.spendableEth : (holdings.tokens.get(token) ?? 0n);
@@ -202,7 +214,15 @@ export function v2Actions(manifest: UniswapManifest): ActionSpec[] {
       const data = encodeFunctionData({
         abi: v2RouterAbi,
         functionName: 'removeLiquidity',
-        args: [pair.token0, pair.token1, liquidity, lessSlippage(expected.amount0, slippage), lessSlippage(expected.amount1, slippage), wallet, deadline(context)],
+        args: [
+          pair.token0,
+          pair.token1,
+          liquidity,
+          lessSlippage(expected.amount0, slippage),
+          lessSlippage(expected.amount1, slippage),
+          wallet,
+          deadline(context),
+        ],
       });
       hashes.push(await send(context, wallet, data, actionGas.v2Liquidity));
       return { label: 'uniswap-v2:remove-liquidity', hashes };

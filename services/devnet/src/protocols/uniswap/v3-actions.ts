@@ -153,7 +153,9 @@ export function v3Actions(manifest: UniswapManifest): ActionSpec[] {
             args: [[swapCall, encodeFunctionData({ abi: swapRouterAbi, functionName: 'unwrapWETH9', args: [amountOutMinimum, wallet] })]],
           })
         : swapCall;
-      hashes.push(await context.session.send({ from: wallet, to: manifest.v3.swapRouter, data, gas: actionGas.v3, ...(funding.eth ? { value: amountIn } : {}) }));
+      hashes.push(
+        await context.session.send({ from: wallet, to: manifest.v3.swapRouter, data, gas: actionGas.v3, ...(funding.eth ? { value: amountIn } : {}) }),
+      );
       const label = funding.eth ? 'uniswap-v3:swap-eth-in' : ethOut ? 'uniswap-v3:swap-eth-out' : 'uniswap-v3:swap';
       return { label, hashes, ...(fail ? { expectFailure: true } : {}) };
     },
@@ -163,7 +165,13 @@ export function v3Actions(manifest: UniswapManifest): ActionSpec[] {
    * Approves what a position needs and prepares the ether: WETH paid in ether goes as msg.value,
    * with refundETH after it since the manager takes only what the liquidity needs.
    */
-  async function prepareDeposit(context: ActionContext, wallet: Address, pool: UniswapV3PoolInfo, amounts: [bigint, bigint], funding: [Funding | undefined, Funding | undefined]) {
+  async function prepareDeposit(
+    context: ActionContext,
+    wallet: Address,
+    pool: UniswapV3PoolInfo,
+    amounts: [bigint, bigint],
+    funding: [Funding | undefined, Funding | undefined],
+  ) {
     const hashes: Hash[] = [];
     let value = 0n;
     for (const [index, token] of [pool.token0, pool.token1].entries()) {
@@ -182,7 +190,10 @@ export function v3Actions(manifest: UniswapManifest): ActionSpec[] {
       const rng = context.rng;
       const holdings = await readHoldings(context, manifest, wallet);
       const options = livePools.flatMap((pool) => {
-        const funding: [Funding | undefined, Funding | undefined] = [fundingFor(manifest, holdings, pool.token0, rng), fundingFor(manifest, holdings, pool.token1, rng)];
+        const funding: [Funding | undefined, Funding | undefined] = [
+          fundingFor(manifest, holdings, pool.token0, rng),
+          fundingFor(manifest, holdings, pool.token1, rng),
+        ];
         const shapes: RangeShape[] = [];
         if (funding[0] && funding[1]) shapes.push('wide', 'wide', 'narrow', 'narrow', 'above', 'below');
         else if (funding[0]) shapes.push('above');
@@ -194,10 +205,7 @@ export function v3Actions(manifest: UniswapManifest): ActionSpec[] {
       const tick = await currentTick(context, pool.address);
       const { tickLower, tickUpper } = pickRange(shape, tick, pool.tickSpacing, rng);
       // A range above the price takes only token0, one below only token1.
-      const amounts: [bigint, bigint] = [
-        shape !== 'below' ? portion(funding[0]!.amount, rng) : 0n,
-        shape !== 'above' ? portion(funding[1]!.amount, rng) : 0n,
-      ];
+      const amounts: [bigint, bigint] = [shape !== 'below' ? portion(funding[0]!.amount, rng) : 0n, shape !== 'above' ? portion(funding[1]!.amount, rng) : 0n];
       if (amounts[0] === 0n && amounts[1] === 0n) return undefined;
       const { hashes, value, tail } = await prepareDeposit(context, wallet, pool, amounts, funding);
       // Minimums stay 0: the manager's split between the tokens depends on the price when the
@@ -252,7 +260,9 @@ export function v3Actions(manifest: UniswapManifest): ActionSpec[] {
       const call = encodeFunctionData({
         abi: positionManagerAbi,
         functionName: 'increaseLiquidity',
-        args: [{ tokenId: position.tokenId, amount0Desired: amounts[0], amount1Desired: amounts[1], amount0Min: 0n, amount1Min: 0n, deadline: deadline(context) }],
+        args: [
+          { tokenId: position.tokenId, amount0Desired: amounts[0], amount1Desired: amounts[1], amount0Min: 0n, amount1Min: 0n, deadline: deadline(context) },
+        ],
       });
       hashes.push(await sendToManager(context, wallet, [call, ...tail], value));
       return { label: 'uniswap-v3:increase-liquidity', hashes };
