@@ -34,7 +34,7 @@ export function toGasPrice(snapshot: GasSnapshot): GasPrice {
  * GetGasPrices from the trackers' snapshots in memory: no chain is read while answering. A chain
  * is named by the request or, when none is, every EVM chain of the request's network is served.
  * `optimistic` is never served: it needs the OP-stack GasPriceOracle predeploy, which none of the
- * configured chains has (see README).
+ * configured chains has (see docs/services.md).
  */
 export function gasService(chains: ChainRegistry, trackers: ReadonlyMap<string, GasTracker>): ServiceRegistration {
   return registration<GasPricesServer>('walletapi.gas.GasPrices', GasPricesService, {
