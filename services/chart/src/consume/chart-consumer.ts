@@ -1,10 +1,10 @@
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import {
+  createConsumerSet,
   startAccumulatingConsumer,
   startConsumer,
   topics as platformTopics,
   type createKafka,
-  type MessageConsumer,
   type TopicSpec,
 } from '@wallet-api/core/kafka';
 import type { Logger } from '@wallet-api/core/logger';
@@ -54,7 +54,6 @@ export function createChartConsumer(options: ChartConsumerOptions): ChartConsume
   const { kafka, store, clock, tracking, versions, logger } = options;
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'chart';
-  let consumers: MessageConsumer[] = [];
 
   async function chartRows(changes: readonly BalanceChange[]): Promise<BalanceChangeRow[]> {
     const rows: BalanceChangeRow[] = [];
@@ -72,54 +71,47 @@ export function createChartConsumer(options: ChartConsumerOptions): ChartConsume
     return rows.filter((row) => tracked.has(`${row.chain_id}:${row.address}`));
   }
 
-  return {
-    async start() {
-      const started = await Promise.allSettled([
-        startAccumulatingConsumer(kafka, {
-          groupId: `${groupId}.balance-changes`,
-          topic: topics.balanceChanges,
-          logger,
-          fromBeginning: true,
-          maxDelayMs: options.maxDelayMs ?? 1_000,
-          async handleBatch(messages) {
-            const rows = await chartRows(messages.map((message) => message.value));
-            const { durable } = await store.add(rows);
-            if (rows.length > 0) await versions.walletsChanged(new Set(rows.map((row) => row.address)), 'charts');
-            return { durable };
-          },
-        }),
-        startAccumulatingConsumer(kafka, {
-          groupId: `${groupId}.blocks`,
-          topic: topics.chainBlocks,
-          logger,
-          fromBeginning: true,
-          maxDelayMs: options.maxDelayMs ?? 1_000,
-          handleBatch: (messages) => clock.add(messages.map((message) => toChainBlockRow(message.value))),
-        }),
-        startConsumer(kafka, {
-          groupId: `${groupId}.rollbacks`,
-          topic: topics.chainRollbacks,
-          logger,
-          fromBeginning: true,
-          async handleBatch(messages) {
-            for (const message of messages) await store.recordRollback(message.value);
-            await versions.everythingChanged();
-          },
-        }),
-      ]);
-      consumers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-      const failure = started.find((result) => result.status === 'rejected');
-      if (failure) {
-        await this.stop();
-        throw failure.reason;
-      }
+  return createConsumerSet(
+    () => [
+      startAccumulatingConsumer(kafka, {
+        groupId: `${groupId}.balance-changes`,
+        topic: topics.balanceChanges,
+        logger,
+        fromBeginning: true,
+        maxDelayMs: options.maxDelayMs ?? 1_000,
+        async handleBatch(messages) {
+          const rows = await chartRows(messages.map((message) => message.value));
+          const { durable } = await store.add(rows);
+          if (rows.length > 0) await versions.walletsChanged(new Set(rows.map((row) => row.address)), 'charts');
+          return { durable };
+        },
+      }),
+      startAccumulatingConsumer(kafka, {
+        groupId: `${groupId}.blocks`,
+        topic: topics.chainBlocks,
+        logger,
+        fromBeginning: true,
+        maxDelayMs: options.maxDelayMs ?? 1_000,
+        handleBatch: (messages) => clock.add(messages.map((message) => toChainBlockRow(message.value))),
+      }),
+      startConsumer(kafka, {
+        groupId: `${groupId}.rollbacks`,
+        topic: topics.chainRollbacks,
+        logger,
+        fromBeginning: true,
+        async handleBatch(messages) {
+          for (const message of messages) await store.recordRollback(message.value);
+          await versions.everythingChanged();
+        },
+      }),
+    ],
+    {
+      async beforeStop() {
+        await store
+          .close()
+          .catch((error: unknown) => logger.error({ err: error }, 'storing the waiting balance changes failed; they are read again from Kafka'));
+        await clock.close().catch((error: unknown) => logger.error({ err: error }, 'storing the waiting block headers failed; they are read again from Kafka'));
+      },
     },
-    async stop() {
-      const running = consumers;
-      consumers = [];
-      await store.close().catch((error: unknown) => logger.error({ err: error }, 'storing the waiting balance changes failed; they are read again from Kafka'));
-      await clock.close().catch((error: unknown) => logger.error({ err: error }, 'storing the waiting block headers failed; they are read again from Kafka'));
-      await Promise.all(running.map((consumer) => consumer.stop()));
-    },
-  };
+  );
 }

@@ -1,11 +1,11 @@
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import type { ClickHouse } from '@wallet-api/core/clickhouse';
 import {
+  createConsumerSet,
   startAccumulatingConsumer,
   startConsumer,
   topics as platformTopics,
   type createKafka,
-  type MessageConsumer,
   type TopicSpec,
 } from '@wallet-api/core/kafka';
 import type { Logger } from '@wallet-api/core/logger';
@@ -64,90 +64,79 @@ export function createTransactionWriter(options: TransactionWriterOptions): Tran
   const store = createWalletHistoryStore(options.clickhouse, memory);
   const tokens = createTokenDirectory(options.referenceData);
   const tracking = createWalletTracking(options.referenceData);
-  let consumers: MessageConsumer[] = [];
 
-  return {
-    async start() {
-      const started = await Promise.allSettled([
-        startAccumulatingConsumer(kafka, {
-          groupId: `${groupId}.transactions`,
-          topic: topics.walletTransactions,
-          logger,
-          async handleBatch(messages) {
-            const transactions = messages.map((message) => message.value);
-            const facts = await tokens.load(transactions.flatMap(transactionTokens));
-            const withRows = transactions.map((transaction) => ({ transaction, rows: walletRows(transaction, facts) }));
-            // Rows only for the wallets the API serves: the pools, tokens and routers a trade passes
-            // through are in most transactions, and every wallet endpoint answers 400 for them.
-            const tracked = await tracking.tracked(
-              withRows.flatMap(({ transaction, rows }) => rows.map((row) => ({ chainId: transaction.chainId, address: row.address }))),
-            );
-            const batch = withRows.map(({ transaction, rows }) => ({
-              transaction,
-              rows: rows.filter((row) => tracked.has(`${transaction.chainId}:${row.address}`)),
-            }));
-            const accepted = await store.writeTransactions(batch);
-            // Readable now (from memory until stored): answers cached before them are stale.
-            await versions.walletsChanged(
-              batch.flatMap(({ rows }) => rows.map((row) => row.address)),
-              'history',
-            );
-            return accepted;
-          },
-        }),
-        startAccumulatingConsumer(kafka, {
-          groupId: `${groupId}.balance-changes`,
-          topic: topics.balanceChanges,
-          logger,
-          // No answer reads these within seconds (charts and PnL work on hours and days), and
-          // ClickHouse 18.16 rewrites the partition's youngest part with every few new parts:
-          // they wait as long as transaction rows may, and at least ten seconds.
-          maxDelayMs: Math.max(10_000, memory.storeEveryMs),
-          async handleBatch(messages) {
-            await store.writeBalanceChanges(messages.map((message) => message.value));
-          },
-        }),
-        startAccumulatingConsumer(kafka, {
-          groupId: `${groupId}.blocks`,
-          topic: topics.chainBlocks,
-          logger,
-          // Readers only exclude orphaned hashes, so a block's row matters only where a rollback
-          // named the block too: those rows are stored at once (recordBlocks, recordRollbacks), the
-          // others with the next INSERT of HistoryMemory. Ten seconds here bound the revival check's reads.
-          maxDelayMs: 10_000,
-          async handleBatch(messages) {
-            const { revived, durable } = await store.recordBlocks(messages.map((message) => message.value));
-            // A block that a rollback orphaned and a newer ChainBlock revives shows its transactions again.
-            if (revived) await versions.everythingChanged();
-            return { durable };
-          },
-        }),
-        // Rollbacks are rare and hide data at once: each fetch is handled as it arrives, and the
-        // broker holds an idle fetch for its full wait instead of answering twice a second.
-        startConsumer(kafka, {
-          groupId: `${groupId}.rollbacks`,
-          topic: topics.chainRollbacks,
-          logger,
-          async handleBatch(messages) {
-            await store.recordRollbacks(messages.map((message) => message.value));
-            await versions.everythingChanged();
-          },
-        }),
-      ]);
-      consumers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-      const failure = started.find((result) => result.status === 'rejected');
-      if (failure) {
-        // A writer that cannot start all four consumers leaves none running.
-        await this.stop();
-        throw failure.reason;
-      }
+  return createConsumerSet(
+    () => [
+      startAccumulatingConsumer(kafka, {
+        groupId: `${groupId}.transactions`,
+        topic: topics.walletTransactions,
+        logger,
+        async handleBatch(messages) {
+          const transactions = messages.map((message) => message.value);
+          const facts = await tokens.load(transactions.flatMap(transactionTokens));
+          const withRows = transactions.map((transaction) => ({ transaction, rows: walletRows(transaction, facts) }));
+          // Rows only for the wallets the API serves: the pools, tokens and routers a trade passes
+          // through are in most transactions, and every wallet endpoint answers 400 for them.
+          const tracked = await tracking.tracked(
+            withRows.flatMap(({ transaction, rows }) => rows.map((row) => ({ chainId: transaction.chainId, address: row.address }))),
+          );
+          const batch = withRows.map(({ transaction, rows }) => ({
+            transaction,
+            rows: rows.filter((row) => tracked.has(`${transaction.chainId}:${row.address}`)),
+          }));
+          const accepted = await store.writeTransactions(batch);
+          // Readable now (from memory until stored): answers cached before them are stale.
+          await versions.walletsChanged(
+            batch.flatMap(({ rows }) => rows.map((row) => row.address)),
+            'history',
+          );
+          return accepted;
+        },
+      }),
+      startAccumulatingConsumer(kafka, {
+        groupId: `${groupId}.balance-changes`,
+        topic: topics.balanceChanges,
+        logger,
+        // No answer reads these within seconds (charts and PnL work on hours and days), and
+        // ClickHouse 18.16 rewrites the partition's youngest part with every few new parts:
+        // they wait as long as transaction rows may, and at least ten seconds.
+        maxDelayMs: Math.max(10_000, memory.storeEveryMs),
+        async handleBatch(messages) {
+          await store.writeBalanceChanges(messages.map((message) => message.value));
+        },
+      }),
+      startAccumulatingConsumer(kafka, {
+        groupId: `${groupId}.blocks`,
+        topic: topics.chainBlocks,
+        logger,
+        // Readers only exclude orphaned hashes, so a block's row matters only where a rollback
+        // named the block too: those rows are stored at once (recordBlocks, recordRollbacks), the
+        // others with the next INSERT of HistoryMemory. Ten seconds here bound the revival check's reads.
+        maxDelayMs: 10_000,
+        async handleBatch(messages) {
+          const { revived, durable } = await store.recordBlocks(messages.map((message) => message.value));
+          // A block that a rollback orphaned and a newer ChainBlock revives shows its transactions again.
+          if (revived) await versions.everythingChanged();
+          return { durable };
+        },
+      }),
+      // Rollbacks are rare and hide data at once: each fetch is handled as it arrives, and the
+      // broker holds an idle fetch for its full wait instead of answering twice a second.
+      startConsumer(kafka, {
+        groupId: `${groupId}.rollbacks`,
+        topic: topics.chainRollbacks,
+        logger,
+        async handleBatch(messages) {
+          await store.recordRollbacks(messages.map((message) => message.value));
+          await versions.everythingChanged();
+        },
+      }),
+    ],
+    {
+      async beforeStop() {
+        // What waits in memory is stored now, so the consumers' last commits do not wait for its delay.
+        await memory.rows.close().catch((error) => logger.error({ err: error }, 'storing the waiting transaction rows failed; they are read again from Kafka'));
+      },
     },
-    async stop() {
-      const running = consumers;
-      consumers = [];
-      // What waits in memory is stored now, so the consumers' last commits do not wait for its delay.
-      await memory.rows.close().catch((error) => logger.error({ err: error }, 'storing the waiting transaction rows failed; they are read again from Kafka'));
-      await Promise.all(running.map((consumer) => consumer.stop()));
-    },
-  };
+  );
 }

@@ -1,10 +1,10 @@
 import type { ChangeVersions } from '@wallet-api/core/cache';
 import {
+  createConsumerSet,
   startAccumulatingConsumer,
   startConsumer,
   topics as platformTopics,
   type createKafka,
-  type MessageConsumer,
   type TopicSpec,
 } from '@wallet-api/core/kafka';
 import type { Logger } from '@wallet-api/core/logger';
@@ -63,72 +63,56 @@ export function createNftConsumers(options: {
   const { kafka, ownership, tokens, indexing, market, versions, logger } = options;
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'nft';
-  let consumers: MessageConsumer[] = [];
   // Floors and sales move the valued NFT answers alone: no fungible price, chart or PnL reads them.
   const marketMoved = () => versions.nftMarketChanged();
 
-  return {
-    async start() {
-      const started = await Promise.allSettled([
-        startAccumulatingConsumer(kafka, {
-          groupId: `${groupId}.balance-changes`,
-          topic: topics.balanceChanges,
-          logger,
-          async handleBatch(messages) {
-            const entries = messages.flatMap(({ value }) => toNftEntry(value) ?? []);
-            if (entries.length === 0) return;
-            await tokens.ensure(entries);
-            await ownership.applyEntries(entries);
-            await versions.walletsChanged(new Set(entries.map((entry) => entry.wallet)), 'nfts');
-            // A move can end a listing: floors are market data the valued NFT answers read.
-            await marketMoved();
-          },
-        }),
-        startAccumulatingConsumer(kafka, {
-          groupId: `${groupId}.blocks`,
-          topic: topics.chainBlocks,
-          logger,
-          async handleBatch(messages) {
-            const blocks = messages.map(({ value }) => value);
-            const { changed } = await market.follow(blocks);
-            const { revived } = await ownership.applyBlockStates(
-              blocks.map((block) => ({
-                chainId: block.chainId,
-                blockHash: block.hash,
-                orphaned: false,
-                sequence: BigInt(block.sequence),
-                block: { number: BigInt(block.number), timestamp: BigInt(block.timestamp) },
-              })),
-            );
-            if (revived > 0) await versions.everythingChanged();
-            else if (changed) await marketMoved();
-          },
-        }),
-        startConsumer(kafka, {
-          groupId: `${groupId}.rollbacks`,
-          topic: topics.chainRollbacks,
-          logger,
-          async handleBatch(messages) {
-            for (const { value } of messages) {
-              const ancestor = { hash: value.commonAncestorHash, number: BigInt(value.commonAncestorNumber) };
-              const { reopen } = await ownership.applyRollback(value.chainId, ancestor, value.orphanedBlockHashes, BigInt(value.sequence));
-              await indexing.reopen(reopen, ancestor);
-            }
-            await versions.everythingChanged();
-          },
-        }),
-      ]);
-      consumers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-      const failure = started.find((result) => result.status === 'rejected');
-      if (failure) {
-        await this.stop();
-        throw failure.reason;
-      }
-    },
-    async stop() {
-      const running = consumers;
-      consumers = [];
-      await Promise.all(running.map((consumer) => consumer.stop()));
-    },
-  };
+  return createConsumerSet(() => [
+    startAccumulatingConsumer(kafka, {
+      groupId: `${groupId}.balance-changes`,
+      topic: topics.balanceChanges,
+      logger,
+      async handleBatch(messages) {
+        const entries = messages.flatMap(({ value }) => toNftEntry(value) ?? []);
+        if (entries.length === 0) return;
+        await tokens.ensure(entries);
+        await ownership.applyEntries(entries);
+        await versions.walletsChanged(new Set(entries.map((entry) => entry.wallet)), 'nfts');
+        // A move can end a listing: floors are market data the valued NFT answers read.
+        await marketMoved();
+      },
+    }),
+    startAccumulatingConsumer(kafka, {
+      groupId: `${groupId}.blocks`,
+      topic: topics.chainBlocks,
+      logger,
+      async handleBatch(messages) {
+        const blocks = messages.map(({ value }) => value);
+        const { changed } = await market.follow(blocks);
+        const { revived } = await ownership.applyBlockStates(
+          blocks.map((block) => ({
+            chainId: block.chainId,
+            blockHash: block.hash,
+            orphaned: false,
+            sequence: BigInt(block.sequence),
+            block: { number: BigInt(block.number), timestamp: BigInt(block.timestamp) },
+          })),
+        );
+        if (revived > 0) await versions.everythingChanged();
+        else if (changed) await marketMoved();
+      },
+    }),
+    startConsumer(kafka, {
+      groupId: `${groupId}.rollbacks`,
+      topic: topics.chainRollbacks,
+      logger,
+      async handleBatch(messages) {
+        for (const { value } of messages) {
+          const ancestor = { hash: value.commonAncestorHash, number: BigInt(value.commonAncestorNumber) };
+          const { reopen } = await ownership.applyRollback(value.chainId, ancestor, value.orphanedBlockHashes, BigInt(value.sequence));
+          await indexing.reopen(reopen, ancestor);
+        }
+        await versions.everythingChanged();
+      },
+    }),
+  ]);
 }

@@ -1,10 +1,10 @@
 import { canonicalWallet } from '@wallet-api/core/addresses';
 import {
+  createConsumerSet,
   startAccumulatingConsumer,
   startConsumer,
   topics as platformTopics,
   type createKafka,
-  type MessageConsumer,
   type TopicSpec,
 } from '@wallet-api/core/kafka';
 import type { ChangeVersions } from '@wallet-api/core/cache';
@@ -78,111 +78,95 @@ export function createPositionsConsumers(options: PositionsConsumerOptions): Pos
   const { kafka, balances, snapshots, protocols, refreshes, versions, logger, metrics } = options;
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'positions';
-  let consumers: MessageConsumer[] = [];
 
-  return {
-    async start() {
-      // Balance changes, blocks and transactions are applied a second's worth at a time (one
-      // PostgreSQL transaction for every chain's blocks of that second rather than one per fetch);
-      // rollbacks, rare and ordered, as they come.
-      const started = await Promise.allSettled([
-        startAccumulatingConsumer(kafka, {
-          groupId: `${groupId}.balance-changes`,
-          topic: topics.balanceChanges,
-          logger,
-          async handleBatch(messages) {
-            const entries: BalanceEntry[] = [];
-            // The wallets as the chain spells them (entries lower-case them): change tokens keep a Solana address's case.
-            const wallets: string[] = [];
-            for (const { value } of messages) {
-              const entry = toEntry(value);
-              if (!entry) continue;
-              entries.push(entry);
-              wallets.push(value.wallet);
-            }
-            await balances.applyEntries(entries);
-            await versions.walletsChanged(wallets, 'holdings');
-            metrics.messages.inc({ topic: 'balance-changes' }, messages.length);
-          },
-        }),
-        startAccumulatingConsumer(kafka, {
-          groupId: `${groupId}.blocks`,
-          topic: topics.chainBlocks,
-          logger,
-          async handleBatch(messages) {
-            const { revived } = await balances.applyBlocks(
-              messages.map(({ value }) => ({ chainId: value.chainId, blockHash: value.hash, orphaned: false, sequence: BigInt(value.sequence) })),
-            );
-            if (revived) await versions.everythingChanged();
-            metrics.messages.inc({ topic: 'blocks' }, messages.length);
-          },
-        }),
-        startConsumer(kafka, {
-          groupId: `${groupId}.rollbacks`,
-          topic: topics.chainRollbacks,
-          logger,
-          async handleBatch(messages) {
-            // One at a time, in order: each re-reads the openings its blocks held at its own ancestor.
-            for (const { value } of messages) {
-              await balances.applyRollback({
-                chainId: value.chainId,
-                commonAncestor: { hash: value.commonAncestorHash, number: BigInt(value.commonAncestorNumber) },
-                orphanedBlockHashes: value.orphanedBlockHashes,
-                sequence: BigInt(value.sequence),
-              });
-              await snapshots.markReorganised(value.chainId, BigInt(value.commonAncestorNumber));
-            }
-            await versions.everythingChanged();
-            metrics.messages.inc({ topic: 'rollbacks' }, messages.length);
-          },
-        }),
-        startAccumulatingConsumer(kafka, {
-          groupId: `${groupId}.transactions`,
-          topic: topics.walletTransactions,
-          logger,
-          async handleBatch(messages) {
-            const chainIds = [...new Set(messages.map((message) => message.value.chainId))];
-            const contracts = new Map(await Promise.all(chainIds.map(async (chainId) => [chainId, (await protocols.protocols(chainId)).contracts] as const)));
-            const touches = messages.flatMap(({ value }) => protocolTouches(value, contracts.get(value.chainId)!));
-            const marked = await snapshots.markTouched(touches);
-            await versions.walletsChanged(
-              touches.map((touch) => touch.wallet),
-              'holdings',
-            );
-            refreshes.refreshSoon(marked);
-            metrics.messages.inc({ topic: 'transactions' }, messages.length);
-          },
-        }),
-        // Every pool's swaps, mints and burns, whoever sent them: the tracked wallets with positions
-        // in a moved pool hold other amounts (and fees) now, so their snapshots are read again.
-        startAccumulatingConsumer(kafka, {
-          groupId: `${groupId}.pool-events`,
-          topic: topics.poolEvents,
-          logger,
-          async handleBatch(messages) {
-            const marked = await snapshots.markPoolsMoved(
-              messages.map(({ value }) => ({ chainId: value.chainId, pool: value.pool.toLowerCase(), blockNumber: BigInt(value.blockNumber) })),
-            );
-            await versions.walletsChanged(
-              marked.map((snapshot) => snapshot.wallet),
-              'holdings',
-            );
-            refreshes.refreshSoon(marked);
-            metrics.messages.inc({ topic: 'pool-events' }, messages.length);
-          },
-        }),
-      ]);
-      consumers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-      const failure = started.find((result) => result.status === 'rejected');
-      if (failure) {
-        await this.stop();
-        throw failure.reason;
-      }
-    },
-    async stop() {
-      const running = consumers;
-      consumers = [];
-      await Promise.all(running.map((consumer) => consumer.stop()));
-    },
-  };
+  // Balance changes, blocks and transactions are applied a second's worth at a time (one
+  // PostgreSQL transaction for every chain's blocks of that second rather than one per fetch);
+  // rollbacks, rare and ordered, as they come.
+  return createConsumerSet(() => [
+    startAccumulatingConsumer(kafka, {
+      groupId: `${groupId}.balance-changes`,
+      topic: topics.balanceChanges,
+      logger,
+      async handleBatch(messages) {
+        const entries: BalanceEntry[] = [];
+        // The wallets as the chain spells them (entries lower-case them): change tokens keep a Solana address's case.
+        const wallets: string[] = [];
+        for (const { value } of messages) {
+          const entry = toEntry(value);
+          if (!entry) continue;
+          entries.push(entry);
+          wallets.push(value.wallet);
+        }
+        await balances.applyEntries(entries);
+        await versions.walletsChanged(wallets, 'holdings');
+        metrics.messages.inc({ topic: 'balance-changes' }, messages.length);
+      },
+    }),
+    startAccumulatingConsumer(kafka, {
+      groupId: `${groupId}.blocks`,
+      topic: topics.chainBlocks,
+      logger,
+      async handleBatch(messages) {
+        const { revived } = await balances.applyBlocks(
+          messages.map(({ value }) => ({ chainId: value.chainId, blockHash: value.hash, orphaned: false, sequence: BigInt(value.sequence) })),
+        );
+        if (revived) await versions.everythingChanged();
+        metrics.messages.inc({ topic: 'blocks' }, messages.length);
+      },
+    }),
+    startConsumer(kafka, {
+      groupId: `${groupId}.rollbacks`,
+      topic: topics.chainRollbacks,
+      logger,
+      async handleBatch(messages) {
+        // One at a time, in order: each re-reads the openings its blocks held at its own ancestor.
+        for (const { value } of messages) {
+          await balances.applyRollback({
+            chainId: value.chainId,
+            commonAncestor: { hash: value.commonAncestorHash, number: BigInt(value.commonAncestorNumber) },
+            orphanedBlockHashes: value.orphanedBlockHashes,
+            sequence: BigInt(value.sequence),
+          });
+          await snapshots.markReorganised(value.chainId, BigInt(value.commonAncestorNumber));
+        }
+        await versions.everythingChanged();
+        metrics.messages.inc({ topic: 'rollbacks' }, messages.length);
+      },
+    }),
+    startAccumulatingConsumer(kafka, {
+      groupId: `${groupId}.transactions`,
+      topic: topics.walletTransactions,
+      logger,
+      async handleBatch(messages) {
+        const chainIds = [...new Set(messages.map((message) => message.value.chainId))];
+        const contracts = new Map(await Promise.all(chainIds.map(async (chainId) => [chainId, (await protocols.protocols(chainId)).contracts] as const)));
+        const touches = messages.flatMap(({ value }) => protocolTouches(value, contracts.get(value.chainId)!));
+        const marked = await snapshots.markTouched(touches);
+        await versions.walletsChanged(
+          touches.map((touch) => touch.wallet),
+          'holdings',
+        );
+        refreshes.refreshSoon(marked);
+        metrics.messages.inc({ topic: 'transactions' }, messages.length);
+      },
+    }),
+    // Every pool's swaps, mints and burns, whoever sent them: the tracked wallets with positions
+    // in a moved pool hold other amounts (and fees) now, so their snapshots are read again.
+    startAccumulatingConsumer(kafka, {
+      groupId: `${groupId}.pool-events`,
+      topic: topics.poolEvents,
+      logger,
+      async handleBatch(messages) {
+        const marked = await snapshots.markPoolsMoved(
+          messages.map(({ value }) => ({ chainId: value.chainId, pool: value.pool.toLowerCase(), blockNumber: BigInt(value.blockNumber) })),
+        );
+        await versions.walletsChanged(
+          marked.map((snapshot) => snapshot.wallet),
+          'holdings',
+        );
+        refreshes.refreshSoon(marked);
+        metrics.messages.inc({ topic: 'pool-events' }, messages.length);
+      },
+    }),
+  ]);
 }

@@ -1,9 +1,9 @@
 import {
+  createConsumerSet,
   startAccumulatingConsumer,
   startConsumer,
   topics as platformTopics,
   type createKafka,
-  type MessageConsumer,
   type TopicSpec,
 } from '@wallet-api/core/kafka';
 import type { ChangeVersions, SharedChangeTokens } from '@wallet-api/core/cache';
@@ -52,67 +52,57 @@ export function createPriceConsumer(options: PriceConsumerOptions): PriceConsume
   const { kafka, tracker, versions, logger } = options;
   const topics = options.topics ?? platformTopics;
   const groupId = options.groupId ?? 'reference-data.prices';
-  let consumers: MessageConsumer[] = [];
 
-  return {
-    async start() {
-      const started = await Promise.allSettled([
-        // Five seconds' events of every chain folded together: every valued answer is computed
-        // again once per five seconds at most instead of per block. Their rows wait in `rows` for
-        // one INSERT per table every few minutes (ClickHouse 18.16 rewrites a partition's youngest
-        // part with every few new parts), readable by the process's lookups meanwhile.
-        startAccumulatingConsumer(kafka, {
-          groupId: `${groupId}.pool-events`,
-          topic: topics.poolEvents,
-          logger,
-          maxDelayMs: 5_000,
-          async handleBatch(messages) {
-            const events = messages.map((message) => fromPoolEvent(message.value)).filter((event): event is ChainPoolEvent => event !== undefined);
-            await tracker.apply(events);
-            const durable = { durable: options.rows?.settled() ?? Promise.resolve() };
-            if (events.length === 0) return durable;
-            const { prepareLookups } = options;
-            // Readable now (from memory until stored): the move is announced at once.
-            // Prices at times before the batch's first block are as they were: readers keep those.
-            const since = Math.min(...events.map((event) => event.blockTimestamp));
-            await versions.pricesChanged(
-              prepareLookups &&
-                ((tokens) =>
-                  prepareLookups(tokens).catch((error: unknown) =>
-                    logger.warn({ err: error }, 'reading the stored prices ahead of their announcement failed; lookups will read them'),
-                  )),
-              { since },
-            );
-            return durable;
-          },
-        }),
-        startConsumer(kafka, {
-          groupId: `${groupId}.rollbacks`,
-          topic: topics.chainRollbacks,
-          logger,
-          async handleBatch(messages) {
-            for (const message of messages) await tracker.rollback(message.value);
-            // The refold's rewritten rows are stored before the rollback's offset is committed.
-            await options.rows?.flush();
-            await versions.everythingChanged();
-          },
-        }),
-      ]);
-      consumers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-      const failure = started.find((result) => result.status === 'rejected');
-      if (failure) {
-        await this.stop();
-        throw failure.reason;
-      }
+  return createConsumerSet(
+    () => [
+      // Five seconds' events of every chain folded together: every valued answer is computed
+      // again once per five seconds at most instead of per block. Their rows wait in `rows` for
+      // one INSERT per table every few minutes (ClickHouse 18.16 rewrites a partition's youngest
+      // part with every few new parts), readable by the process's lookups meanwhile.
+      startAccumulatingConsumer(kafka, {
+        groupId: `${groupId}.pool-events`,
+        topic: topics.poolEvents,
+        logger,
+        maxDelayMs: 5_000,
+        async handleBatch(messages) {
+          const events = messages.map((message) => fromPoolEvent(message.value)).filter((event): event is ChainPoolEvent => event !== undefined);
+          await tracker.apply(events);
+          const durable = { durable: options.rows?.settled() ?? Promise.resolve() };
+          if (events.length === 0) return durable;
+          const { prepareLookups } = options;
+          // Readable now (from memory until stored): the move is announced at once.
+          // Prices at times before the batch's first block are as they were: readers keep those.
+          const since = Math.min(...events.map((event) => event.blockTimestamp));
+          await versions.pricesChanged(
+            prepareLookups &&
+              ((tokens) =>
+                prepareLookups(tokens).catch((error: unknown) =>
+                  logger.warn({ err: error }, 'reading the stored prices ahead of their announcement failed; lookups will read them'),
+                )),
+            { since },
+          );
+          return durable;
+        },
+      }),
+      startConsumer(kafka, {
+        groupId: `${groupId}.rollbacks`,
+        topic: topics.chainRollbacks,
+        logger,
+        async handleBatch(messages) {
+          for (const message of messages) await tracker.rollback(message.value);
+          // The refold's rewritten rows are stored before the rollback's offset is committed.
+          await options.rows?.flush();
+          await versions.everythingChanged();
+        },
+      }),
+    ],
+    {
+      async beforeStop() {
+        // What waits is stored now, so the consumers' last commits do not wait for its delay.
+        await options.rows
+          ?.close()
+          .catch((error: unknown) => logger.error({ err: error }, 'storing the waiting price rows failed; they are read again from Kafka'));
+      },
     },
-    async stop() {
-      const running = consumers;
-      consumers = [];
-      // What waits is stored now, so the consumers' last commits do not wait for its delay.
-      await options.rows
-        ?.close()
-        .catch((error: unknown) => logger.error({ err: error }, 'storing the waiting price rows failed; they are read again from Kafka'));
-      await Promise.all(running.map((consumer) => consumer.stop()));
-    },
-  };
+  );
 }
