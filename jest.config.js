@@ -9,10 +9,16 @@ export default {
   moduleNameMapper: {
     '^@wallet-api/core/proto/(.*)$': '<rootDir>/services/core/src/proto/$1.ts',
     '^@wallet-api/core/(.*)$': '<rootDir>/services/core/src/$1/index.ts',
-    '^@wallet-api/devnet/(.*)$': '<rootDir>/services/devnet/src/$1/index.ts',
+    '^@wallet-api/devnet/(.*)$': '<rootDir>/devnet/src/$1/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: ['<rootDir>/services/*/src/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/charts/*/test/**/*.test.ts'],
+  testMatch: [
+    '<rootDir>/services/*/src/**/*.test.ts',
+    '<rootDir>/services/*/test/**/*.test.ts',
+    '<rootDir>/devnet/src/**/*.test.ts',
+    '<rootDir>/devnet/test/**/*.test.ts',
+    '<rootDir>/charts/*/test/**/*.test.ts',
+  ],
   // *.faults.test.ts stop the shared infrastructure: scripts/test.sh runs them after every other
   // suite, on their own (and `pnpm test:faults` alone).
   testPathIgnorePatterns: ['/node_modules/', '\\.faults\\.test\\.ts$'],

@@ -32,8 +32,8 @@ import { createPointPriceCache } from '@wallet-api/core/reference-data';
 import { createProtocolSeries } from '../services/chart/src/protocols/protocol-series.js';
 import { createBlockClock } from '../services/chart/src/store/block-clock.js';
 import { createChartStore, type ChartStore } from '../services/chart/src/store/chart-store.js';
-import { readManifest } from '../services/devnet/src/manifest/index.js';
-import { worldTokens } from '../services/devnet/src/truth/index.js';
+import { readManifest } from '../devnet/src/manifest/index.js';
+import { worldTokens } from '../devnet/src/truth/index.js';
 
 const { values } = parseArgs({
   options: { changes: { type: 'string', default: '1000000' }, assets: { type: 'string', default: '50' }, samples: { type: 'string', default: '20' } },

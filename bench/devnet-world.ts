@@ -5,8 +5,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '@wallet-api/core/logger';
-import { devnetChains, ensureWorld } from '../services/devnet/src/cache/index.js';
-import { worldModules } from '../services/devnet/src/protocols/index.js';
+import { devnetChains, ensureWorld } from '../devnet/src/cache/index.js';
+import { worldModules } from '../devnet/src/protocols/index.js';
 
 const { values } = parseArgs({
   options: {

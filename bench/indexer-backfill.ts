@@ -14,9 +14,9 @@ import { createKafka, createProducer, ensureTopics, type TopicSpec } from '@wall
 import { createLogger } from '@wallet-api/core/logger';
 import { Registry } from '@wallet-api/core/metrics';
 import { createPublicClient, http, numberToHex } from 'viem';
-import { devnetChains, ensureWorld } from '../services/devnet/src/cache/index.js';
-import { startAnvil } from '../services/devnet/src/chain/index.js';
-import { worldModules } from '../services/devnet/src/protocols/index.js';
+import { devnetChains, ensureWorld } from '../devnet/src/cache/index.js';
+import { startAnvil } from '../devnet/src/chain/index.js';
+import { worldModules } from '../devnet/src/protocols/index.js';
 import { decodeBlock } from '../services/indexer/src/decode/index.js';
 import { createChainIndexer } from '../services/indexer/src/pipeline/chain-indexer.js';
 import { createIndexerMetrics } from '../services/indexer/src/pipeline/indexer-metrics.js';

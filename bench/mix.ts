@@ -25,7 +25,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createRng } from '../services/devnet/src/world/index.js';
+import { createRng } from '../devnet/src/world/index.js';
 import { answerCacheCounters, backendTimeOf, benchAuthorization } from './load.js';
 import { servicesMemory } from './process-memory.js';
 import { cpuSecondsBetween, stackCpuTicks } from './stack-cpu.js';

@@ -67,9 +67,9 @@ const chainId = values.chain;
 const acceptEncoding = values['accept-encoding'];
 
 // Imported after the arguments are read, so `--help` needs neither the built services nor the stack.
-const { compileContracts } = await import('../services/devnet/src/compile/index.js');
-const { createDevnetClient } = await import('../services/devnet/src/chain/index.js');
-const { readManifest } = await import('../services/devnet/src/manifest/index.js');
+const { compileContracts } = await import('../devnet/src/compile/index.js');
+const { createDevnetClient } = await import('../devnet/src/chain/index.js');
+const { readManifest } = await import('../devnet/src/manifest/index.js');
 const { createPrisma } = await import('@wallet-api/core/db');
 const { answerCacheDuring, benchAuthorization, measure } = await import('./load.js');
 
@@ -111,7 +111,7 @@ const onGateway = (link: string) => {
 async function walletWithNfts(): Promise<{ wallet: Address; lastBlock: bigint }> {
   const client = createDevnetClient(rpcUrl);
   // The devnet's own artifact cache: the world build compiled its contracts there already.
-  const artifacts = await compileContracts(join(root, 'services/devnet/contracts'), join(root, '.data/devnet/artifacts'));
+  const artifacts = await compileContracts(join(root, 'devnet/contracts'), join(root, '.data/devnet/artifacts'));
   const birds = artifacts.DevnetHarborBirds;
   if (!birds) throw new Error('the devnet contracts have no DevnetHarborBirds');
   const nfts = (manifestChain!.protocols.nfts ?? {}) as { metadataBaseUrl?: string };

@@ -26,8 +26,8 @@ import { GetWalletPnlRequest, PnlClient, PnlService, type PnlServer, type Wallet
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { createTokenDirectory } from '@wallet-api/core/reference-data';
 import { setupClickHouseDatabase } from '@wallet-api/core/testing';
-import { readManifest } from '../services/devnet/src/manifest/index.js';
-import { worldTokens } from '../services/devnet/src/truth/index.js';
+import { readManifest } from '../devnet/src/manifest/index.js';
+import { worldTokens } from '../devnet/src/truth/index.js';
 import { walletRows } from '../services/indexer/src/consume/wallet-rows.js';
 import { createWalletHistoryStore } from '../services/indexer/src/store/wallet-history-store.js';
 import { createBookKeeper } from '../services/pnl/src/book/book-keeper.js';

@@ -10,9 +10,9 @@ import { parseArgs } from 'node:util';
 import { createGrpcClient, unary } from '@wallet-api/core/grpc';
 import { Network } from '@wallet-api/core/proto/common';
 import { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
-import { readManifest } from '../services/devnet/src/manifest/index.js';
-import { marketAssets } from '../services/devnet/src/truth/index.js';
-import { createRng } from '../services/devnet/src/world/index.js';
+import { readManifest } from '../devnet/src/manifest/index.js';
+import { marketAssets } from '../devnet/src/truth/index.js';
+import { createRng } from '../devnet/src/world/index.js';
 
 const { values } = parseArgs({
   options: { pairs: { type: 'string', default: '1000' }, batches: { type: 'string', default: '20' }, address: { type: 'string', default: '127.0.0.1:50051' } },

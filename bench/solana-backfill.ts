@@ -13,8 +13,8 @@ import { createKafka, createProducer, ensureTopics, type TopicSpec } from '@wall
 import { createLogger } from '@wallet-api/core/logger';
 import { Registry } from '@wallet-api/core/metrics';
 import { freePort } from '@wallet-api/core/testing';
-import { createSolanaLedger, startSolanaRpcServer } from '../services/devnet/src/solana/index.js';
-import { buildSolanaWorld } from '../services/devnet/src/solana/world.js';
+import { createSolanaLedger, startSolanaRpcServer } from '../devnet/src/solana/index.js';
+import { buildSolanaWorld } from '../devnet/src/solana/world.js';
 import { createIndexerMetrics } from '../services/indexer/src/pipeline/indexer-metrics.js';
 import { createBlockPublisher } from '../services/indexer/src/publish/block-publisher.js';
 import { createSolanaChainIndexer } from '../services/indexer/src/solana/solana-chain-indexer.js';

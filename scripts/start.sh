@@ -31,7 +31,7 @@ bash scripts/status.sh >/dev/null 2>&1 && infra_was_up=true
 bash scripts/up.sh
 # A world that ends today, so recent chart windows have history; built once a day, then cached.
 log "loading the devnet world (${DEVNET_WALLETS:-50} wallets)"
-node services/devnet/dist/cli/main.js world --seed demo --wallets "${DEVNET_WALLETS:-50}" --end-date "$(date -u +%F)"
+node devnet/dist/cli/main.js world --seed demo --wallets "${DEVNET_WALLETS:-50}" --end-date "$(date -u +%F)"
 bash scripts/infra/anvil.sh restart
 bash scripts/infra/solana.sh restart
 # The chains restart from the world's saved state, so the blocks live activity mined on them in an
@@ -46,7 +46,7 @@ bash scripts/reset-chain-data.sh
 rm -f "${DATA_DIR}/devnet/crowd.json"
 if ((${DEVNET_CROWD:-0} > 0)); then
   log "funding a crowd of ${DEVNET_CROWD} more wallets on ethereum"
-  node services/devnet/dist/cli/main.js crowd --wallets "${DEVNET_CROWD}"
+  node devnet/dist/cli/main.js crowd --wallets "${DEVNET_CROWD}"
 fi
 
 pids=()
@@ -122,7 +122,7 @@ done
 
 log_offsets+=("$(stat -c %s "${logs}/devnet-live.log" 2>/dev/null || echo 0)")
 bash scripts/lib/supervise.sh devnet-live "${logs}/devnet-live.log" \
-  node services/devnet/dist/cli/main.js live --interval-ms "${DEVNET_BLOCK_MS:-1000}" --actions "${DEVNET_ACTIONS:-4}" &
+  node devnet/dist/cli/main.js live --interval-ms "${DEVNET_BLOCK_MS:-1000}" --actions "${DEVNET_ACTIONS:-4}" &
 pids+=($!)
 services+=(devnet-live)
 

@@ -19,7 +19,7 @@ log "helm for the chart tests (built from its Go module once, then taken from .d
 bash scripts/lib/helm.sh >/dev/null
 bash scripts/up.sh
 log "loading the devnet test world (built once, then taken from .data/devnet/cache)"
-node services/devnet/dist/cli/main.js world --seed test --wallets 20
+node devnet/dist/cli/main.js world --seed test --wallets 20
 bash scripts/infra/anvil.sh restart
 bash scripts/infra/solana.sh restart
 

@@ -104,7 +104,7 @@ up_chain() {
     : >"${logfile}"
     # --cache-path: anvil otherwise writes historical states under ~/.foundry/anvil/tmp and never
     # deletes them (hundreds of MB per few thousand blocks).
-    # The devnet world (services/devnet, `world` command) leaves each chain's state here; without
+    # The devnet world (devnet, `world` command) leaves each chain's state here; without
     # one the chain starts empty. The high gas limit lets a block take every queued transaction.
     local world_state="${DATA_DIR}/devnet/world/${chain}.state.json" load=()
     if [[ -e "${world_state}" ]]; then

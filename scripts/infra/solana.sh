@@ -19,7 +19,7 @@ DIR="$(component_dir solana)"
 READY_TIMEOUT="${SOLANA_READY_TIMEOUT:-300}"
 SLOT_MS="${SOLANA_SLOT_MS:-1000}"
 ALL_CHAINS=(solana solana-devnet)
-CLI="${REPO_ROOT}/services/devnet/dist/cli/main.js"
+CLI="${REPO_ROOT}/devnet/dist/cli/main.js"
 
 chain_port() {
   case "$1" in

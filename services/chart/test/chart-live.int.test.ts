@@ -2,7 +2,7 @@ import type { WalletChart } from '@wallet-api/core/proto/chart';
 import { PositionsFilter } from '@wallet-api/core/proto/positions';
 import { consumerGroupCaughtUp, eventually, setupKafka } from '@wallet-api/core/testing';
 import { createPublicClient, encodeFunctionData, erc20Abi, http, parseEther, type Address, type PublicClient } from 'viem';
-import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
+import { readManifest, type ChainWorld } from '../../../devnet/src/manifest/index.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
 import { startPositionsHarness, type PositionsHarness, type PositionsService } from '../../positions/test/setup-positions.js';
 import { contextOf, createChartTruth, stepIndices, type ChartTruth } from './chart-truth.js';
@@ -23,6 +23,12 @@ let positions: PositionsService;
 let charts: ChartHarness;
 let truth: ChartTruth;
 const kafka = setupKafka('chart-live-test');
+/**
+ * The chart service's clock: the wall clock, or ahead of it once a test mined a block ahead of it,
+ * so that no test waits for real time to reach the blocks it mines.
+ */
+let chartClockMs = 0;
+const chartNow = () => Math.max(Date.now(), chartClockMs);
 
 beforeAll(async () => {
   world = (await readManifest()).chains.find((candidate) => candidate.id === chainId)!;
@@ -40,6 +46,7 @@ beforeAll(async () => {
     versions: harness.changes.versions,
     storeEveryMs: 600_000,
     positionsAddress: positions.address,
+    now: chartNow,
   });
   truth = await createChartTruth({ chain: { ...world, rpcUrl: chain.rpcUrl }, client, referenceData: harness.referenceData });
 }, 120_000);
@@ -53,11 +60,10 @@ afterAll(async () => {
 const chartOf = (wallet: Address, period: string): Promise<WalletChart> =>
   charts.chart({ context: contextOf(chainId), addresses: [wallet], chainIds: [chainId], period });
 
-/** Mines a block at `time`, then waits until the hour chart's last point (a multiple of 10 s) is at or after it. */
+/** Mines a block at `time`, and moves the chart's clock on until the hour chart's last point (a multiple of 10 s) is at or after it. */
 async function mineAt(time: number): Promise<void> {
   await chain.session.mine(time);
-  const wait = (Math.ceil(time / 10) * 10 + 1) * 1000 - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  chartClockMs = Math.max(chartClockMs, (Math.ceil(time / 10) * 10 + 1) * 1000);
 }
 
 /** The hour chart of each wallet equals the truth at its first and last points and on both sides of every change. */
@@ -106,7 +112,7 @@ test('transfers mined now move the hour chart at their points; a reorg replacing
   );
 
   // A chain loaded from a state file refuses block times before the moment it was loaded.
-  let clock = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000)) + 1;
+  let clock = Math.max(await chain.session.latestTimestamp(), Math.floor(chartNow() / 1000)) + 1;
   const firstLive = clock;
   await chain.session.send({ from: sender, to: recipient, value: parseEther('0.25'), gas: 21_000n });
   await mineAt(clock);
@@ -162,7 +168,7 @@ test('a liquidity position moved now moves the protocol chart at its point; a re
   };
   await worldCharted();
   // A wallet with Uniswap V2 liquidity (its LP token is the pool's address), and one to hand half of it to.
-  const now = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000));
+  const now = Math.max(await chain.session.latestTimestamp(), Math.floor(chartNow() / 1000));
   let provider: { wallet: Address; pair: Address } | undefined;
   for (const candidate of world.wallets.filter((entry) => entry.kind === 'eoa' && entry.address !== world.deployer)) {
     const wallet = candidate.address.toLowerCase() as Address;
@@ -179,7 +185,7 @@ test('a liquidity position moved now moves the protocol chart at its point; a re
   const recipient = world.wallets.find((entry) => entry.kind === 'eoa' && entry.address.toLowerCase() !== wallet)!.address.toLowerCase() as Address;
   const before = await eventually(() => checkHour(wallet, pair), 120_000);
 
-  let clock = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000)) + 1;
+  let clock = Math.max(await chain.session.latestTimestamp(), Math.floor(chartNow() / 1000)) + 1;
   const firstLive = clock;
   const lp = await client.readContract({ address: pair, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] });
   chain.session.resetNonces();
@@ -238,10 +244,11 @@ test("a chart's last point is the wallet at the newest indexed block, stamped wi
 
   // A transfer mined now, after the day chart's last 5-minute boundary, early enough in the interval
   // that the checks below end before the next boundary (after it, the grid's own last point is now).
-  // They take seconds; 90 s leaves a slow machine room without waiting half an interval on average.
-  const intervalLeft = 300 - (Math.floor(Date.now() / 1000) % 300);
-  if (intervalLeft < 90) await new Promise((resolve) => setTimeout(resolve, (intervalLeft + 1) * 1000));
-  const clock = Math.max(await chain.session.latestTimestamp(), Math.floor(Date.now() / 1000)) + 1;
+  // They take seconds; 90 s leaves a slow machine room. Late in an interval, the chart's clock moves
+  // on to the next one rather than the test waiting for it.
+  let clock = Math.max(await chain.session.latestTimestamp(), Math.floor(chartNow() / 1000)) + 1;
+  if (300 - (clock % 300) < 90) clock += 300 - (clock % 300) + 1;
+  chartClockMs = Math.max(chartClockMs, clock * 1000);
   chain.session.resetNonces();
   await chain.session.send({ from: wallet, to: recipient, value: parseEther('0.05'), gas: 21_000n });
   await chain.session.mine(clock);

@@ -3,9 +3,9 @@ import { Network } from '@wallet-api/core/proto/common';
 import type { WalletChart } from '@wallet-api/core/proto/chart';
 import type { ReferenceDataClient } from '@wallet-api/core/proto/reference_data';
 import { formatUnits, type Address, type PublicClient } from 'viem';
-import type { ChainWorld } from '../../devnet/src/manifest/index.js';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
-import { nativeBalance, readUniswapV2Shares, readWalletTruth, tokenBalances, worldTokens } from '../../devnet/src/truth/index.js';
+import type { ChainWorld } from '../../../devnet/src/manifest/index.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/index.js';
+import { nativeBalance, readUniswapV2Shares, readWalletTruth, tokenBalances, worldTokens } from '../../../devnet/src/truth/index.js';
 import { protocolHoldings, type Holding } from '../../positions/test/chain-truth.js';
 
 const testnets = new Set(['sepolia']);

@@ -2,7 +2,7 @@ import { chartPeriods, type ChartPeriod } from '@wallet-api/core/charts';
 import type { WalletChart } from '@wallet-api/core/proto/chart';
 import { consumerGroupCaughtUp, eventually, setupKafka } from '@wallet-api/core/testing';
 import { createPublicClient, http, type Address, type PublicClient } from 'viem';
-import { readManifest, type Manifest } from '../../devnet/src/manifest/index.js';
+import { readManifest, type Manifest } from '../../../devnet/src/manifest/index.js';
 import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
 import { contextOf, createChartTruth, stepIndices, type ChartTruth, type TruthSelection } from './chart-truth.js';
 import { startChartHarness, type ChartHarness } from './setup-chart.js';

@@ -52,7 +52,13 @@ export async function startChartHarness(options: ChartHarnessOptions): Promise<C
   const own = options.versions ? undefined : setupChangeVersions();
   const versions = options.versions ?? own!.versions;
   const everything = () => versions.everything();
-  const store = createChartStore({ clickhouse: clickhouse.clickhouse, logger: testLogger, storeEveryMs: options.storeEveryMs, everything });
+  const store = createChartStore({
+    clickhouse: clickhouse.clickhouse,
+    logger: testLogger,
+    storeEveryMs: options.storeEveryMs,
+    everything,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const clock = createBlockClock({ clickhouse: clickhouse.clickhouse, logger: testLogger, storeEveryMs: options.storeEveryMs, everything });
   // Without a positions service, a chart of protocol positions fails (nothing listens on port 1).
   const positions = createGrpcClient(PositionsClient, options.positionsAddress ?? '127.0.0.1:1');

@@ -18,7 +18,7 @@ import {
   type PostgresDatabase,
 } from '@wallet-api/core/testing';
 import { createWalletApiClient } from '../../../clients/typescript/src/index.js';
-import { readManifest } from '../../devnet/src/manifest/index.js';
+import { readManifest } from '../../../devnet/src/manifest/index.js';
 import { loadChainsConfig, rpcOverrideVariable } from '../../reference-data/src/chains/chain-config.js';
 import { createChainRegistry } from '../../reference-data/src/chains/chain-registry.js';
 import { createReferenceDataDomain } from '../../reference-data/src/domain.js';

@@ -20,9 +20,9 @@ import {
   type PostgresDatabase,
 } from '@wallet-api/core/testing';
 import { createPublicClient, http, type PublicClient } from 'viem';
-import { readManifest, type Manifest } from '../../devnet/src/manifest/index.js';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
-import { worldTokens } from '../../devnet/src/truth/index.js';
+import { readManifest, type Manifest } from '../../../devnet/src/manifest/index.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/index.js';
+import { worldTokens } from '../../../devnet/src/truth/index.js';
 import { createIndexerMetrics } from '../../indexer/src/pipeline/indexer-metrics.js';
 import { pipelineTopics } from '../../indexer/test/pipeline-topics.js';
 import { runChainIndexer } from '../../indexer/test/setup-indexing.js';

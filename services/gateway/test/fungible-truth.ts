@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { address as solanaAddress, createSolanaRpc } from '@solana/kit';
 import { createPublicClient, http, parseAbi, type Address, type PublicClient } from 'viem';
-import type { Manifest } from '../../devnet/src/manifest/index.js';
+import type { Manifest } from '../../../devnet/src/manifest/index.js';
 import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
 
 // What spec 2.2 `fungible_info` of a token seen on a wallet endpoint should say, from the curated

@@ -1,8 +1,8 @@
 import { createPublicClient, http, type PublicClient } from 'viem';
-import type { ChainWorld, Manifest } from '../../devnet/src/manifest/index.js';
-import { createRng } from '../../devnet/src/world/index.js';
+import type { ChainWorld, Manifest } from '../../../devnet/src/manifest/index.js';
+import { createRng } from '../../../devnet/src/world/index.js';
 
-export { marketAssets, type MarketAsset } from '../../devnet/src/truth/index.js';
+export { marketAssets, type MarketAsset } from '../../../devnet/src/truth/index.js';
 
 /** A moment to ask prices at (unix seconds, 0 for the newest) and the block time the market priced it at. */
 export interface PriceMoment {

@@ -16,7 +16,7 @@ import {
   testLogger,
   uniqueName,
 } from '@wallet-api/core/testing';
-import { readManifest, type Manifest } from '../../devnet/src/manifest/index.js';
+import { readManifest, type Manifest } from '../../../devnet/src/manifest/index.js';
 import { createIndexerMetrics } from '../../indexer/src/pipeline/indexer-metrics.js';
 import { pipelineTopics } from '../../indexer/test/pipeline-topics.js';
 import { runChainIndexer } from '../../indexer/test/setup-indexing.js';

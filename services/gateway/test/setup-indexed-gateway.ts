@@ -39,6 +39,8 @@ export async function startIndexedGateway(
     name: string;
     /** The indexer's snapshot sources (`include_pending`); none unless given. */
     snapshots?: Pick<IndexerServiceDependencies, 'pending' | 'unsigned'>;
+    /** How long a cached answer may serve without a change token moving (the gateway's 60 s unless given). */
+    answerMaxAgeMs?: number;
   },
 ): Promise<IndexedGateway> {
   const prisma = createPrisma(testConfig().DATABASE_URL);
@@ -75,7 +77,7 @@ export async function startIndexedGateway(
     logger: testLogger,
     checkResponses: true,
     changes,
-    responseCache: createResponseCache({ versions: changes, logger: testLogger, maxBytes: 16 * 1024 * 1024, maxAgeMs: 60_000 }),
+    responseCache: createResponseCache({ versions: changes, logger: testLogger, maxBytes: 16 * 1024 * 1024, maxAgeMs: options.answerMaxAgeMs ?? 60_000 }),
   });
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

@@ -14,12 +14,12 @@ import {
   type Signature,
 } from '@solana/kit';
 import { consumerGroupCaughtUp, eventually, freePort, setupKafka } from '@wallet-api/core/testing';
-import { readManifest } from '../../devnet/src/manifest/index.js';
-import { createSolanaLedger, startSolanaRpcServer, type SolanaRpcServer } from '../../devnet/src/solana/index.js';
-import { buildSolanaWorld } from '../../devnet/src/solana/world.js';
-import { seededSigner } from '../../devnet/src/solana/world-keys.js';
-import type { SolanaWorldManifest } from '../../devnet/src/solana/world-manifest.js';
-import { solanaChainTime, solanaDisplayAmount, solanaLamports, solanaTokenHoldings } from '../../devnet/src/truth/index.js';
+import { readManifest } from '../../../devnet/src/manifest/index.js';
+import { createSolanaLedger, startSolanaRpcServer, type SolanaRpcServer } from '../../../devnet/src/solana/index.js';
+import { buildSolanaWorld } from '../../../devnet/src/solana/world.js';
+import { seededSigner } from '../../../devnet/src/solana/world-keys.js';
+import type { SolanaWorldManifest } from '../../../devnet/src/solana/world-manifest.js';
+import { solanaChainTime, solanaDisplayAmount, solanaLamports, solanaTokenHoldings } from '../../../devnet/src/truth/index.js';
 import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
 import { startIndexedGateway, type IndexedGateway } from './setup-indexed-gateway.js';
 
@@ -95,7 +95,9 @@ beforeAll(async () => {
   harness.index({ chainId: 'solana', rpcUrl: server.url, family: 'solana' });
   await harness.startConsumers();
   const positions = await harness.startService();
-  gateway = await startIndexedGateway(harness, { kafka, positionsAddress: positions.address, name: 'solana-api' });
+  // A multiplier taking effect moves no change token: a cached answer shows it once it is 5 s old
+  // (`RESPONSE_CACHE_MAX_AGE_MS`, 60 s by default, in the deployed gateway), so the test need not wait a minute.
+  gateway = await startIndexedGateway(harness, { kafka, positionsAddress: positions.address, name: 'solana-api', answerMaxAgeMs: 5_000 });
   ({ baseUrl, authorization } = gateway);
 
   await eventually(async () => {

@@ -1,12 +1,12 @@
 import { createPrisma } from '@wallet-api/core/db';
 import { eventually, testConfig, uniqueName } from '@wallet-api/core/testing';
 import { createPublicClient, http, type Address, type PublicClient } from 'viem';
-import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
-import { startMetadataServer, type MetadataServer } from '../../devnet/src/metadata-server/index.js';
-import type { NftsManifest } from '../../devnet/src/protocols/nfts/manifest.js';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/manifest.js';
-import { nftHoldings } from '../../devnet/src/truth/nfts.js';
-import { readUniswapV3Positions } from '../../devnet/src/truth/uniswap.js';
+import { readManifest, type ChainWorld } from '../../../devnet/src/manifest/index.js';
+import { startMetadataServer, type MetadataServer } from '../../../devnet/src/metadata-server/index.js';
+import type { NftsManifest } from '../../../devnet/src/protocols/nfts/manifest.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/manifest.js';
+import { nftHoldings } from '../../../devnet/src/truth/nfts.js';
+import { readUniswapV3Positions } from '../../../devnet/src/truth/uniswap.js';
 import { startNftHarness, type NftHarness } from '../../nft/test/setup-nft.js';
 import { createWalletApiClient, type WalletApiClient } from '../../../clients/typescript/src/index.js';
 import { createOrganizationKey } from '../src/auth/api-keys.js';

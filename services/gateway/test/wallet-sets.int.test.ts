@@ -1,9 +1,9 @@
 import { createSolanaRpc } from '@solana/kit';
 import { createPublicClient, http, type Address, type PublicClient } from 'viem';
 import { consumerGroupCaughtUp, eventually, setupKafka } from '@wallet-api/core/testing';
-import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
-import type { SolanaWorldManifest } from '../../devnet/src/solana/world-manifest.js';
-import { readWalletTruth, solanaLamports, solanaTokenHoldings } from '../../devnet/src/truth/index.js';
+import { readManifest, type ChainWorld } from '../../../devnet/src/manifest/index.js';
+import type { SolanaWorldManifest } from '../../../devnet/src/solana/world-manifest.js';
+import { readWalletTruth, solanaLamports, solanaTokenHoldings } from '../../../devnet/src/truth/index.js';
 import { walletHoldings } from '../../positions/test/chain-truth.js';
 import { startPositionsHarness, type PositionsHarness } from '../../positions/test/setup-positions.js';
 import { createWalletApiClient, type WalletApiClient } from '../../../clients/typescript/src/index.js';

@@ -10,8 +10,8 @@ import { Fungible, type Chain, type GetFungiblesRequest, type PriceQuery } from 
 import { startGrpcServer, unary, type GrpcServer } from '@wallet-api/core/grpc';
 import { eventually, setupClickHouse, testConfig, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { AssetKind } from '@wallet-api/core/proto/events';
-import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
+import { readManifest, type ChainWorld } from '../../../devnet/src/manifest/index.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/index.js';
 import { walletRows } from '../../indexer/src/consume/wallet-rows.js';
 import { indexerService } from '../../indexer/src/grpc/indexer-service.js';
 import { createWalletHistoryStore } from '../../indexer/src/store/wallet-history-store.js';

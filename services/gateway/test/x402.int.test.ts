@@ -8,14 +8,14 @@ import { authorizationTypes, toClientEvmSigner } from '@x402/evm';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { testLogger } from '@wallet-api/core/testing';
-import { compileContracts } from '../../devnet/src/compile/index.js';
+import { compileContracts } from '../../../devnet/src/compile/index.js';
 import { startOwnAnvil, type OwnAnvil } from '../../reference-data/test/own-anvil.js';
 import { createLocalFacilitator } from '../src/payments/local-facilitator.js';
 import { paymentConfigFromEnv, paymentEnv, type PaymentConfig } from '../src/payments/payment-config.js';
 import { setupPaidGateway, type PaidGatewaySetup } from './setup-paid-gateway.js';
 
 const json = (response: Response): Promise<any> => response.json();
-const contractsDir = new URL('../../devnet/contracts/', import.meta.url).pathname;
+const contractsDir = new URL('../../../devnet/contracts/', import.meta.url).pathname;
 const artifactsDir = new URL('../../../.data/devnet/artifacts/', import.meta.url).pathname;
 const usdcAbi = parseAbi([
   'function balanceOf(address) view returns (uint256)',

@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createPublicClient, http, parseEther, type Address } from 'viem';
-import { createChainSession, startAnvil, type AnvilInstance, type ChainSession } from '../../devnet/src/chain/index.js';
+import { createChainSession, startAnvil, type AnvilInstance, type ChainSession } from '../../../devnet/src/chain/index.js';
 import { createBlockFollower, type FollowerEvent } from '../src/sync/block-follower.js';
 import type { BlockRef } from '../src/sync/reconcile.js';
 
@@ -110,8 +110,9 @@ function finalizedOf(events: readonly FollowerEvent[]) {
 }
 
 beforeAll(async () => {
-  await mkdir('/work/main/.data/devnet/test-anvil', { recursive: true });
-  anvilDir = await mkdtemp('/work/main/.data/devnet/test-anvil/block-follower-');
+  const anvils = new URL('../../../.data/devnet/test-anvil/', import.meta.url).pathname;
+  await mkdir(anvils, { recursive: true });
+  anvilDir = await mkdtemp(`${anvils}block-follower-`);
   anvil = await startAnvil({ chainId: 31337, cachePath: anvilDir, genesisTimestamp });
   session = await createChainSession(anvil.rpcUrl);
   await session.setBalance(sender, parseEther('10'));

@@ -1,9 +1,9 @@
 import { AssetKind, type BalanceChange, type WalletTransaction } from '@wallet-api/core/proto/events';
 import { createPublicClient, formatTransactionReceipt, http, numberToHex, type Address, type PublicClient, type RpcTransactionReceipt } from 'viem';
-import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
-import type { NftsManifest } from '../../devnet/src/protocols/nfts/index.js';
-import type { TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
-import { readWalletTruth, worldTokens, type WalletTruth } from '../../devnet/src/truth/index.js';
+import { readManifest, type ChainWorld, type Manifest } from '../../../devnet/src/manifest/index.js';
+import type { NftsManifest } from '../../../devnet/src/protocols/nfts/index.js';
+import type { TokensManifest } from '../../../devnet/src/protocols/tokens/index.js';
+import { readWalletTruth, worldTokens, type WalletTruth } from '../../../devnet/src/truth/index.js';
 import type { BlockBundle, TransactionTrace } from '../src/fetch/block-bundle.js';
 import { walletView, type TokenFacts } from '@wallet-api/core/transactions';
 import { decodeBlock } from '../src/decode/index.js';

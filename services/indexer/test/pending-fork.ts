@@ -1,6 +1,6 @@
 import { encodeFunctionData, erc20Abi, type Address, type Hash } from 'viem';
-import type { TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
-import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
+import type { TokensManifest } from '../../../devnet/src/protocols/tokens/index.js';
+import { readManifest, type ChainWorld } from '../../../devnet/src/manifest/index.js';
 import { startForkAnvil, type OwnAnvil } from '../../reference-data/test/own-anvil.js';
 
 /**

@@ -1,8 +1,8 @@
 import { PoolKind, type PoolEvent } from '@wallet-api/core/proto/events';
 import { uniqueName } from '@wallet-api/core/testing';
 import { createPublicClient, http, parseAbi, type Address, type Hex, type PublicClient } from 'viem';
-import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
+import { readManifest, type ChainWorld, type Manifest } from '../../../devnet/src/manifest/index.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/index.js';
 import { createBlockSource } from '../src/fetch/block-source.js';
 import { createPoolEventSource } from '../src/fetch/pool-event-source.js';
 import { collectPublished, eventually, setupIndexing, startOwnChain, type IndexingHarness, type OwnChain, type Published } from './setup-indexing.js';

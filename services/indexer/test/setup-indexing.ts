@@ -10,7 +10,7 @@ export { eventually } from '@wallet-api/core/testing';
 import type { Consumer, Kafka } from 'kafkajs';
 import { createSolanaRpc } from '@solana/kit';
 import { createPublicClient, http } from 'viem';
-import { createChainSession, startAnvil, type AnvilInstance, type ChainSession } from '../../devnet/src/chain/index.js';
+import { createChainSession, startAnvil, type AnvilInstance, type ChainSession } from '../../../devnet/src/chain/index.js';
 import { decodeBlock } from '../src/decode/index.js';
 import { createChainIndexer } from '../src/pipeline/chain-indexer.js';
 import { createIndexerMetrics, type IndexerMetrics } from '../src/pipeline/indexer-metrics.js';

@@ -1,9 +1,9 @@
 import { createSolanaRpc } from '@solana/kit';
 import { eventually } from '@wallet-api/core/testing';
-import { createSolanaLedger, startSolanaRpcServer, type SolanaRpcServer } from '../../devnet/src/solana/index.js';
-import { buildSolanaWorld } from '../../devnet/src/solana/world.js';
-import type { SolanaWorldManifest } from '../../devnet/src/solana/world-manifest.js';
-import { solanaLamports, solanaTokenHoldings } from '../../devnet/src/truth/index.js';
+import { createSolanaLedger, startSolanaRpcServer, type SolanaRpcServer } from '../../../devnet/src/solana/index.js';
+import { buildSolanaWorld } from '../../../devnet/src/solana/world.js';
+import type { SolanaWorldManifest } from '../../../devnet/src/solana/world-manifest.js';
+import { solanaLamports, solanaTokenHoldings } from '../../../devnet/src/truth/index.js';
 import { collectPublished, setupIndexing, type IndexingHarness, type Published } from './setup-indexing.js';
 
 // The Solana indexer against a Solana chain of its own (the devnet's LiteSVM JSON-RPC server with

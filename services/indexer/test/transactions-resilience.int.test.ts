@@ -4,7 +4,7 @@ import { createPrisma } from '@wallet-api/core/db';
 import { processRegistry } from '@wallet-api/core/metrics';
 import { consumerGroupCaughtUp, setupKafka, testConfig } from '@wallet-api/core/testing';
 import { parseEther, type Address, type Hash } from 'viem';
-import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
+import { readManifest, type ChainWorld } from '../../../devnet/src/manifest/index.js';
 import { collectRollbacks } from './collect-rollbacks.js';
 import { eventually, startOwnChain, type OwnChain } from './setup-indexing.js';
 import { startPipeline, type Pipeline } from './setup-pipeline.js';

@@ -1,9 +1,9 @@
 import { inList, sql } from '@wallet-api/core/clickhouse';
 import { WalletTransaction } from '@wallet-api/core/proto/events';
 import { createPublicClient, http, numberToHex, type Address, type PublicClient, type RpcTransactionReceipt } from 'viem';
-import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
-import { readWalletTruth, type WalletTruth } from '../../devnet/src/truth/index.js';
+import { readManifest, type ChainWorld, type Manifest } from '../../../devnet/src/manifest/index.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/index.js';
+import { readWalletTruth, type WalletTruth } from '../../../devnet/src/truth/index.js';
 import type { CallFrame, TransactionTrace } from '../src/fetch/block-bundle.js';
 import { startPipeline, type Pipeline } from './setup-pipeline.js';
 import { eventually } from './setup-indexing.js';

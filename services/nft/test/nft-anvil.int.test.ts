@@ -5,8 +5,8 @@ import { ChainFamily, type Chain } from '@wallet-api/core/proto/reference_data';
 import { createTokenDirectory } from '@wallet-api/core/reference-data';
 import { eventually, setupChangeVersions, setupPostgresDatabase, testLogger, uniqueName, type PostgresDatabase } from '@wallet-api/core/testing';
 import { encodeFunctionData, parseEther, type Address, type Hex } from 'viem';
-import { compileContracts, type Artifacts } from '../../devnet/src/compile/index.js';
-import { erc1155Abi, erc721Abi, marketAbi, nftMintAbi } from '../../devnet/src/protocols/nfts/abis.js';
+import { compileContracts, type Artifacts } from '../../../devnet/src/compile/index.js';
+import { erc1155Abi, erc721Abi, marketAbi, nftMintAbi } from '../../../devnet/src/protocols/nfts/abis.js';
 import { loadChainsConfig } from '../../reference-data/src/chains/chain-config.js';
 import { createChainRegistry } from '../../reference-data/src/chains/chain-registry.js';
 import { startReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
@@ -97,7 +97,7 @@ async function servedMatchesChain(address: Address): Promise<ListWalletNftPositi
 }
 
 beforeAll(async () => {
-  artifacts = await compileContracts(new URL('../../devnet/contracts/', import.meta.url).pathname, artifactsDir);
+  artifacts = await compileContracts(new URL('../../../devnet/contracts/', import.meta.url).pathname, artifactsDir);
   chain = await startOwnChain({ genesisTimestamp: time });
   for (const account of [deployer, wallet, friend]) await chain.session.setBalance(account, parseEther('100'));
   const deploy = (name: string, args: readonly unknown[]) => chain.session.deploy(artifacts[name]!, args, deployer, (time += 60));

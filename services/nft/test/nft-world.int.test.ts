@@ -2,14 +2,14 @@ import { eventually } from '@wallet-api/core/testing';
 import { unary } from '@wallet-api/core/grpc';
 import type { NftPosition } from '@wallet-api/core/proto/nft';
 import { createPublicClient, http, isAddressEqual, type Address, type PublicClient } from 'viem';
-import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
-import { startMetadataServer, type MetadataServer } from '../../devnet/src/metadata-server/index.js';
-import { tokenMetadata } from '../../devnet/src/metadata-server/metadata.js';
-import { erc721Abi, marketAbi } from '../../devnet/src/protocols/nfts/abis.js';
-import type { NftsManifest } from '../../devnet/src/protocols/nfts/manifest.js';
-import { nftHoldings } from '../../devnet/src/truth/nfts.js';
-import { readUniswapV3Positions } from '../../devnet/src/truth/uniswap.js';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/manifest.js';
+import { readManifest, type ChainWorld, type Manifest } from '../../../devnet/src/manifest/index.js';
+import { startMetadataServer, type MetadataServer } from '../../../devnet/src/metadata-server/index.js';
+import { tokenMetadata } from '../../../devnet/src/metadata-server/metadata.js';
+import { erc721Abi, marketAbi } from '../../../devnet/src/protocols/nfts/abis.js';
+import type { NftsManifest } from '../../../devnet/src/protocols/nfts/manifest.js';
+import { nftHoldings } from '../../../devnet/src/truth/nfts.js';
+import { readUniswapV3Positions } from '../../../devnet/src/truth/uniswap.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/manifest.js';
 import { contextFor, startNftHarness, type NftHarness } from './setup-nft.js';
 
 // The test world indexed end to end (chain -> indexer -> Kafka -> nft consumers -> PostgreSQL ->

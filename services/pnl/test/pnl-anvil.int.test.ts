@@ -2,7 +2,7 @@ import { createGrpcClient, startGrpcServer, type GrpcServer } from '@wallet-api/
 import { IndexerClient } from '@wallet-api/core/proto/indexer';
 import { eventually, setupChangeVersions, setupClickHouse, testLogger, uniqueName } from '@wallet-api/core/testing';
 import { encodeFunctionData, erc20Abi, parseEther, parseUnits, type Address, type Hash } from 'viem';
-import { compileContracts, type Artifacts } from '../../devnet/src/compile/index.js';
+import { compileContracts, type Artifacts } from '../../../devnet/src/compile/index.js';
 import { createTransactionWriter, type TransactionWriter } from '../../indexer/src/consume/transaction-writer.js';
 import { indexerService } from '../../indexer/src/grpc/indexer-service.js';
 import { startReferenceDataFixture, type RunningReferenceData } from '../../indexer/test/reference-data-fixture.js';
@@ -82,7 +82,7 @@ const indexedPnl = (): Promise<PnlResult> =>
 
 beforeAll(async () => {
   artifacts = {
-    ...(await compileContracts(new URL('../../devnet/contracts/', import.meta.url).pathname, artifactsDir)),
+    ...(await compileContracts(new URL('../../../devnet/contracts/', import.meta.url).pathname, artifactsDir)),
     ...(await compileContracts(new URL('./contracts/', import.meta.url).pathname, artifactsDir)),
   };
   chain = await startOwnChain({ genesisTimestamp: time });

@@ -6,7 +6,7 @@ import { IndexerClient } from '@wallet-api/core/proto/indexer';
 import { TokenInterface } from '@wallet-api/core/proto/reference_data';
 import { createTokenDirectory, pricesAt } from '@wallet-api/core/reference-data';
 import { createPublicClient, http } from 'viem';
-import { readManifest, type Manifest } from '../../devnet/src/manifest/index.js';
+import { readManifest, type Manifest } from '../../../devnet/src/manifest/index.js';
 import { startPipeline, type Pipeline } from '../../indexer/test/setup-pipeline.js';
 import { eventually } from '../../indexer/test/setup-indexing.js';
 import type { PnlRequest, PnlResult, WalletPnl } from '../src/compute/wallet-pnl.js';

@@ -1,8 +1,8 @@
 import { createPublicClient, erc20Abi, http, parseAbi, type Address, type Hash, type Hex } from 'viem';
-import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
-import type { DefiManifest } from '../../devnet/src/protocols/defi/index.js';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
-import { readWalletTruth, worldTokens } from '../../devnet/src/truth/index.js';
+import { readManifest, type ChainWorld } from '../../../devnet/src/manifest/index.js';
+import type { DefiManifest } from '../../../devnet/src/protocols/defi/index.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/index.js';
+import { readWalletTruth, worldTokens } from '../../../devnet/src/truth/index.js';
 import { multicall3Address } from '@wallet-api/core/evm';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
 import { serializeProtocolPositions } from '../src/adapters/protocol-position.js';

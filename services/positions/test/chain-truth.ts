@@ -1,9 +1,9 @@
 import type { Position } from '@wallet-api/core/proto/positions';
-import type { ChainWorld } from '../../devnet/src/manifest/index.js';
-import type { DefiManifest } from '../../devnet/src/protocols/defi/index.js';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
-import type { TokenInfo, TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
-import { readWalletTruth, type WalletTruth } from '../../devnet/src/truth/index.js';
+import type { ChainWorld } from '../../../devnet/src/manifest/index.js';
+import type { DefiManifest } from '../../../devnet/src/protocols/defi/index.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/index.js';
+import type { TokenInfo, TokensManifest } from '../../../devnet/src/protocols/tokens/index.js';
+import { readWalletTruth, type WalletTruth } from '../../../devnet/src/truth/index.js';
 import { parseEther, type Address, type PublicClient } from 'viem';
 
 /** One position reduced to what the chain decides: kind, asset, exact amount, receipt and pool. */

@@ -1,10 +1,10 @@
 import { PositionsFilter } from '@wallet-api/core/proto/positions';
 import { eventually } from '@wallet-api/core/testing';
 import { createPublicClient, encodeFunctionData, erc20Abi, http, maxUint256, type Address, type Hash, type PublicClient } from 'viem';
-import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
-import { swapRouterAbi, v2PairAbi, v2RouterAbi } from '../../devnet/src/protocols/uniswap/abi.js';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/index.js';
-import { readWalletTruth, type WalletTruth } from '../../devnet/src/truth/index.js';
+import { readManifest, type ChainWorld } from '../../../devnet/src/manifest/index.js';
+import { swapRouterAbi, v2PairAbi, v2RouterAbi } from '../../../devnet/src/protocols/uniswap/abi.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/index.js';
+import { readWalletTruth, type WalletTruth } from '../../../devnet/src/truth/index.js';
 import { startForkAnvil, type OwnAnvil } from '../../reference-data/test/own-anvil.js';
 import { protocolHoldings, servedHoldings } from './chain-truth.js';
 import { startPositionsHarness, type PositionsHarness, type PositionsService } from './setup-positions.js';

@@ -1,8 +1,8 @@
 import { createGrpcClient, unary } from '@wallet-api/core/grpc';
 import { PositionsClient } from '@wallet-api/core/proto/positions';
 import { createPublicClient, http, type Address } from 'viem';
-import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
-import { readWalletTruth } from '../../devnet/src/truth/index.js';
+import { readManifest, type ChainWorld } from '../../../devnet/src/manifest/index.js';
+import { readWalletTruth } from '../../../devnet/src/truth/index.js';
 import { protocolHoldings } from './chain-truth.js';
 import { startPositionsHarness, type PositionsHarness } from './setup-positions.js';
 

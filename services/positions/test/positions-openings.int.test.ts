@@ -3,8 +3,8 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 import { PositionsFilter } from '@wallet-api/core/proto/positions';
 import { eventually } from '@wallet-api/core/testing';
 import { createPublicClient, encodeFunctionData, http, parseAbi, parseEther, type Address, type Hash, type PublicClient } from 'viem';
-import { readManifest, type ChainWorld } from '../../devnet/src/manifest/index.js';
-import { readWalletTruth } from '../../devnet/src/truth/index.js';
+import { readManifest, type ChainWorld } from '../../../devnet/src/manifest/index.js';
+import { readWalletTruth } from '../../../devnet/src/truth/index.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
 import { etherAndTokenHolder, servedWalletHoldings, walletHoldings } from './chain-truth.js';
 import { startPositionsHarness, type PositionsHarness, type PositionsService } from './setup-positions.js';

@@ -2,8 +2,8 @@ import { unary } from '@wallet-api/core/grpc';
 import { PositionsFilter, TrashFilter, type ListPositionsRequest, type Position } from '@wallet-api/core/proto/positions';
 import { eventually } from '@wallet-api/core/testing';
 import { createPublicClient, formatUnits, http, type Address, type PublicClient } from 'viem';
-import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
-import { readWalletTruth, type WalletTruth } from '../../devnet/src/truth/index.js';
+import { readManifest, type ChainWorld, type Manifest } from '../../../devnet/src/manifest/index.js';
+import { readWalletTruth, type WalletTruth } from '../../../devnet/src/truth/index.js';
 import { protocolHoldings, servedHoldings, servedWalletHoldings, walletHoldings } from './chain-truth.js';
 import { startPositionsHarness, type PositionsHarness, type PositionsService } from './setup-positions.js';
 

@@ -1,7 +1,7 @@
 import { setupChangeVersions } from '@wallet-api/core/testing';
 import { createPublicClient, encodeFunctionData, http, parseAbi, type Address, type PublicClient } from 'viem';
-import { readManifest } from '../../devnet/src/manifest/index.js';
-import { tokenBySymbol, type TokensManifest } from '../../devnet/src/protocols/tokens/index.js';
+import { readManifest } from '../../../devnet/src/manifest/index.js';
+import { tokenBySymbol, type TokensManifest } from '../../../devnet/src/protocols/tokens/index.js';
 import { startOwnChain, type OwnChain } from '../../indexer/test/setup-indexing.js';
 import { createHeadReads, type HeadReads } from '../src/chains/head-reads.js';
 import { createTokenSupply, type TokenSupply } from '../src/fungibles/token-supply.js';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '@wallet-api/core/testing';
 import { createPublicClient, http, type PublicClient } from 'viem';
-import { anvilBinary } from '../../devnet/src/chain/index.js';
+import { anvilBinary } from '../../../devnet/src/chain/index.js';
 
 /**
  * An anvil process of one test, on a free port, answering before this resolves. Tests that write

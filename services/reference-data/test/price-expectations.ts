@@ -6,7 +6,7 @@
 // deviation bound of it and holding at least half the threshold of the token valued at it; their
 // mean weighted the same way.
 import { parseAbi, type Address, type PublicClient } from 'viem';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/manifest.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/manifest.js';
 import { defaultMaxDeviation, type RegistryConfig } from '../src/registry/registry-config.js';
 
 export interface TestPool {

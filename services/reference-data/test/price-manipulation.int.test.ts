@@ -8,9 +8,9 @@ import { alignTick, tickSpacingByFee } from '@wallet-api/core/protocol-math';
 import { Network } from '@wallet-api/core/proto/common';
 import { uniqueName } from '@wallet-api/core/testing';
 import { encodeFunctionData, type Address, type Hex } from 'viem';
-import { erc20Abi, positionManagerAbi, swapRouterAbi, v3PoolAbi } from '../../devnet/src/protocols/uniswap/abi.js';
-import type { TokensManifest } from '../../devnet/src/protocols/tokens/manifest.js';
-import type { UniswapManifest, UniswapV3PoolInfo } from '../../devnet/src/protocols/uniswap/manifest.js';
+import { erc20Abi, positionManagerAbi, swapRouterAbi, v3PoolAbi } from '../../../devnet/src/protocols/uniswap/abi.js';
+import type { TokensManifest } from '../../../devnet/src/protocols/tokens/manifest.js';
+import type { UniswapManifest, UniswapV3PoolInfo } from '../../../devnet/src/protocols/uniswap/manifest.js';
 import { expectedPrices, readPools, relativeError, routingOf, uniswapPools, type Routing, type TestPool } from './price-expectations.js';
 import { startPricePipeline, type PricePipeline } from './setup-prices.js';
 

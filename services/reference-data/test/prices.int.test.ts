@@ -8,10 +8,10 @@ import { Network } from '@wallet-api/core/proto/common';
 import { eventually, uniqueName } from '@wallet-api/core/testing';
 import { status } from '@grpc/grpc-js';
 import { createPublicClient, encodeFunctionData, http, parseAbi, type Address, type Hex } from 'viem';
-import { npmArtifact } from '../../devnet/src/compile/index.js';
-import type { DefiManifest } from '../../devnet/src/protocols/defi/manifest.js';
-import type { TokensManifest } from '../../devnet/src/protocols/tokens/manifest.js';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/manifest.js';
+import { npmArtifact } from '../../../devnet/src/compile/index.js';
+import type { DefiManifest } from '../../../devnet/src/protocols/defi/manifest.js';
+import type { TokensManifest } from '../../../devnet/src/protocols/tokens/manifest.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/manifest.js';
 import { expectedPrices, readPools, relativeError, routingOf, uniswapPools, type Routing, type TestPool } from './price-expectations.js';
 import { startPricePipeline, type PricePipeline } from './setup-prices.js';
 

@@ -10,9 +10,9 @@ import { AddressKind, ReferenceDataClient, TokenInterface, type TokenInfo } from
 import { testConfig, testLogger } from '@wallet-api/core/testing';
 import { readManifest, type ChainWorld, type Manifest } from '@wallet-api/devnet/manifest';
 import { devnetRegistry } from '@wallet-api/devnet/registry';
-import type { NftsManifest } from '../../devnet/src/protocols/nfts/manifest.js';
-import type { TokensManifest } from '../../devnet/src/protocols/tokens/manifest.js';
-import type { UniswapManifest } from '../../devnet/src/protocols/uniswap/manifest.js';
+import type { NftsManifest } from '../../../devnet/src/protocols/nfts/manifest.js';
+import type { TokensManifest } from '../../../devnet/src/protocols/tokens/manifest.js';
+import type { UniswapManifest } from '../../../devnet/src/protocols/uniswap/manifest.js';
 import { loadChainsConfig, type ChainConfig } from '../src/chains/chain-config.js';
 import { createChainRegistry } from '../src/chains/chain-registry.js';
 import { createReferenceDataDomain } from '../src/domain.js';

@@ -19,8 +19,8 @@ import {
 } from '@wallet-api/core/testing';
 import { sql } from '@wallet-api/core/clickhouse';
 import { createPublicClient, http, type Address, type PublicClient } from 'viem';
-import { readManifest, type ChainWorld, type Manifest } from '../../devnet/src/manifest/index.js';
-import { devnetRegistry } from '../../devnet/src/registry/index.js';
+import { readManifest, type ChainWorld, type Manifest } from '../../../devnet/src/manifest/index.js';
+import { devnetRegistry } from '../../../devnet/src/registry/index.js';
 import { setupIndexing, startOwnChain, type IndexingHarness, type OwnChain } from '../../indexer/test/setup-indexing.js';
 import { parseChainsConfig, type ChainConfig } from '../src/chains/chain-config.js';
 import { createChainRegistry } from '../src/chains/chain-registry.js';

@@ -22,9 +22,9 @@ import {
   type Hex,
   type PublicClient,
 } from 'viem';
-import { readManifest } from '../../devnet/src/manifest/index.js';
-import { devnetRegistry } from '../../devnet/src/registry/index.js';
-import type { TokensManifest } from '../../devnet/src/protocols/tokens/manifest.js';
+import { readManifest } from '../../../devnet/src/manifest/index.js';
+import { devnetRegistry } from '../../../devnet/src/registry/index.js';
+import type { TokensManifest } from '../../../devnet/src/protocols/tokens/manifest.js';
 import { loadChainsConfig, rpcOverrideVariable } from '../src/chains/chain-config.js';
 import { createChainRegistry } from '../src/chains/chain-registry.js';
 import { createReferenceDataDomain } from '../src/domain.js';

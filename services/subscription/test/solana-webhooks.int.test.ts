@@ -17,7 +17,7 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { unary } from '@wallet-api/core/grpc';
 import { Network } from '@wallet-api/core/proto/common';
 import { eventually } from '@wallet-api/core/testing';
-import { createSolanaLedger, startSolanaRpcServer, type SolanaLedger, type SolanaRpcServer } from '../../devnet/src/solana/index.js';
+import { createSolanaLedger, startSolanaRpcServer, type SolanaLedger, type SolanaRpcServer } from '../../../devnet/src/solana/index.js';
 import { startPipeline, type Pipeline } from '../../indexer/test/setup-pipeline.js';
 import { startReceiver, startSubscriptionProcess, type Receiver, type SubscriptionProcess } from './setup-webhooks.js';
 import { verifiesRsa, verifiesStandardWebhook } from './webhook-signatures.js';

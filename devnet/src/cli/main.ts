@@ -36,7 +36,7 @@ import { buildSolanaWorld } from '../solana/world.js';
 import type { SolanaWorldManifest } from '../solana/world-manifest.js';
 
 const logger = createLogger('devnet');
-const dataDir = new URL('../../../../.data/devnet', import.meta.url).pathname;
+const dataDir = new URL('../../../.data/devnet', import.meta.url).pathname;
 const packageRoot = new URL('../../', import.meta.url).pathname;
 const chainPorts: Record<string, number> = { ethereum: 18545, base: 18546, sepolia: 18547 };
 /** scripts/infra/solana.sh serves each Solana chain here. */

@@ -6,7 +6,7 @@ import { readWalletTruth } from '../src/truth/index.js';
 
 // The world that scripts/test.sh loads into the local chains (seed `test`, 20 wallets): what every
 // suite that needs chain data reads through .data/devnet/manifest.json.
-const chainsConfig = new URL('../../reference-data/config/chains.json', import.meta.url);
+const chainsConfig = new URL('../../services/reference-data/config/chains.json', import.meta.url);
 
 describe('the loaded test world', () => {
   let manifest: Manifest;

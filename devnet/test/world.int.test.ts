@@ -40,7 +40,7 @@ async function expectTruthMatchesDirectReads(client: TruthReader, chain: ChainWo
 }
 
 // A small world on one chain, built twice from scratch and once from the cache.
-const dataRoot = new URL('../../../.data/devnet/test-worlds/', import.meta.url).pathname;
+const dataRoot = new URL('../../.data/devnet/test-worlds/', import.meta.url).pathname;
 
 describe('devnet world', () => {
   let dirs: string[] = [];

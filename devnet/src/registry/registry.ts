@@ -177,7 +177,7 @@ export function devnetRegistry(manifest: Manifest): DevnetRegistry {
 }
 
 /** Where the start and test commands leave the registry of the loaded world, next to its manifest. */
-export const defaultRegistryPath = new URL('../../../../.data/devnet/registry.json', import.meta.url).pathname;
+export const defaultRegistryPath = new URL('../../../.data/devnet/registry.json', import.meta.url).pathname;
 
 /** The EVM chains' registry with the Solana worlds' mints merged in (Solana USDC joins the `usdc` fungible). */
 export async function writeDevnetRegistry(manifest: Manifest, path: string = defaultRegistryPath): Promise<void> {

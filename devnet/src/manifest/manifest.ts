@@ -58,7 +58,7 @@ export type ChainWorld = z.infer<typeof chainWorldSchema>;
 export type Manifest = z.infer<typeof manifestSchema>;
 
 /** Where the start and test commands leave the manifest of the world loaded on the local chains. */
-export const defaultManifestPath = new URL('../../../../.data/devnet/manifest.json', import.meta.url).pathname;
+export const defaultManifestPath = new URL('../../../.data/devnet/manifest.json', import.meta.url).pathname;
 
 export async function readManifest(path: string = defaultManifestPath): Promise<Manifest> {
   return manifestSchema.parse(JSON.parse(await readFile(path, 'utf8')));

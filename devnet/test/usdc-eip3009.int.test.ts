@@ -19,7 +19,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { startAnvil, type AnvilInstance } from '../src/chain/index.js';
 import { compileContracts, type Artifact } from '../src/compile/index.js';
 
-const dataDir = new URL('../../../.data/devnet/', import.meta.url).pathname;
+const dataDir = new URL('../../.data/devnet/', import.meta.url).pathname;
 const contractsDir = new URL('../contracts/', import.meta.url).pathname;
 const chainId = 31_338;
 

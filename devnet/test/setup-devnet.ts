@@ -12,7 +12,7 @@ import { compileContracts, type Artifacts } from '../src/compile/index.js';
 import { tokenBySymbol, type TokensManifest } from '../src/protocols/tokens/index.js';
 import { createRng, type ActionContext, type ActionResult, type ActionSpec, type ProtocolModule, type Rng } from '../src/world/index.js';
 
-const dataDir = new URL('../../../.data/devnet/', import.meta.url).pathname;
+const dataDir = new URL('../../.data/devnet/', import.meta.url).pathname;
 const contractsDir = new URL('../contracts/', import.meta.url).pathname;
 
 /** Unix seconds of every test chain's genesis block; the clock starts a minute later. */
