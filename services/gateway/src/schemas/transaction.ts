@@ -1,26 +1,8 @@
 import { z } from 'zod';
 import { transactionResourceSchema } from '@wallet-api/core/resources';
+import { operationTypes } from '@wallet-api/core/transactions';
 import { selfLinksSchema } from './common.js';
 import { booleanParam, chainIdsFilter, csvList, currencyParam, trashFilterParam } from './wallet-query.js';
-
-/** decisions.md, "Transaction types". */
-export const operationTypes = [
-  'approve',
-  'bid',
-  'burn',
-  'claim',
-  'delegate',
-  'deploy',
-  'deposit',
-  'execute',
-  'mint',
-  'receive',
-  'revoke',
-  'revoke_delegation',
-  'send',
-  'trade',
-  'withdraw',
-] as const;
 
 const milliseconds = z
   .string()

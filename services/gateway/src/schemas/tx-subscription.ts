@@ -1,4 +1,4 @@
-import type { OperationType } from '@wallet-api/core/transactions';
+import { operationTypes } from '@wallet-api/core/transactions';
 import { isBuiltInBurnAddress } from '@wallet-api/core/addresses';
 import { z } from 'zod';
 import { selfLinksSchema } from './common.js';
@@ -6,29 +6,6 @@ import { chainIdPattern, evmAddressPattern, isSolanaAddress } from './wallet-que
 
 // Request bodies are strict at every level: an unknown key is a 400 naming it (decisions.md,
 // "Transaction subscriptions"), so a misspelt field never silently does nothing.
-
-/** decisions.md, "Transaction types": the values `filters.exclude.operation_types` accepts. */
-export const subscriptionOperationTypes = [
-  'approve',
-  'bid',
-  'burn',
-  'claim',
-  'delegate',
-  'deploy',
-  'deposit',
-  'execute',
-  'mint',
-  'receive',
-  'revoke',
-  'revoke_delegation',
-  'send',
-  'trade',
-  'withdraw',
-] as const satisfies readonly OperationType[];
-// The list above names every operation type core knows, so a type added there fails to compile here.
-type Unlisted = Exclude<OperationType, (typeof subscriptionOperationTypes)[number]>;
-const everyOperationTypeListed: [Unlisted] extends [never] ? true : Unlisted = true;
-void everyOperationTypeListed;
 
 /** Spec 8 and decisions.md: wallets added or removed per PATCH, and given on create. */
 export const maxWalletChangesPerRequest = 100;
@@ -87,10 +64,7 @@ function valueList<T extends z.ZodType>(item: T, what: string) {
 export const excludeFiltersSchema = z
   .strictObject(
     {
-      operation_types: valueList(
-        z.enum(subscriptionOperationTypes, { error: `must be one of ${subscriptionOperationTypes.join(', ')}` }),
-        'operation types',
-      ).optional(),
+      operation_types: valueList(z.enum(operationTypes, { error: `must be one of ${operationTypes.join(', ')}` }), 'operation types').optional(),
       trash: z.boolean({ error: 'must be true or false' }).optional().meta({ description: 'true: drop transactions flagged as trash for the wallet.' }),
       dapp_ids: valueList(
         z.string({ error: 'must be a dapp id' }).min(1, 'must be 1 to 32 characters').max(32, 'must be 1 to 32 characters'),
