@@ -5,7 +5,7 @@ import type { ChainSession } from '../src/chain/index.js';
 import { npmArtifact } from '../src/compile/index.js';
 import { positionManagerAbi, swapRouterAbi, v2FactoryAbi, v2RouterAbi, v3FactoryAbi, v3PoolAbi, wethAbi } from '../src/protocols/uniswap/abi.js';
 import { uniswapModule, type UniswapManifest } from '../src/protocols/uniswap/index.js';
-import { getSqrtRatioAtTick } from '../src/protocols/uniswap/v3-math.js';
+import { getSqrtRatioAtTick } from '@wallet-api/core/protocol-math';
 import { readUniswapV2Shares, readUniswapV3Positions, type UniswapV2Share, type UniswapV3Position } from '../src/truth/uniswap.js';
 import { devnetAccounts, expectDeclaredOutcomes, setupDevnet, walkActions, type Devnet, type Performed } from './setup-devnet.js';
 

@@ -2,7 +2,7 @@ import { encodePacked, keccak256, zeroAddress, type Address, type PublicClient }
 import { erc20Abi, positionManagerAbi, v2FactoryAbi, v2PairAbi, v3FactoryAbi, v3PoolAbi } from '../protocols/uniswap/abi.js';
 import type { UniswapManifest } from '../protocols/uniswap/manifest.js';
 import { protocolFeeLiquidity, v2BurnAmounts } from '../protocols/uniswap/v2-math.js';
-import { addOwed, amountsForBurn, feeGrowthInside, feesEarned } from '../protocols/uniswap/v3-math.js';
+import { addOwed, amountsForBurn, feeGrowthInside, feesEarned } from '@wallet-api/core/protocol-math';
 
 /*
  * What a wallet holds in Uniswap at a block, read straight from the chain (plain eth_calls at that

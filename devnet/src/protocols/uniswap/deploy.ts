@@ -6,7 +6,7 @@ import { erc20Abi, positionManagerAbi, v2FactoryAbi, v2RouterAbi, v3FactoryAbi, 
 import { parseTokensInput, type TokensInput, type UniswapManifest, type UniswapToken, type UniswapV3PoolInfo } from './manifest.js';
 import { createMarketPath, type AssetSpec, type MarketPath } from './market-path.js';
 import { amountForUsd, priceFraction, roundPrice } from './prices.js';
-import { alignTick, encodeSqrtPriceX96, getTickAtSqrtRatio, tickSpacingByFee, usableTickRange } from './v3-math.js';
+import { alignTick, encodeSqrtPriceX96, getTickAtSqrtRatio, tickSpacingByFee, usableTickRange } from '@wallet-api/core/protocol-math';
 
 const artifactPaths = {
   v2Factory: '@uniswap/v2-core/build/UniswapV2Factory.json',

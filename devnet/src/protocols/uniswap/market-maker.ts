@@ -4,7 +4,7 @@ import { erc20Abi, swapRouterAbi, v2PairAbi, v2RouterAbi, v3PoolAbi } from './ab
 import type { UniswapManifest, UniswapToken } from './manifest.js';
 import { referencePrice } from './market-path.js';
 import { priceFraction } from './prices.js';
-import { encodeSqrtPriceX96 } from './v3-math.js';
+import { encodeSqrtPriceX96 } from '@wallet-api/core/protocol-math';
 
 /** V2 pairs charge 0.3%: inside that band no trade against the reference price pays. */
 const v2FeeBand = 0.003;

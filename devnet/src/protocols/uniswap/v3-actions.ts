@@ -3,7 +3,7 @@ import type { ActionContext, ActionSpec, Rng } from '../../world/index.js';
 import { readUniswapV3Positions, type UniswapV3Position } from '../../truth/uniswap.js';
 import { positionManagerAbi, quoterAbi, swapRouterAbi, v3PoolAbi } from './abi.js';
 import type { UniswapManifest, UniswapV3PoolInfo } from './manifest.js';
-import { alignTick, usableTickRange } from './v3-math.js';
+import { alignTick, usableTickRange } from '@wallet-api/core/protocol-math';
 import { actionGas, approveIfNeeded, deadline, isTradable, minimumOut, portion, readHoldings, tokenByAddress, type Holdings } from './wallet.js';
 
 const maxUint128 = (1n << 128n) - 1n;
