@@ -7,7 +7,7 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
-    '^@wallet-api/core/proto/(.*)$': '<rootDir>/services/core/src/proto/$1.ts',
+    '^@wallet-api/core/proto/(.*)$': '<rootDir>/services/core/src/generated/proto/$1.ts',
     '^@wallet-api/core/(.*)$': '<rootDir>/services/core/src/$1/index.ts',
     '^@wallet-api/devnet/(.*)$': '<rootDir>/devnet/src/$1/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

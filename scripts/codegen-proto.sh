@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Generates the TypeScript gRPC contracts in services/core/src/proto from proto/*.proto.
+# Generates the TypeScript gRPC contracts in services/core/src/generated/proto from proto/*.proto.
 # The output is committed; `--check` regenerates into a temporary folder and fails when the
 # committed code differs, so CI catches a .proto edit without regenerated code.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out="$root/services/core/src/proto"
+out="$root/services/core/src/generated/proto"
 plugin="$root/services/core/node_modules/.bin/protoc-gen-ts_proto"
 
 command -v protoc >/dev/null || { echo "codegen-proto: protoc missing (apt-get install -y protobuf-compiler)" >&2; exit 1; }
@@ -30,7 +30,7 @@ if [ "${1:-}" = "--check" ]; then
   tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
   generate "$tmp"
   if ! diff -r "$tmp" "$out" >/dev/null; then
-    echo "codegen-proto: services/core/src/proto is stale; run 'bash scripts/codegen-proto.sh' and commit" >&2
+    echo "codegen-proto: services/core/src/generated/proto is stale; run 'bash scripts/codegen-proto.sh' and commit" >&2
     diff -r "$tmp" "$out" | head -20 >&2
     exit 1
   fi

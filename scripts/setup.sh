@@ -25,9 +25,5 @@ apt_install chromium chromium
 log "installing workspace packages"
 CI=true pnpm install --frozen-lockfile --reporter=append-only >/dev/null || die "pnpm install failed; run 'pnpm install' to see why"
 
-if [ -f scripts/codegen-prisma.sh ]; then
-  bash scripts/codegen-prisma.sh >/dev/null || die "Prisma client generation failed; run 'bash scripts/codegen-prisma.sh'"
-fi
-
 log "building"
 bash scripts/build.sh || die "the TypeScript build failed; run 'bash scripts/build.sh' to see why"

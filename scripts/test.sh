@@ -9,6 +9,7 @@ COMPONENT=test
 
 bash scripts/setup.sh
 bash scripts/codegen-proto.sh --check
+bash scripts/codegen-prisma.sh --check
 # The committed TypeScript client must match the routes the gateway declares.
 bash scripts/codegen-client.sh --check
 log "type-checking sources and tests"

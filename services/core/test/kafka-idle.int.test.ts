@@ -5,7 +5,7 @@
 // long-polling fetches and heartbeats, against about a thousand a second per connection unpatched.
 import type { Kafka } from 'kafkajs';
 import { ensureTopics, startConsumer, type MessageConsumer, type TopicSpec } from '../src/kafka/index.js';
-import { ChainBlock } from '../src/proto/events.js';
+import { ChainBlock } from '../src/generated/proto/events.js';
 import { setupKafka, testLogger, uniqueName } from '../src/testing/index.js';
 
 const topic: TopicSpec<ChainBlock> = { name: uniqueName('test.idle'), partitions: 1, retentionMs: 3_600_000, keyedBy: 'chain id', codec: ChainBlock };

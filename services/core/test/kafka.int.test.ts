@@ -10,7 +10,7 @@ import {
   type MessageConsumer,
   type TopicSpec,
 } from '../src/kafka/index.js';
-import { ChainBlock } from '../src/proto/events.js';
+import { ChainBlock } from '../src/generated/proto/events.js';
 import { startTelemetry, type Telemetry } from '../src/telemetry/index.js';
 import { setupKafka, testLogger, uniqueName } from '../src/testing/index.js';
 

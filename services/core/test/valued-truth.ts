@@ -1,7 +1,7 @@
 import { figuresOf, historyOrder, readBlockTransactions, replay, walletSteps, type Figures } from '../../pnl/test/independent-fifo.js';
 import { createGrpcClient } from '../src/grpc/index.js';
-import { Network, type RequestContext } from '../src/proto/common.js';
-import { ReferenceDataClient } from '../src/proto/reference_data.js';
+import { Network, type RequestContext } from '../src/generated/proto/common.js';
+import { ReferenceDataClient } from '../src/generated/proto/reference_data.js';
 import { createTokenDirectory, pricesAt } from '../src/reference-data/index.js';
 import { eventually } from '../src/testing/index.js';
 import { api, chainClient, type ChainTraffic } from './chain-traffic.js';

@@ -1,4 +1,4 @@
-import type { ChainRollback } from '../proto/events.js';
+import type { ChainRollback } from '../generated/proto/events.js';
 import { inList, sql, type SqlFragment } from './sql.js';
 
 /**

@@ -2,10 +2,10 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { createLogger, hostOf, type Logger } from '../logger/index.js';
 import { postgresQueryDuration, statementKind } from '../metrics/platform-metrics.js';
-import { PrismaClient } from './generated/client.js';
+import { PrismaClient } from '../generated/prisma/client.js';
 
-export { Prisma, PrismaClient } from './generated/client.js';
-export type { ApiKey, Organization, TokenMetadata } from './generated/client.js';
+export { Prisma, PrismaClient } from '../generated/prisma/client.js';
+export type { ApiKey, Organization, TokenMetadata } from '../generated/prisma/client.js';
 
 /**
  * A Prisma client over node-postgres, recording every statement's latency; the caller owns it and

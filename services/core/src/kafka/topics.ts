@@ -1,5 +1,5 @@
 import type { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { BalanceChange, ChainBlock, ChainRollback, PoolEvent, WalletTransaction } from '../proto/events.js';
+import { BalanceChange, ChainBlock, ChainRollback, PoolEvent, WalletTransaction } from '../generated/proto/events.js';
 
 /** How a message type is turned into Kafka bytes; ts-proto's generated MessageFns fit it. */
 export interface MessageCodec<T> {

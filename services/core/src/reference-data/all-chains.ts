@@ -1,6 +1,6 @@
 import { unary } from '../grpc/index.js';
-import { Network } from '../proto/common.js';
-import type { Chain, ReferenceDataClient } from '../proto/reference_data.js';
+import { Network } from '../generated/proto/common.js';
+import type { Chain, ReferenceDataClient } from '../generated/proto/reference_data.js';
 
 /** Every chain reference-data lists, mainnets and testnets alike: back-end services serve both networks. */
 export async function listAllChains(client: ReferenceDataClient): Promise<Chain[]> {

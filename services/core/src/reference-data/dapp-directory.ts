@@ -1,6 +1,6 @@
 import { unary } from '../grpc/index.js';
-import type { RequestContext } from '../proto/common.js';
-import type { Dapp, ReferenceDataClient } from '../proto/reference_data.js';
+import type { RequestContext } from '../generated/proto/common.js';
+import type { Dapp, ReferenceDataClient } from '../generated/proto/reference_data.js';
 import { createExpiringCache, type CacheOptions } from './expiring-cache.js';
 
 export interface DappTable {

@@ -1,8 +1,8 @@
 import { status } from '@grpc/grpc-js';
 import { unary } from '../grpc/index.js';
 import type { Logger } from '../logger/index.js';
-import type { RequestContext } from '../proto/common.js';
-import type { ReferenceDataClient } from '../proto/reference_data.js';
+import type { RequestContext } from '../generated/proto/common.js';
+import type { ReferenceDataClient } from '../generated/proto/reference_data.js';
 import type { PriceQuote } from '../resources/position-value.js';
 import { createExpiringCache } from './expiring-cache.js';
 

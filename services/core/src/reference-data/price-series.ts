@@ -1,6 +1,6 @@
 import { unary } from '../grpc/index.js';
-import type { RequestContext } from '../proto/common.js';
-import type { PriceSeriesQuery, ReferenceDataClient } from '../proto/reference_data.js';
+import type { RequestContext } from '../generated/proto/common.js';
+import type { PriceSeriesQuery, ReferenceDataClient } from '../generated/proto/reference_data.js';
 import { inBatchesAnswered } from '../resources/reference-data-batches.js';
 
 /** A token's price over a span as GetPriceSeries gives it: each price holds from its time until the next time. */

@@ -1,6 +1,6 @@
 import { unary } from '../grpc/index.js';
-import type { RequestContext } from '../proto/common.js';
-import type { PriceQuery, ReferenceDataClient } from '../proto/reference_data.js';
+import type { RequestContext } from '../generated/proto/common.js';
+import type { PriceQuery, ReferenceDataClient } from '../generated/proto/reference_data.js';
 import { inBatchesAnswered } from '../resources/reference-data-batches.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ReferenceDataClient, TokenInfo, TokenRef } from '../proto/reference_data.js';
+import type { ReferenceDataClient, TokenInfo, TokenRef } from '../generated/proto/reference_data.js';
 import { createTokenDirectory } from './token-directory.js';
 
 const mint = (address: string, scaled: boolean): TokenInfo => ({

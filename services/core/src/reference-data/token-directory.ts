@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { unary } from '../grpc/index.js';
-import type { RequestContext } from '../proto/common.js';
-import type { ReferenceDataClient, TokenInfo } from '../proto/reference_data.js';
+import type { RequestContext } from '../generated/proto/common.js';
+import type { ReferenceDataClient, TokenInfo } from '../generated/proto/reference_data.js';
 import { createExpiringCache, type CacheOptions } from './expiring-cache.js';
 
 /** Reference data of the tokens one load named. */

@@ -1,7 +1,7 @@
 import { remembered } from '../cache/index.js';
 import { unary } from '../grpc/index.js';
-import type { Network } from '../proto/common.js';
-import type { ReferenceDataClient } from '../proto/reference_data.js';
+import type { Network } from '../generated/proto/common.js';
+import type { ReferenceDataClient } from '../generated/proto/reference_data.js';
 import { listAllChains } from './all-chains.js';
 import { LRUCache } from 'lru-cache';
 

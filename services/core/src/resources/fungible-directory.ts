@@ -1,6 +1,6 @@
 import { unary } from '../grpc/index.js';
-import type { RequestContext } from '../proto/common.js';
-import type { Fungible, GetFungiblesResponse, ReferenceDataClient, TokenRef } from '../proto/reference_data.js';
+import type { RequestContext } from '../generated/proto/common.js';
+import type { Fungible, GetFungiblesResponse, ReferenceDataClient, TokenRef } from '../generated/proto/reference_data.js';
 import { inBatches } from './reference-data-batches.js';
 
 /** The fungibles (spec 2.2) of the tokens a response shows, from reference-data's GetFungibles. */

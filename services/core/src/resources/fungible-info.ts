@@ -1,4 +1,4 @@
-import type { Fungible, TokenInfo } from '../proto/reference_data.js';
+import type { Fungible, TokenInfo } from '../generated/proto/reference_data.js';
 import { assetClasses, type AssetClass, type FungibleInfo } from './asset-schema.js';
 
 const isAssetClass = (value: string): value is AssetClass => (assetClasses as readonly string[]).includes(value);

@@ -1,4 +1,4 @@
-import type { Position } from '../proto/positions.js';
+import type { Position } from '../generated/proto/positions.js';
 import { portfolioOf } from './portfolio-totals.js';
 
 function valued(positionType: string, chainId: string, value: number | undefined, change?: number): Position {

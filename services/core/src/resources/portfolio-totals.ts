@@ -1,4 +1,4 @@
-import type { Portfolio, Position } from '../proto/positions.js';
+import type { Portfolio, Position } from '../generated/proto/positions.js';
 
 /** decisions.md's portfolio buckets of each position type. */
 const bucketOf: Record<string, 'wallet' | 'deposited' | 'borrowed' | 'locked' | 'staked'> = {

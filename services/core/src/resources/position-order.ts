@@ -1,4 +1,4 @@
-import type { Position } from '../proto/positions.js';
+import type { Position } from '../generated/proto/positions.js';
 
 /**
  * The order of a positions answer (spec 4.4 `sort`): by value, largest first unless ascending;

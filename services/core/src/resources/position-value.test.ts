@@ -1,4 +1,4 @@
-import type { Position } from '../proto/positions.js';
+import type { Position } from '../generated/proto/positions.js';
 import { sortByValue } from './position-order.js';
 import { displayQuantity, valuePosition } from './position-value.js';
 

@@ -1,5 +1,5 @@
-import type { Position } from '../proto/positions.js';
-import type { TokenInfo } from '../proto/reference_data.js';
+import type { Position } from '../generated/proto/positions.js';
+import type { TokenInfo } from '../generated/proto/reference_data.js';
 import { tokenQuantity } from './quantity.js';
 
 /** An asset's price in the request's currency now and a day ago; absent when it has none. */

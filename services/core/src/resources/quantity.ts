@@ -1,4 +1,4 @@
-import type { TokenInfo } from '../proto/reference_data.js';
+import type { TokenInfo } from '../generated/proto/reference_data.js';
 import { scaledQuantity, uiMultiplierAt } from '../solana/scaled-ui-amount.js';
 import { formatUnits } from '../units/format-units.js';
 

@@ -1,6 +1,6 @@
-import { AssetKind } from '../proto/events.js';
-import type { TokenView, TransactionCursor, TransactionRecord } from '../proto/indexer.js';
-import { TokenInterface, type Dapp, type PriceQuery, type TokenPrice, type TokenRef } from '../proto/reference_data.js';
+import { AssetKind } from '../generated/proto/events.js';
+import type { TokenView, TransactionCursor, TransactionRecord } from '../generated/proto/indexer.js';
+import { TokenInterface, type Dapp, type PriceQuery, type TokenPrice, type TokenRef } from '../generated/proto/reference_data.js';
 import type { TransactionResource } from './transaction-schema.js';
 import type { ResponseFungibles } from './fungible-info.js';
 import { quantity, tokenQuantity } from './quantity.js';

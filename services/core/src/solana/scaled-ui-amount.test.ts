@@ -1,4 +1,4 @@
-import type { ScaledUiAmount } from '../proto/reference_data.js';
+import type { ScaledUiAmount } from '../generated/proto/reference_data.js';
 import { parseDecimal, scaledQuantity, uiMultiplierAt } from './scaled-ui-amount.js';
 
 describe('uiMultiplierAt', () => {

@@ -1,5 +1,5 @@
-import type { WalletTransaction } from '../proto/events.js';
-import type { TransactionCursor } from '../proto/indexer.js';
+import type { WalletTransaction } from '../generated/proto/events.js';
+import type { TransactionCursor } from '../generated/proto/indexer.js';
 
 /** Where the page after this transaction starts in the indexer's listings (newest first). */
 export function historyCursor(transaction: WalletTransaction): TransactionCursor {

@@ -1,5 +1,5 @@
-import { AssetKind, type Asset, type WalletTransaction } from '../proto/events.js';
-import type { TokenView, TransactionRecord } from '../proto/indexer.js';
+import { AssetKind, type Asset, type WalletTransaction } from '../generated/proto/events.js';
+import type { TokenView, TransactionRecord } from '../generated/proto/indexer.js';
 import type { DappTable, TokenTable } from '../reference-data/index.js';
 import { walletView, type WalletTransactionView } from './wallet-view.js';
 

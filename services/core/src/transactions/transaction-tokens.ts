@@ -1,4 +1,4 @@
-import type { WalletTransaction } from '../proto/events.js';
+import type { WalletTransaction } from '../generated/proto/events.js';
 
 /** Every token a transaction shows: the native asset (its fee), moved and approved assets, approved collections. */
 export function transactionTokens(transaction: WalletTransaction): { chainId: string; address: string }[] {

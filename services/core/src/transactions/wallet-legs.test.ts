@@ -1,4 +1,4 @@
-import { AssetKind, WalletLegs, WalletTransaction, type Transfer } from '../proto/events.js';
+import { AssetKind, WalletLegs, WalletTransaction, type Transfer } from '../generated/proto/events.js';
 import { walletLegs } from './wallet-legs.js';
 
 const wallet = '0x00000000000000000000000000000000000000aa';

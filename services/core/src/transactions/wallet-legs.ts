@@ -1,5 +1,5 @@
 import { canonicalWallet } from '../addresses/index.js';
-import { AssetKind, type NetLeg, type WalletLegs, type WalletTransaction } from '../proto/events.js';
+import { AssetKind, type NetLeg, type WalletLegs, type WalletTransaction } from '../generated/proto/events.js';
 
 const fungibleKinds: ReadonlySet<AssetKind> = new Set([AssetKind.ASSET_KIND_NATIVE, AssetKind.ASSET_KIND_ERC20]);
 const nftKinds: ReadonlySet<AssetKind> = new Set([AssetKind.ASSET_KIND_ERC721, AssetKind.ASSET_KIND_ERC1155]);

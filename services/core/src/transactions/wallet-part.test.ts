@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { AssetKind, type WalletTransaction } from '../proto/events.js';
+import { AssetKind, type WalletTransaction } from '../generated/proto/events.js';
 import type { DappTable, TokenTable } from '../reference-data/index.js';
 import type { TokenFacts } from './token-facts.js';
 import { toTransactionRecord } from './transaction-record.js';

@@ -1,4 +1,4 @@
-import type { WalletTransaction } from '../proto/events.js';
+import type { WalletTransaction } from '../generated/proto/events.js';
 
 /**
  * The part of a decoded transaction that one wallet's reading needs: every field and every act,

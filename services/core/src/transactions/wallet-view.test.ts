@@ -1,4 +1,4 @@
-import { AssetKind, type Act, type Approval, type CollectionApproval, type Transfer, type WalletTransaction } from '../proto/events.js';
+import { AssetKind, type Act, type Approval, type CollectionApproval, type Transfer, type WalletTransaction } from '../generated/proto/events.js';
 import { zeroAddress } from './address.js';
 import type { TokenFacts } from './token-facts.js';
 import { walletView } from './wallet-view.js';

@@ -1,4 +1,4 @@
-import { AssetKind, type Act, type Transfer, type WalletTransaction } from '../proto/events.js';
+import { AssetKind, type Act, type Transfer, type WalletTransaction } from '../generated/proto/events.js';
 import { zeroAddress } from './address.js';
 import { operationRank, type ActType, type OperationType } from './operation-type.js';
 import type { TokenFacts } from './token-facts.js';
