@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's test command: installs and builds what is missing, checks generated code and types,
+# The README's test command: installs and builds what is missing, checks generated code, types, format and lint,
 # brings up the real infrastructure, and runs every test suite against it.
 #   bash scripts/test.sh [jest arguments]
 set -euo pipefail
