@@ -6,7 +6,7 @@ import {
   consumerReporting,
   headerCarrier,
   incomingMessage,
-  logCrashes,
+  restartAfterCrashes,
   runWithManualCommits,
   type IncomingMessage,
   type MessageConsumer,
@@ -153,29 +153,34 @@ export async function startAccumulatingConsumer<T>(kafka: Kafka, options: Accumu
     }, maxDelayMs);
   }
 
-  await runWithManualCommits(consumer, topic.name, options.fromBeginning ?? true, async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-    highWatermarks.set(batch.partition, batch.highWatermark);
-    for (const message of batch.messages) {
-      if (!isRunning() || isStale()) break;
-      const offset = BigInt(message.offset);
-      const taken = takenUpTo.get(batch.partition);
-      // Resolving moves the fetch position on; the commit waits for the flush.
-      resolveOffset(message.offset);
-      if (taken !== undefined && offset <= taken) continue;
-      takenUpTo.set(batch.partition, offset);
-      waiting.push({ headers: message.headers, message: incomingMessage(topic, batch, message) });
-      // A full buffer is handled before more is fetched: memory stays bounded.
-      if (waiting.length >= maxMessages) await flush();
-    }
-    schedule();
-    await heartbeat();
-  });
-  logCrashes(consumer, logger, options.groupId);
+  const run = () =>
+    runWithManualCommits(consumer, topic.name, options.fromBeginning ?? true, async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+      highWatermarks.set(batch.partition, batch.highWatermark);
+      for (const message of batch.messages) {
+        if (!isRunning() || isStale()) break;
+        const offset = BigInt(message.offset);
+        const taken = takenUpTo.get(batch.partition);
+        // Resolving moves the fetch position on; the commit waits for the flush.
+        resolveOffset(message.offset);
+        if (taken !== undefined && offset <= taken) continue;
+        takenUpTo.set(batch.partition, offset);
+        waiting.push({ headers: message.headers, message: incomingMessage(topic, batch, message) });
+        // A full buffer is handled before more is fetched: memory stays bounded.
+        if (waiting.length >= maxMessages) await flush();
+      }
+      schedule();
+      await heartbeat();
+    });
+  await run();
+  restartAfterCrashes(consumer, { logger, groupId: options.groupId, run, stopped: () => stopped });
   return {
     async stop() {
       stopped = true;
       // Handled and committed while still a member; what arrives after is another member's to read.
-      consumer.pause([{ topic: topic.name }]);
+      // A consumer that crashed and waits to start again fetches nothing and cannot be paused.
+      try {
+        consumer.pause([{ topic: topic.name }]);
+      } catch {}
       await flush().catch(() => undefined);
       clearTimeout(timer);
       await committing;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Batch, Consumer, EachBatchHandler, IHeaders, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import { kafkaConsumedMessages, kafkaConsumerLag } from '../metrics/platform-metrics.js';
@@ -39,11 +40,33 @@ export async function runWithManualCommits(consumer: Consumer, topic: string, fr
   await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch });
 }
 
-/** kafkajs restarts a crashed consumer by itself; the crash is still worth an error line. */
-export function logCrashes(consumer: Consumer, logger: Logger, groupId: string): void {
+/**
+ * Logs every crash, and starts the consumer again where kafkajs will not. kafkajs restarts only
+ * after errors it deems retriable; a broker outage can end in one it does not ("Failed to find
+ * group coordinator", "No broker available", seen after a 30 s Kafka stop), and the consumer then
+ * stayed stopped for good while the process served stale answers. `run` joins the group again
+ * (as kafkajs's own restart does, from the committed offsets); `stopped` says its owner stopped it.
+ */
+export function restartAfterCrashes(consumer: Consumer, options: { logger: Logger; groupId: string; run: () => Promise<void>; stopped: () => boolean }): void {
+  const { logger, groupId } = options;
   consumer.on(consumer.events.CRASH, (event) => {
     logger.error({ err: event.payload.error, groupId, restart: event.payload.restart }, 'Kafka consumer crashed');
+    if (!event.payload.restart) void restartUntilRunning();
   });
+  async function restartUntilRunning(): Promise<void> {
+    for (let delayMs = 1_000; ; delayMs = Math.min(delayMs * 2, 30_000)) {
+      // Unreferenced: a pending restart never keeps a stopping process alive.
+      await sleep(delayMs, undefined, { ref: false });
+      if (options.stopped()) return;
+      try {
+        await options.run();
+        logger.warn({ groupId }, 'Kafka consumer started again after a crash kafkajs does not restart from');
+        return;
+      } catch (error) {
+        logger.error({ err: error, groupId }, 'starting the crashed Kafka consumer again failed; trying later');
+      }
+    }
+  }
 }
 
 /** A message's headers as the string carrier the trace propagator reads. */

@@ -6,7 +6,7 @@ import {
   consumerReporting,
   headerCarrier,
   incomingMessage,
-  logCrashes,
+  restartAfterCrashes,
   runWithManualCommits,
   type IncomingMessage,
   type MessageConsumer,
@@ -55,46 +55,50 @@ export async function startConsumer<T>(kafka: Kafka, options: ConsumerOptions<T>
   const chunkSize = options.handleBatch ? (options.maxBatchSize ?? 500) : 1;
   const consumer: Consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false });
   const reporting = consumerReporting(consumer, options.groupId, topic.name);
-  await runWithManualCommits(consumer, topic.name, options.fromBeginning ?? true, async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
-    let handledUpTo: string | undefined;
-    try {
-      for (let start = 0; start < batch.messages.length; start += chunkSize) {
-        if (!isRunning() || isStale()) break;
-        const chunk = batch.messages.slice(start, start + chunkSize);
-        // A chunk is traced under the context its first message carried.
-        const parent = extractTraceContext(headerCarrier(chunk[0]!.headers));
-        await context.with(parent, () =>
-          tracer.startActiveSpan(
-            `${topic.name} process`,
-            { kind: SpanKind.CONSUMER, attributes: { 'messaging.batch.message_count': chunk.length } },
-            async (span) => {
-              try {
-                await handleChunk(chunk.map((message) => incomingMessage(topic, batch, message)));
-              } catch (error) {
-                span.recordException(error as Error);
-                span.setStatus({ code: SpanStatusCode.ERROR });
-                throw error;
-              } finally {
-                span.end();
-              }
-            },
-          ),
-        );
-        const last = chunk.at(-1)!.offset;
-        resolveOffset(last);
-        handledUpTo = last;
-        reporting.handled(batch.partition, chunk.length, last, batch.highWatermark);
-        await heartbeat();
+  let stopped = false;
+  const run = () =>
+    runWithManualCommits(consumer, topic.name, options.fromBeginning ?? true, async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+      let handledUpTo: string | undefined;
+      try {
+        for (let start = 0; start < batch.messages.length; start += chunkSize) {
+          if (!isRunning() || isStale()) break;
+          const chunk = batch.messages.slice(start, start + chunkSize);
+          // A chunk is traced under the context its first message carried.
+          const parent = extractTraceContext(headerCarrier(chunk[0]!.headers));
+          await context.with(parent, () =>
+            tracer.startActiveSpan(
+              `${topic.name} process`,
+              { kind: SpanKind.CONSUMER, attributes: { 'messaging.batch.message_count': chunk.length } },
+              async (span) => {
+                try {
+                  await handleChunk(chunk.map((message) => incomingMessage(topic, batch, message)));
+                } catch (error) {
+                  span.recordException(error as Error);
+                  span.setStatus({ code: SpanStatusCode.ERROR });
+                  throw error;
+                } finally {
+                  span.end();
+                }
+              },
+            ),
+          );
+          const last = chunk.at(-1)!.offset;
+          resolveOffset(last);
+          handledUpTo = last;
+          reporting.handled(batch.partition, chunk.length, last, batch.highWatermark);
+          await heartbeat();
+        }
+      } finally {
+        if (handledUpTo !== undefined) {
+          await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(handledUpTo) + 1n).toString() }]);
+        }
       }
-    } finally {
-      if (handledUpTo !== undefined) {
-        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(handledUpTo) + 1n).toString() }]);
-      }
-    }
-  });
-  logCrashes(consumer, logger, options.groupId);
+    });
+  await run();
+  restartAfterCrashes(consumer, { logger, groupId: options.groupId, run, stopped: () => stopped });
   return {
     async stop() {
+      stopped = true;
       await consumer.stop();
       await consumer.disconnect();
     },
